@@ -1,0 +1,70 @@
+"""Counter-based random numbers: a deal's deck depends only on (seed, deal index).
+
+splitmix64 keyed by the seed and the deal index (docs/engine.md, "Random numbers"), so
+results never depend on threads, chunking or the order deals are played in. A stream
+is a one-element uint64 array (its state) owned by the caller.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+DECK_DOMAIN = np.uint64(0x6A09E667F3BCC908)
+PLAYER_DOMAIN = np.uint64(0xBB67AE8584CAA73B)
+_S30 = np.uint64(30)
+_S27 = np.uint64(27)
+_S31 = np.uint64(31)
+_S32 = np.uint64(32)
+
+
+@njit(cache=True, inline="always")
+def mix_nb(z):
+    z = (z ^ (z >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    return z ^ (z >> _S31)
+
+
+@njit(cache=True, inline="always")
+def splitmix64_nb(x):
+    return mix_nb(np.uint64(x) + GOLDEN)
+
+
+@njit(cache=True, inline="always")
+def next_nb(states, index):
+    """Advance stream ``states[index]`` and return its next uint64."""
+    states[index] += GOLDEN
+    return mix_nb(states[index])
+
+
+@njit(cache=True, inline="always")
+def bounded_nb(u, n):
+    """A number in 0 .. n-1 from the uint64 ``u``."""
+    return np.int64(((u >> _S32) * np.uint64(n)) >> _S32)
+
+
+@njit(cache=True)
+def deck_key_nb(seed, deal):
+    return splitmix64_nb(splitmix64_nb(np.uint64(seed) ^ DECK_DOMAIN) + np.uint64(deal))
+
+
+@njit(cache=True)
+def player_key_nb(seed, deal, player):
+    base = splitmix64_nb(np.uint64(seed) ^ PLAYER_DOMAIN)
+    return splitmix64_nb(base + np.uint64(2) * np.uint64(deal) + np.uint64(player))
+
+
+@njit(cache=True)
+def shuffle_deck_nb(seed, deal, deck, state):
+    """Fill ``deck`` (int8[52]) with deal ``deal``'s order; ``state`` is uint64[1] scratch."""
+    state[0] = deck_key_nb(seed, deal)
+    for j in range(52):
+        deck[j] = j
+    for j in range(51, 0, -1):
+        k = bounded_nb(next_nb(state, 0), j + 1)
+        tmp = deck[j]
+        deck[j] = deck[k]
+        deck[k] = tmp
