@@ -1,0 +1,3 @@
+from gin_sim.cli import main
+
+main()

@@ -1,0 +1,51 @@
+"""The ``gin-sim`` command line: one module per command, registered on one typer app.
+
+Bad input (a ``ValueError`` from the library, a usage error) is one line on stderr and
+exit code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from gin_sim.cli.common import fail
+
+app = typer.Typer(
+    name="gin-sim",
+    help="Monte Carlo strategy simulator for Hollywood Gin.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+from gin_sim.cli import deadwood, listing, simulate  # noqa: E402  (they register on app)
+
+deadwood.register(app)
+simulate.register(app)
+listing.register(app)
+
+
+def _is_usage_error(error: Exception) -> bool:
+    # typer raises click's exceptions (vendored in newer typer): match them by shape.
+    return hasattr(error, "format_message") and isinstance(getattr(error, "exit_code", None), int)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point of the ``gin-sim`` script and ``python -m gin_sim``."""
+    args = sys.argv[1:] if argv is None else argv
+    try:
+        code = app(args=args or ["--help"], prog_name="gin-sim", standalone_mode=False)
+    except typer.Abort:
+        fail("interrupted", exit=False)
+        code = 130
+    except ValueError as error:  # library validation outside a command body
+        fail(str(error), exit=False)
+        code = 2
+    except Exception as error:
+        if not _is_usage_error(error):
+            raise
+        fail(error.format_message(), exit=False)  # type: ignore[attr-defined]
+        code = error.exit_code  # type: ignore[attr-defined]
+    sys.exit(code if isinstance(code, int) else 0)

@@ -1,0 +1,93 @@
+"""The simulation driver: configs in, kernel arguments out, records back as DataFrames.
+
+>>> record = play_hand(list(range(52)))
+>>> record["dealer"], record["draw"] or record["knocker"] in (0, 1)
+(0, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+
+import numba
+import numpy as np
+import pandas as pd
+
+from gin_sim.cards import parse_deck
+from gin_sim.config import ConfigError
+from gin_sim.kernels.playout import play_deals_nb, play_deck_nb
+from gin_sim.records import HAND_RECORD, record_to_dict
+from gin_sim.rules import Rules, load_rules
+from gin_sim.strategies import Strategy, parse_players, strategies_to_kernel
+
+MAX_SEED = (1 << 64) - 1
+
+
+def check_seed(seed: int) -> int:
+    if not 0 <= seed <= MAX_SEED:
+        raise ConfigError(f"seed {seed} out of range: allowed 0 to 2**64 - 1")
+    return seed
+
+
+def play_hand(
+    deck: str | Iterable[int | str],
+    rules: str | Rules = "hollywood",
+    players: str | Sequence[str | Strategy] = ("simple", "simple"),
+    dealer: int = 0,
+    seed: int = 0,
+    deal: int = 0,
+) -> dict[str, int | bool]:
+    """Play one hand from an explicit 52-card order (card 0 to the non-dealer first).
+
+    ``seed`` and ``deal`` key the random streams of the ``random`` strategy only.
+    """
+    order = np.array(parse_deck(deck), dtype=np.int8)
+    if dealer not in (0, 1):
+        raise ConfigError(f"dealer {dealer!r}: allowed 0 or 1")
+    rule_set = load_rules(rules)
+    pair = parse_players(players if isinstance(players, str) else tuple(players))  # type: ignore[arg-type]
+    out = np.zeros(1, dtype=HAND_RECORD)
+    play_deck_nb(
+        order, dealer, rule_set.to_kernel(), strategies_to_kernel(pair), np.uint64(check_seed(seed)), deal, out
+    )
+    return record_to_dict(out[0])
+
+
+def simulate_deals(
+    rules: Rules,
+    players: tuple[Strategy, Strategy],
+    deals: int,
+    seed: int,
+    first_deal: int = 0,
+    chunk: int = 1_000_000,
+    threads: int | None = None,
+    on_chunk: Callable[[int], None] | None = None,
+) -> np.ndarray:
+    """Play deals ``first_deal ..`` and return their HAND_RECORD array.
+
+    Work goes to the kernel in chunks (so ``on_chunk`` can report progress); the result
+    does not depend on ``chunk`` or ``threads``.
+    """
+    if deals < 1:
+        raise ConfigError(f"deals = {deals}: allowed 1 or more")
+    if chunk < 1:
+        raise ConfigError(f"chunk = {chunk}: allowed 1 or more")
+    check_seed(seed)
+    if threads is not None:
+        if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
+            raise ConfigError(f"threads = {threads}: allowed 1 to {numba.config.NUMBA_NUM_THREADS}")
+        numba.set_num_threads(threads)
+    rule_vector = rules.to_kernel()
+    strategy_matrix = strategies_to_kernel(players)
+    out = np.zeros(deals, dtype=HAND_RECORD)
+    for start in range(0, deals, chunk):
+        stop = min(deals, start + chunk)
+        play_deals_nb(np.uint64(seed), first_deal + start, rule_vector, strategy_matrix, out[start:stop])
+        if on_chunk is not None:
+            on_chunk(stop - start)
+    return out
+
+
+def records_to_frame(records: np.ndarray) -> pd.DataFrame:
+    """Hand records as a DataFrame with boolean flags and small integer columns."""
+    return pd.DataFrame.from_records(records)
