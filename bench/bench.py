@@ -1,0 +1,83 @@
+"""``make bench``: speed of the kernels, as medians over repeated runs after JIT warm-up.
+
+Prints one ``name: value`` line per figure, among them ``deadwood ns/eval`` (random
+10-card hands, one thread) and ``deals/s`` (simple vs simple, hollywood, all cores).
+``--check`` also verifies the timed results against the plain-Python reference.
+Timings belong here, never in tests: machines are shared and noisy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import time
+
+import numba
+import numpy as np
+
+from gin_sim.kernels.deadwood import min_deadwood_many_nb
+from gin_sim.rules import load_rules
+from gin_sim.simulate import simulate_deals
+from gin_sim.strategies import parse_players
+
+
+def random_hands(n: int, size: int, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    keys = rng.random((n, 52)).argsort(axis=1)[:, :size]
+    return (np.uint64(1) << keys.astype(np.uint64)).sum(axis=1, dtype=np.uint64)
+
+
+def median_seconds(fn, repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=2_000_000)
+    parser.add_argument("--deals", type=int, default=2_000_000)
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--check", action="store_true", help="verify results against the reference")
+    args = parser.parse_args()
+    cores = os.cpu_count()
+    print(f"cores: {cores}  numba threads: {numba.config.NUMBA_NUM_THREADS}")
+
+    hands = random_hands(args.hands, 10, seed=1)
+    out = np.empty(hands.shape, np.int64)
+    numba.set_num_threads(1)
+    min_deadwood_many_nb(hands[:1000], out[:1000])  # compile
+    seconds = median_seconds(lambda: min_deadwood_many_nb(hands, out), args.repeats)
+    print(f"deadwood ns/eval: {seconds / hands.size * 1e9:.1f}  (random 10-card hands, 1 thread, median of {args.repeats})")
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    if args.check:
+        from gin_sim.melds import min_deadwood_exhaustive
+
+        sample = range(0, hands.size, max(1, hands.size // 20_000))
+        bad = sum(min_deadwood_exhaustive(int(hands[i])) != out[i] for i in sample)
+        print(f"deadwood check: {len(sample)} hands against the exhaustive search, {bad} differ")
+
+    rules = load_rules("hollywood")
+    for players in ("simple,simple",):
+        pair = parse_players(players)
+        simulate_deals(rules, pair, 10_000, seed=0)  # compile and warm up
+        seconds = median_seconds(lambda pair=pair: simulate_deals(rules, pair, args.deals, seed=1), args.repeats)
+        print(f"deals/s: {args.deals / seconds:,.0f}  ({players}, hollywood, {numba.config.NUMBA_NUM_THREADS} threads, {args.deals:,} deals, median of {args.repeats})")
+        if args.check:
+            from gin_sim.reference.engine import play_deal_reference
+            from gin_sim.simulate import records_to_frame
+
+            records = records_to_frame(simulate_deals(rules, pair, 2_000, seed=1))
+            bad = sum(
+                play_deal_reference(1, deal, rules, (pair[0].name, pair[1].name)) != records.iloc[deal].to_dict()
+                for deal in range(2_000)
+            )
+            print(f"deals check: 2,000 deals against the reference engine, {bad} differ")
+
+
+if __name__ == "__main__":
+    main()
