@@ -23,6 +23,12 @@ from gin_sim.strategies import Strategy, parse_players, strategies_to_kernel
 MAX_SEED = (1 << 64) - 1
 
 
+def _wrapping_arithmetic() -> np.errstate:
+    # The random-number kernels rely on uint64 wrap-around; compiled code wraps silently,
+    # NumPy scalars (NUMBA_DISABLE_JIT=1, for debugging) would warn on every deal.
+    return np.errstate(over="ignore")
+
+
 def check_seed(seed: int) -> int:
     if not 0 <= seed <= MAX_SEED:
         raise ConfigError(f"seed {seed} out of range: allowed 0 to 2**64 - 1")
@@ -47,9 +53,16 @@ def play_hand(
     rule_set = load_rules(rules)
     pair = parse_players(players if isinstance(players, str) else tuple(players))  # type: ignore[arg-type]
     out = np.zeros(1, dtype=HAND_RECORD)
-    play_deck_nb(
-        order, dealer, rule_set.to_kernel(), strategies_to_kernel(pair), np.uint64(check_seed(seed)), deal, out
-    )
+    with _wrapping_arithmetic():
+        play_deck_nb(
+            order,
+            dealer,
+            rule_set.to_kernel(),
+            strategies_to_kernel(pair),
+            np.uint64(check_seed(seed)),
+            deal,
+            out,
+        )
     return record_to_dict(out[0])
 
 
@@ -82,7 +95,10 @@ def simulate_deals(
     out = np.zeros(deals, dtype=HAND_RECORD)
     for start in range(0, deals, chunk):
         stop = min(deals, start + chunk)
-        play_deals_nb(np.uint64(seed), first_deal + start, rule_vector, strategy_matrix, out[start:stop])
+        with _wrapping_arithmetic():
+            play_deals_nb(
+                np.uint64(seed), first_deal + start, rule_vector, strategy_matrix, out[start:stop]
+            )
         if on_chunk is not None:
             on_chunk(stop - start)
     return out
