@@ -18,7 +18,7 @@ from typing import Any
 
 from gin_sim.cards import FULL_DECK, N_CARDS, N_RANKS, card_index, card_value, cards_of, parse_deck
 from gin_sim.enums import NO_PLAYER, DrawReason
-from gin_sim.melds import defender_result, knocker_arrangement, min_deadwood_exhaustive
+from gin_sim.melds import Arrangement, defender_result, knocker_arrangement, min_deadwood_exhaustive
 from gin_sim.records import HAND_FIELDS
 from gin_sim.reference.rng import Stream, bounded, deck_for_deal, player_stream_state
 from gin_sim.rules import Rules
@@ -35,7 +35,9 @@ STRATEGY_KINDS = ("simple", "random")
 #   ("discard", p, card, deadwood_after)
 #   ("knock", p, card, deadwood_after)  the discard that knocks (R12, R13)
 #   ("draw", -1, reason)                (R18, R18a)
-#   ("showdown", knocker, record)       the finished record, after a knock
+#   ("showdown", knocker, arrangement, defender_deadwood, defender_deadwood_after,
+#    laid_off_points, winner, points)   after a knock; arrangement is the knocker's
+#                                       Arrangement (R16), None after gin or big gin
 Event = tuple[Any, ...]
 Trace = list[Event] | Callable[[Event], None] | None
 
@@ -336,6 +338,7 @@ class _Hand:
         before = _deadwood(defender_hand)
         knocker_deadwood = 0 if big_gin else _deadwood(knocker_hand)
         record.update(knocker=knocker, knocker_deadwood=knocker_deadwood, defender_deadwood=before)
+        arrangement: Arrangement | None = None
         if knocker_deadwood == 0:
             # R13, R14: gin or big gin; no layoffs after either (R15).
             bonus = rules.big_gin_bonus if big_gin else rules.gin_bonus
@@ -359,7 +362,16 @@ class _Hand:
             elif k > d or rules.undercut_on_tie:
                 record.update(undercut=True, winner=defender, points=rules.undercut_bonus + k - d)
             # else: a tie without undercut_on_tie scores nothing for either player
-        self.emit("showdown", knocker, dict(record))
+        self.emit(
+            "showdown",
+            knocker,
+            arrangement,
+            before,
+            record["defender_deadwood_after"],
+            record["laid_off_points"],
+            record["winner"],
+            record["points"],
+        )
 
 
 def play_hand_reference(
