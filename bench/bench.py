@@ -52,7 +52,9 @@ def main() -> None:
     numba.set_num_threads(1)
     min_deadwood_many_nb(hands[:1000], out[:1000])  # compile
     seconds = median_seconds(lambda: min_deadwood_many_nb(hands, out), args.repeats)
-    print(f"deadwood ns/eval: {seconds / hands.size * 1e9:.1f}  (random 10-card hands, 1 thread, median of {args.repeats})")
+    print(
+        f"deadwood ns/eval: {seconds / hands.size * 1e9:.1f}  (random 10-card hands, 1 thread, median of {args.repeats})"
+    )
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
     if args.check:
         from gin_sim.melds import min_deadwood_exhaustive
@@ -65,15 +67,20 @@ def main() -> None:
     for players in ("simple,simple",):
         pair = parse_players(players)
         simulate_deals(rules, pair, 10_000, seed=0)  # compile and warm up
-        seconds = median_seconds(lambda pair=pair: simulate_deals(rules, pair, args.deals, seed=1), args.repeats)
-        print(f"deals/s: {args.deals / seconds:,.0f}  ({players}, hollywood, {numba.config.NUMBA_NUM_THREADS} threads, {args.deals:,} deals, median of {args.repeats})")
+        seconds = median_seconds(
+            lambda pair=pair: simulate_deals(rules, pair, args.deals, seed=1), args.repeats
+        )
+        print(
+            f"deals/s: {args.deals / seconds:,.0f}  ({players}, hollywood, {numba.config.NUMBA_NUM_THREADS} threads, {args.deals:,} deals, median of {args.repeats})"
+        )
         if args.check:
             from gin_sim.reference.engine import play_deal_reference
             from gin_sim.simulate import records_to_frame
 
             records = records_to_frame(simulate_deals(rules, pair, 2_000, seed=1))
             bad = sum(
-                play_deal_reference(1, deal, rules, (pair[0].name, pair[1].name)) != records.iloc[deal].to_dict()
+                play_deal_reference(1, deal, rules, (pair[0].name, pair[1].name))
+                != records.iloc[deal].to_dict()
                 for deal in range(2_000)
             )
             print(f"deals check: 2,000 deals against the reference engine, {bad} differ")

@@ -1,1 +1,36 @@
-"""gin-sim"""
+"""gin-sim: a Monte Carlo strategy simulator for Hollywood Gin.
+
+The public API, one way in for each concept:
+
+- cards: ``parse_cards``, ``format_cards`` (``gin_sim.cards``)
+- deadwood: ``min_deadwood``, ``min_deadwood_many`` (numba kernel), ``best_arrangement``
+- rules and strategies: ``Rules``, ``load_rules``, ``load_strategy``
+- play: ``play_hand`` (one hand from an explicit deck), ``simulate_deals``,
+  ``records_to_frame``
+"""
+
+from gin_sim.cards import format_cards, parse_cards
+from gin_sim.deadwood import min_deadwood, min_deadwood_many
+from gin_sim.melds import Arrangement, best_arrangement
+from gin_sim.rules import Rules, load_rules
+from gin_sim.simulate import play_hand, records_to_frame, simulate_deals
+from gin_sim.strategies import Strategy, load_strategy
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Arrangement",
+    "Rules",
+    "Strategy",
+    "__version__",
+    "best_arrangement",
+    "format_cards",
+    "load_rules",
+    "load_strategy",
+    "min_deadwood",
+    "min_deadwood_many",
+    "parse_cards",
+    "play_hand",
+    "records_to_frame",
+    "simulate_deals",
+]

@@ -48,7 +48,9 @@ def parse_card(token: str) -> int:
     """Parse one card such as ``"TD"``, ``"10d"`` or ``"as"`` into its index."""
     text = token.strip().upper()
     if len(text) < 2:
-        raise ValueError(f"malformed card {token!r}: expected a rank from {RANKS} (or 10) and a suit from {SUITS}")
+        raise ValueError(
+            f"malformed card {token!r}: expected a rank from {RANKS} (or 10) and a suit from {SUITS}"
+        )
     rank_text, suit_text = text[:-1], text[-1]
     if rank_text == "10":
         rank_text = "T"
@@ -100,7 +102,9 @@ def hand_from_cards(cards: Iterable[int]) -> int:
 def cards_of(hand: int) -> list[int]:
     """The card indices in ``hand``, ascending."""
     if not 0 <= hand <= FULL_DECK:
-        raise ValueError(f"hand {hand:#x} is not a set of the 52 cards: allowed 0 to {FULL_DECK:#x}")
+        raise ValueError(
+            f"hand {hand:#x} is not a set of the 52 cards: allowed 0 to {FULL_DECK:#x}"
+        )
     return [c for c in range(N_CARDS) if hand >> c & 1]
 
 

@@ -38,7 +38,9 @@ def check_keys(cls: type, values: dict[str, Any], where: str) -> None:
     allowed = [f.name for f in fields(cls)]
     for key in values:
         if key not in allowed:
-            raise ConfigError(f"unknown key {key!r} in {where}: allowed keys are {', '.join(allowed)}")
+            raise ConfigError(
+                f"unknown key {key!r} in {where}: allowed keys are {', '.join(allowed)}"
+            )
 
 
 def parse_override(text: str, where: str = "--set") -> tuple[str, str]:

@@ -19,7 +19,9 @@ def _check_hand(hand: int) -> int:
         raise ValueError(f"hand must be an integer card mask, got {type(hand).__name__}")
     hand = int(hand)
     if not 0 <= hand <= FULL_DECK:
-        raise ValueError(f"hand {hand:#x} has bits outside the 52 cards: allowed 0 to {FULL_DECK:#x}")
+        raise ValueError(
+            f"hand {hand:#x} has bits outside the 52 cards: allowed 0 to {FULL_DECK:#x}"
+        )
     return hand
 
 

@@ -106,7 +106,9 @@ def load_rules(spec: str | Path | Rules = "hollywood", overrides: list[str] | No
         else:
             candidate = rules_dir() / f"{spec}.toml"
             if not candidate.is_file():
-                raise ConfigError(f"unknown rule set {str(spec)!r}: known rule sets are {', '.join(named_rules())}")
+                raise ConfigError(
+                    f"unknown rule set {str(spec)!r}: known rule sets are {', '.join(named_rules())}"
+                )
             values = read_toml(candidate)
             values.setdefault("name", str(spec))
             rules = rules_from_dict(values, str(candidate))

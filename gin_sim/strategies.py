@@ -29,7 +29,9 @@ class Strategy:
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
-            raise ConfigError(f"unknown strategy kind {self.kind!r} in strategy {self.name!r}: allowed kinds are {', '.join(KINDS)}")
+            raise ConfigError(
+                f"unknown strategy kind {self.kind!r} in strategy {self.name!r}: allowed kinds are {', '.join(KINDS)}"
+            )
 
     def to_kernel(self) -> np.ndarray:
         vector = np.zeros(N_STRATEGY_PARAMS, dtype=np.float64)
@@ -69,7 +71,9 @@ def load_strategy(spec: str | Path | Strategy) -> Strategy:
         return strategy_from_dict(values, str(path))
     candidate = strategies_dir() / f"{spec}.toml"
     if not candidate.is_file():
-        raise ConfigError(f"unknown strategy {str(spec)!r}: known strategies are {', '.join(named_strategies())}")
+        raise ConfigError(
+            f"unknown strategy {str(spec)!r}: known strategies are {', '.join(named_strategies())}"
+        )
     values = read_toml(candidate)
     values.setdefault("name", str(spec))
     return strategy_from_dict(values, str(candidate))
@@ -79,7 +83,9 @@ def parse_players(text: str | tuple[str, ...] | list[str]) -> tuple[Strategy, St
     """Two strategies from ``"expert,simple"`` or a pair of names."""
     names = [n.strip() for n in text.split(",")] if isinstance(text, str) else list(text)
     if len(names) != 2 or not all(names):
-        raise ConfigError(f"players {text!r}: expected two strategy names separated by a comma, e.g. simple,simple")
+        raise ConfigError(
+            f"players {text!r}: expected two strategy names separated by a comma, e.g. simple,simple"
+        )
     return load_strategy(names[0]), load_strategy(names[1])
 
 

@@ -29,7 +29,21 @@ def test_ten_case_and_separators():
 
 
 def test_values_r2():
-    assert [card_value(parse_card(f"{r}S")) for r in "A23456789TJQK"] == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10]
+    assert [card_value(parse_card(f"{r}S")) for r in "A23456789TJQK"] == [
+        1,
+        2,
+        3,
+        4,
+        5,
+        6,
+        7,
+        8,
+        9,
+        10,
+        10,
+        10,
+        10,
+    ]
 
 
 @pytest.mark.parametrize(

@@ -25,10 +25,20 @@ def test_named_rule_sets_match_rules_md():
     assert set(named_rules()) >= {"hollywood", "hollywood-gin20", "standard", "oklahoma"}
     hollywood = load_rules("hollywood")
     assert hollywood == Rules()  # the dataclass defaults are the seed rules
-    assert (hollywood.gin_bonus, hollywood.undercut_bonus, hollywood.knock_limit, hollywood.wall) == (25, 10, 10, 2)
+    assert (
+        hollywood.gin_bonus,
+        hollywood.undercut_bonus,
+        hollywood.knock_limit,
+        hollywood.wall,
+    ) == (25, 10, 10, 2)
     assert load_rules("hollywood-gin20").gin_bonus == 20
     standard = load_rules("standard")
-    assert (standard.gin_bonus, standard.undercut_bonus, standard.undercut_on_tie, standard.big_gin_bonus) == (25, 25, True, 0)
+    assert (
+        standard.gin_bonus,
+        standard.undercut_bonus,
+        standard.undercut_on_tie,
+        standard.big_gin_bonus,
+    ) == (25, 25, True, 0)
     assert load_rules("oklahoma").oklahoma
 
 
@@ -64,7 +74,7 @@ def test_bad_toml_file_names_file_and_key(tmp_path: Path):
 def test_unknown_names_list_the_known_ones():
     with pytest.raises(ConfigError, match="known rule sets are hollywood"):
         load_rules("holywood")
-    with pytest.raises(ConfigError, match="known strategies are .*simple"):
+    with pytest.raises(ConfigError, match=r"known strategies are .*simple"):
         load_strategy("expret")
     with pytest.raises(ConfigError, match="two strategy names"):
         parse_players("simple")

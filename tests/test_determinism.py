@@ -52,7 +52,13 @@ def test_jit_disabled_gives_the_same_records():
         "print(json.dumps([[int(x) for x in row.tolist()] for row in r]))"
     )
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    result = subprocess.run([sys.executable, "-W", "error", "-c", code], env=env, capture_output=True, text=True, check=True)
+    result = subprocess.run(
+        [sys.executable, "-W", "error", "-c", code],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     plain = json.loads(result.stdout)
     compiled = simulate_deals(RULES, parse_players("simple,random"), 40, 3)
     assert plain == [[int(x) for x in row.tolist()] for row in compiled]

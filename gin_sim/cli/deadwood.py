@@ -23,7 +23,9 @@ def deadwood(
 
     with user_errors():
         hand = parse_cards(cards)
-        arrangements = best_arrangement(hand, all=True) if all_arrangements else [best_arrangement(hand)]
+        arrangements = (
+            best_arrangement(hand, all=True) if all_arrangements else [best_arrangement(hand)]
+        )
     if as_json:
         documents = [
             {
@@ -38,7 +40,9 @@ def deadwood(
     typer.echo(f"deadwood: {arrangements[0].deadwood}")
     for number, arrangement in enumerate(arrangements, start=1):
         prefix = f"arrangement {number}: " if all_arrangements else ""
-        melds = "  ".join("[" + " ".join(format_card(c) for c in cards_of(m)) + "]" for m in arrangement.melds)
+        melds = "  ".join(
+            "[" + " ".join(format_card(c) for c in cards_of(m)) + "]" for m in arrangement.melds
+        )
         unmatched = " ".join(format_card(c) for c in cards_of(arrangement.unmatched))
         typer.echo(f"{prefix}melds: {melds or '(none)'}   unmatched: {unmatched or '(none)'}")
 

@@ -21,13 +21,17 @@ from gin_sim.summary import format_estimate, hand_summary, player_summary, summa
 
 def simulate(
     rules: Annotated[str, typer.Option(help="A named rule set or a TOML file.")] = "hollywood",
-    players: Annotated[str, typer.Option(help="Two strategies, seat 0 then seat 1.")] = "simple,simple",
+    players: Annotated[
+        str, typer.Option(help="Two strategies, seat 0 then seat 1.")
+    ] = "simple,simple",
     deals: Annotated[int, typer.Option(help="Number of deals to play.")] = 100_000,
     seed: Annotated[int, typer.Option(help="Seed: deal i's deck depends only on (seed, i).")] = 1,
     rule: Annotated[
         list[str] | None, typer.Option("--rule", help="Override one rule, key=value (repeatable).")
     ] = None,
-    threads: Annotated[int | None, typer.Option(help="Threads to use (default: all cores).")] = None,
+    threads: Annotated[
+        int | None, typer.Option(help="Threads to use (default: all cores).")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
 ) -> None:
@@ -55,12 +59,16 @@ def simulate(
                 completed = progress.tasks[0].completed + done
                 progress.update(task, advance=done, rate=f"{completed / elapsed:,.0f} deals/s")
 
-            records = simulate_deals(rule_set, pair, deals, seed, chunk=chunk, threads=threads, on_chunk=advance)
+            records = simulate_deals(
+                rule_set, pair, deals, seed, chunk=chunk, threads=threads, on_chunk=advance
+            )
         elapsed = time.perf_counter() - started
     df = records_to_frame(records)
     names = (pair[0].name, pair[1].name)
     if as_json:
-        typer.echo(json.dumps(summary_json(df, names) | {"rules": rule_set.name, "seed": seed}, indent=2))
+        typer.echo(
+            json.dumps(summary_json(df, names) | {"rules": rule_set.name, "seed": seed}, indent=2)
+        )
         return
     out = Console()
     table = Table(

@@ -140,12 +140,15 @@ def play_hand_nb(deck, dealer, rules, strategies, streams, hands, pile, chains, 
             stock_pos += 1
         hand = hands[player] | _bit(taken)
         turns += 1
-        if big_gin_allowed and min_deadwood_nb(hand) == 0:  # R14
-            if declares_big_gin_nb(kind, streams, player):
-                hands[player] = hand
-                knocker = player
-                big_gin = True
-                break
+        if (  # R14
+            big_gin_allowed
+            and min_deadwood_nb(hand) == 0
+            and declares_big_gin_nb(kind, streams, player)
+        ):
+            hands[player] = hand
+            knocker = player
+            big_gin = True
+            break
         discard = choose_discard_nb(
             kind, hand, taken if from_pile else -1, may_discard_taken, streams, player
         )

@@ -1,0 +1,77 @@
+"""The command line through typer's test runner, and bad input through the entry point."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from gin_sim.cli import app
+
+runner = CliRunner()
+
+
+def test_deadwood_text_and_json():
+    result = runner.invoke(app, ["deadwood", "AS 2S 3S 4H 4D 4C 9H TH JH QS"])
+    assert result.exit_code == 0, result.output
+    assert "deadwood: 10" in result.output
+    result = runner.invoke(app, ["deadwood", "--json", "AS 2S 3S 4H 4D 4C 9H TH JH QS"])
+    document = json.loads(result.output)
+    assert document["deadwood"] == 10
+    assert sorted(map(sorted, document["melds"])) == sorted(
+        map(sorted, [["AS", "2S", "3S"], ["4C", "4D", "4H"], ["9H", "TH", "JH"]])
+    )
+    assert document["unmatched"] == ["QS"]
+
+
+def test_deadwood_all_arrangements():
+    result = runner.invoke(app, ["deadwood", "--json", "--all", "AS 2S 3S 4S 5S 6S 9D"])
+    documents = json.loads(result.output)
+    assert len(documents) >= 2 and all(d["deadwood"] == 9 for d in documents)
+
+
+def test_simulate_prints_a_table_and_json():
+    result = runner.invoke(app, ["simulate", "--deals", "2000", "--seed", "3", "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert "net points per hand" in result.output and "seat 1: simple" in result.output
+    result = runner.invoke(
+        app, ["simulate", "--deals", "2000", "--seed", "3", "--json", "--players", "simple,random"]
+    )
+    document = json.loads(result.output)
+    assert document["deals"] == 2000
+    seat0 = document["players"][0]
+    assert seat0["strategy"] == "simple" and seat0["hands won"]["mean"] > 0.5
+
+
+def test_listings():
+    assert "hollywood-gin20" in runner.invoke(app, ["rules"]).output
+    assert "random" in runner.invoke(app, ["strategies"]).output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["deadwood", "AS 2S ZZ"], "ZZ"),
+        (["deadwood", "AS AS"], "duplicate card 'AS'"),
+        (["simulate", "--deals", "0"], "deals = 0"),
+        (["simulate", "--players", "simple,nope"], "unknown strategy 'nope'"),
+        (["simulate", "--rules", "nope"], "unknown rule set 'nope'"),
+        (["simulate", "--rule", "knock_limit=11"], "knock_limit = 11"),
+        (["simulate", "--rule", "nope=1"], "unknown key 'nope'"),
+        (["simulate", "--seed", "-1"], "seed -1 out of range"),
+        (["simulate", "--threads", "0"], "threads = 0"),
+        (["simulate", "--nope"], "No such option"),
+    ],
+)
+def test_bad_input_is_one_line_exit_2(args, message):
+    """Through the real entry point, as a user sees it: one line on stderr, exit code 2."""
+    result = subprocess.run(
+        [sys.executable, "-m", "gin_sim", *args], capture_output=True, text=True
+    )
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("error: "), result.stderr
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
