@@ -116,24 +116,31 @@ def _melds_led_by(card: int, longest_run: int) -> tuple[int, ...]:
     return tuple(melds)
 
 
-# The 3- to 5-card melds, grouped by their lead card: every meld of tables.MELDS once.
-_SHORT_MELDS_LED_BY: tuple[tuple[int, ...], ...] = tuple(
-    _melds_led_by(card, 5) for card in range(N_CARDS)
-)
+def _group_by_lead(melds: list[int]) -> tuple[tuple[int, ...], ...]:
+    groups: list[list[int]] = [[] for _ in range(N_CARDS)]
+    for meld in sorted(melds):
+        groups[_lowest_card(meld)].append(meld)
+    return tuple(tuple(group) for group in groups)
+
+
+# tables.MELDS (every meld of 3 to 5 cards) grouped by lead card, for the deadwood search.
+_SHORT_MELDS_LED_BY = _group_by_lead([int(m) for m in MELDS])
 # With runs of any length, for listing arrangements (a 7-card run is one meld there).
-_ALL_MELDS_LED_BY: tuple[tuple[int, ...], ...] = tuple(
-    _melds_led_by(card, N_RANKS) for card in range(N_CARDS)
+_ALL_MELDS_LED_BY = _group_by_lead(
+    [m for card in range(N_CARDS) for m in _melds_led_by(card, N_RANKS)]
 )
-assert sorted(m for group in _SHORT_MELDS_LED_BY for m in group) == sorted(int(m) for m in MELDS), (
-    "the meld enumeration here must match tables.MELDS"
-)
+assert all(
+    set(short) == {m for m in every if m.bit_count() <= 5}
+    for short, every in zip(_SHORT_MELDS_LED_BY, _ALL_MELDS_LED_BY, strict=True)
+), "tables.MELDS must be exactly the melds of 3 to 5 cards"
 
 
 @lru_cache(maxsize=_MEMO_SIZE)
 def _min_deadwood(hand: int) -> int:
     if not hand:
         return 0
-    # The lowest card (as _lowest_card, inlined: this is the hot loop of the reference).
+    # The lowest card (as _lowest_card, inlined with literal shifts: this is the hot loop
+    # of the reference engine).
     folded = (hand | hand >> 13 | hand >> 26 | hand >> 39) & _RANK_FOLD
     rank = (folded & -folded).bit_length() - 1
     column = hand >> rank & _RANK_COLUMN
