@@ -13,6 +13,7 @@ seats 0/1 by the case's ``dealer``.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,7 +23,13 @@ import pytest
 from gin_sim.cards import card_value, cards_of, format_cards, parse_card_list, parse_cards
 from gin_sim.enums import DrawReason
 from gin_sim.records import HAND_FIELDS
-from gin_sim.reference.engine import play_deal_reference, play_hand_reference
+from gin_sim.reference.engine import (
+    completes_a_meld,
+    play_deal_reference,
+    play_hand_reference,
+    simple_discard,
+    simple_discard_bounded,
+)
 from gin_sim.reference.rng import (
     Stream,
     bounded,
@@ -518,6 +525,45 @@ def test_trace_lists_the_moves() -> None:
     assert events[3][2] == parse_card_list("KH")[0]
     arrangement = events[4][2]
     assert arrangement.deadwood == record["knocker_deadwood"] == 10
+
+
+# ------------------------------------------------------------- the simple strategy
+@pytest.mark.parametrize(
+    ("hand", "card", "takes"),
+    [
+        ("2S 3S", "AS", True),  # A-2-3 (R1)
+        ("QS KS", "AS", False),  # Q-K-A is no run (R1)
+        ("KH AH", "2H", False),  # nor K-A-2
+        ("KH 2H", "AH", False),
+        ("JD QD", "KD", True),
+        ("5C 7C", "6C", True),  # the middle of a run
+        ("5C 6C", "8C", False),  # a gap
+        ("9C 9H", "9S", True),  # a set of three
+        ("9C TC JC 9H", "9S", True),  # some meld, even if the 9C is better in its run
+        ("9C", "9S", False),
+        ("5D 6D", "7H", False),  # other suit
+    ],
+)
+def test_simple_takes_a_card_that_completes_some_meld(hand: str, card: str, takes: bool) -> None:
+    assert completes_a_meld(parse_cards(hand), parse_card_list(card)[0]) is takes
+
+
+def test_bounded_simple_discard_equals_the_definition() -> None:
+    """The branch-and-bound discard the engine uses picks the card the definition picks."""
+    rng = random.Random(8)
+    for _ in range(3000):
+        if rng.random() < 0.5:
+            suits = rng.sample(range(4), rng.choice([2, 3]))
+            low = rng.randrange(7)
+            pool = [s * 13 + r for s in suits for r in range(low, low + 7)]
+        else:
+            pool = list(range(52))
+        hand = sum(1 << c for c in rng.sample(pool, 11))
+        legal = cards_of(hand)
+        taken = rng.choice([None, *legal])
+        if taken is not None and rng.random() < 0.5:
+            legal = [c for c in legal if c != taken]  # R11
+        assert simple_discard_bounded(hand, legal, taken) == simple_discard(hand, legal, taken)
 
 
 # ------------------------------------------------------------------------ the RNG

@@ -16,14 +16,22 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from gin_sim.cards import FULL_DECK, N_CARDS, N_RANKS, card_index, card_value, cards_of, parse_deck
+from gin_sim.cards import FULL_DECK, N_CARDS, N_RANKS, card_index, card_value, parse_deck
 from gin_sim.enums import NO_PLAYER, DrawReason
 from gin_sim.melds import Arrangement, defender_result, knocker_arrangement, min_deadwood_exhaustive
 from gin_sim.records import HAND_FIELDS
 from gin_sim.reference.rng import Stream, bounded, deck_for_deal, player_stream_state
 from gin_sim.rules import Rules
 
-__all__ = ["STRATEGY_KINDS", "Event", "play_deal_reference", "play_hand_reference"]
+__all__ = [
+    "STRATEGY_KINDS",
+    "Event",
+    "completes_a_meld",
+    "play_deal_reference",
+    "play_hand_reference",
+    "simple_discard",
+    "simple_discard_bounded",
+]
 
 STRATEGY_KINDS = ("simple", "random")
 
@@ -46,6 +54,16 @@ def _bit(card: int) -> int:
     return 1 << card
 
 
+def _cards(hand: int) -> list[int]:
+    """The cards of a hand, ascending."""
+    cards = []
+    while hand:
+        low = hand & -hand
+        cards.append(low.bit_length() - 1)
+        hand ^= low
+    return cards
+
+
 def _deadwood(hand: int) -> int:
     return min_deadwood_exhaustive(hand)
 
@@ -66,6 +84,47 @@ def completes_a_meld(hand: int, card: int) -> bool:
     return False
 
 
+def _simple_discard_key(hand: int, card: int) -> tuple[int, int, int, int]:
+    return (-_deadwood(hand & ~_bit(card)), card_value(card), card % N_RANKS, card // N_RANKS)
+
+
+def simple_discard(hand: int, legal: list[int], taken_from_pile: int | None) -> int:
+    """The simple strategy's discard, by its definition: among the legal cards other than
+    the one just taken from the pile (even when R11 would allow it), the card maximising
+    (-deadwood after, value, rank, suit): least deadwood, then the higher value, the
+    higher rank, suit S first."""
+    candidates = [c for c in legal if c != taken_from_pile]
+    return max(candidates, key=lambda c: _simple_discard_key(hand, c))
+
+
+def simple_discard_bounded(hand: int, legal: list[int], taken_from_pile: int | None) -> int:
+    """The same card as ``simple_discard``, with about a third of the deadwood searches.
+
+    Removing card c leaves at least ``deadwood(hand) - value(c)`` (c put back as an
+    unmatched card gives an arrangement of ``hand``), so that bound gives the best key c
+    could reach. Candidates are tried from the best bound down; once the best exact key
+    found beats the next bound, no card left can win. Tests check it against the plain one.
+    """
+    whole = _deadwood(hand)
+    bounds = sorted(
+        (
+            (-(whole - card_value(c)), card_value(c), c % N_RANKS, c // N_RANKS, c)
+            for c in legal
+            if c != taken_from_pile
+        ),
+        reverse=True,
+    )
+    best_key: tuple[int, int, int, int] | None = None
+    best_card = -1
+    for *bound, card in bounds:
+        if best_key is not None and tuple(bound) < best_key:
+            break
+        key = _simple_discard_key(hand, card)
+        if best_key is None or key > best_key:
+            best_key, best_card = key, card
+    return best_card
+
+
 class _Simple:
     """docs/engine.md, strategy ``simple``."""
 
@@ -76,13 +135,7 @@ class _Simple:
         return True
 
     def discard(self, hand: int, legal: list[int], taken_from_pile: int | None) -> int:
-        # Least deadwood after the discard; ties: higher value, higher rank, suit S first.
-        # Never the card just taken from the pile, even when R11 would allow it.
-        candidates = [c for c in legal if c != taken_from_pile]
-        return max(
-            candidates,
-            key=lambda c: (-_deadwood(hand & ~_bit(c)), card_value(c), c % N_RANKS, c // N_RANKS),
-        )
+        return simple_discard_bounded(hand, legal, taken_from_pile)
 
     def knocks(self) -> bool:
         return True  # as soon as it may
@@ -134,6 +187,7 @@ class _Table:
         for j in range(20):  # R6: ten cards each, dealt one at a time, non-dealer first
             self.hands[nondealer if j % 2 == 0 else dealer] |= _bit(deck[j])
         self.pile = [deck[20]]  # R6: the upcard starts the discard pile
+        self.pile_mask = _bit(deck[20])  # the same cards as a mask, kept in step
         self.stock_pos = 21  # R6: the other 31 cards are the stock, drawn in deck order
         self.upcard_takes = 0
         self.turns = 0
@@ -142,13 +196,6 @@ class _Table:
     @property
     def stock_left(self) -> int:
         return N_CARDS - self.stock_pos
-
-    @property
-    def pile_mask(self) -> int:
-        mask = 0
-        for card in self.pile:
-            mask |= _bit(card)
-        return mask
 
     def take_stock(self, player: int) -> int:
         card = self.deck[self.stock_pos]
@@ -160,6 +207,7 @@ class _Table:
 
     def take_pile(self, player: int) -> int:
         card = self.pile.pop()
+        self.pile_mask &= ~_bit(card)
         self.hands[player] |= _bit(card)
         self.upcard_takes += 1
         self.turns += 1
@@ -170,16 +218,18 @@ class _Table:
         assert self.hands[player] >> card & 1, "a player discards only a card they hold"
         self.hands[player] &= ~_bit(card)
         self.pile.append(card)
+        self.pile_mask |= _bit(card)
         self.check()
 
     def check(self) -> None:
         """Hands, stock and discard pile hold the 52 cards, each exactly once."""
         hand0, hand1 = self.hands
         stock = self.stock_masks[self.stock_pos]
-        pile = 0
-        for card in self.pile:
-            assert not pile >> card & 1, "a card is twice in the discard pile"
-            pile |= _bit(card)
+        pile = self.pile_mask
+        # The mask holds the pile's cards (it follows every push and pop), so as many bits
+        # as pile entries means no card is twice in the pile.
+        assert pile.bit_count() == len(self.pile), "a card is twice in the discard pile"
+        assert pile >> self.pile[-1] & 1 if self.pile else not pile
         assert not (hand0 & hand1 or (hand0 | hand1) & (stock | pile) or stock & pile)
         assert hand0 | hand1 | stock | pile == FULL_DECK, "a card is missing"
 
@@ -305,7 +355,7 @@ class _Hand:
         # 2. The discard, among the legal cards (R11).
         legal = [
             c
-            for c in cards_of(hand)
+            for c in _cards(hand)
             if not (from_pile and c == taken and not rules.may_discard_drawn_upcard)
         ]
         card = strategy.discard(hand, legal, taken if from_pile else None)
