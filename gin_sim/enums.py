@@ -28,21 +28,36 @@ RuleParam = RuleParamT()
 
 
 class StrategyKindT(NamedTuple):
-    SIMPLE: int = 0
+    FAMILY: int = 0  # the parameterised family (docs/strategies.md); simple is its default
     RANDOM: int = 1
 
 
 StrategyKind = StrategyKindT()
 
+MAX_SCHEDULE_PHASES = 4
+UNDERCUT_TABLE_TURNS = 21  # rows t = 0..20 of the undercut-risk table (t >= 20 share a row)
+UNDERCUT_TABLE_DEADWOOD = 11  # columns k = 0..10
+
 
 class StrategyParamT(NamedTuple):
-    """Positions in a player's float64 strategy vector."""
+    """Positions in a player's float64 strategy vector (``Strategy.to_kernel``)."""
 
     KIND: int = 0
+    KNOCK_THRESHOLD: int = 1
+    SCHEDULE_PHASES: int = 2  # 0 when there is no schedule
+    SCHEDULE_MIN_STOCK: int = 3  # 4 slots: 3..6
+    SCHEDULE_THRESHOLD: int = 7  # 4 slots: 7..10
+    UNDERCUT_RISK: int = 11
+    TAKE_MELDS: int = 12
+    TAKE_MIN_GAIN: int = 13
+    IMPROVE_WEIGHT: int = 14
+    KEEP_WEIGHT: int = 15
+    SAFETY_WEIGHT: int = 16
+    DISINTEREST_WEIGHT: int = 17
 
 
 StrategyParam = StrategyParamT()
-N_STRATEGY_PARAMS = len(StrategyParam)
+N_STRATEGY_PARAMS = StrategyParam.DISINTEREST_WEIGHT + 1
 
 
 class DrawReasonT(NamedTuple):

@@ -23,6 +23,13 @@ from gin_sim.strategies import Strategy, parse_players, strategies_to_kernel
 MAX_SEED = (1 << 64) - 1
 
 
+def load_undercut_table() -> np.ndarray:
+    # Imported here so that ``python -m gin_sim.calibration`` can run that module fresh.
+    from gin_sim.calibration import load_undercut_table as load
+
+    return load()
+
+
 def _wrapping_arithmetic() -> np.errstate:
     # The random-number kernels rely on uint64 wrap-around; compiled code wraps silently,
     # NumPy scalars (NUMBA_DISABLE_JIT=1, for debugging) would warn on every deal.
@@ -58,7 +65,8 @@ def play_hand(
             order,
             dealer,
             rule_set.to_kernel(),
-            strategies_to_kernel(pair),
+            strategies_to_kernel(pair, rule_set),
+            load_undercut_table(),
             np.uint64(check_seed(seed)),
             deal,
             out,
@@ -91,19 +99,54 @@ def simulate_deals(
             raise ConfigError(f"threads = {threads}: allowed 1 to {numba.config.NUMBA_NUM_THREADS}")
         numba.set_num_threads(threads)
     rule_vector = rules.to_kernel()
-    strategy_matrix = strategies_to_kernel(players)
+    strategy_matrix = strategies_to_kernel(players, rules)
+    undercut_table = load_undercut_table()
     out = np.zeros(deals, dtype=HAND_RECORD)
     for start in range(0, deals, chunk):
         stop = min(deals, start + chunk)
         with _wrapping_arithmetic():
             play_deals_nb(
-                np.uint64(seed), first_deal + start, rule_vector, strategy_matrix, out[start:stop]
+                np.uint64(seed),
+                first_deal + start,
+                rule_vector,
+                strategy_matrix,
+                undercut_table,
+                out[start:stop],
             )
         if on_chunk is not None:
             on_chunk(stop - start)
     return out
 
 
-def records_to_frame(records: np.ndarray) -> pd.DataFrame:
-    """Hand records as a DataFrame with boolean flags and small integer columns."""
-    return pd.DataFrame.from_records(records)
+def records_to_frame(records: np.ndarray, swapped: bool = False) -> pd.DataFrame:
+    """Hand records as a DataFrame, plus ``swapped``: seat 0 played ``players[1]``."""
+    frame = pd.DataFrame.from_records(records)
+    frame["swapped"] = swapped
+    return frame
+
+
+def head_to_head(
+    rules: Rules,
+    players: tuple[Strategy, Strategy],
+    deals: int,
+    seed: int,
+    duplicate: bool = True,
+    first_deal: int = 0,
+    chunk: int = 1_000_000,
+    threads: int | None = None,
+    on_chunk: Callable[[int], None] | None = None,
+) -> pd.DataFrame:
+    """Play ``deals`` decks between two strategies; with ``duplicate`` each deck twice.
+
+    Duplicate deals replay every deck with the seats swapped (``swapped`` is True in the
+    replay: seat 0 then plays ``players[1]``), so statistics can be paired by deck and
+    most of the luck of the deal cancels. The hands of one deck are adjacent rows.
+    """
+    straight = simulate_deals(rules, players, deals, seed, first_deal, chunk, threads, on_chunk)
+    if not duplicate:
+        return records_to_frame(straight)
+    reverse = simulate_deals(
+        rules, (players[1], players[0]), deals, seed, first_deal, chunk, threads, on_chunk
+    )
+    both = pd.concat([records_to_frame(straight), records_to_frame(reverse, swapped=True)])
+    return both.sort_values(["deal", "swapped"], kind="stable").reset_index(drop=True)

@@ -1,45 +1,162 @@
 """Strategies: a frozen, validated spec per player, compiled to a float64 kernel vector.
 
-Named strategies are the TOML files in ``configs/strategies/``. Two starter strategies
-exist today (docs/engine.md, "Strategies"): ``simple`` and ``random``.
+Every strategy but ``random`` is a member of one parameterised family
+(docs/strategies.md); ``simple`` is the family with its defaults. Named strategies are
+the TOML files in ``configs/strategies/``; one kernel serves them all, so changing a
+parameter never recompiles anything.
 
->>> load_strategy("simple").kind
-'simple'
+>>> load_strategy("simple").knock_threshold
+10
+>>> load_strategy("simple", ["knock_threshold=4"]).knock_threshold
+4
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any, get_type_hints
 
 import numpy as np
 
-from gin_sim.config import ConfigError, check_keys, coerce, configs_dir, read_toml
-from gin_sim.enums import N_STRATEGY_PARAMS, StrategyKind, StrategyParam
+from gin_sim.config import ConfigError, check_keys, coerce, configs_dir, parse_override, read_toml
+from gin_sim.enums import MAX_SCHEDULE_PHASES, N_STRATEGY_PARAMS, StrategyKind, StrategyParam
+from gin_sim.rules import Rules
 
 KINDS: dict[str, int] = {name.lower(): value for name, value in StrategyKind._asdict().items()}
+
+Schedule = tuple[tuple[int, int], ...]
 
 
 @dataclass(frozen=True)
 class Strategy:
-    name: str
-    kind: str = "simple"
+    """One player's strategy; field meanings and ranges in docs/strategies.md."""
+
+    name: str = "simple"
     description: str = ""
+    kind: str = "family"
+    knock_threshold: int = 10
+    knock_schedule: Schedule = ()
+    undercut_risk: float = 1.0
+    take_melds: bool = True
+    take_min_gain: float = 0.0
+    improve_weight: float = 0.0
+    keep_weight: float = 0.0
+    safety_weight: float = 0.0
+    disinterest_weight: float = 0.0
 
     def __post_init__(self) -> None:
+        self.validate()
+
+    def validate(self, where: str | None = None) -> None:
+        where = where or f"strategy {self.name!r}"
         if self.kind not in KINDS:
+            raise ConfigError(f"kind = {self.kind!r} in {where}: allowed {', '.join(KINDS)}")
+        if not 0 <= self.knock_threshold <= 10:
             raise ConfigError(
-                f"unknown strategy kind {self.kind!r} in strategy {self.name!r}: allowed kinds are {', '.join(KINDS)}"
+                f"knock_threshold = {self.knock_threshold} in {where} is out of range: allowed 0 to 10"
+            )
+        if not 0.0 <= self.undercut_risk <= 1.0:
+            raise ConfigError(
+                f"undercut_risk = {self.undercut_risk} in {where} is out of range: allowed 0 to 1"
+            )
+        for key in (
+            "take_min_gain",
+            "improve_weight",
+            "keep_weight",
+            "safety_weight",
+            "disinterest_weight",
+        ):
+            value = getattr(self, key)
+            if not value >= 0.0 or value == float("inf"):
+                raise ConfigError(
+                    f"{key} = {value} in {where} is out of range: allowed a finite number >= 0"
+                )
+        schedule = self.knock_schedule
+        if len(schedule) > MAX_SCHEDULE_PHASES:
+            raise ConfigError(
+                f"knock_schedule in {where} has {len(schedule)} phases: allowed 1 to {MAX_SCHEDULE_PHASES}"
+            )
+        for i, (min_stock, threshold) in enumerate(schedule):
+            if not 0 <= threshold <= 10:
+                raise ConfigError(
+                    f"knock_schedule threshold {threshold} in {where} is out of range: allowed 0 to 10"
+                )
+            if not 0 <= min_stock <= 31 or (i and min_stock >= schedule[i - 1][0]):
+                raise ConfigError(
+                    f"knock_schedule in {where}: min_stock values must fall strictly from at most 31 to 0, got {[p[0] for p in schedule]}"
+                )
+        if schedule and schedule[-1][0] != 0:
+            raise ConfigError(
+                f"knock_schedule in {where}: the last phase must start at min_stock 0 so every stock size has a threshold"
+            )
+
+    def check_rules(self, rules: Rules) -> None:
+        """R12: a knock threshold above the rule set's knock limit is an error."""
+        highest = max([self.knock_threshold, *(t for _, t in self.knock_schedule)])
+        if self.kind == "family" and highest > rules.knock_limit:
+            raise ConfigError(
+                f"knock threshold {highest} of strategy {self.name!r} is above knock_limit = {rules.knock_limit} of rules {rules.name!r}: allowed 0 to {rules.knock_limit}"
             )
 
     def to_kernel(self) -> np.ndarray:
-        vector = np.zeros(N_STRATEGY_PARAMS, dtype=np.float64)
-        vector[StrategyParam.KIND] = KINDS[self.kind]
-        return vector
+        v = np.zeros(N_STRATEGY_PARAMS, dtype=np.float64)
+        v[StrategyParam.KIND] = KINDS[self.kind]
+        v[StrategyParam.KNOCK_THRESHOLD] = self.knock_threshold
+        v[StrategyParam.SCHEDULE_PHASES] = len(self.knock_schedule)
+        for i, (min_stock, threshold) in enumerate(self.knock_schedule):
+            v[StrategyParam.SCHEDULE_MIN_STOCK + i] = min_stock
+            v[StrategyParam.SCHEDULE_THRESHOLD + i] = threshold
+        v[StrategyParam.UNDERCUT_RISK] = self.undercut_risk
+        v[StrategyParam.TAKE_MELDS] = float(self.take_melds)
+        v[StrategyParam.TAKE_MIN_GAIN] = self.take_min_gain
+        v[StrategyParam.IMPROVE_WEIGHT] = self.improve_weight
+        v[StrategyParam.KEEP_WEIGHT] = self.keep_weight
+        v[StrategyParam.SAFETY_WEIGHT] = self.safety_weight
+        v[StrategyParam.DISINTEREST_WEIGHT] = self.disinterest_weight
+        return v
+
+    def threshold_at(self, stock_left: int) -> int:
+        """The knock threshold when ``stock_left`` cards are in the stock (before the knock limit)."""
+        for min_stock, threshold in self.knock_schedule:
+            if min_stock <= stock_left:
+                return threshold
+        return self.knock_threshold
 
 
 _FIELD_TYPES: dict[str, Any] = get_type_hints(Strategy)
+
+
+def _coerce_schedule(value: Any, where: str) -> Schedule:
+    if isinstance(value, str):  # from the command line: "20:10,10:6,0:2"
+        try:
+            pairs = [
+                tuple(int(x) for x in part.split(":")) for part in value.split(",") if part.strip()
+            ]
+        except ValueError:
+            pairs = [()]
+        value = pairs
+    if not isinstance(value, list | tuple) or not all(
+        isinstance(p, list | tuple)
+        and len(p) == 2
+        and all(isinstance(x, int) and not isinstance(x, bool) for x in p)
+        for p in value
+    ):
+        raise ConfigError(
+            f"knock_schedule = {value!r} in {where}: expected [[min_stock, threshold], ...] (or min_stock:threshold,... on the command line)"
+        )
+    return tuple((int(a), int(b)) for a, b in value)
+
+
+def _typed(values: dict[str, Any], where: str) -> dict[str, Any]:
+    check_keys(Strategy, values, where)
+    out = {}
+    for key, value in values.items():
+        if key == "knock_schedule":
+            out[key] = _coerce_schedule(value, where)
+        else:
+            out[key] = coerce(_FIELD_TYPES[key], key, value, where)
+    return out
 
 
 def strategies_dir() -> Path:
@@ -51,36 +168,46 @@ def named_strategies() -> list[str]:
 
 
 def strategy_from_dict(values: dict[str, Any], where: str) -> Strategy:
-    check_keys(Strategy, values, where)
-    typed = {k: coerce(_FIELD_TYPES[k], k, v, where) for k, v in values.items()}
-    try:
-        return Strategy(**typed)
-    except TypeError as error:  # a required key missing
-        required = [f.name for f in fields(Strategy) if f.name not in typed]
-        raise ConfigError(f"{where}: missing {', '.join(required)} ({error})") from None
+    typed = _typed(values, where)
+    merged = {f.name: f.default for f in fields(Strategy)} | typed
+    strategy = Strategy.__new__(Strategy)
+    for key, value in merged.items():
+        object.__setattr__(strategy, key, value)
+    strategy.validate(where)
+    return strategy
 
 
-def load_strategy(spec: str | Path | Strategy) -> Strategy:
-    """A strategy by name or TOML path."""
+def load_strategy(spec: str | Path | Strategy, overrides: list[str] | None = None) -> Strategy:
+    """A strategy by name or TOML path, with ``key=value`` overrides applied."""
     if isinstance(spec, Strategy):
-        return spec
-    path = Path(spec)
-    if path.suffix == ".toml":
-        values = read_toml(path)
-        values.setdefault("name", path.stem)
-        return strategy_from_dict(values, str(path))
-    candidate = strategies_dir() / f"{spec}.toml"
-    if not candidate.is_file():
-        raise ConfigError(
-            f"unknown strategy {str(spec)!r}: known strategies are {', '.join(named_strategies())}"
-        )
-    values = read_toml(candidate)
-    values.setdefault("name", str(spec))
-    return strategy_from_dict(values, str(candidate))
+        strategy = spec
+    else:
+        path = Path(spec)
+        if path.suffix == ".toml":
+            values = read_toml(path)
+            values.setdefault("name", path.stem)
+            strategy = strategy_from_dict(values, str(path))
+        else:
+            candidate = strategies_dir() / f"{spec}.toml"
+            if not candidate.is_file():
+                raise ConfigError(
+                    f"unknown strategy {str(spec)!r}: known strategies are {', '.join(named_strategies())}"
+                )
+            values = read_toml(candidate)
+            values.setdefault("name", str(spec))
+            strategy = strategy_from_dict(values, str(candidate))
+    if overrides:
+        changes = {}
+        for text in overrides:
+            key, value = parse_override(text, "strategy override")
+            changes |= _typed({key: value}, "strategy overrides")
+        strategy = replace(strategy, **changes)
+        strategy.validate("strategy overrides")
+    return strategy
 
 
 def parse_players(text: str | tuple[str, ...] | list[str]) -> tuple[Strategy, Strategy]:
-    """Two strategies from ``"expert,simple"`` or a pair of names."""
+    """Two strategies from ``"expert,simple"`` or a pair of names or Strategy objects."""
     names = [n.strip() for n in text.split(",")] if isinstance(text, str) else list(text)
     if len(names) != 2 or not all(names):
         raise ConfigError(
@@ -89,5 +216,7 @@ def parse_players(text: str | tuple[str, ...] | list[str]) -> tuple[Strategy, St
     return load_strategy(names[0]), load_strategy(names[1])
 
 
-def strategies_to_kernel(players: tuple[Strategy, Strategy]) -> np.ndarray:
+def strategies_to_kernel(players: tuple[Strategy, Strategy], rules: Rules) -> np.ndarray:
+    for player in players:
+        player.check_rules(rules)
     return np.stack([p.to_kernel() for p in players])

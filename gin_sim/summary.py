@@ -1,7 +1,9 @@
-"""Per-player summaries of hand records, every rate and mean with a 95% interval.
+"""Head-to-head summaries of hand records, every rate and mean with a 95% interval.
 
-Computed from the record DataFrame only (``simulate.records_to_frame``), so a summary
-can be redone from saved records.
+Computed from the record DataFrame only (``simulate.head_to_head``), so a summary can be
+redone from saved records. Every figure is a ratio of sums over hands (a mean is a ratio
+over a count of 1 per hand); its interval comes from the delta method with hands grouped
+by deck, so duplicate deals (the same deck twice, seats swapped) are paired.
 """
 
 from __future__ import annotations
@@ -17,23 +19,38 @@ Z95 = 1.959963984540054
 
 @dataclass(frozen=True)
 class Estimate:
-    """A mean with the half-width of its normal-approximation 95% interval."""
+    """A ratio of sums with the half-width of its 95% interval and its sampling variance."""
 
     mean: float
     half_width: float
-    n: int
+    n: int  # independent units (decks when paired, else hands)
+    variance: float  # of the estimate
 
     @classmethod
-    def of(cls, values: np.ndarray | pd.Series) -> Estimate:
-        array = np.asarray(values, dtype=np.float64)
-        n = int(array.size)
-        if n == 0:
-            return cls(math.nan, math.nan, 0)
-        sd = float(array.std(ddof=1)) if n > 1 else math.nan
-        return cls(float(array.mean()), Z95 * sd / math.sqrt(n) if n > 1 else math.nan, n)
+    def of(cls, numerator: np.ndarray | pd.Series, denominator=None, groups=None) -> Estimate:
+        """``sum(numerator) / sum(denominator)`` with the hands in ``groups`` treated as one unit."""
+        num = np.asarray(numerator, dtype=np.float64)
+        den = (
+            np.ones_like(num) if denominator is None else np.asarray(denominator, dtype=np.float64)
+        )
+        if groups is not None:
+            codes = np.asarray(groups)
+            _, inverse = np.unique(codes, return_inverse=True)
+            num = np.bincount(inverse, weights=num)
+            den = np.bincount(inverse, weights=den)
+        n = int(num.size)
+        total = den.sum()
+        if n == 0 or total == 0:
+            return cls(math.nan, math.nan, n, math.nan)
+        ratio = num.sum() / total
+        if n < 2:
+            return cls(float(ratio), math.nan, n, math.nan)
+        residuals = num - ratio * den
+        variance = n / (n - 1) * float((residuals**2).sum()) / total**2
+        return cls(float(ratio), Z95 * math.sqrt(variance), n, variance)
 
     def format(self, scale: float = 1.0, digits: int = 2, suffix: str = "") -> str:
-        if self.n == 0 or math.isnan(self.mean):
+        if math.isnan(self.mean):
             return "n/a"
         mean = self.mean * scale
         if math.isnan(self.half_width):
@@ -41,33 +58,53 @@ class Estimate:
         return f"{mean:.{digits}f}{suffix} ± {self.half_width * scale:.{digits}f}"
 
 
-def player_summary(df: pd.DataFrame, player: int) -> dict[str, Estimate]:
-    """Rates per hand unless named otherwise; undercut rate is per knock made."""
-    won = df["winner"] == player
-    knocked = df["knocker"] == player
-    points_won = np.where(won, df["points"], 0)
-    points_lost = np.where((df["winner"] == 1 - player), df["points"], 0)
-    undercut_suffered = knocked & df["undercut"]
+def seat_of(df: pd.DataFrame, player: int) -> np.ndarray:
+    """Seat of ``players[player]`` in each hand (they swap in the duplicate replay)."""
+    swapped = df["swapped"].to_numpy() if "swapped" in df else np.zeros(len(df), bool)
+    return np.where(swapped, 1 - player, player)
+
+
+def player_summary(df: pd.DataFrame, player: int, paired: bool = True) -> dict[str, Estimate]:
+    """Figures for ``players[player]``: per hand, except undercut rate (per knock made)."""
+    seat = seat_of(df, player)
+    groups = df["deal"].to_numpy() if paired else None
+    won = df["winner"].to_numpy() == seat
+    lost = df["winner"].to_numpy() == 1 - seat
+    knocked = df["knocker"].to_numpy() == seat
+    points = df["points"].to_numpy()
+    undercut = df["undercut"].to_numpy()
     return {
-        "hands won": Estimate.of(won),
-        "knock rate": Estimate.of(knocked),
-        "gin rate": Estimate.of(knocked & df["gin"]),
-        "undercut rate (per knock)": Estimate.of(undercut_suffered[knocked]),
-        "undercuts made": Estimate.of((df["winner"] == player) & df["undercut"]),
-        "points per hand": Estimate.of(points_won),
-        "net points per hand": Estimate.of(points_won - points_lost),
-        "upcard taken on offer": Estimate.of(df["first_upcard_taker"] == player),
+        "hands won": Estimate.of(won, groups=groups),
+        "knock rate": Estimate.of(knocked, groups=groups),
+        "gin rate": Estimate.of(knocked & df["gin"].to_numpy(), groups=groups),
+        "undercut rate (per knock)": Estimate.of(knocked & undercut, knocked, groups=groups),
+        "undercuts made": Estimate.of(won & undercut, groups=groups),
+        "points per hand": Estimate.of(np.where(won, points, 0), groups=groups),
+        "net points per hand": Estimate.of(
+            np.where(won, points, 0) - np.where(lost, points, 0), groups=groups
+        ),
+        "upcard taken on offer": Estimate.of(
+            df["first_upcard_taker"].to_numpy() == seat, groups=groups
+        ),
     }
 
 
-def hand_summary(df: pd.DataFrame) -> dict[str, Estimate]:
+def hand_summary(df: pd.DataFrame, paired: bool = True) -> dict[str, Estimate]:
+    groups = df["deal"].to_numpy() if paired else None
     return {
-        "draws": Estimate.of(df["draw"]),
-        "draws at the wall (R18)": Estimate.of(df["draw_reason"] == 1),
-        "draws at the upcard cap (R18a)": Estimate.of(df["draw_reason"] == 2),
-        "turns": Estimate.of(df["turns"]),
-        "stock left": Estimate.of(df["stock_left"]),
+        "draws": Estimate.of(df["draw"], groups=groups),
+        "wall draws (R18)": Estimate.of(df["draw_reason"] == 1, groups=groups),
+        "upcard-cap draws (R18a)": Estimate.of(df["draw_reason"] == 2, groups=groups),
+        "turns": Estimate.of(df["turns"], groups=groups),
+        "stock left": Estimate.of(df["stock_left"], groups=groups),
     }
+
+
+def variance_reduction(df: pd.DataFrame) -> float:
+    """1 - var(paired estimate) / var(the same hands treated as independent), for net points."""
+    paired = player_summary(df, 0, paired=True)["net points per hand"].variance
+    unpaired = player_summary(df, 0, paired=False)["net points per hand"].variance
+    return 1.0 - paired / unpaired if unpaired > 0 else math.nan
 
 
 RATE_ROWS = {
@@ -78,8 +115,8 @@ RATE_ROWS = {
     "undercuts made",
     "upcard taken on offer",
     "draws",
-    "draws at the wall (R18)",
-    "draws at the upcard cap (R18a)",
+    "wall draws (R18)",
+    "upcard-cap draws (R18a)",
 }
 
 
@@ -89,13 +126,23 @@ def format_estimate(name: str, estimate: Estimate) -> str:
     return estimate.format(digits=3)
 
 
+def is_duplicate(df: pd.DataFrame) -> bool:
+    return "swapped" in df and bool(df["swapped"].any())
+
+
 def summary_json(df: pd.DataFrame, player_names: tuple[str, str]) -> dict:
-    return {
-        "deals": len(df),
+    duplicate = is_duplicate(df)
+    document = {
+        "hands": len(df),
+        "decks": int(df["deal"].nunique()),
+        "duplicate": duplicate,
         "players": [
-            {"seat": p, "strategy": player_names[p]}
+            {"player": p, "strategy": player_names[p]}
             | {k: asdict(v) for k, v in player_summary(df, p).items()}
             for p in (0, 1)
         ],
-        "hands": {k: asdict(v) for k, v in hand_summary(df).items()},
+        "all hands": {k: asdict(v) for k, v in hand_summary(df).items()},
     }
+    if duplicate:
+        document["variance_reduction"] = variance_reduction(df)
+    return document

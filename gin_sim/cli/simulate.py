@@ -1,4 +1,4 @@
-"""``gin-sim simulate``: play many deals and print a per-player summary table."""
+"""``gin-sim simulate``: play many deals head to head and print a table per player."""
 
 from __future__ import annotations
 
@@ -14,37 +14,52 @@ from rich.table import Table
 
 from gin_sim.cli.common import user_errors
 from gin_sim.rules import load_rules
-from gin_sim.simulate import records_to_frame, simulate_deals
+from gin_sim.simulate import head_to_head
 from gin_sim.strategies import parse_players
-from gin_sim.summary import format_estimate, hand_summary, player_summary, summary_json
+from gin_sim.summary import (
+    format_estimate,
+    hand_summary,
+    is_duplicate,
+    player_summary,
+    summary_json,
+    variance_reduction,
+)
 
 
 def simulate(
     rules: Annotated[str, typer.Option(help="A named rule set or a TOML file.")] = "hollywood",
     players: Annotated[
-        str, typer.Option(help="Two strategies, seat 0 then seat 1.")
+        str, typer.Option(help="Two strategies (names or TOML files), comma-separated.")
     ] = "simple,simple",
-    deals: Annotated[int, typer.Option(help="Number of deals to play.")] = 100_000,
+    deals: Annotated[int, typer.Option(help="Number of decks to play.")] = 100_000,
     seed: Annotated[int, typer.Option(help="Seed: deal i's deck depends only on (seed, i).")] = 1,
     rule: Annotated[
         list[str] | None, typer.Option("--rule", help="Override one rule, key=value (repeatable).")
     ] = None,
+    duplicate: Annotated[
+        bool,
+        typer.Option(help="Play every deck twice with the seats swapped; pair statistics by deck."),
+    ] = True,
     threads: Annotated[
         int | None, typer.Option(help="Threads to use (default: all cores).")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
 ) -> None:
-    """Play DEALS deals between two strategies; the dealer alternates with the deal index."""
+    """Play DEALS decks between two strategies and print a table per player.
+
+    The dealer alternates with the deal index; with --duplicate (the default) each deck
+    is played twice, seats swapped, and the figures are paired by deck.
+    """
     with user_errors():
         rule_set = load_rules(rules, rule)
         pair = parse_players(players)
         console = Console(stderr=True)
         show_progress = not (quiet or as_json) and sys.stderr.isatty()
-        chunk = max(1, min(deals, 500_000))
+        hands = deals * (2 if duplicate else 1)
         started = time.perf_counter()
         with Progress(
-            TextColumn("deals"),
+            TextColumn("hands"),
             BarColumn(),
             MofNCompleteColumn(),
             TextColumn("{task.fields[rate]}"),
@@ -52,39 +67,45 @@ def simulate(
             console=console,
             disable=not show_progress,
         ) as progress:
-            task = progress.add_task("deals", total=deals, rate="")
+            task = progress.add_task("hands", total=hands, rate="")
 
             def advance(done: int) -> None:
-                elapsed = time.perf_counter() - started
                 completed = progress.tasks[0].completed + done
-                progress.update(task, advance=done, rate=f"{completed / elapsed:,.0f} deals/s")
+                rate = completed / (time.perf_counter() - started)
+                progress.update(task, advance=done, rate=f"{rate:,.0f} hands/s")
 
-            records = simulate_deals(
-                rule_set, pair, deals, seed, chunk=chunk, threads=threads, on_chunk=advance
-            )
+            df = head_to_head(
+                rule_set, pair, deals, seed, duplicate=duplicate, chunk=max(1, min(deals, 250_000)),
+                threads=threads, on_chunk=advance,
+            )  # fmt: skip
         elapsed = time.perf_counter() - started
-    df = records_to_frame(records)
     names = (pair[0].name, pair[1].name)
     if as_json:
         typer.echo(
             json.dumps(summary_json(df, names) | {"rules": rule_set.name, "seed": seed}, indent=2)
         )
         return
-    out = Console()
+    paired = is_duplicate(df)
+    mode = "duplicate: each deck twice, seats swapped" if paired else "each deck once"
+    caption = f"{len(df):,} hands in {elapsed:.1f} s ({len(df) / elapsed:,.0f} hands/s)"
+    if paired:
+        caption += (
+            f"\npairing by deck cut the variance of net points by {variance_reduction(df):.0%}"
+        )
     table = Table(
-        title=f"{deals:,} deals, rules {rule_set.name}, seed {seed} (95% intervals)",
-        caption=f"{elapsed:.1f} s, {deals / elapsed:,.0f} deals/s",
+        title=f"{deals:,} decks ({mode}), rules {rule_set.name}, seed {seed}; 95% intervals",
+        caption=caption,
     )
     table.add_column("")
-    for seat, name in enumerate(names):
-        table.add_column(f"seat {seat}: {name}", justify="right")
-    summaries = [player_summary(df, seat) for seat in (0, 1)]
+    for number, name in enumerate(names):
+        table.add_column(f"player {number + 1}: {name}", justify="right")
+    summaries = [player_summary(df, player) for player in (0, 1)]
     for row in summaries[0]:
         table.add_row(row, *(format_estimate(row, s[row]) for s in summaries))
     table.add_section()
     for row, estimate in hand_summary(df).items():
-        table.add_row(row, format_estimate(row, estimate), "")
-    out.print(table)
+        table.add_row(row + " (all hands)", format_estimate(row, estimate), "")
+    Console().print(table)
 
 
 def register(app: typer.Typer) -> None:

@@ -2,7 +2,8 @@
 
 Contract: only NumPy arrays and scalars. ``rules`` is the int64 vector of
 ``Rules.to_kernel`` (indexed by ``RuleParam``), ``strategies`` a float64[2, P] array of
-the players' strategy vectors (indexed by ``StrategyParam``). Records are rows of the
+the players' strategy vectors (indexed by ``StrategyParam``), ``undercut_table`` the
+float64[21, 11] undercut-risk model (``gin_sim.calibration``). Records are rows of the
 aligned ``HAND_RECORD`` dtype. The exact semantics are in docs/engine.md, which the
 reference engine (``gin_sim.reference``) implements too.
 """
@@ -12,9 +13,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from gin_sim.enums import DrawReason, RuleParam, StrategyKind, StrategyParam
-from gin_sim.kernels.deadwood import melds_with_card_nb, min_deadwood_nb
-from gin_sim.kernels.rng import bounded_nb, next_nb, player_key_nb, shuffle_deck_nb
+from gin_sim.enums import DrawReason, RuleParam
+from gin_sim.kernels.deadwood import min_deadwood_nb
+from gin_sim.kernels.decisions import declares_big_gin_nb, discard_or_knock_nb, takes_top_nb
+from gin_sim.kernels.rng import player_key_nb, shuffle_deck_nb
 from gin_sim.kernels.showdown import defender_after_layoffs_nb, knocker_set_mask_nb
 from gin_sim.tables import CARD_VALUES, N_RANKS
 
@@ -29,71 +31,23 @@ def _bit(card):
 
 
 @njit(cache=True)
-def wants_discard_top_nb(kind, hand, card, streams, player):
-    """Take the upcard / the discard pile's top (R7, R8, R10)?"""
-    if kind == StrategyKind.RANDOM:
-        return bounded_nb(next_nb(streams, player), 2) == 1
-    # simple: only a card that is part of some meld with the hand
-    return melds_with_card_nb(hand, card)
-
-
-@njit(cache=True)
-def declares_big_gin_nb(kind, streams, player):
-    if kind == StrategyKind.RANDOM:
-        return bounded_nb(next_nb(streams, player), 2) == 1
-    return True
-
-
-@njit(cache=True)
-def choose_discard_nb(kind, hand, taken_from_pile, may_discard_taken, streams, player):
-    """The card to discard from an 11-card ``hand``; ``taken_from_pile`` is -1 if none."""
-    if kind == StrategyKind.RANDOM:
-        forbidden = -1 if may_discard_taken else taken_from_pile
-        n_legal = 0
-        for card in range(52):
-            if hand & _bit(card) and card != forbidden:
-                n_legal += 1
-        pick = bounded_nb(next_nb(streams, player), n_legal)
-        for card in range(52):
-            if hand & _bit(card) and card != forbidden:
-                if pick == 0:
-                    return card
-                pick -= 1
-        return -1
-    # simple: least deadwood after the discard, never the card just taken from the pile;
-    # ties to the higher value, then the higher rank, then suit S, H, D, C.
-    best_card = -1
-    best_deadwood = 1 << 30
-    best_key = -1
-    for card in range(52):
-        if not hand & _bit(card) or card == taken_from_pile:
-            continue
-        deadwood = min_deadwood_nb(hand & ~_bit(card))
-        key = _CARD_VALUES[card] * 1000 + (card % N_RANKS) * 10 + card // N_RANKS
-        if deadwood < best_deadwood or (deadwood == best_deadwood and key > best_key):
-            best_card = card
-            best_deadwood = deadwood
-            best_key = key
-    return best_card
-
-
-@njit(cache=True)
-def decides_to_knock_nb(kind, streams, player):
-    if kind == StrategyKind.RANDOM:
-        return bounded_nb(next_nb(streams, player), 2) == 1
-    return True  # simple knocks as soon as it may
-
-
-@njit(cache=True)
-def play_hand_nb(deck, dealer, rules, strategies, streams, hands, pile, chains, out):
+def play_hand_nb(
+    deck, dealer, rules, strategies, undercut_table, streams, scratch, pile, chains, out
+):
     """Play one hand from ``deck`` (int8[52]) and fill the record ``out``.
 
     ``streams`` uint64[2] holds the players' random-stream states (used by ``random``);
-    ``hands`` uint64[2], ``pile`` int64[64] and ``chains`` int64[16, 2] are scratch.
+    ``scratch`` uint64[4, 2] (per player: hand, cards taken from the pile, cards passed
+    over, turns played), ``pile`` int64[64] and ``chains`` int64[16, 2] are scratch space.
     """
+    hands = scratch[0]
+    taken_by = scratch[1]  # docs/strategies.md: what each player's opponent knows of it
+    passed_by = scratch[2]
     nondealer = 1 - dealer
-    hands[0] = 0
-    hands[1] = 0
+    for p in range(2):
+        hands[p] = 0
+        taken_by[p] = 0
+        passed_by[p] = 0
     for j in range(20):  # R6: dealt one at a time, non-dealer first
         player = nondealer if j % 2 == 0 else dealer
         hands[player] |= _bit(deck[j])
@@ -108,17 +62,25 @@ def play_hand_nb(deck, dealer, rules, strategies, streams, hands, pile, chains, 
         limit = rules[RuleParam.KNOCK_LIMIT]
     big_gin_allowed = rules[RuleParam.BIG_GIN_BONUS] > 0
     may_discard_taken = rules[RuleParam.MAY_DISCARD_DRAWN_UPCARD] != 0
-    kind0 = np.int64(strategies[0, StrategyParam.KIND])
-    kind1 = np.int64(strategies[1, StrategyParam.KIND])
+    turns_by = scratch[3]
+    turns_by[0] = 0
+    turns_by[1] = 0
 
     # R7 to R9: the upcard is offered to the non-dealer, then to the dealer.
     first_taker = -1
-    kind_nd = kind0 if nondealer == 0 else kind1
-    kind_d = kind0 if dealer == 0 else kind1
-    if wants_discard_top_nb(kind_nd, hands[nondealer], upcard, streams, nondealer):
-        first_taker = nondealer
-    elif wants_discard_top_nb(kind_d, hands[dealer], upcard, streams, dealer):
-        first_taker = dealer
+    for offered in (nondealer, dealer):
+        if takes_top_nb(
+            strategies[offered],
+            hands[offered],
+            upcard,
+            pile_mask,
+            taken_by[1 - offered],
+            streams,
+            offered,
+        ):
+            first_taker = offered
+            break
+        passed_by[offered] |= _bit(upcard)
     player = first_taker if first_taker >= 0 else nondealer
     from_pile = first_taker >= 0
 
@@ -127,37 +89,53 @@ def play_hand_nb(deck, dealer, rules, strategies, streams, hands, pile, chains, 
     knocker = -1
     big_gin = False
     draw_reason = DrawReason.NONE
-    discard = -1
     while True:
-        kind = kind0 if player == 0 else kind1
+        params = strategies[player]
         if from_pile:  # R10: the top of the discard pile
             pile_size -= 1
             taken = pile[pile_size]
             pile_mask &= ~_bit(taken)
+            taken_by[player] |= _bit(taken)
             takes += 1
         else:  # R10: the top of the stock
+            passed_by[player] |= _bit(pile[pile_size - 1])  # passed over the pile's top
             taken = np.int64(deck[stock_pos])
             stock_pos += 1
         hand = hands[player] | _bit(taken)
         turns += 1
+        turns_by[player] += np.uint64(1)
         if (  # R14
             big_gin_allowed
             and min_deadwood_nb(hand) == 0
-            and declares_big_gin_nb(kind, streams, player)
+            and declares_big_gin_nb(params, streams, player)
         ):
             hands[player] = hand
             knocker = player
             big_gin = True
             break
-        discard = choose_discard_nb(
-            kind, hand, taken if from_pile else -1, may_discard_taken, streams, player
+        discard, knock = discard_or_knock_nb(
+            params,
+            hand,
+            taken if from_pile else -1,
+            may_discard_taken,
+            pile_mask,
+            taken_by[1 - player],
+            passed_by[1 - player],
+            52 - stock_pos,
+            np.int64(turns_by[1 - player]),
+            limit,
+            undercut_table,
+            streams,
+            player,
         )
         hand &= ~_bit(discard)
         hands[player] = hand
         pile[pile_size] = discard
         pile_size += 1
         pile_mask |= _bit(discard)
-        if min_deadwood_nb(hand) <= limit and decides_to_knock_nb(kind, streams, player):
+        taken_by[player] &= ~_bit(discard)
+        passed_by[player] |= _bit(discard)
+        if knock:
             knocker = player  # R12
             break
         if 52 - stock_pos <= rules[RuleParam.WALL]:  # R18
@@ -167,9 +145,14 @@ def play_hand_nb(deck, dealer, rules, strategies, streams, hands, pile, chains, 
             draw_reason = DrawReason.UPCARD_CAP
             break
         player = 1 - player
-        other_kind = kind0 if player == 0 else kind1
-        from_pile = wants_discard_top_nb(
-            other_kind, hands[player], pile[pile_size - 1], streams, player
+        from_pile = takes_top_nb(
+            strategies[player],
+            hands[player],
+            pile[pile_size - 1],
+            pile_mask,
+            taken_by[1 - player],
+            streams,
+            player,
         )
 
     out["dealer"] = dealer
@@ -227,24 +210,26 @@ def play_hand_nb(deck, dealer, rules, strategies, streams, hands, pile, chains, 
 def _scratch():
     return (
         np.empty(2, np.uint64),
-        np.empty(2, np.uint64),
+        np.empty((4, 2), np.uint64),
         np.empty(64, np.int64),
         np.empty((16, 2), np.int64),
     )
 
 
 @njit(cache=True)
-def play_deck_nb(deck, dealer, rules, strategies, seed, deal, out):
+def play_deck_nb(deck, dealer, rules, strategies, undercut_table, seed, deal, out):
     """Play one hand from an explicit deck; ``out`` is a HAND_RECORD[1] array."""
-    streams, hands, pile, chains = _scratch()
+    streams, scratch, pile, chains = _scratch()
     streams[0] = player_key_nb(seed, deal, 0)
     streams[1] = player_key_nb(seed, deal, 1)
-    play_hand_nb(deck, dealer, rules, strategies, streams, hands, pile, chains, out[0])
+    play_hand_nb(
+        deck, dealer, rules, strategies, undercut_table, streams, scratch, pile, chains, out[0]
+    )
     out[0]["deal"] = deal
 
 
 @njit(cache=True, parallel=True)
-def play_deals_nb(seed, first_deal, rules, strategies, out):
+def play_deals_nb(seed, first_deal, rules, strategies, undercut_table, out):
     """Deals ``first_deal .. first_deal + len(out) - 1``: deck and dealer from (seed, deal).
 
     The dealer of deal ``i`` is ``i % 2``. Each deal depends only on (seed, i), so
@@ -253,7 +238,7 @@ def play_deals_nb(seed, first_deal, rules, strategies, out):
     n = out.shape[0]
     n_blocks = (n + _BLOCK - 1) // _BLOCK
     for block in prange(n_blocks):
-        streams, hands, pile, chains = _scratch()
+        streams, scratch, pile, chains = _scratch()
         deck = np.empty(52, np.int8)
         state = np.empty(1, np.uint64)
         for i in range(block * _BLOCK, min(n, (block + 1) * _BLOCK)):
@@ -261,5 +246,16 @@ def play_deals_nb(seed, first_deal, rules, strategies, out):
             shuffle_deck_nb(seed, deal, deck, state)
             streams[0] = player_key_nb(seed, deal, 0)
             streams[1] = player_key_nb(seed, deal, 1)
-            play_hand_nb(deck, deal % 2, rules, strategies, streams, hands, pile, chains, out[i])
+            play_hand_nb(
+                deck,
+                deal % 2,
+                rules,
+                strategies,
+                undercut_table,
+                streams,
+                scratch,
+                pile,
+                chains,
+                out[i],
+            )
             out[i]["deal"] = deal

@@ -1,0 +1,241 @@
+"""Strategy decisions (docs/strategies.md): what to take, what to discard, when to knock.
+
+Every decision reads only the deciding player's view: its own hand, the discard pile
+(``pile`` mask and top card), the cards the opponent took from the pile and still holds
+(``opp_taken``), the cards the opponent passed over or discarded (``opp_passed``), the
+stock size, the opponent's turn count, the hand's knock limit. ``params`` is the player's
+float64 strategy vector (``StrategyParam``); ``streams`` the random streams (``random``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from gin_sim.enums import UNDERCUT_TABLE_TURNS, StrategyKind, StrategyParam
+from gin_sim.kernels.deadwood import melds_with_card_nb, min_deadwood_nb
+from gin_sim.kernels.rng import bounded_nb, next_nb
+from gin_sim.tables import CARD_VALUES, N_RANKS, SUIT_MASK
+
+_CARD_VALUES = CARD_VALUES
+_ONE = np.uint64(1)
+_ALL = np.uint64((1 << 52) - 1)
+_RANK_BITS = np.uint64(1 | 1 << 13 | 1 << 26 | 1 << 39)
+
+
+@njit(cache=True, inline="always")
+def _bit(card):
+    return _ONE << np.uint64(card)
+
+
+@njit(cache=True, inline="always")
+def popcount_nb(x):
+    count = 0
+    while x:
+        x &= x - _ONE
+        count += 1
+    return count
+
+
+@njit(cache=True, inline="always")
+def same_rank_nb(card):
+    """The four cards of ``card``'s rank (``card`` included)."""
+    return _RANK_BITS << np.uint64(card % N_RANKS)
+
+
+@njit(cache=True, inline="always")
+def suit_neighbours_nb(card, distance):
+    """Cards of ``card``'s suit whose rank differs by 1 to ``distance`` (no wrap, R1)."""
+    rank = card % N_RANKS
+    near = 0
+    for delta in range(1, distance + 1):
+        if rank - delta >= 0:
+            near |= 1 << (rank - delta)
+        if rank + delta < N_RANKS:
+            near |= 1 << (rank + delta)
+    return np.uint64(near) << np.uint64((card // N_RANKS) * N_RANKS)
+
+
+@njit(cache=True)
+def live_nb(card, hand, unseen):
+    """Unseen cards x that make a 3-card meld {card, x, y} with some y in ``hand``."""
+    count = 0
+    rank_mates = same_rank_nb(card) & ~_bit(card)
+    if hand & rank_mates:
+        count += popcount_nb(unseen & rank_mates)
+    rank = card % N_RANKS
+    shift = np.uint64((card // N_RANKS) * N_RANKS)
+    held = np.int64((hand >> shift) & np.uint64(SUIT_MASK)) & ~(1 << rank)
+    wanted = 0
+    if rank >= 1 and held >> (rank - 1) & 1:  # y = r-1: x = r-2 or r+1
+        wanted |= (1 << (rank - 2) if rank >= 2 else 0) | (1 << (rank + 1))
+    if rank >= 2 and held >> (rank - 2) & 1:  # y = r-2: x = r-1
+        wanted |= 1 << (rank - 1)
+    if held >> (rank + 1) & 1:  # y = r+1: x = r-1 or r+2
+        wanted |= (1 << (rank - 1) if rank >= 1 else 0) | (1 << (rank + 2))
+    if held >> (rank + 2) & 1:  # y = r+2: x = r+1
+        wanted |= 1 << (rank + 1)
+    wanted &= SUIT_MASK & ~(1 << rank)
+    count += popcount_nb(unseen & (np.uint64(wanted) << shift))
+    return count
+
+
+@njit(cache=True, inline="always")
+def danger_nb(card, opp_taken):
+    return popcount_nb(opp_taken & same_rank_nb(card)) + popcount_nb(
+        opp_taken & suit_neighbours_nb(card, 2)
+    )
+
+
+@njit(cache=True, inline="always")
+def disinterest_nb(card, opp_passed):
+    near = (same_rank_nb(card) | suit_neighbours_nb(card, 1)) & ~_bit(card)
+    return popcount_nb(opp_passed & near)
+
+
+@njit(cache=True)
+def takes_top_nb(params, hand, card, pile, opp_taken, streams, player):
+    """Take the first upcard (R7, R8) or the discard pile's top (R10)?"""
+    if params[StrategyParam.KIND] == StrategyKind.RANDOM:
+        return bounded_nb(next_nb(streams, player), 2) == 1
+    if params[StrategyParam.TAKE_MELDS] != 0 and melds_with_card_nb(hand, card):
+        return True
+    min_gain = params[StrategyParam.TAKE_MIN_GAIN]
+    if min_gain <= 0:
+        return False
+    with_card = hand | _bit(card)
+    best = 1 << 30
+    for other in range(52):
+        if hand & _bit(other):
+            deadwood = min_deadwood_nb(with_card & ~_bit(other))
+            if deadwood < best:
+                best = deadwood
+    gain = min_deadwood_nb(hand) - best
+    unseen = _ALL & ~hand & ~pile & ~opp_taken
+    score = np.float64(gain) + params[StrategyParam.IMPROVE_WEIGHT] * live_nb(card, hand, unseen)
+    return score >= min_gain
+
+
+@njit(cache=True)
+def declares_big_gin_nb(params, streams, player):
+    if params[StrategyParam.KIND] == StrategyKind.RANDOM:
+        return bounded_nb(next_nb(streams, player), 2) == 1
+    return True
+
+
+@njit(cache=True)
+def knock_threshold_nb(params, stock_left, hand_limit):
+    """The schedule's threshold for this stock size (or the fixed one), capped by the limit."""
+    threshold = np.int64(params[StrategyParam.KNOCK_THRESHOLD])
+    for i in range(np.int64(params[StrategyParam.SCHEDULE_PHASES])):
+        if params[StrategyParam.SCHEDULE_MIN_STOCK + i] <= stock_left:
+            threshold = np.int64(params[StrategyParam.SCHEDULE_THRESHOLD + i])
+            break
+    return min(threshold, hand_limit)
+
+
+@njit(cache=True, inline="always")
+def _tie_key(card):
+    """Higher is discarded first among equals: value, then rank, then suit S, H, D, C."""
+    return _CARD_VALUES[card] * 1000 + (card % N_RANKS) * 10 + card // N_RANKS
+
+
+@njit(cache=True)
+def least_deadwood_discard_nb(hand, forbidden):
+    """The ``simple`` discard of an 11-card hand and the deadwood it leaves."""
+    best_card = -1
+    best_deadwood = 1 << 30
+    best_key = -1
+    for card in range(52):
+        if not hand & _bit(card) or card == forbidden:
+            continue
+        deadwood = min_deadwood_nb(hand & ~_bit(card))
+        key = _tie_key(card)
+        if deadwood < best_deadwood or (deadwood == best_deadwood and key > best_key):
+            best_card = card
+            best_deadwood = deadwood
+            best_key = key
+    return best_card, best_deadwood
+
+
+@njit(cache=True)
+def weighted_discard_nb(params, hand, forbidden, unseen, opp_taken, opp_passed):
+    """The legal card of least cost: deadwood left, meld chances kept, danger, disinterest."""
+    keep = params[StrategyParam.KEEP_WEIGHT]
+    safety = params[StrategyParam.SAFETY_WEIGHT]
+    disinterest = params[StrategyParam.DISINTEREST_WEIGHT]
+    best_card = -1
+    best_cost = np.inf
+    best_key = -1
+    for card in range(52):
+        if not hand & _bit(card) or card == forbidden:
+            continue
+        rest = hand & ~_bit(card)
+        cost = (
+            np.float64(min_deadwood_nb(rest))
+            + keep * live_nb(card, rest, unseen)
+            + safety * danger_nb(card, opp_taken)
+            - disinterest * disinterest_nb(card, opp_passed)
+        )
+        key = _tie_key(card)
+        if cost < best_cost or (cost == best_cost and key > best_key):
+            best_card = card
+            best_cost = cost
+            best_key = key
+    return best_card
+
+
+@njit(cache=True)
+def discard_or_knock_nb(
+    params,
+    hand,
+    forbidden,
+    may_discard_taken,
+    pile,
+    opp_taken,
+    opp_passed,
+    stock_left,
+    opp_turns,
+    hand_limit,
+    undercut_table,
+    streams,
+    player,
+):
+    """After taking a card: (card to discard, knock?) for an 11-card ``hand``.
+
+    ``forbidden`` is the card just taken from the pile, or -1.
+    """
+    if params[StrategyParam.KIND] == StrategyKind.RANDOM:
+        blocked = -1 if may_discard_taken else forbidden
+        n_legal = 0
+        for card in range(52):
+            if hand & _bit(card) and card != blocked:
+                n_legal += 1
+        pick = bounded_nb(next_nb(streams, player), n_legal)
+        chosen = -1
+        for card in range(52):
+            if hand & _bit(card) and card != blocked:
+                if pick == 0:
+                    chosen = card
+                    break
+                pick -= 1
+        knock = False
+        if min_deadwood_nb(hand & ~_bit(chosen)) <= hand_limit:
+            knock = bounded_nb(next_nb(streams, player), 2) == 1
+        return chosen, knock
+    best, deadwood = least_deadwood_discard_nb(hand, forbidden)
+    if deadwood == 0:
+        return best, True  # gin (R13): nothing to fear
+    if deadwood <= knock_threshold_nb(params, stock_left, hand_limit):
+        risk_limit = params[StrategyParam.UNDERCUT_RISK]
+        row = min(opp_turns, UNDERCUT_TABLE_TURNS - 1)
+        if risk_limit >= 1.0 or undercut_table[row, deadwood] <= risk_limit:
+            return best, True
+    if (
+        params[StrategyParam.KEEP_WEIGHT] == 0
+        and params[StrategyParam.SAFETY_WEIGHT] == 0
+        and params[StrategyParam.DISINTEREST_WEIGHT] == 0
+    ):
+        return best, False
+    unseen = _ALL & ~hand & ~pile & ~opp_taken
+    return weighted_discard_nb(params, hand, forbidden, unseen, opp_taken, opp_passed), False
