@@ -43,8 +43,10 @@ _CARD_VALUE: tuple[int, ...] = tuple(min(c % N_RANKS + 1, 10) for c in range(N_C
 _RANK_FOLD = (1 << N_RANKS) - 1
 # Bit 0 of each suit: shifted left by a rank it selects that rank's four cards.
 _RANK_COLUMN = sum(1 << (suit * N_RANKS) for suit in range(N_SUITS))
-# Large enough to hold every sub-hand of a long run of deals; evicts least recently used.
-_MEMO_SIZE = 1 << 20
+# Sub-hands of the deadwood search to remember. The hits come mostly from within one hand
+# of play (the 11 discard candidates of a turn, the next turn's hand), so a modest size is
+# as fast as a huge one: 2**20 entries would cost about 300 MB per process, this ~15 MB.
+_MEMO_SIZE = 1 << 16
 
 
 def _check_hand(hand: object, name: str = "hand") -> int:
