@@ -64,7 +64,7 @@ def main() -> None:
         print(f"deadwood check: {len(sample)} hands against the exhaustive search, {bad} differ")
 
     rules = load_rules("hollywood")
-    for players in ("simple,simple",):
+    for players in ("simple,simple", "expert,expert"):
         pair = parse_players(players)
         simulate_deals(rules, pair, 10_000, seed=0)  # compile and warm up
         seconds = median_seconds(

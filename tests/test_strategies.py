@@ -1,0 +1,131 @@
+"""The strategy family: validation of specs, and the kernel's helper quantities against
+their plain definitions in docs/strategies.md."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gin_sim.config import ConfigError
+from gin_sim.kernels.decisions import (
+    danger_nb,
+    disinterest_nb,
+    knock_threshold_nb,
+    live_nb,
+)
+from gin_sim.rules import load_rules
+from gin_sim.simulate import head_to_head, simulate_deals
+from gin_sim.strategies import Strategy, load_strategy, named_strategies, parse_players
+from gin_sim.tables import MELDS
+
+NAMED = ["simple", "basic", "gin-hunter", "early-knocker", "defensive", "expert"]
+THREE_CARD_MELDS = [int(m) for m in MELDS if int(m).bit_count() == 3]
+
+
+def test_named_strategies_exist_with_descriptions():
+    assert set(NAMED) <= set(named_strategies())
+    for name in NAMED:
+        strategy = load_strategy(name)
+        assert strategy.kind == "family" and strategy.description
+
+
+def test_simple_is_the_family_default():
+    simple = load_strategy("simple")
+    assert np.array_equal(simple.to_kernel(), Strategy(name="simple").to_kernel())
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        (["knock_threshold=11"], "knock_threshold = 11 .* allowed 0 to 10"),
+        (["undercut_risk=1.5"], "undercut_risk = 1.5 .* allowed 0 to 1"),
+        (["keep_weight=-1"], "keep_weight = -1.0 .* >= 0"),
+        (["knock_schedule=10:6,5:2"], "last phase must start at min_stock 0"),
+        (["knock_schedule=10:6,12:2,0:1"], "must fall strictly"),
+        (["knock_schedule=10:12,0:1"], "threshold 12 .* allowed 0 to 10"),
+        (["knock_schedule=ten"], "expected \\[\\[min_stock, threshold\\]"),
+        (["kind=clever"], "kind = 'clever' .* allowed family, random"),
+        (["knock_treshold=3"], "unknown key 'knock_treshold'"),
+    ],
+)
+def test_bad_parameters_name_the_parameter_and_range(overrides, message):
+    with pytest.raises(ConfigError, match=message):
+        load_strategy("simple", overrides)
+
+
+def test_bad_parameter_in_a_file_names_the_file(tmp_path):
+    path = tmp_path / "mine.toml"
+    path.write_text('description = "x"\nsafety_weight = -2\n')
+    with pytest.raises(ConfigError, match=r"safety_weight = -2.0 in .*mine.toml"):
+        load_strategy(path)
+
+
+def test_threshold_above_the_rules_knock_limit_is_an_error():
+    rules = load_rules("hollywood", ["knock_limit=7"])
+    with pytest.raises(
+        ConfigError, match="knock threshold 10 of strategy 'simple' is above knock_limit = 7"
+    ):
+        simulate_deals(rules, parse_players("simple,simple"), 10, seed=1)
+    fine = load_strategy("simple", ["knock_threshold=7"])
+    assert len(simulate_deals(rules, (fine, fine), 10, seed=1)) == 10
+
+
+def test_schedule_lookup():
+    strategy = load_strategy("simple", ["knock_schedule=20:10,10:6,0:2"])
+    vector = strategy.to_kernel()
+    for stock, expected in [(31, 10), (20, 10), (19, 6), (10, 6), (9, 2), (0, 2)]:
+        assert strategy.threshold_at(stock) == expected
+        assert knock_threshold_nb(vector, stock, 10) == expected
+    assert knock_threshold_nb(vector, 25, 7) == 7  # capped by the hand's limit (R14a)
+
+
+def live_by_definition(card: int, hand: int, unseen: int) -> int:
+    """docs/strategies.md: unseen x != card with {card, x, y} a 3-card meld, y in hand."""
+    found = set()
+    for meld in THREE_CARD_MELDS:
+        if not meld >> card & 1:
+            continue
+        others = [c for c in range(52) if meld >> c & 1 and c != card]
+        for x, y in (others, others[::-1]):
+            if unseen >> x & 1 and hand >> y & 1 and y != card:
+                found.add(x)
+    return len(found)
+
+
+def near(card: int, other: int, distance: int) -> bool:
+    return card // 13 == other // 13 and 1 <= abs(card % 13 - other % 13) <= distance
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.permutations(range(52)), st.integers(0, 51), st.integers(0, 12), st.integers(0, 12))
+def test_helper_quantities_match_their_definitions(order, card_pick, n_unseen, n_opp):
+    card = order[card_pick % 11]
+    hand = sum(1 << c for c in order[:11]) & ~(1 << card)
+    unseen = sum(1 << c for c in order[11 : 11 + n_unseen + 10])
+    opp = sum(1 << c for c in order[30 : 30 + n_opp])
+    assert live_nb(card, np.uint64(hand), np.uint64(unseen)) == live_by_definition(
+        card, hand, unseen
+    )
+    expected_danger = sum(
+        1 for t in range(52) if opp >> t & 1 and (t % 13 == card % 13 or near(card, t, 2))
+    )
+    assert danger_nb(card, np.uint64(opp)) == expected_danger
+    expected_disinterest = sum(
+        1
+        for t in range(52)
+        if opp >> t & 1 and t != card and (t % 13 == card % 13 or near(card, t, 1))
+    )
+    assert disinterest_nb(card, np.uint64(opp)) == expected_disinterest
+
+
+def test_duplicate_deals_mirror_identical_strategies():
+    """Two identical strategies on mirrored seats: every deck's pair of hands nets zero."""
+    df = head_to_head(load_rules("hollywood"), parse_players("basic,basic"), 2_000, seed=4)
+    assert len(df) == 4_000 and df["swapped"].sum() == 2_000
+    seat_of_first = np.where(df["swapped"], 1, 0)
+    net = np.where(df["winner"] == seat_of_first, df["points"], 0) - np.where(
+        df["winner"] == 1 - seat_of_first, df["points"], 0
+    )
+    assert (net.reshape(-1, 2).sum(axis=1) == 0).all()
