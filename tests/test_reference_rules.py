@@ -698,6 +698,16 @@ def test_invariants_under_variants(overrides: list[str]) -> None:
         assert record["knock_limit"] == (0 if upcard % 13 == 0 else card_value(upcard))
 
 
+def test_rules_by_name() -> None:
+    deck = deck_for_deal(4, 4)
+    assert play_hand_reference(deck, "oklahoma") == play_hand_reference(
+        deck, load_rules("oklahoma")
+    )
+    assert play_deal_reference(4, 4, "standard") == play_deal_reference(
+        4, 4, load_rules("standard")
+    )
+
+
 def test_bad_input_is_rejected() -> None:
     rules = Rules()
     deck = list(range(52))

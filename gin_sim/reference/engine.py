@@ -5,7 +5,7 @@ against, record for record; ``replay`` uses its event trace to show a hand move 
 Deadwood comes from the exhaustive search of ``gin_sim.melds``. After every action the
 engine checks that the two hands, the stock and the discard pile hold the 52 cards once.
 
->>> from gin_sim.rules import Rules
+>>> from gin_sim.rules import Rules, load_rules
 >>> record = play_deal_reference(seed=1, deal=0, rules=Rules())
 >>> record["hand0"] & record["hand1"]
 0
@@ -21,7 +21,7 @@ from gin_sim.enums import NO_PLAYER, DrawReason
 from gin_sim.melds import Arrangement, defender_result, knocker_arrangement, min_deadwood_exhaustive
 from gin_sim.records import HAND_FIELDS
 from gin_sim.reference.rng import Stream, bounded, deck_for_deal, player_stream_state
-from gin_sim.rules import Rules
+from gin_sim.rules import Rules, load_rules
 
 __all__ = [
     "STRATEGY_KINDS",
@@ -426,7 +426,7 @@ class _Hand:
 
 def play_hand_reference(
     deck: list[int],
-    rules: Rules,
+    rules: Rules | str,
     players: tuple[str, str] = ("simple", "simple"),
     dealer: int = 0,
     seed: int = 0,
@@ -436,7 +436,7 @@ def play_hand_reference(
 ) -> dict[str, int | bool]:
     """Play one hand from an explicit 52-card ``deck`` order and return its record.
 
-    ``players[p]`` is player ``p``'s strategy, ``"simple"`` or ``"random"``; the random
+    ``rules`` is a rule set or the name of one (``configs/rules/``). ``players[p]`` is player ``p``'s strategy, ``"simple"`` or ``"random"``; the random
     strategy draws from the stream of ``(seed, deal, p)`` (docs/engine.md). The record has
     exactly the fields of ``gin_sim.records.HAND_FIELDS``, as ints and bools. ``trace``, a
     list or a callable, receives the events of the hand (see ``Event``).
@@ -447,13 +447,13 @@ def play_hand_reference(
     if len(players) != 2:
         raise ValueError(f"players must name two strategies, got {players!r}")
     kinds = (_strategy_kind(players[0]), _strategy_kind(players[1]))
-    return _Hand(deck, rules, kinds, dealer, seed, deal, trace).play()
+    return _Hand(deck, load_rules(rules), kinds, dealer, seed, deal, trace).play()
 
 
 def play_deal_reference(
     seed: int,
     deal: int,
-    rules: Rules,
+    rules: Rules | str,
     players: tuple[str, str] = ("simple", "simple"),
     *,
     trace: Trace = None,
