@@ -46,14 +46,15 @@ class Rules:
         where = f"rules {self.name!r}" if where == "rules" else where
         checks: list[tuple[str, int, int, int | None]] = [
             ("knock_limit", self.knock_limit, 0, 10),
-            ("gin_bonus", self.gin_bonus, 0, None),
-            ("undercut_bonus", self.undercut_bonus, 0, None),
-            ("big_gin_bonus", self.big_gin_bonus, 0, None),
+            # Upper bounds keep every score and count inside the int16 record fields.
+            ("gin_bonus", self.gin_bonus, 0, 1000),
+            ("undercut_bonus", self.undercut_bonus, 0, 1000),
+            ("big_gin_bonus", self.big_gin_bonus, 0, 1000),
             # The stock holds 31 cards after the deal (R6); a wall of 31 would end
             # the hand before anyone could draw.
             ("wall", self.wall, 0, 30),
-            ("max_upcard_takes", self.max_upcard_takes, 1, None),
-            ("game_target", self.game_target, 1, None),
+            ("max_upcard_takes", self.max_upcard_takes, 1, 1000),
+            ("game_target", self.game_target, 1, 100_000),
         ]
         for key, value, low, high in checks:
             if value < low or (high is not None and value > high):

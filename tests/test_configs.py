@@ -45,11 +45,11 @@ def test_named_rule_sets_match_rules_md():
 @pytest.mark.parametrize(
     ("override", "message"),
     [
-        ("gin_bonus=-1", "gin_bonus = -1 .* allowed 0 or more"),
+        ("gin_bonus=-1", "gin_bonus = -1 .* allowed 0 to 1000"),
         ("knock_limit=11", "knock_limit = 11 .* allowed 0 to 10"),
         ("knock_limit=-1", "knock_limit = -1 .* allowed 0 to 10"),
         ("wall=-1", "wall = -1 .* allowed 0 to 30"),
-        ("max_upcard_takes=0", "max_upcard_takes = 0 .* allowed 1 or more"),
+        ("max_upcard_takes=0", "max_upcard_takes = 0 .* allowed 1 to 1000"),
         ("undercut_on_tie=maybe", "undercut_on_tie .* true or false"),
         ("gin_bonus=x", "gin_bonus .* whole number"),
         ("colour=red", "unknown key 'colour'.*allowed keys are"),

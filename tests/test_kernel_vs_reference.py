@@ -44,11 +44,9 @@ def compare(rules: Rules, players: str, deals: int, seed: int = SEED) -> np.ndar
     frame = records_to_frame(kernel)
     expected = reference_records(rules, (pair[0].name, pair[1].name), seed, deals)
     assert len(expected) == deals
-    got = frame.to_dict("records")
+    got = frame[list(HAND_FIELDS)].to_dict("records")
     for deal, (k, r) in enumerate(zip(got, expected, strict=True)):
-        k = {
-            name: (bool(v) if isinstance(v, (bool, np.bool_)) else int(v)) for name, v in k.items()
-        }
+        k = {name: (bool(v) if isinstance(v, bool | np.bool_) else int(v)) for name, v in k.items()}
         if k != r:
             diff = {name: (k[name], r[name]) for name in HAND_FIELDS if k[name] != r[name]}
             pytest.fail(f"deal {deal} ({rules.name}, {players}): kernel != reference on {diff}")

@@ -39,13 +39,16 @@ from gin_sim.reference.rng import (
     splitmix64,
 )
 from gin_sim.rules import Rules, load_rules
+from gin_sim.simulate import play_hand
 
 Engine = Callable[..., dict[str, Any]]
 N, D = "N", "D"  # roles: non-dealer and dealer
 WALL, CAP = DrawReason.WALL, DrawReason.UPCARD_CAP
 
 
-@pytest.fixture(params=[pytest.param(play_hand_reference, id="reference")])
+@pytest.fixture(
+    params=[pytest.param(play_hand_reference, id="reference"), pytest.param(play_hand, id="kernel")]
+)
 def engine(request: pytest.FixtureRequest) -> Engine:
     """A hand engine: ``engine(deck, rules, players, dealer, seed, deal) -> record dict``."""
     return request.param
