@@ -5,8 +5,8 @@ Every strategy but ``random`` is a member of one parameterised family
 the TOML files in ``configs/strategies/``; one kernel serves them all, so changing a
 parameter never recompiles anything.
 
->>> load_strategy("simple").knock_threshold
-10
+>>> load_strategy("simple").knock_threshold is None  # knocks at the rule set's limit
+True
 >>> load_strategy("simple", ["knock_threshold=4"]).knock_threshold
 4
 """
@@ -35,7 +35,7 @@ class Strategy:
     name: str = "simple"
     description: str = ""
     kind: str = "family"
-    knock_threshold: int = 10
+    knock_threshold: int | None = None  # None: the rule set's knock limit (R12)
     knock_schedule: Schedule = ()
     undercut_risk: float = 1.0
     take_melds: bool = True
@@ -52,7 +52,7 @@ class Strategy:
         where = where or f"strategy {self.name!r}"
         if self.kind not in KINDS:
             raise ConfigError(f"kind = {self.kind!r} in {where}: allowed {', '.join(KINDS)}")
-        if not 0 <= self.knock_threshold <= 10:
+        if self.knock_threshold is not None and not 0 <= self.knock_threshold <= 10:
             raise ConfigError(
                 f"knock_threshold = {self.knock_threshold} in {where} is out of range: allowed 0 to 10"
             )
@@ -93,7 +93,7 @@ class Strategy:
 
     def check_rules(self, rules: Rules) -> None:
         """R12: a knock threshold above the rule set's knock limit is an error."""
-        highest = max([self.knock_threshold, *(t for _, t in self.knock_schedule)])
+        highest = max([self.knock_threshold or 0, *(t for _, t in self.knock_schedule)])
         if self.kind == "family" and highest > rules.knock_limit:
             raise ConfigError(
                 f"knock threshold {highest} of strategy {self.name!r} is above knock_limit = {rules.knock_limit} of rules {rules.name!r}: allowed 0 to {rules.knock_limit}"
@@ -102,7 +102,10 @@ class Strategy:
     def to_kernel(self) -> np.ndarray:
         v = np.zeros(N_STRATEGY_PARAMS, dtype=np.float64)
         v[StrategyParam.KIND] = KINDS[self.kind]
-        v[StrategyParam.KNOCK_THRESHOLD] = self.knock_threshold
+        # No threshold means the knock limit; the kernel caps every threshold by the hand's limit.
+        v[StrategyParam.KNOCK_THRESHOLD] = (
+            10 if self.knock_threshold is None else self.knock_threshold
+        )
         v[StrategyParam.SCHEDULE_PHASES] = len(self.knock_schedule)
         for i, (min_stock, threshold) in enumerate(self.knock_schedule):
             v[StrategyParam.SCHEDULE_MIN_STOCK + i] = min_stock
@@ -116,12 +119,14 @@ class Strategy:
         v[StrategyParam.DISINTEREST_WEIGHT] = self.disinterest_weight
         return v
 
-    def threshold_at(self, stock_left: int) -> int:
-        """The knock threshold when ``stock_left`` cards are in the stock (before the knock limit)."""
+    def threshold_at(self, stock_left: int, knock_limit: int = 10) -> int:
+        """The knock threshold when ``stock_left`` cards are in the stock, capped by ``knock_limit``."""
         for min_stock, threshold in self.knock_schedule:
             if min_stock <= stock_left:
-                return threshold
-        return self.knock_threshold
+                return min(threshold, knock_limit)
+        return (
+            knock_limit if self.knock_threshold is None else min(self.knock_threshold, knock_limit)
+        )
 
 
 _FIELD_TYPES: dict[str, Any] = get_type_hints(Strategy)
@@ -154,6 +159,10 @@ def _typed(values: dict[str, Any], where: str) -> dict[str, Any]:
     for key, value in values.items():
         if key == "knock_schedule":
             out[key] = _coerce_schedule(value, where)
+        elif key == "knock_threshold" and value == "limit":
+            out[key] = None
+        elif key == "knock_threshold":
+            out[key] = coerce(int, key, value, where)
         else:
             out[key] = coerce(_FIELD_TYPES[key], key, value, where)
     return out

@@ -64,12 +64,17 @@ def test_bad_parameter_in_a_file_names_the_file(tmp_path):
 
 def test_threshold_above_the_rules_knock_limit_is_an_error():
     rules = load_rules("hollywood", ["knock_limit=7"])
+    eager = load_strategy("simple", ["knock_threshold=8"])
     with pytest.raises(
-        ConfigError, match="knock threshold 10 of strategy 'simple' is above knock_limit = 7"
+        ConfigError, match="knock threshold 8 of strategy 'simple' is above knock_limit = 7"
     ):
-        simulate_deals(rules, parse_players("simple,simple"), 10, seed=1)
-    fine = load_strategy("simple", ["knock_threshold=7"])
-    assert len(simulate_deals(rules, (fine, fine), 10, seed=1)) == 10
+        simulate_deals(rules, (eager, eager), 10, seed=1)
+    with pytest.raises(ConfigError, match="knock threshold 10 of strategy 'gin-hunter'"):
+        simulate_deals(rules, parse_players("gin-hunter,simple"), 10, seed=1)
+    # without a threshold of its own a strategy knocks at the rule set's limit
+    assert len(simulate_deals(rules, parse_players("simple,expert"), 10, seed=1)) == 10
+    assert load_strategy("simple").threshold_at(20, knock_limit=7) == 7
+    assert load_strategy("simple", ["knock_threshold=limit"]).knock_threshold is None
 
 
 def test_schedule_lookup():
