@@ -70,17 +70,20 @@ def main() -> None:
         seconds = median_seconds(
             lambda pair=pair: simulate_deals(rules, pair, args.deals, seed=1), args.repeats
         )
+        label = (
+            "deals/s" if players == "simple,simple" else f"deals/s {players.replace(',', ' vs ')}"
+        )
         print(
-            f"deals/s: {args.deals / seconds:,.0f}  ({players}, hollywood, {numba.config.NUMBA_NUM_THREADS} threads, {args.deals:,} deals, median of {args.repeats})"
+            f"{label}: {args.deals / seconds:.0f}  ({players.replace(',', ' vs ')}, hollywood, "
+            f"{numba.config.NUMBA_NUM_THREADS} threads, {args.deals:,} deals, median of {args.repeats})"
         )
         if args.check:
+            from gin_sim.records import record_to_dict
             from gin_sim.reference.engine import play_deal_reference
-            from gin_sim.simulate import records_to_frame
 
-            records = records_to_frame(simulate_deals(rules, pair, 2_000, seed=1))
+            records = simulate_deals(rules, pair, 2_000, seed=1)
             bad = sum(
-                play_deal_reference(1, deal, rules, (pair[0].name, pair[1].name))
-                != records.iloc[deal].to_dict()
+                play_deal_reference(1, deal, rules, pair) != record_to_dict(records[deal])
                 for deal in range(2_000)
             )
             print(f"deals check: 2,000 deals against the reference engine, {bad} differ")
