@@ -100,6 +100,29 @@ def hand_summary(df: pd.DataFrame, paired: bool = True) -> dict[str, Estimate]:
     }
 
 
+def paired_difference(first: pd.DataFrame, second: pd.DataFrame, player: int = 0) -> Estimate:
+    """Net points per hand of ``players[player]`` in run ``first`` minus run ``second``.
+
+    Runs with the same seed play the same decks (common random numbers), so the
+    difference is paired deck by deck: only what changed between the runs remains.
+    """
+
+    def net_by_deck(df: pd.DataFrame) -> pd.Series:
+        seat = seat_of(df, player)
+        winner = df["winner"].to_numpy()
+        net = np.where(winner == seat, df["points"], 0) - np.where(
+            winner == 1 - seat, df["points"], 0
+        )
+        return pd.Series(net, index=df["deal"].to_numpy()).groupby(level=0).agg(["sum", "count"])
+
+    a, b = net_by_deck(first), net_by_deck(second)
+    if not a.index.equals(b.index) or not (a["count"] == b["count"]).all():
+        raise ValueError(
+            "paired comparison needs two runs over the same decks with the same play mode"
+        )
+    return Estimate.of(a["sum"].to_numpy() - b["sum"].to_numpy(), a["count"].to_numpy())
+
+
 def variance_reduction(df: pd.DataFrame) -> float:
     """1 - var(paired estimate) / var(the same hands treated as independent), for net points."""
     paired = player_summary(df, 0, paired=True)["net points per hand"].variance

@@ -34,7 +34,9 @@ def test_deadwood_all_arrangements():
 
 
 def test_simulate_prints_a_table_and_json():
-    result = runner.invoke(app, ["simulate", "--deals", "2000", "--seed", "3", "--quiet", "--no-duplicate"])
+    result = runner.invoke(
+        app, ["simulate", "--deals", "2000", "--seed", "3", "--quiet", "--no-duplicate"]
+    )
     assert result.exit_code == 0, result.output
     # rich may wrap the table on a narrow terminal: look for words, not whole rows
     assert "net points" in result.output and "player 2:" in result.output
@@ -67,6 +69,12 @@ def test_listings():
         (["simulate", "--seed", "-1"], "seed -1 out of range"),
         (["simulate", "--threads", "0"], "threads = 0"),
         (["simulate", "--nope"], "No such option"),
+        (["simulate", "--param1", "keep_weight=-2"], "keep_weight = -2.0"),
+        (["simulate", "--param2", "knock_schedule=5:3"], "last phase must start at min_stock 0"),
+        (
+            ["simulate", "--players", "tests/data/bad-strategy.toml,simple"],
+            "undercut_risk = 2.0 in tests/data/bad-strategy.toml",
+        ),
     ],
 )
 def test_bad_input_is_one_line_exit_2(args, message):

@@ -134,3 +134,29 @@ def test_duplicate_deals_mirror_identical_strategies():
         df["winner"] == 1 - seat_of_first, df["points"], 0
     )
     assert (net.reshape(-1, 2).sum(axis=1) == 0).all()
+
+
+def test_common_random_numbers_pair_two_runs():
+    """Two runs that differ only in a strategy parameter play the same decks."""
+    from gin_sim.summary import paired_difference, player_summary
+
+    rules = load_rules("hollywood")
+    simple = load_strategy("simple")
+    base = head_to_head(rules, (simple, simple), 3_000, seed=8)
+    keeper = head_to_head(
+        rules, (load_strategy("simple", ["keep_weight=1"]), simple), 3_000, seed=8
+    )
+    assert (base["deal"].to_numpy() == keeper["deal"].to_numpy()).all()
+    assert (base["upcard"].to_numpy() == keeper["upcard"].to_numpy()).all()  # the same decks
+    difference = paired_difference(keeper, base)
+    direct = (
+        player_summary(keeper, 0)["net points per hand"].mean
+        - player_summary(base, 0)["net points per hand"].mean
+    )
+    assert difference.mean == pytest.approx(direct)
+    assert (
+        difference.half_width
+        < player_summary(keeper, 0, paired=False)["net points per hand"].half_width
+    )
+    with pytest.raises(ValueError, match="same decks"):
+        paired_difference(keeper, head_to_head(rules, (simple, simple), 2_000, seed=8))

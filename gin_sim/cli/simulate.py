@@ -15,7 +15,7 @@ from rich.table import Table
 from gin_sim.cli.common import user_errors
 from gin_sim.rules import load_rules
 from gin_sim.simulate import head_to_head
-from gin_sim.strategies import parse_players
+from gin_sim.strategies import load_strategy, parse_players
 from gin_sim.summary import (
     format_estimate,
     hand_summary,
@@ -36,6 +36,18 @@ def simulate(
     rule: Annotated[
         list[str] | None, typer.Option("--rule", help="Override one rule, key=value (repeatable).")
     ] = None,
+    param1: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--param1", help="Override a parameter of player 1's strategy, key=value (repeatable)."
+        ),
+    ] = None,
+    param2: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--param2", help="Override a parameter of player 2's strategy, key=value (repeatable)."
+        ),
+    ] = None,
     duplicate: Annotated[
         bool,
         typer.Option(help="Play every deck twice with the seats swapped; pair statistics by deck."),
@@ -53,7 +65,8 @@ def simulate(
     """
     with user_errors():
         rule_set = load_rules(rules, rule)
-        pair = parse_players(players)
+        first, second = parse_players(players)
+        pair = (load_strategy(first, param1), load_strategy(second, param2))
         console = Console(stderr=True)
         show_progress = not (quiet or as_json) and sys.stderr.isatty()
         hands = deals * (2 if duplicate else 1)
