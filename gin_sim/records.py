@@ -38,6 +38,35 @@ HAND_RECORD = np.dtype(
 
 HAND_FIELDS: tuple[str, ...] = tuple(HAND_RECORD.names or ())
 
+# One row per Hollywood match (R19 to R23). Games are numbered 1 to 3 as at the table;
+# ``points{p}_game{g}`` is player p's running total in game g, ``tally`` the final figure
+# with the R23 bonuses when they are on (else equal to the points), ``boxes`` the hands
+# won that were credited to the game. Winners are -1 while undecided (an unfinished match
+# stopped by the hand cap, see docs/engine.md).
+_GAME_FIELDS = [
+    (f"{kind}{player}_game{game}", dtype)
+    for kind, dtype in (("points", np.int32), ("tally", np.int32), ("boxes", np.int16))
+    for player in (0, 1)
+    for game in (1, 2, 3)
+]
+MATCH_RECORD = np.dtype(
+    [
+        ("match", np.int64),
+        ("first_dealer", np.int8),
+        ("winner", np.int8),
+        ("games_won0", np.int8),
+        ("games_won1", np.int8),
+        ("game1_winner", np.int8),
+        ("game2_winner", np.int8),
+        ("game3_winner", np.int8),
+        ("hands", np.int32),
+        ("draws", np.int32),
+        *_GAME_FIELDS,
+    ],
+    align=True,
+)
+MATCH_FIELDS: tuple[str, ...] = tuple(MATCH_RECORD.names or ())
+
 
 def record_to_dict(record: np.void) -> dict[str, int | bool]:
     """One structured record as plain Python values (ints and bools)."""

@@ -15,8 +15,9 @@ import pandas as pd
 
 from gin_sim.cards import parse_deck
 from gin_sim.config import ConfigError
+from gin_sim.kernels.match import play_matches_nb
 from gin_sim.kernels.playout import play_deals_nb, play_deck_nb
-from gin_sim.records import HAND_RECORD, record_to_dict
+from gin_sim.records import HAND_RECORD, MATCH_RECORD, record_to_dict
 from gin_sim.rules import Rules, load_rules
 from gin_sim.strategies import Strategy, parse_players, strategies_to_kernel
 
@@ -74,6 +75,16 @@ def play_hand(
     return record_to_dict(out[0])
 
 
+def use_threads(threads: int | None) -> None:
+    """Limit numba to ``threads`` (all cores when None); results never depend on it."""
+    if threads is None:
+        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    elif not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
+        raise ConfigError(f"threads = {threads}: allowed 1 to {numba.config.NUMBA_NUM_THREADS}")
+    else:
+        numba.set_num_threads(threads)
+
+
 def simulate_deals(
     rules: Rules,
     players: tuple[Strategy, Strategy],
@@ -94,10 +105,7 @@ def simulate_deals(
     if chunk < 1:
         raise ConfigError(f"chunk = {chunk}: allowed 1 or more")
     check_seed(seed)
-    if threads is not None:
-        if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
-            raise ConfigError(f"threads = {threads}: allowed 1 to {numba.config.NUMBA_NUM_THREADS}")
-        numba.set_num_threads(threads)
+    use_threads(threads)
     rule_vector = rules.to_kernel()
     strategy_matrix = strategies_to_kernel(players, rules)
     undercut_table = load_undercut_table()
@@ -150,3 +158,91 @@ def head_to_head(
     )
     both = pd.concat([records_to_frame(straight), records_to_frame(reverse, swapped=True)])
     return both.sort_values(["deal", "swapped"], kind="stable").reset_index(drop=True)
+
+
+def simulate_matches(
+    rules: Rules,
+    players: tuple[Strategy, Strategy],
+    matches: int,
+    seed: int,
+    first_match: int = 0,
+    with_hands: bool = False,
+    chunk: int = 100_000,
+    threads: int | None = None,
+    on_chunk: Callable[[int], None] | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Play Hollywood matches ``first_match ..``: (MATCH_RECORD array, HAND_RECORD array).
+
+    The hand records (only ``with_hands``) are in match order; their ``deal`` field is
+    the hand number within the match. Results do not depend on ``chunk`` or ``threads``.
+    """
+    if matches < 1:
+        raise ConfigError(f"matches = {matches}: allowed 1 or more")
+    if chunk < 1:
+        raise ConfigError(f"chunk = {chunk}: allowed 1 or more")
+    check_seed(seed)
+    use_threads(threads)
+    rule_vector = rules.to_kernel()
+    strategy_matrix = strategies_to_kernel(players, rules)
+    undercut_table = load_undercut_table()
+    out = np.zeros(matches, dtype=MATCH_RECORD)
+    hand_parts = []
+    for start in range(0, matches, chunk):
+        stop = min(matches, start + chunk)
+        part = out[start:stop]
+        args = (np.uint64(seed), first_match + start, rule_vector, strategy_matrix, undercut_table)
+        with _wrapping_arithmetic():
+            scratch_rows = np.zeros(stop - start, dtype=HAND_RECORD)
+            play_matches_nb(*args, np.arange(stop - start + 1), scratch_rows, False, part)
+            if with_hands:  # a second, identical play now that the hand counts are known
+                offsets = np.concatenate([[0], np.cumsum(part["hands"], dtype=np.int64)])
+                hands = np.zeros(int(offsets[-1]), dtype=HAND_RECORD)
+                play_matches_nb(*args, offsets, hands, True, part)
+                hand_parts.append(hands)
+        if on_chunk is not None:
+            on_chunk(stop - start)
+    hands = np.concatenate(hand_parts) if hand_parts else np.zeros(0, dtype=HAND_RECORD)
+    return out, hands
+
+
+def head_to_head_matches(
+    rules: Rules,
+    players: tuple[Strategy, Strategy],
+    matches: int,
+    seed: int,
+    duplicate: bool = True,
+    with_hands: bool = False,
+    first_match: int = 0,
+    chunk: int = 100_000,
+    threads: int | None = None,
+    on_chunk: Callable[[int], None] | None = None,
+) -> tuple[pd.DataFrame, pd.DataFrame | None]:
+    """Matches between two strategies; with ``duplicate`` each match is replayed with the
+    strategies' seats (and so the first dealer) swapped over the same deck sequence.
+
+    Returns the match frame (plus ``swapped``) and, ``with_hands``, the hand frame (plus
+    ``match``, ``swapped``; ``deal`` is the hand number within its match).
+    """
+    orders = [(players, False)] + ([((players[1], players[0]), True)] if duplicate else [])
+    match_frames, hand_frames = [], []
+    for pair, swapped in orders:
+        match_records, hand_records = simulate_matches(
+            rules, pair, matches, seed, first_match, with_hands, chunk, threads, on_chunk
+        )
+        frame = pd.DataFrame.from_records(match_records)
+        frame["swapped"] = swapped
+        match_frames.append(frame)
+        if with_hands:
+            hands = records_to_frame(hand_records, swapped)
+            hands.insert(0, "match", np.repeat(match_records["match"], match_records["hands"]))
+            hand_frames.append(hands)
+    matches_df = (
+        pd.concat(match_frames)
+        .sort_values(["match", "swapped"], kind="stable")
+        .reset_index(drop=True)
+    )
+    hands_df = None
+    if with_hands:
+        hands_df = pd.concat(hand_frames).sort_values(["match", "swapped", "deal"], kind="stable")
+        hands_df = hands_df.reset_index(drop=True)
+    return matches_df, hands_df

@@ -169,3 +169,69 @@ def summary_json(df: pd.DataFrame, player_names: tuple[str, str]) -> dict:
     if duplicate:
         document["variance_reduction"] = variance_reduction(df)
     return document
+
+
+def match_summary(df: pd.DataFrame, player: int, paired: bool = True) -> dict[str, Estimate]:
+    """Figures for ``players[player]`` over match records (``simulate.head_to_head_matches``)."""
+    seat = seat_of(df, player)
+    groups = df["match"].to_numpy() if paired else None
+    figures = {"matches won": Estimate.of(df["winner"].to_numpy() == seat, groups=groups)}
+    for game in (1, 2, 3):
+        figures[f"game {game} won"] = Estimate.of(
+            df[f"game{game}_winner"].to_numpy() == seat, groups=groups
+        )
+    figures["games won per match"] = Estimate.of(
+        np.where(seat == 0, df["games_won0"], df["games_won1"]), groups=groups
+    )
+    shutouts = sum(
+        (df[f"game{g}_winner"].to_numpy() == seat)
+        & (np.where(seat == 0, df[f"points1_game{g}"], df[f"points0_game{g}"]) == 0)
+        for g in (1, 2, 3)
+    )
+    figures["shutouts per match"] = Estimate.of(shutouts, groups=groups)
+    for game in (1, 2, 3):
+        figures[f"game {game} margin"] = Estimate.of(game_margin(df, seat, game), groups=groups)
+    return figures
+
+
+def game_margin(df: pd.DataFrame, seat: np.ndarray, game: int) -> np.ndarray:
+    """Final tally of the player in ``seat`` minus the opponent's, in one game."""
+    mine = np.where(seat == 0, df[f"tally0_game{game}"], df[f"tally1_game{game}"])
+    theirs = np.where(seat == 0, df[f"tally1_game{game}"], df[f"tally0_game{game}"])
+    return (mine - theirs).astype(np.int64)
+
+
+def margin_quantiles(
+    df: pd.DataFrame, player: int, quantiles=(0.1, 0.25, 0.5, 0.75, 0.9)
+) -> pd.DataFrame:
+    """The distribution of ``players[player]``'s final margins, one row per game."""
+    seat = seat_of(df, player)
+    rows = {f"game {g}": np.quantile(game_margin(df, seat, g), quantiles) for g in (1, 2, 3)}
+    return pd.DataFrame(rows, index=[f"{q:.0%}" for q in quantiles]).T
+
+
+def match_length(df: pd.DataFrame, paired: bool = True) -> dict[str, Estimate]:
+    groups = df["match"].to_numpy() if paired else None
+    return {
+        "hands per match": Estimate.of(df["hands"], groups=groups),
+        "drawn hands per match": Estimate.of(df["draws"], groups=groups),
+        "unfinished matches": Estimate.of(df["winner"] < 0, groups=groups),
+    }
+
+
+MATCH_RATE_ROWS = {"matches won", "game 1 won", "game 2 won", "game 3 won", "unfinished matches"}
+
+
+def match_summary_json(df: pd.DataFrame, player_names: tuple[str, str]) -> dict:
+    return {
+        "matches": int(df["match"].nunique()),
+        "played": len(df),
+        "duplicate": is_duplicate(df),
+        "players": [
+            {"player": p, "strategy": player_names[p]}
+            | {k: asdict(v) for k, v in match_summary(df, p).items()}
+            | {"margin quantiles": margin_quantiles(df, p).to_dict(orient="index")}
+            for p in (0, 1)
+        ],
+        "length": {k: asdict(v) for k, v in match_length(df).items()},
+    }

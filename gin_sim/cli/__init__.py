@@ -20,10 +20,11 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-from gin_sim.cli import deadwood, listing, simulate  # noqa: E402  (they register on app)
+from gin_sim.cli import deadwood, listing, match, simulate  # noqa: E402  (they register on app)
 
 deadwood.register(app)
 simulate.register(app)
+match.register(app)
 listing.register(app)
 
 

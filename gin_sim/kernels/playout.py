@@ -207,7 +207,7 @@ def play_hand_nb(
 
 
 @njit(cache=True)
-def _scratch():
+def scratch_nb():
     return (
         np.empty(2, np.uint64),
         np.empty((4, 2), np.uint64),
@@ -219,7 +219,7 @@ def _scratch():
 @njit(cache=True)
 def play_deck_nb(deck, dealer, rules, strategies, undercut_table, seed, deal, out):
     """Play one hand from an explicit deck; ``out`` is a HAND_RECORD[1] array."""
-    streams, scratch, pile, chains = _scratch()
+    streams, scratch, pile, chains = scratch_nb()
     streams[0] = player_key_nb(seed, deal, 0)
     streams[1] = player_key_nb(seed, deal, 1)
     play_hand_nb(
@@ -238,7 +238,7 @@ def play_deals_nb(seed, first_deal, rules, strategies, undercut_table, out):
     n = out.shape[0]
     n_blocks = (n + _BLOCK - 1) // _BLOCK
     for block in prange(n_blocks):
-        streams, scratch, pile, chains = _scratch()
+        streams, scratch, pile, chains = scratch_nb()
         deck = np.empty(52, np.int8)
         state = np.empty(1, np.uint64)
         for i in range(block * _BLOCK, min(n, (block + 1) * _BLOCK)):

@@ -1,0 +1,70 @@
+"""The reference Hollywood match: hands from the reference engine, scored by
+``gin_sim.hollywood`` (R5, R19 to R23), keyed as docs/engine.md ("Matches") says.
+
+>>> from gin_sim.rules import Rules
+>>> record = play_match_reference(seed=3, match=0, rules=Rules())
+>>> record["winner"] in (0, 1) and record["hands"] >= 3
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gin_sim.hollywood import N_GAMES, HollywoodScore
+from gin_sim.reference.engine import play_hand_reference
+from gin_sim.reference.rng import MASK64, bounded, deck_for_deal, splitmix64
+from gin_sim.rules import Rules, load_rules
+
+MATCH_KEY = 0x3C6EF372FE94F82B
+MAX_HANDS = 10_000  # docs/engine.md: the guard against matches that could never end
+
+
+def match_key(seed: int, match: int) -> int:
+    return splitmix64((splitmix64((seed & MASK64) ^ MATCH_KEY) + match) & MASK64)
+
+
+def play_match_reference(
+    seed: int,
+    match: int,
+    rules: Rules | str,
+    players: tuple[Any, Any] = ("simple", "simple"),
+    hands: list[dict[str, int | bool]] | None = None,
+) -> dict[str, int]:
+    """One match as a dict of MATCH_RECORD fields; ``hands`` (a list) receives each hand's record."""
+    rule_set = load_rules(rules)
+    key = match_key(seed, match)
+    score = HollywoodScore(target=rule_set.game_target)
+    first_dealer = bounded(splitmix64(key), 2)  # R5: the first dealer at random
+    dealer = first_dealer
+    played = draws = 0
+    while not score.finished and played < MAX_HANDS:
+        # Hand h of the match is deal h under the match's key (deck and random streams).
+        record = play_hand_reference(
+            deck_for_deal(key, played), rule_set, players, dealer, seed=key, deal=played
+        )
+        if hands is not None:
+            hands.append(record)
+        if record["winner"] >= 0:
+            score.credit(int(record["winner"]), int(record["points"]))
+            dealer = int(record["winner"])  # R5: the winner deals the next hand
+        else:
+            draws += 1  # R5, R18: the same dealer deals again
+        played += 1
+    tallies = score.tallies(rule_set.hollywood_bonuses)
+    result: dict[str, int] = {
+        "match": match,
+        "first_dealer": first_dealer,
+        "winner": score.match_winner,
+        "games_won0": score.games_won(0),
+        "games_won1": score.games_won(1),
+        "hands": played,
+        "draws": draws,
+    }
+    for game in range(N_GAMES):
+        result[f"game{game + 1}_winner"] = score.game_winner[game]
+        for player in (0, 1):
+            result[f"points{player}_game{game + 1}"] = score.totals[player][game]
+            result[f"tally{player}_game{game + 1}"] = tallies[player][game]
+            result[f"boxes{player}_game{game + 1}"] = score.boxes[player][game]
+    return result
