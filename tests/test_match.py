@@ -1,0 +1,199 @@
+"""Hollywood matches (R5, R19 to R23): scoring cases, kernel against reference, determinism."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+import pytest
+
+from gin_sim.hollywood import HollywoodScore
+from gin_sim.kernels.match import credit_nb
+from gin_sim.records import HAND_FIELDS, MATCH_FIELDS, record_to_dict
+from gin_sim.reference.match import play_match_reference
+from gin_sim.rules import load_rules
+from gin_sim.simulate import head_to_head_matches, simulate_matches
+from gin_sim.strategies import parse_players
+
+ALEXANDRA, BOB = 0, 1
+
+
+class KernelScore:
+    """The kernel's crediting (credit_nb) behind the HollywoodScore interface."""
+
+    def __init__(self, target: int = 100) -> None:
+        self.target = target
+        self.totals_array = np.zeros((2, 3), np.int64)
+        self.boxes = np.zeros((2, 3), np.int64)
+        self.entered = np.zeros((2, 3), np.bool_)
+        self.winners = np.full(3, -1, np.int64)
+
+    def credit(self, player: int, points: int) -> None:
+        credit_nb(
+            self.totals_array, self.boxes, self.entered, self.winners, player, points, self.target
+        )
+
+    @property
+    def totals(self) -> list[list[int]]:
+        return self.totals_array.tolist()
+
+    @property
+    def game_winner(self) -> list[int]:
+        return self.winners.tolist()
+
+
+@pytest.fixture(params=[HollywoodScore, KernelScore], ids=["python", "kernel"])
+def score_class(request):
+    return request.param
+
+
+def play(score_class, wins, target=100):
+    score = score_class(target=target)
+    for player, points in wins:
+        score.credit(player, points)
+    return score
+
+
+def test_r22_worked_example(score_class):
+    """R22: Bob 10, Alexandra 18, Bob 30, Bob 4 -> Alexandra 18/0/0, Bob 44/34/4."""
+    score = play(score_class, [(BOB, 10), (ALEXANDRA, 18), (BOB, 30), (BOB, 4)])
+    assert score.totals == [[18, 0, 0], [44, 34, 4]]
+    assert score.game_winner == [-1, -1, -1]
+
+
+def test_r19_shut_out_of_game_1_enters_game_2(score_class):
+    score = play(score_class, [(BOB, 60), (BOB, 45)])  # game 1 ends at 105 with Bob's 2nd win
+    assert score.game_winner == [BOB, -1, -1] and score.totals[BOB] == [105, 45, 0]
+    score.credit(ALEXANDRA, 20)  # her first win: game 1 has ended, so it enters game 2
+    assert score.totals[ALEXANDRA] == [0, 20, 0]
+    score.credit(ALEXANDRA, 5)  # second win: game 2 again and enters game 3
+    assert score.totals[ALEXANDRA] == [0, 25, 5]
+
+
+def test_r19_ended_games_take_no_credit(score_class):
+    score = play(score_class, [(BOB, 100), (BOB, 10), (BOB, 10)])
+    assert score.game_winner[0] == BOB
+    assert score.totals[BOB] == [100, 20, 10]  # no credit after game 1 ended
+
+
+def test_r20_simultaneous_endings_and_other_targets(score_class):
+    score = play(score_class, [(BOB, 20), (BOB, 20), (BOB, 30)], target=50)
+    # Bob: game 1 20+20+30=70, game 2 20+30=50, game 3 30: games 1 and 2 end on one hand
+    assert score.game_winner == [BOB, BOB, -1] and score.totals[BOB] == [70, 50, 30]
+
+
+def test_r21_match_ends_3_0_and_2_1():
+    sweep = play(HollywoodScore, [(BOB, 40)] * 6)
+    assert sweep.finished and sweep.match_winner == BOB and sweep.games_won(BOB) == 3
+    close = play(
+        HollywoodScore, [(ALEXANDRA, 110), (BOB, 60), (BOB, 60), (ALEXANDRA, 30), (BOB, 60)]
+    )
+    assert close.game_winner == [ALEXANDRA, BOB, BOB] and close.match_winner == BOB
+    assert close.games_won(ALEXANDRA) == 1 and close.finished
+
+
+def test_r23_bonuses_on_and_off():
+    score = play(
+        HollywoodScore, [(ALEXANDRA, 110), (BOB, 60), (BOB, 60), (ALEXANDRA, 30), (BOB, 60)]
+    )
+    assert score.tallies(bonuses=False) == score.totals
+    with_bonuses = score.tallies(bonuses=True)
+    # game 1: Alexandra won with 110 in one box, Bob scored 0 there: (110 + 25 + 100) * 2
+    assert with_bonuses[ALEXANDRA][0] == (110 + 25 + 100) * 2 and with_bonuses[BOB][0] == 0
+    # Bob's first win enters game 2 (game 1 has ended); his second ends it at 120 in 2 boxes,
+    # with Alexandra on 0 there (her 30 went to game 3): (120 + 50 + 100) * 2
+    assert score.totals == [[110, 0, 30], [0, 120, 120]]
+    assert with_bonuses[BOB][1] == (120 + 50 + 100) * 2 and with_bonuses[ALEXANDRA][1] == 0
+    # game 3: Bob 120 in 2 boxes + 100; Alexandra 30 in one box, so no shutout
+    assert with_bonuses[BOB][2] == 120 + 50 + 100 and with_bonuses[ALEXANDRA][2] == 30 + 25
+
+
+def _reference_matches(args):
+    seed, start, stop, rules, players = args
+    return [play_match_reference(seed, m, rules, players) for m in range(start, stop)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("rule_set", "players", "overrides"),
+    [
+        ("hollywood", "simple,simple", []),
+        ("standard", "expert,simple", ["hollywood_bonuses=true", "game_target=150"]),
+    ],
+)
+def test_kernel_matches_equal_reference_on_2000_matches(rule_set, players, overrides):
+    rules = load_rules(rule_set, overrides)
+    pair = parse_players(players)
+    kernel, _ = simulate_matches(rules, pair, 2_000, seed=17)
+    names = (pair[0].name, pair[1].name)
+    jobs = [(17, s, min(2_000, s + 125), rules, names) for s in range(0, 2_000, 125)]
+    with ProcessPoolExecutor(min(4, os.cpu_count() or 1)) as pool:
+        expected = [row for block in pool.map(_reference_matches, jobs) for row in block]
+    for m, reference in enumerate(expected):
+        got = {f: int(kernel[m][f]) for f in MATCH_FIELDS}
+        assert got == reference, {f: (got[f], reference[f]) for f in got if got[f] != reference[f]}
+    assert (kernel["winner"] >= 0).all()
+
+
+def test_match_hands_are_recorded_and_add_up():
+    rules = load_rules("hollywood")
+    matches, hands = simulate_matches(
+        rules, parse_players("simple,expert"), 300, seed=2, with_hands=True
+    )
+    assert len(hands) == matches["hands"].sum()
+    reference_hands: list = []
+    play_match_reference(2, 7, rules, ("simple", "expert"), hands=reference_hands)
+    start = int(matches["hands"][:7].sum())
+    recorded = [record_to_dict(r) for r in hands[start : start + matches["hands"][7]]]
+    assert recorded == [{f: r[f] for f in HAND_FIELDS} for r in reference_hands]
+    # the points of won hands add up over the three games' boxes: every win credits 1 to 3 games
+    offset = 0
+    for m in matches:
+        own = hands[offset : offset + m["hands"]]
+        offset += m["hands"]
+        for player in (0, 1):
+            won = own[own["winner"] == player]
+            boxes = sum(m[f"boxes{player}_game{g}"] for g in (1, 2, 3))
+            assert len(won) <= boxes <= 3 * len(won)
+            assert m[f"points{player}_game1"] <= won["points"].sum()
+
+
+def test_matches_do_not_depend_on_threads_or_chunks():
+    rules = load_rules("hollywood")
+    pair = parse_players("expert,simple")
+    whole, _ = simulate_matches(rules, pair, 400, seed=9)
+    pieces, _ = simulate_matches(rules, pair, 400, seed=9, chunk=37, threads=1)
+    tail, _ = simulate_matches(rules, pair, 100, seed=9, first_match=300)
+    assert np.array_equal(whole, pieces) and np.array_equal(whole[300:], tail)
+
+
+def test_duplicate_matches_swap_seats_over_the_same_decks():
+    rules = load_rules("hollywood")
+    df, hands = head_to_head_matches(
+        rules, parse_players("basic,basic"), 200, seed=6, with_hands=True
+    )
+    assert len(df) == 400 and df["swapped"].sum() == 200
+    # identical strategies on swapped seats play identical matches, mirrored
+    straight, swapped = df[~df["swapped"]].reset_index(), df[df["swapped"]].reset_index()
+    assert (straight["first_dealer"] == swapped["first_dealer"]).all()
+    assert (straight["hands"] == swapped["hands"]).all()
+    assert (straight["winner"] == swapped["winner"]).all()  # the same seat wins: the other strategy
+    assert set(hands.columns) >= {"match", "swapped", "deal"}
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["match", "--matches", "0"], "matches = 0"),
+        (["match", "--rule", "game_target=0"], "game_target = 0"),
+        (["match", "--rule", "game_target=-5"], "game_target = -5"),
+    ],
+)
+def test_bad_match_input(args, message):
+    result = subprocess.run(
+        [sys.executable, "-m", "gin_sim", *args], capture_output=True, text=True
+    )
+    assert result.returncode == 2 and message in result.stderr and result.stderr.count("\n") == 1
