@@ -18,7 +18,7 @@ import numpy as np
 
 from gin_sim.kernels.deadwood import min_deadwood_many_nb
 from gin_sim.rules import load_rules
-from gin_sim.simulate import simulate_deals
+from gin_sim.simulate import simulate_deals, simulate_matches
 from gin_sim.strategies import parse_players
 
 
@@ -41,6 +41,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=2_000_000)
     parser.add_argument("--deals", type=int, default=2_000_000)
+    parser.add_argument("--matches", type=int, default=200_000)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--check", action="store_true", help="verify results against the reference")
     args = parser.parse_args()
@@ -87,6 +88,16 @@ def main() -> None:
                 for deal in range(2_000)
             )
             print(f"deals check: 2,000 deals against the reference engine, {bad} differ")
+
+    pair = parse_players("simple,simple")
+    simulate_matches(rules, pair, 1_000, seed=0)  # compile and warm up
+    seconds = median_seconds(
+        lambda: simulate_matches(rules, pair, args.matches, seed=1), args.repeats
+    )
+    print(
+        f"matches/s: {args.matches / seconds:.0f}  (simple vs simple, hollywood, "
+        f"{numba.config.NUMBA_NUM_THREADS} threads, {args.matches:,} matches, median of {args.repeats})"
+    )
 
 
 if __name__ == "__main__":
