@@ -9,7 +9,7 @@ by deck, so duplicate deals (the same deck twice, seats swapped) are paired.
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, astuple, dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -27,27 +27,9 @@ class Estimate:
     variance: float  # of the estimate
 
     @classmethod
-    def of(cls, numerator: np.ndarray | pd.Series, denominator=None, groups=None) -> Estimate:
+    def of(cls, numerator, denominator=None, groups=None) -> Estimate:
         """``sum(numerator) / sum(denominator)`` with the hands in ``groups`` treated as one unit."""
-        num = np.asarray(numerator, dtype=np.float64)
-        den = (
-            np.ones_like(num) if denominator is None else np.asarray(denominator, dtype=np.float64)
-        )
-        if groups is not None:
-            codes = np.asarray(groups)
-            _, inverse = np.unique(codes, return_inverse=True)
-            num = np.bincount(inverse, weights=num)
-            den = np.bincount(inverse, weights=den)
-        n = int(num.size)
-        total = den.sum()
-        if n == 0 or total == 0:
-            return cls(math.nan, math.nan, n, math.nan)
-        ratio = num.sum() / total
-        if n < 2:
-            return cls(float(ratio), math.nan, n, math.nan)
-        residuals = num - ratio * den
-        variance = n / (n - 1) * float((residuals**2).sum()) / total**2
-        return cls(float(ratio), Z95 * math.sqrt(variance), n, variance)
+        return Moments.of(numerator, denominator, groups).estimate()
 
     def format(self, scale: float = 1.0, digits: int = 2, suffix: str = "") -> str:
         if math.isnan(self.mean):
@@ -58,13 +40,58 @@ class Estimate:
         return f"{mean:.{digits}f}{suffix} ± {self.half_width * scale:.{digits}f}"
 
 
+@dataclass(frozen=True)
+class Moments:
+    """Sufficient statistics of a ratio estimate over independent units (decks or hands).
+
+    They add up, so a run's summary can be accumulated chunk by chunk without holding
+    its records: the delta-method variance needs only these five sums.
+    """
+
+    n: int = 0
+    num: float = 0.0
+    den: float = 0.0
+    num2: float = 0.0
+    num_den: float = 0.0
+    den2: float = 0.0
+
+    @classmethod
+    def of(cls, numerator, denominator=None, groups=None) -> Moments:
+        num = np.asarray(numerator, dtype=np.float64)
+        den = (
+            np.ones_like(num) if denominator is None else np.asarray(denominator, dtype=np.float64)
+        )
+        if groups is not None:
+            _, inverse = np.unique(np.asarray(groups), return_inverse=True)
+            num = np.bincount(inverse, weights=num)
+            den = np.bincount(inverse, weights=den)
+        return cls(
+            int(num.size), float(num.sum()), float(den.sum()),
+            float((num * num).sum()), float((num * den).sum()), float((den * den).sum()),
+        )  # fmt: skip
+
+    def __add__(self, other: Moments) -> Moments:
+        return Moments(*(a + b for a, b in zip(astuple(self), astuple(other), strict=True)))
+
+    def estimate(self) -> Estimate:
+        if self.n == 0 or self.den == 0:
+            return Estimate(math.nan, math.nan, self.n, math.nan)
+        ratio = self.num / self.den
+        if self.n < 2:
+            return Estimate(ratio, math.nan, self.n, math.nan)
+        # sum over units of (num - ratio * den)^2, expanded into the stored sums
+        squares = max(0.0, self.num2 - 2 * ratio * self.num_den + ratio * ratio * self.den2)
+        variance = self.n / (self.n - 1) * squares / self.den**2
+        return Estimate(ratio, Z95 * math.sqrt(variance), self.n, variance)
+
+
 def seat_of(df: pd.DataFrame, player: int) -> np.ndarray:
     """Seat of ``players[player]`` in each hand (they swap in the duplicate replay)."""
     swapped = df["swapped"].to_numpy() if "swapped" in df else np.zeros(len(df), bool)
     return np.where(swapped, 1 - player, player)
 
 
-def player_summary(df: pd.DataFrame, player: int, paired: bool = True) -> dict[str, Estimate]:
+def player_moments(df: pd.DataFrame, player: int, paired: bool = True) -> dict[str, Moments]:
     """Figures for ``players[player]``: per hand, except undercut rate (per knock made)."""
     seat = seat_of(df, player)
     groups = df["deal"].to_numpy() if paired else None
@@ -74,30 +101,114 @@ def player_summary(df: pd.DataFrame, player: int, paired: bool = True) -> dict[s
     points = df["points"].to_numpy()
     undercut = df["undercut"].to_numpy()
     return {
-        "hands won": Estimate.of(won, groups=groups),
-        "knock rate": Estimate.of(knocked, groups=groups),
-        "gin rate": Estimate.of(knocked & df["gin"].to_numpy(), groups=groups),
-        "undercut rate (per knock)": Estimate.of(knocked & undercut, knocked, groups=groups),
-        "undercuts made": Estimate.of(won & undercut, groups=groups),
-        "points per hand": Estimate.of(np.where(won, points, 0), groups=groups),
-        "net points per hand": Estimate.of(
+        "hands won": Moments.of(won, groups=groups),
+        "knock rate": Moments.of(knocked, groups=groups),
+        "gin rate": Moments.of(knocked & df["gin"].to_numpy(), groups=groups),
+        "undercut rate (per knock)": Moments.of(knocked & undercut, knocked, groups=groups),
+        "undercuts made": Moments.of(won & undercut, groups=groups),
+        "points per hand": Moments.of(np.where(won, points, 0), groups=groups),
+        "net points per hand": Moments.of(
             np.where(won, points, 0) - np.where(lost, points, 0), groups=groups
         ),
-        "upcard taken on offer": Estimate.of(
+        "upcard taken on offer": Moments.of(
             df["first_upcard_taker"].to_numpy() == seat, groups=groups
         ),
     }
 
 
-def hand_summary(df: pd.DataFrame, paired: bool = True) -> dict[str, Estimate]:
+def player_summary(df: pd.DataFrame, player: int, paired: bool = True) -> dict[str, Estimate]:
+    return {k: m.estimate() for k, m in player_moments(df, player, paired).items()}
+
+
+def hand_moments(df: pd.DataFrame, paired: bool = True) -> dict[str, Moments]:
     groups = df["deal"].to_numpy() if paired else None
     return {
-        "draws": Estimate.of(df["draw"], groups=groups),
-        "wall draws (R18)": Estimate.of(df["draw_reason"] == 1, groups=groups),
-        "upcard-cap draws (R18a)": Estimate.of(df["draw_reason"] == 2, groups=groups),
-        "turns": Estimate.of(df["turns"], groups=groups),
-        "stock left": Estimate.of(df["stock_left"], groups=groups),
+        "draws": Moments.of(df["draw"], groups=groups),
+        "wall draws (R18)": Moments.of(df["draw_reason"] == 1, groups=groups),
+        "upcard-cap draws (R18a)": Moments.of(df["draw_reason"] == 2, groups=groups),
+        "turns": Moments.of(df["turns"], groups=groups),
+        "stock left": Moments.of(df["stock_left"], groups=groups),
     }
+
+
+def hand_summary(df: pd.DataFrame, paired: bool = True) -> dict[str, Estimate]:
+    return {k: m.estimate() for k, m in hand_moments(df, paired).items()}
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    """The summary of a head-to-head run, accumulated chunk by chunk (``+``)."""
+
+    hands: int = 0
+    decks: int = 0
+    duplicate: bool = False
+    players: tuple[dict[str, Moments], dict[str, Moments]] = field(default_factory=lambda: ({}, {}))
+    all_hands: dict[str, Moments] = field(default_factory=dict)
+    unpaired_net: Moments = Moments()
+
+    @classmethod
+    def of(cls, df: pd.DataFrame) -> HeadToHead:
+        duplicate = is_duplicate(df)
+        return cls(
+            hands=len(df),
+            decks=int(df["deal"].nunique()),
+            duplicate=duplicate,
+            players=(player_moments(df, 0, duplicate), player_moments(df, 1, duplicate)),
+            all_hands=hand_moments(df, duplicate),
+            unpaired_net=player_moments(df, 0, paired=False)["net points per hand"],
+        )
+
+    def __add__(self, other: HeadToHead) -> HeadToHead:
+        def merge(a: dict[str, Moments], b: dict[str, Moments]) -> dict[str, Moments]:
+            return {k: a.get(k, Moments()) + b.get(k, Moments()) for k in a.keys() | b.keys()}
+
+        return HeadToHead(
+            self.hands + other.hands,
+            self.decks + other.decks,
+            self.duplicate or other.duplicate,
+            (merge(self.players[0], other.players[0]), merge(self.players[1], other.players[1])),
+            merge(self.all_hands, other.all_hands),
+            self.unpaired_net + other.unpaired_net,
+        )
+
+    def player(self, player: int) -> dict[str, Estimate]:
+        return {k: self.players[player][k].estimate() for k in PLAYER_ROWS}
+
+    def overall(self) -> dict[str, Estimate]:
+        return {k: self.all_hands[k].estimate() for k in HAND_ROWS}
+
+    def variance_reduction(self) -> float:
+        """1 - var(paired estimate) / var(the same hands as independent), for net points."""
+        paired = self.players[0]["net points per hand"].estimate().variance
+        unpaired = self.unpaired_net.estimate().variance
+        return 1.0 - paired / unpaired if unpaired > 0 else math.nan
+
+    def to_json(self, player_names: tuple[str, str]) -> dict:
+        document = {
+            "hands": self.hands,
+            "decks": self.decks,
+            "duplicate": self.duplicate,
+            "players": [
+                {"player": p, "strategy": player_names[p]}
+                | {k: asdict(v) for k, v in self.player(p).items()}
+                for p in (0, 1)
+            ],
+            "all hands": {k: asdict(v) for k, v in self.overall().items()},
+        }
+        if self.duplicate:
+            document["variance_reduction"] = self.variance_reduction()
+        return document
+
+
+PLAYER_ROWS = (
+    "hands won", "knock rate", "gin rate", "undercut rate (per knock)", "undercuts made",
+    "points per hand", "net points per hand", "upcard taken on offer",
+)  # fmt: skip
+HAND_ROWS = ("draws", "wall draws (R18)", "upcard-cap draws (R18a)", "turns", "stock left")
+
+
+def variance_reduction(df: pd.DataFrame) -> float:
+    return HeadToHead.of(df).variance_reduction()
 
 
 def paired_difference(first: pd.DataFrame, second: pd.DataFrame, player: int = 0) -> Estimate:
@@ -107,7 +218,7 @@ def paired_difference(first: pd.DataFrame, second: pd.DataFrame, player: int = 0
     difference is paired deck by deck: only what changed between the runs remains.
     """
 
-    def net_by_deck(df: pd.DataFrame) -> pd.Series:
+    def net_by_deck(df: pd.DataFrame) -> pd.DataFrame:
         seat = seat_of(df, player)
         winner = df["winner"].to_numpy()
         net = np.where(winner == seat, df["points"], 0) - np.where(
@@ -121,13 +232,6 @@ def paired_difference(first: pd.DataFrame, second: pd.DataFrame, player: int = 0
             "paired comparison needs two runs over the same decks with the same play mode"
         )
     return Estimate.of(a["sum"].to_numpy() - b["sum"].to_numpy(), a["count"].to_numpy())
-
-
-def variance_reduction(df: pd.DataFrame) -> float:
-    """1 - var(paired estimate) / var(the same hands treated as independent), for net points."""
-    paired = player_summary(df, 0, paired=True)["net points per hand"].variance
-    unpaired = player_summary(df, 0, paired=False)["net points per hand"].variance
-    return 1.0 - paired / unpaired if unpaired > 0 else math.nan
 
 
 RATE_ROWS = {
@@ -154,21 +258,7 @@ def is_duplicate(df: pd.DataFrame) -> bool:
 
 
 def summary_json(df: pd.DataFrame, player_names: tuple[str, str]) -> dict:
-    duplicate = is_duplicate(df)
-    document = {
-        "hands": len(df),
-        "decks": int(df["deal"].nunique()),
-        "duplicate": duplicate,
-        "players": [
-            {"player": p, "strategy": player_names[p]}
-            | {k: asdict(v) for k, v in player_summary(df, p).items()}
-            for p in (0, 1)
-        ],
-        "all hands": {k: asdict(v) for k, v in hand_summary(df).items()},
-    }
-    if duplicate:
-        document["variance_reduction"] = variance_reduction(df)
-    return document
+    return HeadToHead.of(df).to_json(player_names)
 
 
 def match_summary(df: pd.DataFrame, player: int, paired: bool = True) -> dict[str, Estimate]:

@@ -160,3 +160,25 @@ def test_common_random_numbers_pair_two_runs():
     )
     with pytest.raises(ValueError, match="same decks"):
         paired_difference(keeper, head_to_head(rules, (simple, simple), 2_000, seed=8))
+
+
+def test_summaries_add_up_chunk_by_chunk():
+    """A run's summary accumulated per chunk equals the summary of all its records."""
+    from gin_sim.summary import HeadToHead, player_summary
+
+    rules = load_rules("hollywood")
+    pair = parse_players("expert,simple")
+    whole = head_to_head(rules, pair, 3_000, seed=12)
+    parts = [
+        head_to_head(rules, pair, 1_000, seed=12, first_deal=start) for start in (0, 1_000, 2_000)
+    ]
+    total = HeadToHead.of(parts[0]) + HeadToHead.of(parts[1]) + HeadToHead.of(parts[2])
+    direct = HeadToHead.of(whole)
+    assert (total.hands, total.decks, total.duplicate) == (6_000, 3_000, True)
+    for name, estimate in total.player(0).items():
+        expected = direct.player(0)[name]
+        assert estimate.mean == pytest.approx(expected.mean)
+        assert estimate.half_width == pytest.approx(expected.half_width)
+        # and the closed-form moments agree with the plain computation on the frame
+        assert expected.mean == pytest.approx(player_summary(whole, 0)[name].mean)
+    assert total.variance_reduction() == pytest.approx(direct.variance_reduction())
