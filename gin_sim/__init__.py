@@ -7,12 +7,14 @@ The public API, one way in for each concept:
 - rules and strategies: ``Rules``, ``load_rules``, ``load_strategy``
 - play: ``play_hand`` (one hand from an explicit deck), ``simulate_deals``,
   ``records_to_frame``
+- runs: ``load_run`` (the records of a run folder written with ``--out``)
 """
 
 from gin_sim.cards import format_cards, parse_cards
 from gin_sim.deadwood import min_deadwood, min_deadwood_many
 from gin_sim.melds import Arrangement, best_arrangement
 from gin_sim.rules import Rules, load_rules
+from gin_sim.runs import load_run
 from gin_sim.simulate import play_hand, records_to_frame, simulate_deals
 from gin_sim.strategies import Strategy, load_strategy
 
@@ -26,6 +28,7 @@ __all__ = [
     "best_arrangement",
     "format_cards",
     "load_rules",
+    "load_run",
     "load_strategy",
     "min_deadwood",
     "min_deadwood_many",

@@ -159,7 +159,7 @@ def _typed(values: dict[str, Any], where: str) -> dict[str, Any]:
     for key, value in values.items():
         if key == "knock_schedule":
             out[key] = _coerce_schedule(value, where)
-        elif key == "knock_threshold" and value == "limit":
+        elif key == "knock_threshold" and value in ("limit", None):  # None: from a run manifest
             out[key] = None
         elif key == "knock_threshold":
             out[key] = coerce(int, key, value, where)

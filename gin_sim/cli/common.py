@@ -22,3 +22,47 @@ def user_errors() -> Iterator[None]:
         yield
     except ValueError as error:
         fail(str(error))
+
+
+@contextlib.contextmanager
+def progress_bar(total: int, unit: str, enabled: bool) -> Iterator:
+    """A rich progress bar on stderr (done, rate, time left); ``advance(n, resumed)``."""
+    import sys
+    import time
+
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    started = time.perf_counter()
+    played = 0
+    with Progress(
+        TextColumn(unit), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[rate]}"),
+        TimeRemainingColumn(), console=Console(stderr=True), disable=not (enabled and sys.stderr.isatty()),
+    ) as progress:  # fmt: skip
+        task = progress.add_task(unit, total=total, rate="")
+
+        def advance(done: int, resumed: bool = False) -> None:
+            nonlocal played
+            if not resumed:
+                played += done
+            rate = played / max(time.perf_counter() - started, 1e-9)
+            progress.update(task, advance=done, rate=f"{rate:,.0f} {unit}/s")
+
+        yield advance
+
+
+def interrupted(directory: str | None, done: int, total: int, unit: str) -> None:
+    """Ctrl-C: say how far the run got and how to go on; exit code 130."""
+    where = (
+        f"; {done:,} of {total:,} {unit} are saved in {directory}: run the same command again to resume"
+        if directory
+        else ""
+    )
+    typer.echo(f"interrupted{where}", err=True)
+    raise typer.Exit(130)

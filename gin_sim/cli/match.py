@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 import json
-import sys
 import time
 from typing import Annotated
 
+import pandas as pd
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from gin_sim.cli.common import user_errors
+from gin_sim.cli.common import interrupted, progress_bar, user_errors
 from gin_sim.rules import load_rules
-from gin_sim.simulate import head_to_head_matches
+from gin_sim.runs import RunConfig, execute
 from gin_sim.strategies import load_strategy, parse_players
 from gin_sim.summary import (
     MATCH_RATE_ROWS,
@@ -29,6 +28,39 @@ def _format(name: str, estimate) -> str:
     if name in MATCH_RATE_ROWS:
         return estimate.format(scale=100.0, digits=2, suffix="%")
     return estimate.format(digits=2)
+
+
+def match_title(config: RunConfig) -> str:
+    mode = (
+        "duplicate: each match replayed, seats swapped" if config.duplicate else "each match once"
+    )
+    return f"{config.count:,} Hollywood matches ({mode}), rules {config.rules.name}, seed {config.seed}; 95% intervals"
+
+
+def print_matches(df: pd.DataFrame, names: tuple[str, str], title: str, caption: str = "") -> None:
+    """The summary tables of a match run (also used by ``gin-sim summarize``)."""
+    table = Table(title=title, caption=caption)
+    table.add_column("")
+    for number, name in enumerate(names):
+        table.add_column(f"player {number + 1}: {name}", justify="right")
+    summaries = [match_summary(df, p) for p in (0, 1)]
+    for row in summaries[0]:
+        table.add_row(row, *(_format(row, s[row]) for s in summaries))
+    table.add_section()
+    for row, estimate in match_length(df).items():
+        table.add_row(row, _format(row, estimate), "")
+    console = Console()
+    console.print(table)
+    margins = Table(
+        title=f"final margins of {names[0]} per game (its tally minus the opponent's), quantiles"
+    )
+    quantiles = margin_quantiles(df, 0)
+    margins.add_column("")
+    for column in quantiles.columns:
+        margins.add_column(column, justify="right")
+    for game, row in quantiles.iterrows():
+        margins.add_row(str(game), *(f"{v:.0f}" for v in row))
+    console.print(margins)
 
 
 def match(
@@ -53,6 +85,19 @@ def match(
         bool,
         typer.Option(help="Replay every match with seats and first dealer swapped; pair by match."),
     ] = True,
+    out: Annotated[
+        str | None,
+        typer.Option(
+            help="Run folder: write each finished chunk there as Parquet; resume from it."
+        ),
+    ] = None,
+    with_hands: Annotated[
+        bool, typer.Option(help="With --out, also keep every hand of every match.")
+    ] = False,
+    chunk_size: Annotated[
+        int, typer.Option(help="Matches per chunk (the unit of saving and resuming).")
+    ] = 50_000,
+    overwrite: Annotated[bool, typer.Option(help="Replace another run's files in --out.")] = False,
     threads: Annotated[
         int | None, typer.Option(help="Threads to use (default: all cores).")
     ] = None,
@@ -60,53 +105,28 @@ def match(
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
 ) -> None:
     """Play MATCHES Hollywood matches (three games to the game target at once)."""
+    frames: list[pd.DataFrame] = []
     with user_errors():
-        rule_set = load_rules(rules, rule)
         first, second = parse_players(players)
-        pair = (load_strategy(first, param1), load_strategy(second, param2))
-        show_progress = not (quiet or as_json) and sys.stderr.isatty()
+        config = RunConfig(
+            "matches", load_rules(rules, rule), (load_strategy(first, param1), load_strategy(second, param2)),
+            seed, matches, duplicate, chunk_size, with_hands,
+        )  # fmt: skip
         started = time.perf_counter()
-        with Progress(
-            TextColumn("matches"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-            console=Console(stderr=True), disable=not show_progress,
-        ) as progress:  # fmt: skip
-            task = progress.add_task("matches", total=matches * (2 if duplicate else 1))
-            df, _ = head_to_head_matches(
-                rule_set, pair, matches, seed, duplicate=duplicate, chunk=max(1, min(matches, 20_000)),
-                threads=threads, on_chunk=lambda done: progress.update(task, advance=done),
-            )  # fmt: skip
+        try:
+            with progress_bar(matches, "matches", not (quiet or as_json)) as advance:
+                frames.extend(execute(config, out, overwrite, threads, advance))
+        except KeyboardInterrupt:
+            interrupted(out, sum(f["match"].nunique() for f in frames), matches, "matches")
         elapsed = time.perf_counter() - started
-    names = (pair[0].name, pair[1].name)
+    df = pd.concat(frames, ignore_index=True)
+    names = (config.players[0].name, config.players[1].name)
     if as_json:
-        document = match_summary_json(df, names) | {"rules": rule_set.name, "seed": seed}
-        typer.echo(json.dumps(document, indent=2))
+        document = match_summary_json(df, names) | {"rules": config.rules.name, "seed": seed}
+        typer.echo(json.dumps(document | ({"out": out} if out else {}), indent=2))
         return
-    mode = "duplicate: each match replayed, seats swapped" if duplicate else "each match once"
-    table = Table(
-        title=f"{matches:,} Hollywood matches ({mode}), rules {rule_set.name}, seed {seed}; 95% intervals",
-        caption=f"{len(df):,} matches in {elapsed:.1f} s ({len(df) / elapsed:,.0f} matches/s)",
-    )
-    table.add_column("")
-    for number, name in enumerate(names):
-        table.add_column(f"player {number + 1}: {name}", justify="right")
-    summaries = [match_summary(df, p) for p in (0, 1)]
-    for row in summaries[0]:
-        table.add_row(row, *(_format(row, s[row]) for s in summaries))
-    table.add_section()
-    for row, estimate in match_length(df).items():
-        table.add_row(row, _format(row, estimate), "")
-    console = Console()
-    console.print(table)
-    margins = Table(
-        title=f"final margins of {names[0]} per game (tally minus the opponent's), quantiles"
-    )
-    quantiles = margin_quantiles(df, 0)
-    margins.add_column("")
-    for column in quantiles.columns:
-        margins.add_column(column, justify="right")
-    for game, row in quantiles.iterrows():
-        margins.add_row(str(game), *(f"{v:.0f}" for v in row))
-    console.print(margins)
+    caption = f"{len(df):,} matches in {elapsed:.1f} s ({len(df) / elapsed:,.0f} matches/s)"
+    print_matches(df, names, match_title(config), caption + (f"\nrecords in {out}" if out else ""))
 
 
 def register(app: typer.Typer) -> None:

@@ -3,27 +3,44 @@
 from __future__ import annotations
 
 import json
-import sys
 import time
 from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from gin_sim.cli.common import user_errors
+from gin_sim.cli.common import interrupted, progress_bar, user_errors
 from gin_sim.rules import load_rules
-from gin_sim.simulate import head_to_head
+from gin_sim.runs import RunConfig, execute
 from gin_sim.strategies import load_strategy, parse_players
-from gin_sim.summary import (
-    format_estimate,
-    hand_summary,
-    is_duplicate,
-    player_summary,
-    summary_json,
-    variance_reduction,
-)
+from gin_sim.summary import HeadToHead, format_estimate
+
+Multi = Annotated[list[str] | None, typer.Option()]
+
+
+def print_head_to_head(
+    summary: HeadToHead, names: tuple[str, str], title: str, caption: str = ""
+) -> None:
+    """The summary table of a head-to-head run (also used by ``gin-sim summarize``)."""
+    if summary.duplicate:
+        caption += f"\npairing by deck cut the variance of net points by {summary.variance_reduction():.0%}"
+    table = Table(title=title, caption=caption.strip())
+    table.add_column("")
+    for number, name in enumerate(names):
+        table.add_column(f"player {number + 1}: {name}", justify="right")
+    rows = [summary.player(0), summary.player(1)]
+    for row in rows[0]:
+        table.add_row(row, *(format_estimate(row, r[row]) for r in rows))
+    table.add_section()
+    for row, estimate in summary.overall().items():
+        table.add_row(row + " (all hands)", format_estimate(row, estimate), "")
+    Console().print(table)
+
+
+def head_to_head_title(config: RunConfig) -> str:
+    mode = "duplicate: each deck twice, seats swapped" if config.duplicate else "each deck once"
+    return f"{config.count:,} decks ({mode}), rules {config.rules.name}, seed {config.seed}; 95% intervals"
 
 
 def simulate(
@@ -52,6 +69,16 @@ def simulate(
         bool,
         typer.Option(help="Play every deck twice with the seats swapped; pair statistics by deck."),
     ] = True,
+    out: Annotated[
+        str | None,
+        typer.Option(
+            help="Run folder: write each finished chunk there as Parquet; resume from it."
+        ),
+    ] = None,
+    chunk_size: Annotated[
+        int, typer.Option(help="Decks per chunk (the unit of saving and resuming).")
+    ] = 500_000,
+    overwrite: Annotated[bool, typer.Option(help="Replace another run's files in --out.")] = False,
     threads: Annotated[
         int | None, typer.Option(help="Threads to use (default: all cores).")
     ] = None,
@@ -63,62 +90,32 @@ def simulate(
     The dealer alternates with the deal index; with --duplicate (the default) each deck
     is played twice, seats swapped, and the figures are paired by deck.
     """
+    summary = HeadToHead()
+    done = 0
     with user_errors():
-        rule_set = load_rules(rules, rule)
         first, second = parse_players(players)
-        pair = (load_strategy(first, param1), load_strategy(second, param2))
-        console = Console(stderr=True)
-        show_progress = not (quiet or as_json) and sys.stderr.isatty()
-        hands = deals * (2 if duplicate else 1)
+        config = RunConfig(
+            "hands", load_rules(rules, rule), (load_strategy(first, param1), load_strategy(second, param2)),
+            seed, deals, duplicate, chunk_size,
+        )  # fmt: skip
         started = time.perf_counter()
-        with Progress(
-            TextColumn("hands"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("{task.fields[rate]}"),
-            TimeRemainingColumn(),
-            console=console,
-            disable=not show_progress,
-        ) as progress:
-            task = progress.add_task("hands", total=hands, rate="")
-
-            def advance(done: int) -> None:
-                completed = progress.tasks[0].completed + done
-                rate = completed / (time.perf_counter() - started)
-                progress.update(task, advance=done, rate=f"{rate:,.0f} hands/s")
-
-            df = head_to_head(
-                rule_set, pair, deals, seed, duplicate=duplicate, chunk=max(1, min(deals, 250_000)),
-                threads=threads, on_chunk=advance,
-            )  # fmt: skip
+        try:
+            with progress_bar(deals, "decks", not (quiet or as_json)) as advance:
+                for frame in execute(config, out, overwrite, threads, advance):
+                    summary = summary + HeadToHead.of(frame)
+                    done = summary.decks
+        except KeyboardInterrupt:
+            interrupted(out, done, deals, "decks")
         elapsed = time.perf_counter() - started
-    names = (pair[0].name, pair[1].name)
+    names = (config.players[0].name, config.players[1].name)
     if as_json:
-        typer.echo(
-            json.dumps(summary_json(df, names) | {"rules": rule_set.name, "seed": seed}, indent=2)
-        )
+        document = summary.to_json(names) | {"rules": config.rules.name, "seed": seed}
+        typer.echo(json.dumps(document | ({"out": out} if out else {}), indent=2))
         return
-    paired = is_duplicate(df)
-    mode = "duplicate: each deck twice, seats swapped" if paired else "each deck once"
-    caption = f"{len(df):,} hands in {elapsed:.1f} s ({len(df) / elapsed:,.0f} hands/s)"
-    if paired:
-        caption += (
-            f"\npairing by deck cut the variance of net points by {variance_reduction(df):.0%}"
-        )
-    table = Table(
-        title=f"{deals:,} decks ({mode}), rules {rule_set.name}, seed {seed}; 95% intervals",
-        caption=caption,
-    )
-    table.add_column("")
-    for number, name in enumerate(names):
-        table.add_column(f"player {number + 1}: {name}", justify="right")
-    summaries = [player_summary(df, player) for player in (0, 1)]
-    for row in summaries[0]:
-        table.add_row(row, *(format_estimate(row, s[row]) for s in summaries))
-    table.add_section()
-    for row, estimate in hand_summary(df).items():
-        table.add_row(row + " (all hands)", format_estimate(row, estimate), "")
-    Console().print(table)
+    caption = f"{summary.hands:,} hands in {elapsed:.1f} s ({summary.hands / elapsed:,.0f} hands/s)"
+    if out:
+        caption += f"\nrecords in {out}"
+    print_head_to_head(summary, names, head_to_head_title(config), caption)
 
 
 def register(app: typer.Typer) -> None:
