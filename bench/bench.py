@@ -44,6 +44,13 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=200_000)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--check", action="store_true", help="verify results against the reference")
+    parser.add_argument("--run-deals", type=int, default=2_000_000, help="decks of the Parquet run")
+    parser.add_argument(
+        "--memory-deals",
+        type=int,
+        default=10_000_000,
+        help="decks of the peak-memory run (0: skip)",
+    )
     args = parser.parse_args()
     cores = os.cpu_count()
     print(f"cores: {cores}  numba threads: {numba.config.NUMBA_NUM_THREADS}")
@@ -98,6 +105,60 @@ def main() -> None:
         f"matches/s: {args.matches / seconds:.0f}  (simple vs simple, hollywood, "
         f"{numba.config.NUMBA_NUM_THREADS} threads, {args.matches:,} matches, median of {args.repeats})"
     )
+
+    bench_runs(args)
+
+
+def bench_runs(args: argparse.Namespace) -> None:
+    """A whole run written to Parquet against the same run kept in memory only."""
+    import resource
+    import subprocess
+    import sys
+    import tempfile
+
+    from gin_sim.runs import RunConfig, execute
+
+    config = RunConfig(
+        "hands",
+        load_rules("hollywood"),
+        parse_players("simple,simple"),
+        1,
+        args.run_deals,
+        False,
+        500_000,
+    )
+
+    def play(directory: str | None) -> None:
+        for _ in execute(config, directory):
+            pass
+
+    def written() -> None:
+        with tempfile.TemporaryDirectory() as folder:
+            play(folder + "/run")
+
+    # Alternate the two so that load from other processes falls on both alike.
+    in_memory_times, to_parquet_times = [], []
+    for _ in range(args.repeats):
+        in_memory_times.append(median_seconds(lambda: play(None), 1))
+        to_parquet_times.append(median_seconds(written, 1))
+    in_memory = statistics.median(in_memory_times)
+    to_parquet = statistics.median(to_parquet_times)
+    print(
+        f"run deals/s: {args.run_deals / to_parquet:.0f}  (simple vs simple, {args.run_deals:,} decks written "
+        f"to Parquet in 500,000-deck chunks, median of {args.repeats})"
+    )
+    print(
+        f"parquet overhead: {to_parquet / in_memory - 1:.1%}  (against the same run without writing)"
+    )
+    if args.memory_deals:
+        with tempfile.TemporaryDirectory() as folder:
+            command = [sys.executable, "-m", "gin_sim", "simulate", "--deals", str(args.memory_deals),
+                       "--out", folder + "/run", "--quiet"]  # fmt: skip
+            subprocess.run(command, check=True, capture_output=True)
+        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024**2  # KiB -> GiB
+        print(
+            f"peak memory: {peak:.2f} GiB  (gin-sim simulate --deals {args.memory_deals:,} --out, duplicate)"
+        )
 
 
 if __name__ == "__main__":

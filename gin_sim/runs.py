@@ -13,6 +13,7 @@ import json
 import os
 import tempfile
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -185,7 +186,9 @@ class Run:
     def write_chunk(self, chunk: int, frames: dict[str, pd.DataFrame]) -> None:
         for level, path in self.chunk_files(chunk).items():
             table = pa.Table.from_pandas(frames[level], preserve_index=False)
-            _write_atomically(path, lambda p, table=table: pq.write_table(table, p))
+            _write_atomically(
+                path, lambda p, table=table: pq.write_table(table, p, compression="zstd")
+            )
 
     def read_chunk(self, chunk: int, level: str) -> pd.DataFrame:
         path = self.chunk_files(chunk).get(level)
@@ -319,17 +322,29 @@ def execute(
     """
     run = Run.open(directory, config, overwrite) if directory is not None else None
     level = summary_level(config)
-    for chunk in range(config.n_chunks):
+    # One writer thread saves chunk i while the kernels (which release the GIL) play
+    # chunk i + 1; a chunk is reported done only once its files are in place.
+    with ThreadPoolExecutor(max_workers=1) as writer:
+        pending: tuple[Future, int, bool, pd.DataFrame] | None = None
+        for chunk in range(config.n_chunks):
+            if run is not None and run.is_done(chunk):
+                frame, resumed, saving = run.read_chunk(chunk, level), True, None
+            else:
+                frames = play_chunk(config, chunk, threads)
+                frame, resumed = frames[level], False
+                saving = writer.submit(run.write_chunk, chunk, frames) if run is not None else None
+            if pending is not None:
+                yield _finish(pending, config, on_chunk)
+            pending = (saving, chunk, resumed, frame)
+        if pending is not None:
+            yield _finish(pending, config, on_chunk)
+
+
+def _finish(pending, config: RunConfig, on_chunk) -> pd.DataFrame:
+    saving, chunk, resumed, frame = pending
+    if saving is not None:
+        saving.result()  # re-raises a failed write
+    if on_chunk is not None:
         start, stop = config.chunk_range(chunk)
-        if run is not None and run.is_done(chunk):
-            frame = run.read_chunk(chunk, level)
-            resumed = True
-        else:
-            frames = play_chunk(config, chunk, threads)
-            if run is not None:
-                run.write_chunk(chunk, frames)
-            frame = frames[level]
-            resumed = False
-        if on_chunk is not None:
-            on_chunk(stop - start, resumed)
-        yield frame
+        on_chunk(stop - start, resumed)
+    return frame

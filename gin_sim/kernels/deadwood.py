@@ -98,7 +98,7 @@ def min_deadwood_nb(hand):
     return best
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def min_deadwood_many_nb(hands, out):
     """``out[i] = min_deadwood_nb(hands[i])``; hands uint64[n], out int64[n]."""
     for i in prange(hands.shape[0]):

@@ -164,7 +164,7 @@ def _store_game_nb(out, game, points0, points1, tally0, tally1, boxes0, boxes1):
         out["boxes1_game3"] = boxes1
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def play_matches_nb(
     seed, first_match, rules, strategies, undercut_table, hand_offsets, hand_out, record_hands, out
 ):

@@ -228,7 +228,7 @@ def play_deck_nb(deck, dealer, rules, strategies, undercut_table, seed, deal, ou
     out[0]["deal"] = deal
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def play_deals_nb(seed, first_deal, rules, strategies, undercut_table, out):
     """Deals ``first_deal .. first_deal + len(out) - 1``: deck and dealer from (seed, deal).
 
