@@ -79,14 +79,16 @@ def test_resume_skips_finished_chunks_and_gives_identical_results(tmp_path):
     iterator = execute(hands_config(), partial)
     next(iterator)  # one chunk finished, then the run "stops"
     iterator.close()
-    assert sorted(p.name for p in partial.glob("*.parquet")) == ["hands-000000.parquet"]
+    # chunk 0 is done; chunk 1 may have been played and saved meanwhile (the writer thread)
+    saved = sorted(p.name for p in partial.glob("*.parquet"))
+    assert saved[0] == "hands-000000.parquet" and len(saved) < 3
     before = (partial / "hands-000000.parquet").stat().st_mtime_ns
     resumed_flags = []
     resumed = pd.concat(
         execute(hands_config(), partial, on_chunk=lambda n, r: resumed_flags.append(r)),
         ignore_index=True,
     )
-    assert resumed_flags == [True, False, False]
+    assert resumed_flags == [True] * len(saved) + [False] * (3 - len(saved))
     assert (partial / "hands-000000.parquet").stat().st_mtime_ns == before  # never rewritten
     pd.testing.assert_frame_equal(whole, resumed)
 
@@ -268,7 +270,7 @@ def test_unfinished_run_is_reported(tmp_path):
     iterator = execute(hands_config(), tmp_path / "run")
     next(iterator)
     iterator.close()
-    with pytest.raises(RunError, match="unfinished: 2 of 3 chunks missing"):
+    with pytest.raises(RunError, match="unfinished: [12] of 3 chunks missing"):
         gin_sim.load_run(tmp_path / "run")
     list(execute(hands_config(), tmp_path / "run"))
     assert len(gin_sim.load_run(tmp_path / "run")) == 6_000
