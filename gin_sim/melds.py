@@ -355,19 +355,21 @@ def _layoff_choices(defender: int, knocker: Arrangement) -> list[list[int]]:
     return choices
 
 
-def defender_result(defender_hand: int, knocker_arrangement: Arrangement) -> tuple[int, int]:
+def defender_layoffs(defender_hand: int, knocker_arrangement: Arrangement) -> tuple[int, int, int]:
     """R15, R16: the defender's melds and layoffs chosen jointly, exactly.
 
     Every legal layoff set ``L`` is a union of one choice per place (``_layoff_choices``);
     the final deadwood is the least, over all ``L``, of the least deadwood of the
-    defender's other cards. Returns ``(final_deadwood, laid_off_points)``, where
-    ``laid_off_points`` is the least value laid off among the layoff sets reaching that
-    deadwood. After gin there are no layoffs: do not call this then.
+    defender's other cards. Returns ``(final_deadwood, laid_off_points, laid_off)``:
+    among the layoff sets reaching that deadwood, the one of least value laid off (the
+    numerically smallest mask among those). After gin there are no layoffs: do not call
+    this then.
 
-    >>> from gin_sim.cards import parse_cards
+    >>> from gin_sim.cards import parse_cards, format_cards
     >>> knocker = best_arrangement(parse_cards("5H 6H 7H 9C 9D 9S KC KD QC JC"))
-    >>> defender_result(parse_cards("8H 9H 2C 2D"), knocker)  # 8H, then 9H beyond it
-    (4, 17)
+    >>> final, points, laid = defender_layoffs(parse_cards("8H 9H 2C 2D"), knocker)
+    >>> final, points, format_cards(laid)  # 8H, then 9H beyond it
+    (4, 17, '8H 9H')
     """
     defender_hand = _check_hand(defender_hand, "defender_hand")
     if defender_hand & knocker_arrangement.cards:
@@ -375,13 +377,25 @@ def defender_result(defender_hand: int, knocker_arrangement: Arrangement) -> tup
             "defender_hand shares cards with the knocker's arrangement: "
             + format_cards(defender_hand & knocker_arrangement.cards)
         )
-    best: tuple[int, int] | None = None
+    best: tuple[int, int, int] | None = None
     for picks in itertools.product(*_layoff_choices(defender_hand, knocker_arrangement)):
         laid_off = 0
         for pick in picks:
             laid_off |= pick  # chains of two runs may meet: a card is laid off once
-        outcome = (_min_deadwood(defender_hand & ~laid_off), _value(laid_off))
+        outcome = (_min_deadwood(defender_hand & ~laid_off), _value(laid_off), laid_off)
         if best is None or outcome < best:
             best = outcome
     assert best is not None  # the product always holds the empty layoff set
     return best
+
+
+def defender_result(defender_hand: int, knocker_arrangement: Arrangement) -> tuple[int, int]:
+    """``(final_deadwood, laid_off_points)`` of ``defender_layoffs``.
+
+    >>> from gin_sim.cards import parse_cards
+    >>> knocker = best_arrangement(parse_cards("5H 6H 7H 9C 9D 9S KC KD QC JC"))
+    >>> defender_result(parse_cards("8H 9H 2C 2D"), knocker)  # 8H, then 9H beyond it
+    (4, 17)
+    """
+    final, points, _ = defender_layoffs(defender_hand, knocker_arrangement)
+    return final, points
