@@ -2,8 +2,11 @@
 
 10,000 seeded deals for every named rule set and the pairings simple-simple,
 simple-random and random-random (120,000 deals), plus variants that the named sets leave
-off (big gin, R11 relaxed, no undercut on ties, a low wall). The reference runs in a
-process pool so the suite stays within its time on 2 cores.
+off (big gin, R11 relaxed, no undercut on ties, a low wall). The strategy family
+(docs/strategies.md): 10,000 deals for each named family strategy against simple, against
+expert and against itself (15 pairings), and 2,000 deals for extreme parameter sets and
+for family pairings under rule variants. The reference runs in a process pool so the
+suite stays within its time on 2 cores.
 """
 
 from __future__ import annotations
@@ -18,19 +21,62 @@ from gin_sim.records import HAND_FIELDS
 from gin_sim.reference.engine import play_deal_reference
 from gin_sim.rules import Rules, load_rules
 from gin_sim.simulate import records_to_frame, simulate_deals
-from gin_sim.strategies import parse_players
+from gin_sim.strategies import Strategy, parse_players
 
 DEALS = 10_000
 SEED = 20261129
 PAIRINGS = ["simple,simple", "simple,random", "random,random"]
+FAMILY = ["simple", "basic", "gin-hunter", "early-knocker", "defensive", "expert"]
 
 
-def _reference_block(args: tuple[Rules, tuple[str, str], int, int, int]) -> list[dict]:
+def family_pairings() -> list[str]:
+    """Each named family strategy against simple, against expert and against itself,
+    each pair once whatever the seat order (the dealer alternates with the deal)."""
+    seen: set[frozenset[str]] = set()
+    out = []
+    for name in FAMILY:
+        for other in ("simple", "expert", name):
+            if frozenset((name, other)) not in seen:
+                seen.add(frozenset((name, other)))
+                out.append(f"{name},{other}")
+    return out
+
+
+FAMILY_PAIRINGS = family_pairings()
+# Deliberately extreme members of the family: takes for gain only, with a heavy weight on
+# live cards; a very cautious knocker that hates feeding the opponent; a three-phase
+# schedule; fractional weights everywhere (where the order of the float sums matters).
+EXTREMES = [
+    Strategy(name="grabber", take_melds=False, take_min_gain=1.0, improve_weight=2.0),
+    Strategy(name="timid", safety_weight=3.0, undercut_risk=0.05),
+    Strategy(
+        name="three-phase",
+        knock_schedule=((20, 0), (8, 5), (0, 10)),
+        keep_weight=0.1,
+        safety_weight=0.7,
+        disinterest_weight=0.3,
+    ),
+    Strategy(
+        name="fractions",
+        knock_threshold=3,
+        undercut_risk=0.02,
+        take_min_gain=0.5,
+        improve_weight=0.3,
+        keep_weight=0.3,
+        safety_weight=0.2,
+        disinterest_weight=0.1,
+    ),
+]
+
+
+def _reference_block(args: tuple[Rules, tuple[Strategy, Strategy], int, int, int]) -> list[dict]:
     rules, players, seed, start, stop = args
     return [play_deal_reference(seed, deal, rules, players) for deal in range(start, stop)]
 
 
-def reference_records(rules: Rules, players: tuple[str, str], seed: int, deals: int) -> list[dict]:
+def reference_records(
+    rules: Rules, players: tuple[Strategy, Strategy], seed: int, deals: int
+) -> list[dict]:
     workers = min(4, os.cpu_count() or 1)
     step = max(1, deals // (workers * 4))
     jobs = [(rules, players, seed, s, min(deals, s + step)) for s in range(0, deals, step)]
@@ -38,11 +84,14 @@ def reference_records(rules: Rules, players: tuple[str, str], seed: int, deals: 
         return [record for block in pool.map(_reference_block, jobs) for record in block]
 
 
-def compare(rules: Rules, players: str, deals: int, seed: int = SEED) -> np.ndarray:
+def compare(
+    rules: Rules, players: str | tuple[Strategy, Strategy], deals: int, seed: int = SEED
+) -> np.ndarray:
     pair = parse_players(players)
     kernel = simulate_deals(rules, pair, deals, seed)
     frame = records_to_frame(kernel)
-    expected = reference_records(rules, (pair[0].name, pair[1].name), seed, deals)
+    expected = reference_records(rules, pair, seed, deals)
+    players = f"{pair[0].name},{pair[1].name}"
     assert len(expected) == deals
     got = frame[list(HAND_FIELDS)].to_dict("records")
     for deal, (k, r) in enumerate(zip(got, expected, strict=True)):
@@ -114,4 +163,42 @@ def test_kernel_equals_reference_on_10000_deals(rule_set, players):
 def test_kernel_equals_reference_on_variants(overrides, players):
     rules = load_rules("hollywood", overrides)
     records = compare(rules, players, 2_000, seed=5)
+    check_invariants(records, rules)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", FAMILY_PAIRINGS)
+def test_family_kernel_equals_reference_on_10000_deals(players):
+    rules = load_rules("hollywood")
+    records = compare(rules, players, DEALS)
+    check_invariants(records, rules)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("opponent", ["expert", "self"])
+@pytest.mark.parametrize("extreme", EXTREMES, ids=[s.name for s in EXTREMES])
+def test_extreme_family_members_on_2000_deals(extreme, opponent):
+    rules = load_rules("hollywood")
+    other = extreme if opponent == "self" else parse_players(f"{opponent},simple")[0]
+    records = compare(rules, (extreme, other), 2_000, seed=7)
+    check_invariants(records, rules)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("rule_set", "overrides", "players"),
+    [
+        ("oklahoma", [], "expert,gin-hunter"),
+        (
+            "hollywood",
+            ["big_gin_bonus=31", "may_discard_drawn_upcard=true"],
+            "defensive,early-knocker",
+        ),
+        ("hollywood", ["undercut_on_tie=false", "knock_limit=4"], "expert,basic"),
+        ("standard", ["wall=0", "max_upcard_takes=5"], "expert,random"),
+    ],
+)
+def test_family_under_rule_variants_on_2000_deals(rule_set, overrides, players):
+    rules = load_rules(rule_set, overrides)
+    records = compare(rules, players, 2_000, seed=9)
     check_invariants(records, rules)

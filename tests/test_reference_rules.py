@@ -3,9 +3,11 @@
 Every case is a row of ``CASES``: the non-dealer's and the dealer's ten cards, the upcard,
 the top (and if needed the bottom) of the stock, the rule variant, the strategies and the
 expected record fields, worked out by hand from docs/engine.md. The engine comes from the
-``engine`` fixture, a callable with the signature of ``play_hand_reference``; today it is
-parametrised with the reference only, and the numba playout can be added there so the
-same table checks it too.
+``engine`` fixture, a callable with the signature of ``play_hand_reference``,
+parametrised with the reference and the numba playout, so the same table checks both.
+``FAMILY_CASES`` do the same for the strategy family (docs/strategies.md): thresholds,
+schedules, undercut risk, takes by gain and discard weights; their players are strategy
+names or ``Strategy`` objects.
 
 Players are written by role in the table (``N`` non-dealer, ``D`` dealer) and turned into
 seats 0/1 by the case's ``dealer``.
@@ -15,11 +17,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pytest
 
+from gin_sim.calibration import load_undercut_table
 from gin_sim.cards import card_value, cards_of, format_cards, parse_card_list, parse_cards
 from gin_sim.enums import DrawReason
 from gin_sim.records import HAND_FIELDS
@@ -40,6 +43,7 @@ from gin_sim.reference.rng import (
 )
 from gin_sim.rules import Rules, load_rules
 from gin_sim.simulate import play_hand
+from gin_sim.strategies import Strategy, load_strategy
 
 Engine = Callable[..., dict[str, Any]]
 N, D = "N", "D"  # roles: non-dealer and dealer
@@ -483,6 +487,207 @@ CASES = [
 ]
 
 
+# ------------------------------------------- the strategy family (docs/strategies.md)
+# Undercut risks from the calibrated table, so the cases below hold whatever it says:
+# midpoints between rows pin the row min(opp_turns, 20) that a decision reads.
+RISK = load_undercut_table().tolist()
+
+
+def family(**params: Any) -> Strategy:
+    """simple with these parameters."""
+    return replace(load_strategy("simple"), name="simple+", **params)
+
+
+# Knock threshold 2 while 30 or more cards are in the stock, then 10.
+SCHEDULED = {"knock_schedule": ((30, 2), (0, 10))}
+# The R12 hand (N knocks with 7 after taking 5C), then D draws 8C and throws KD, N draws 6H.
+R12_N, R12_D = "3C 4C 9H 9D 9S JS QS KS 7D 8H", "AD 2S 4H 6D TC KD QH 3H 5S 7S"
+# N after its 3rd turn: 3C-5C, 9s, J-K spades, 6H. D: no melds and nothing to lay off, 56.
+SCHEDULED_KNOCK = knock(N, 6, 56, 56, 0, N, 50, first_upcard_taker=N, turns=3, stock_left=29)
+# The R17 tie hand: N takes 7H and could knock with 5 (a tie, undercut); holding back, it
+# throws 9S, which gives D (simple) 9S-QS with its 9s: gin, 25 + N's 5.
+TIE_N, TIE_D = "5H 6H 2C 2D 2S KC KD KS 5C 9S", "9C 9D 9H TS JS QS 6C 7C 8C 5S"
+HELD_TIE = knock(D, 0, 5, 5, 0, D, 30, gin=True, first_upcard_taker=N, turns=2, upcard_takes=2)
+
+# N: AS-3S, 4H-6H, JD JH JS and 8C; neither player can use the upcard 9C.
+PASSED_N, PASSED_D = "AS 2S 3S 4H 5H 6H JD JH JS 8C", "KC QD TS 9H 7D 2H 3D AD 4C 5S"
+
+FAMILY_CASES = [
+    Case(
+        "threshold: knock_threshold=4 holds back the R12 knock with 7; 8H is discarded",
+        nondealer=R12_N,
+        dealer_hand=R12_D,
+        upcard="5C",
+        stock="8C",
+        overrides=("wall=30",),
+        players=(family(knock_threshold=4), "simple"),
+        expect=drawn(WALL, first_upcard_taker=N, turns=2, stock_left=30)
+        | {"N_hand": "3C 4C 5C 9H 9D 9S JS QS KS 7D", "D_hand": "AD 2S 4H 6D TC QH 3H 5S 7S 8C"},
+    ),
+    Case(
+        "threshold: knock_threshold=7 knocks with 7 (at most the threshold)",
+        nondealer=R12_N,
+        dealer_hand=R12_D,
+        upcard="5C",
+        stock="8C",
+        overrides=("wall=30",),
+        players=(family(knock_threshold=7), "simple"),
+        expect=knock(N, 7, 58, 58, 0, N, 51, turns=1),
+    ),
+    Case(
+        "schedule: threshold 2 with 31 in the stock holds the knock with 7; at 29 it is 10",
+        nondealer=R12_N,
+        dealer_hand=R12_D,
+        upcard="5C",
+        stock="8C 6H",
+        overrides=("wall=29",),
+        players=(family(**SCHEDULED), "simple"),
+        # Turn 1 (stock 31): k = 7 > 2, discard 8H. D draws 8C, throws KD (no use to N).
+        # Turn 3: N draws 6H (stock 29), throws 7D and knocks with 6 <= 10.
+        expect=SCHEDULED_KNOCK | {"N_hand": "3C 4C 5C 9H 9D 9S JS QS KS 6H"},
+    ),
+    Case(
+        "knock limit: a schedule threshold above the hand's limit is capped (Oklahoma, 5C: 5)",
+        nondealer=R12_N,
+        dealer_hand=R12_D,
+        upcard="5C",
+        stock="8C 6H",
+        rules="oklahoma",
+        overrides=("wall=29",),
+        players=(family(**SCHEDULED), "simple"),
+        # As above, but the turn-3 knock with 6 is above the hand's knock limit 5.
+        expect=drawn(WALL, knock_limit=5, first_upcard_taker=N, turns=3, stock_left=29),
+    ),
+    Case(
+        "gin-hunter refuses the 5-point knock (stock 31 >= 6: threshold 0) and D goes gin",
+        nondealer=TIE_N,
+        dealer_hand=TIE_D,
+        upcard="7H",
+        players=("gin-hunter", "simple"),
+        # keep_weight 1: cost(9S) = 5 + 0 live; cost(5C) = 9 + 2 live (5D, 5S unseen).
+        expect=HELD_TIE | {"N_hand": "5H 6H 7H 2C 2D 2S KC KD KS 5C"},
+    ),
+    Case(
+        "undercut_risk below risk(5) on row 0 (D has played no turn) holds the knock",
+        nondealer=TIE_N,
+        dealer_hand=TIE_D,
+        upcard="7H",
+        players=(family(undercut_risk=RISK[0][5] / 2), "simple"),
+        expect=HELD_TIE,
+    ),
+    Case(
+        "undercut_risk equal to risk(5) on row 0 knocks: only a risk above it holds",
+        nondealer=TIE_N,
+        dealer_hand=TIE_D,
+        upcard="7H",
+        players=(family(undercut_risk=RISK[0][5]), "simple"),
+        expect=knock(N, 5, 5, 5, 0, D, 10, undercut=True, first_upcard_taker=N, turns=1),
+    ),
+    Case(
+        "undercut_risk reads row 1 when the opponent has played one turn: knocks below row 2",
+        nondealer=R12_N,
+        dealer_hand=R12_D,
+        upcard="5C",
+        stock="8C 6H",
+        overrides=("wall=29",),
+        players=(
+            family(**SCHEDULED, undercut_risk=(RISK[1][6] + RISK[2][6]) / 2),
+            "simple",
+        ),
+        expect=SCHEDULED_KNOCK,
+    ),
+    Case(
+        "undercut_risk reads row 1 when the opponent has played one turn: holds above row 0",
+        nondealer=R12_N,
+        dealer_hand=R12_D,
+        upcard="5C",
+        stock="8C 6H",
+        overrides=("wall=29",),
+        players=(
+            family(**SCHEDULED, undercut_risk=(RISK[0][6] + RISK[1][6]) / 2),
+            "simple",
+        ),
+        expect=drawn(WALL, first_upcard_taker=N, turns=3, stock_left=29)
+        | {"N_hand": "3C 4C 5C 9H 9D 9S JS QS KS 6H"},
+    ),
+    Case(
+        "take by gain: early-knocker takes AD for a gain of 9 (TD out) and knocks with 1",
+        nondealer="3C 4C 5C 9H 9D 9S JS QS KS TD",
+        dealer_hand="AC 2S 4H 6D TC KD QH 3H 5S 7S",
+        upcard="AD",
+        players=("early-knocker", "simple"),
+        # AD melds with nothing; gain = 10 - 1 >= 3. D: 58, nothing to lay off.
+        expect=knock(N, 1, 58, 58, 0, N, 57, first_upcard_taker=N, turns=1, upcard_takes=1),
+    ),
+    Case(
+        "take by gain: take_melds=false still takes 7H, gain 25 - 5 = 20 >= take_min_gain",
+        nondealer=TIE_N,
+        dealer_hand=TIE_D,
+        upcard="7H",
+        players=(family(take_melds=False, take_min_gain=20.0), "simple"),
+        # N alone: 2s and Ks, 5H 6H 5C 9S unmatched (25). With 7H and 9S out: 5 (5C).
+        expect=knock(N, 5, 5, 5, 0, D, 10, undercut=True, first_upcard_taker=N, turns=1),
+    ),
+    Case(
+        "take by gain: a gain of 20 < 21 declines; D declines 7H; N draws 3D",
+        nondealer=TIE_N,
+        dealer_hand=TIE_D,
+        upcard="7H",
+        stock="3D",
+        overrides=("wall=30",),
+        players=(family(take_melds=False, take_min_gain=21.0), "simple"),
+        expect=drawn(WALL, first_upcard_taker=-1, turns=1, stock_left=30)
+        | {"N_hand": "5H 6H 2C 2D 2S KC KD KS 5C 3D"},
+    ),
+    Case(
+        "take by gain: improve_weight 1 adds live(7H) = 1 (8H with 6H): 20 + 1 >= 21",
+        nondealer=TIE_N,
+        dealer_hand=TIE_D,
+        upcard="7H",
+        stock="3D",
+        overrides=("wall=30",),
+        players=(family(take_melds=False, take_min_gain=21.0, improve_weight=1.0), "simple"),
+        expect=knock(N, 5, 5, 5, 0, D, 10, undercut=True, first_upcard_taker=N, turns=1),
+    ),
+    Case(
+        "disinterest: D declined 9C, so N throws 8C (next to it) rather than 8D",
+        nondealer=PASSED_N,
+        dealer_hand=PASSED_D,
+        upcard="9C",
+        stock="8D",
+        overrides=("wall=30",),
+        players=(family(knock_threshold=5, disinterest_weight=1.0), "simple"),
+        # Both decline 9C (R9), so opp_passed = {9C} for N. N draws 8D: 8C and 8D each
+        # leave 8 > 5; cost(8C) = 8 - 1 (9C), cost(8D) = 8.
+        expect=drawn(WALL, first_upcard_taker=-1, turns=1, stock_left=30)
+        | {"N_hand": "AS 2S 3S 4H 5H 6H JD JH JS 8D"},
+    ),
+    Case(
+        "disinterest: without the weight the tie on 8 goes to the suit: 8D (D before C)",
+        nondealer=PASSED_N,
+        dealer_hand=PASSED_D,
+        upcard="9C",
+        stock="8D",
+        overrides=("wall=30",),
+        players=(family(knock_threshold=5), "simple"),
+        expect=drawn(WALL, first_upcard_taker=-1, turns=1, stock_left=30)
+        | {"N_hand": "AS 2S 3S 4H 5H 6H JD JH JS 8C"},
+    ),
+    Case(
+        "a knock always throws the simple discard (8D), whatever the discard weights",
+        nondealer=PASSED_N,
+        dealer_hand=PASSED_D,
+        upcard="9C",
+        stock="8D",
+        players=(family(disinterest_weight=1.0), "simple"),
+        # k = 8 <= 10. D: 61 and nothing to lay off (4S, 3H, 7H, JC). 61 - 8.
+        expect=knock(N, 8, 61, 61, 0, N, 53, first_upcard_taker=-1, turns=1)
+        | {"N_hand": "AS 2S 3S 4H 5H 6H JD JH JS 8C"},
+    ),
+]
+CASES += FAMILY_CASES
+
+
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_rule_case(engine: Engine, case: Case) -> None:
     rules = case.rule_set()
@@ -719,6 +924,10 @@ def test_bad_input_is_rejected() -> None:
     with pytest.raises(ValueError, match="duplicate"):
         play_hand_reference([0, *deck[:51]], rules)
     with pytest.raises(ValueError, match="strategy"):
-        play_hand_reference(deck, rules, ("simple", "expert"))
+        play_hand_reference(deck, rules, ("simple", "clever"))
+    with pytest.raises(ValueError, match=r"knock threshold 10 .* above knock_limit = 4"):
+        play_hand_reference(
+            deck, load_rules("hollywood", ["knock_limit=4"]), ("gin-hunter", "simple")
+        )
     with pytest.raises(ValueError, match="dealer"):
         play_hand_reference(deck, rules, dealer=2)

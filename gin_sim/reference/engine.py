@@ -1,39 +1,68 @@
 """The plain-Python reference engine: one hand of Hollywood Gin, rule by rule.
 
-It implements docs/engine.md literally and is the oracle the numba playout is tested
-against, record for record; ``replay`` uses its event trace to show a hand move by move.
-Deadwood comes from the exhaustive search of ``gin_sim.melds``. After every action the
-engine checks that the two hands, the stock and the discard pile hold the 52 cards once.
+It implements docs/engine.md and docs/strategies.md literally and is the oracle the numba
+playout is tested against, record for record; ``replay`` uses its event trace to show a
+hand move by move. Deadwood comes from the exhaustive search of ``gin_sim.melds``. After
+every action the engine checks that the two hands, the stock and the discard pile hold the
+52 cards once.
+
+Every decision of a strategy reads only a ``View``: the small frozen object that
+``player_view`` builds from the table for one player (docs/strategies.md, "What a player
+knows"). The family's decisions (``family_takes``, ``family_discard_or_knock``) are plain
+functions of the strategy's parameters and that view, written from the spec, not from the
+kernels.
 
 >>> from gin_sim.rules import Rules, load_rules
 >>> record = play_deal_reference(seed=1, deal=0, rules=Rules())
 >>> record["hand0"] & record["hand1"]
 0
+>>> play_deal_reference(1, 0, "hollywood", ("expert", "gin-hunter"))["deal"]
+0
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+import functools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
 
-from gin_sim.cards import FULL_DECK, N_CARDS, N_RANKS, card_index, card_value, parse_deck
+from gin_sim.calibration import load_undercut_table
+from gin_sim.cards import FULL_DECK, N_CARDS, N_RANKS, N_SUITS, card_index, card_value, parse_deck
 from gin_sim.enums import NO_PLAYER, DrawReason
 from gin_sim.melds import Arrangement, defender_result, knocker_arrangement, min_deadwood_exhaustive
 from gin_sim.records import HAND_FIELDS
 from gin_sim.reference.rng import Stream, bounded, deck_for_deal, player_stream_state
 from gin_sim.rules import Rules, load_rules
+from gin_sim.strategies import Strategy, load_strategy
 
 __all__ = [
-    "STRATEGY_KINDS",
+    "NO_CARD",
     "Event",
+    "View",
     "completes_a_meld",
+    "danger",
+    "disinterest",
+    "family_discard_or_knock",
+    "family_takes",
+    "knock_threshold",
+    "legal_discards",
+    "live",
+    "load_players",
     "play_deal_reference",
     "play_hand_reference",
+    "player_view",
     "simple_discard",
     "simple_discard_bounded",
+    "take_gain",
+    "take_gain_bounded",
+    "take_score",
+    "undercut_risk",
+    "weighted_discard",
+    "weighted_discard_bounded",
 ]
 
-STRATEGY_KINDS = ("simple", "random")
+NO_CARD = -1  # the top of an empty discard pile
 
 # A trace event: (kind, player, *details), player -1 when none. Kinds and details:
 #   ("deal", -1, dealer, nondealer_hand, dealer_hand, upcard, knock_limit)
@@ -66,6 +95,14 @@ def _cards(hand: int) -> list[int]:
 
 def _deadwood(hand: int) -> int:
     return min_deadwood_exhaustive(hand)
+
+
+def _rank(card: int) -> int:
+    return card % N_RANKS
+
+
+def _suit(card: int) -> int:
+    return card // N_RANKS
 
 
 def completes_a_meld(hand: int, card: int) -> bool:
@@ -125,20 +162,298 @@ def simple_discard_bounded(hand: int, legal: list[int], taken_from_pile: int | N
     return best_card
 
 
-class _Simple:
-    """docs/engine.md, strategy ``simple``."""
+# ---------------------------------------------------------------- what a player knows
+@dataclass(frozen=True)
+class View:
+    """Everything one player knows when it decides (docs/strategies.md, "What a player
+    knows"), built from the table by ``player_view`` and by nothing else. Every decision
+    reads only this: never the opponent's other cards nor the order of the stock."""
 
-    def takes_top(self, hand: int, card: int) -> bool:
-        return completes_a_meld(hand, card)
+    hand: int  # its own cards: 10 when deciding a take, 11 when deciding a discard
+    pile: int  # the cards now in the discard pile (public)
+    top: int  # the pile's top card, NO_CARD when the pile is empty
+    opp_taken: int  # cards the opponent took from the pile and has not discarded since
+    opp_passed: int  # cards the opponent showed no interest in (kept for the whole hand)
+    stock_left: int  # cards in the stock (after this turn's take, when deciding a discard)
+    opp_turns: int  # turns the opponent has played so far in this hand
+    knock_limit: int  # this hand's knock limit (R12, R14a)
+    rules: Rules
+    # The player's own move: the card this turn took from the discard pile, which it may
+    # not discard (R11; the family never does), None before a take or after a stock draw.
+    taken_from_pile: int | None = None
 
-    def declares_big_gin(self) -> bool:
+    @property
+    def unseen(self) -> int:
+        """The cards in the stock or hidden in the opponent's hand."""
+        return FULL_DECK & ~self.hand & ~self.pile & ~self.opp_taken
+
+
+def player_view(table: _Table, player: int, taken_from_pile: int | None = None) -> View:
+    """The view of ``player``: the one place where the table's state becomes knowledge.
+
+    It reads the player's own hand, the public pile, and what the opponent has shown
+    (``_Table.taken``, ``passed``, ``turns_of``, kept by the update rules of
+    docs/strategies.md); of the hidden cards only their number in the stock."""
+    opponent = 1 - player
+    return View(
+        hand=table.hands[player],
+        pile=table.pile_mask,
+        top=table.pile[-1] if table.pile else NO_CARD,
+        opp_taken=table.taken[opponent],
+        opp_passed=table.passed[opponent],
+        stock_left=table.stock_left,
+        opp_turns=table.turns_of[opponent],
+        knock_limit=table.knock_limit,
+        rules=table.rules,
+        taken_from_pile=taken_from_pile,
+    )
+
+
+def legal_discards(view: View) -> list[int]:
+    """The cards the rules allow to discard (R11), ascending: every card, except the one
+    just taken from the discard pile unless ``may_discard_drawn_upcard``."""
+    return [
+        c
+        for c in _cards(view.hand)
+        if not (c == view.taken_from_pile and not view.rules.may_discard_drawn_upcard)
+    ]
+
+
+# ------------------------------------------------- helper quantities (docs/strategies.md)
+def _meld_partners(card: int) -> tuple[tuple[int, int], ...]:
+    """The pairs (x, y) with {card, x, y} a 3-card meld (R3): two more cards of its rank,
+    or two of its suit at ranks (r-2, r-1), (r-1, r+1), (r+1, r+2), with no wrap (R1)."""
+    rank, suit = _rank(card), _suit(card)
+    others = [card_index(rank, s) for s in range(N_SUITS) if s != suit]
+    pairs = [(a, b) for i, a in enumerate(others) for b in others[i + 1 :]]
+    for low, high in ((rank - 2, rank - 1), (rank - 1, rank + 1), (rank + 1, rank + 2)):
+        if low >= 0 and high < N_RANKS:
+            pairs.append((card_index(low, suit), card_index(high, suit)))
+    return tuple(pairs)
+
+
+def _same_suit_at_distance(card: int, distance: int) -> int:
+    """The cards of ``card``'s suit whose rank differs from its rank by ``distance``."""
+    rank, suit = _rank(card), _suit(card)
+    return sum(
+        _bit(card_index(r, suit)) for r in (rank - distance, rank + distance) if 0 <= r < N_RANKS
+    )
+
+
+_MELD_PARTNERS = tuple(_meld_partners(c) for c in range(N_CARDS))
+# The other cards of each card's rank, and of its suit at rank distance 1 and 2.
+_SAME_RANK = tuple(
+    sum(_bit(card_index(_rank(c), s)) for s in range(N_SUITS) if s != _suit(c))
+    for c in range(N_CARDS)
+)
+_NEXT_TO = tuple(_same_suit_at_distance(c, 1) for c in range(N_CARDS))
+_TWO_AWAY = tuple(_same_suit_at_distance(c, 2) for c in range(N_CARDS))
+
+
+def live(card: int, hand: int, unseen: int) -> int:
+    """``live(c, h)``: the distinct cards x in ``unseen``, x != c, such that {c, x, y} is a
+    3-card meld for some y in ``hand``, y != c (the meld chances of c with the hand)."""
+    hand &= ~_bit(card)
+    unseen &= ~_bit(card)
+    xs = 0
+    for a, b in _MELD_PARTNERS[card]:
+        if unseen >> a & 1 and hand >> b & 1:
+            xs |= _bit(a)
+        if unseen >> b & 1 and hand >> a & 1:
+            xs |= _bit(b)
+    return xs.bit_count()
+
+
+def danger(card: int, opp_taken: int) -> int:
+    """``danger(c)``: cards the opponent took of c's rank, plus those of c's suit whose rank
+    differs by 1 or 2. (c itself is never in ``opp_taken``: it is in the player's hand.)"""
+    return (opp_taken & _SAME_RANK[card]).bit_count() + (
+        opp_taken & (_NEXT_TO[card] | _TWO_AWAY[card])
+    ).bit_count()
+
+
+def disinterest(card: int, opp_passed: int) -> int:
+    """``disinterest(c)``: cards t != c the opponent passed that share c's rank, or its suit
+    with rank differing by exactly 1."""
+    return (opp_passed & (_SAME_RANK[card] | _NEXT_TO[card])).bit_count()
+
+
+def knock_threshold(strategy: Strategy, view: View) -> int:
+    """Knock or discard, step 2: the threshold of the first schedule pair whose
+    ``min_stock <= stock_left``, else ``knock_threshold`` (absent: the knock limit),
+    capped by the hand's knock limit (R12, R14a)."""
+    by_stock = view.knock_limit if strategy.knock_threshold is None else strategy.knock_threshold
+    for min_stock, threshold in strategy.knock_schedule:
+        if min_stock <= view.stock_left:
+            by_stock = threshold
+            break
+    return min(by_stock, view.knock_limit)
+
+
+def undercut_risk(k: int, view: View) -> float:
+    """``risk(k) = UNDERCUT_TABLE[min(opp_turns, 20), k]`` (configs/models/undercut.csv)."""
+    table = _undercut_table()
+    return table[min(view.opp_turns, len(table) - 1)][k]
+
+
+_UNDERCUT_TABLE: list[tuple[tuple[float, ...], ...]] = []
+
+
+def _undercut_table() -> tuple[tuple[float, ...], ...]:
+    """The calibrated table as Python floats (the float64 values of the CSV, unchanged)."""
+    if not _UNDERCUT_TABLE:
+        _UNDERCUT_TABLE.append(tuple(tuple(row) for row in load_undercut_table().tolist()))
+    return _UNDERCUT_TABLE[0]
+
+
+# ------------------------------------------------------ decisions of a family member
+def take_gain(hand: int, top: int) -> int:
+    """Take, step 2: ``deadwood(h) - min over d in h of deadwood(h | t & ~d)``, the gain of
+    the best discard after taking ``top`` (never ``top`` itself), by its definition."""
+    with_top = hand | _bit(top)
+    return _deadwood(hand) - min(_deadwood(with_top & ~_bit(d)) for d in _cards(hand))
+
+
+def take_gain_bounded(hand: int, top: int) -> int:
+    """The same gain, with fewer deadwood searches: the simple discard of the 11 cards with
+    ``top`` forbidden leaves the least deadwood first of all (its key starts with it), so
+    its branch and bound (``simple_discard_bounded``) finds the minimum. Tests check it
+    against ``take_gain``."""
+    with_top = hand | _bit(top)
+    best = simple_discard_bounded(with_top, _cards(hand), top)
+    return _deadwood(hand) - _deadwood(with_top & ~_bit(best))
+
+
+def take_score(strategy: Strategy, view: View) -> float:
+    """Take, step 2: ``gain + improve_weight * live(t, h)``, a float, in this order."""
+    gain = take_gain_bounded(view.hand, view.top)
+    return gain + strategy.improve_weight * live(view.top, view.hand, view.unseen)
+
+
+def family_takes(strategy: Strategy, view: View) -> bool:
+    """docs/strategies.md, "Take": take the top card ``t`` of the discard pile (the
+    first-turn offer, R7 and R8, or a normal turn, R10) into the 10-card hand ``h``?"""
+    # 1. The simple test: t is part of a meld with cards of h.
+    if strategy.take_melds and completes_a_meld(view.hand, view.top):
         return True
+    # 2. A score of at least take_min_gain; 0 turns this rule off.
+    if strategy.take_min_gain > 0:
+        return take_score(strategy, view) >= strategy.take_min_gain
+    # 3. Else draw from the stock (or decline the offer).
+    return False
 
-    def discard(self, hand: int, legal: list[int], taken_from_pile: int | None) -> int:
-        return simple_discard_bounded(hand, legal, taken_from_pile)
 
-    def knocks(self) -> bool:
-        return True  # as soon as it may
+def discard_cost(strategy: Strategy, view: View, card: int) -> float:
+    """Knock or discard, step 4: ``deadwood(h & ~c) + keep_weight * live(c, h & ~c) +
+    safety_weight * danger(c) - disinterest_weight * disinterest(c)``, a float computed
+    in exactly this order, from the integer deadwood converted to float."""
+    rest = view.hand & ~_bit(card)
+    return (
+        float(_deadwood(rest))
+        + strategy.keep_weight * live(card, rest, view.unseen)
+        + strategy.safety_weight * danger(card, view.opp_taken)
+        - strategy.disinterest_weight * disinterest(card, view.opp_passed)
+    )
+
+
+def _tie_break(card: int) -> tuple[int, int, int]:
+    """Smaller is better: the higher value, then the higher rank, then suit S, H, D, C."""
+    return (-card_value(card), -_rank(card), -_suit(card))
+
+
+def weighted_discard(strategy: Strategy, view: View, candidates: Sequence[int]) -> int:
+    """Knock or discard, step 4, by its definition: the candidate of least
+    ``discard_cost``, ties broken as for the simple discard."""
+    return min(candidates, key=lambda c: (discard_cost(strategy, view, c), *_tie_break(c)))
+
+
+def weighted_discard_bounded(strategy: Strategy, view: View, candidates: Sequence[int]) -> int:
+    """The same card as ``weighted_discard``, with fewer deadwood searches.
+
+    ``deadwood(h & ~c) >= max(0, deadwood(h) - value(c))`` (as in
+    ``simple_discard_bounded``), and each float operation of the cost is monotone in its
+    operands (IEEE rounding is), so the cost computed the same way from that bound never
+    exceeds the exact cost. Candidates are tried from the least bound up; once the best
+    exact key found is below the next bound, no card left can win. Tests check it
+    against the plain one.
+    """
+    whole = _deadwood(view.hand)
+    # The three weighted terms of each candidate, each computed once; the cost adds them
+    # to the deadwood in the order of discard_cost.
+    terms = {
+        c: (
+            strategy.keep_weight * live(c, view.hand & ~_bit(c), view.unseen),
+            strategy.safety_weight * danger(c, view.opp_taken),
+            strategy.disinterest_weight * disinterest(c, view.opp_passed),
+        )
+        for c in candidates
+    }
+
+    def cost(deadwood: int, card: int) -> float:
+        keep, safety, interest = terms[card]
+        return float(deadwood) + keep + safety - interest
+
+    bounds = sorted((cost(max(0, whole - card_value(c)), c), *_tie_break(c), c) for c in candidates)
+    best_key: tuple[float, int, int, int] | None = None
+    best_card = NO_CARD
+    for *bound, card in bounds:
+        if best_key is not None and tuple(bound) > best_key:
+            break
+        key = (cost(_deadwood(view.hand & ~_bit(card)), card), *_tie_break(card))
+        if best_key is None or key < best_key:
+            best_key, best_card = key, card
+    return best_card
+
+
+def family_discard_or_knock(strategy: Strategy, view: View) -> tuple[int, bool]:
+    """docs/strategies.md, "Knock or discard", with the 11-card hand ``h`` after taking:
+    the card to put on the pile and whether the player knocks with it."""
+    # Never the card just taken from the pile, even when R11 allows it.
+    candidates = [c for c in _cards(view.hand) if c != view.taken_from_pile]
+    # 1. The simple discard and the deadwood it leaves.
+    best = simple_discard_bounded(view.hand, candidates, view.taken_from_pile)
+    k = _deadwood(view.hand & ~_bit(best))
+    # 2. The threshold, by schedule or knock_threshold, at most the hand's knock limit.
+    threshold = knock_threshold(strategy, view)
+    # 3. Gin always knocks (R13); otherwise knock within the threshold unless the
+    #    estimated chance of an undercut is above undercut_risk.
+    if k == 0:
+        return best, True
+    if k <= threshold and not (
+        strategy.undercut_risk < 1 and undercut_risk(k, view) > strategy.undercut_risk
+    ):
+        return best, True
+    # 4. Discard: the simple one, or the one of least weighted cost.
+    if strategy.keep_weight == strategy.safety_weight == strategy.disinterest_weight == 0:
+        return best, False
+    return weighted_discard_bounded(strategy, view, candidates), False
+
+
+# ------------------------------------------------------------------------ the players
+class _Player(Protocol):
+    """A player's decisions, each a function of its view only."""
+
+    def takes(self, view: View) -> bool: ...
+
+    def declares_big_gin(self, view: View) -> bool: ...
+
+    def discard_or_knock(self, view: View) -> tuple[int, bool]: ...
+
+
+class _Family:
+    """docs/strategies.md: a member of the strategy family (``simple`` is its default)."""
+
+    def __init__(self, strategy: Strategy) -> None:
+        self.strategy = strategy
+
+    def takes(self, view: View) -> bool:
+        return family_takes(self.strategy, view)
+
+    def declares_big_gin(self, view: View) -> bool:
+        return True  # R14: whenever allowed, as simple
+
+    def discard_or_knock(self, view: View) -> tuple[int, bool]:
+        return family_discard_or_knock(self.strategy, view)
 
 
 class _Random:
@@ -150,34 +465,32 @@ class _Random:
     def _coin(self) -> bool:
         return bounded(self.stream.next(), 2) == 1
 
-    def takes_top(self, hand: int, card: int) -> bool:
+    def takes(self, view: View) -> bool:
         return self._coin()
 
-    def declares_big_gin(self) -> bool:
+    def declares_big_gin(self, view: View) -> bool:
         return self._coin()
 
-    def discard(self, hand: int, legal: list[int], taken_from_pile: int | None) -> int:
-        return legal[bounded(self.stream.next(), len(legal))]  # legal is ascending
-
-    def knocks(self) -> bool:
-        return self._coin()
-
-
-def _strategy_kind(player: object) -> str:
-    kind = getattr(player, "kind", player)
-    if kind not in STRATEGY_KINDS:
-        raise ValueError(
-            f"unknown strategy {player!r} for the reference engine: "
-            f"allowed {', '.join(STRATEGY_KINDS)}"
-        )
-    return str(kind)
+    def discard_or_knock(self, view: View) -> tuple[int, bool]:
+        legal = legal_discards(view)  # ascending
+        card = legal[bounded(self.stream.next(), len(legal))]
+        may_knock = _deadwood(view.hand & ~_bit(card)) <= view.knock_limit  # R12
+        return card, may_knock and self._coin()
 
 
+# -------------------------------------------------------------------------- the table
 class _Table:
-    """The cards on the table during one hand: two hands, the stock, the discard pile."""
+    """The cards on the table during one hand: two hands, the stock, the discard pile,
+    and what each player has shown (docs/strategies.md, "Updates")."""
 
-    def __init__(self, deck: list[int], dealer: int) -> None:
+    def __init__(self, deck: list[int], dealer: int, rules: Rules) -> None:
         self.deck = deck
+        self.rules = rules
+        upcard = deck[20]
+        if rules.oklahoma:  # R14a: the upcard's value; an ace means gin only
+            self.knock_limit = 0 if upcard % N_RANKS == 0 else card_value(upcard)
+        else:
+            self.knock_limit = rules.knock_limit  # R12
         # stock_masks[i]: the cards deck[i:], i.e. the stock once i cards have left the deck
         self.stock_masks = [0] * (N_CARDS + 1)
         for i in range(N_CARDS - 1, -1, -1):
@@ -186,22 +499,33 @@ class _Table:
         nondealer = 1 - dealer
         for j in range(20):  # R6: ten cards each, dealt one at a time, non-dealer first
             self.hands[nondealer if j % 2 == 0 else dealer] |= _bit(deck[j])
-        self.pile = [deck[20]]  # R6: the upcard starts the discard pile
-        self.pile_mask = _bit(deck[20])  # the same cards as a mask, kept in step
+        self.pile = [upcard]  # R6: the upcard starts the discard pile
+        self.pile_mask = _bit(upcard)  # the same cards as a mask, kept in step
         self.stock_pos = 21  # R6: the other 31 cards are the stock, drawn in deck order
         self.upcard_takes = 0
         self.turns = 0
+        # Public knowledge, per player q: taken[q], the cards q took from the pile and has
+        # not discarded since; passed[q], the cards q showed no interest in; turns_of[q].
+        self.taken = [0, 0]
+        self.passed = [0, 0]
+        self.turns_of = [0, 0]
         self.check()
 
     @property
     def stock_left(self) -> int:
         return N_CARDS - self.stock_pos
 
+    def decline(self, player: int) -> None:
+        """A declined first-turn offer (R7, R8): the upcard is passed."""
+        self.passed[player] |= _bit(self.pile[-1])
+
     def take_stock(self, player: int) -> int:
+        self.passed[player] |= _bit(self.pile[-1])  # the top it did not take is passed
         card = self.deck[self.stock_pos]
         self.stock_pos += 1
         self.hands[player] |= _bit(card)
         self.turns += 1
+        self.turns_of[player] += 1
         self.check()
         return card
 
@@ -209,14 +533,18 @@ class _Table:
         card = self.pile.pop()
         self.pile_mask &= ~_bit(card)
         self.hands[player] |= _bit(card)
+        self.taken[player] |= _bit(card)
         self.upcard_takes += 1
         self.turns += 1
+        self.turns_of[player] += 1
         self.check()
         return card
 
     def discard(self, player: int, card: int) -> None:
         assert self.hands[player] >> card & 1, "a player discards only a card they hold"
         self.hands[player] &= ~_bit(card)
+        self.taken[player] &= ~_bit(card)
+        self.passed[player] |= _bit(card)
         self.pile.append(card)
         self.pile_mask |= _bit(card)
         self.check()
@@ -232,16 +560,18 @@ class _Table:
         assert pile >> self.pile[-1] & 1 if self.pile else not pile
         assert not (hand0 & hand1 or (hand0 | hand1) & (stock | pile) or stock & pile)
         assert hand0 | hand1 | stock | pile == FULL_DECK, "a card is missing"
+        # What a player took from the pile and still holds is in its hand.
+        assert not (self.taken[0] & ~hand0 or self.taken[1] & ~hand1)
 
 
 class _Hand:
-    """One hand in play: the table, the rules, the players' strategies and the record."""
+    """One hand in play: the table, the rules, the players and the record."""
 
     def __init__(
         self,
         deck: list[int],
         rules: Rules,
-        players: tuple[str, str],
+        players: tuple[Strategy, Strategy],
         dealer: int,
         seed: int,
         deal: int,
@@ -249,17 +579,16 @@ class _Hand:
     ) -> None:
         self.rules = rules
         self.dealer = dealer
-        self.table = _Table(deck, dealer)
-        self.strategies: list[_Simple | _Random] = [
-            _Simple() if kind == "simple" else _Random(player_stream_state(seed, deal, p))
-            for p, kind in enumerate(players)
+        self.table = _Table(deck, dealer, rules)
+        self.players: list[_Player] = [
+            _Random(player_stream_state(seed, deal, p))
+            if strategy.kind == "random"
+            else _Family(strategy)
+            for p, strategy in enumerate(players)
         ]
         self._trace = trace
         upcard = deck[20]
-        if rules.oklahoma:  # R14a: the upcard's value; an ace means gin only
-            self.knock_limit = 0 if upcard % N_RANKS == 0 else card_value(upcard)
-        else:
-            self.knock_limit = rules.knock_limit  # R12
+        self.knock_limit = self.table.knock_limit
         self.record: dict[str, int | bool] = {
             "deal": deal,
             "hand0": 0,
@@ -299,40 +628,41 @@ class _Hand:
             self._trace.append(event)
 
     def play(self) -> dict[str, int | bool]:
+        table = self.table
         dealer, nondealer = self.dealer, 1 - self.dealer
-        upcard = self.table.pile[-1]
+        upcard = table.pile[-1]
         # R7: the non-dealer is offered the upcard; R8: if declined, the dealer.
         # Declined offers are not turns.
         player = NO_PLAYER
         for offered in (nondealer, dealer):
-            taken = self.strategies[offered].takes_top(self.table.hands[offered], upcard)
+            taken = self.players[offered].takes(player_view(table, offered))
             self.emit("offer", offered, upcard, taken)
             if taken:
                 player = offered
                 break
+            table.decline(offered)
         if player != NO_PLAYER:
             self.record["first_upcard_taker"] = player
-            card = self.table.take_pile(player)
+            card = table.take_pile(player)
             self.emit("take_pile", player, card)
             over = self.finish_turn(player, card, from_pile=True)
         else:
             # R9: both declined, the non-dealer begins from the stock.
             player = nondealer
-            card = self.table.take_stock(player)
+            card = table.take_stock(player)
             self.emit("take_stock", player, card)
             over = self.finish_turn(player, card, from_pile=False)
         while not over:
             player = 1 - player
             # R10: a normal turn takes the top of the stock or of the discard pile.
-            if self.strategies[player].takes_top(self.table.hands[player], self.table.pile[-1]):
-                card = self.table.take_pile(player)
+            if self.players[player].takes(player_view(table, player)):
+                card = table.take_pile(player)
                 self.emit("take_pile", player, card)
                 over = self.finish_turn(player, card, from_pile=True)
             else:
-                card = self.table.take_stock(player)
+                card = table.take_stock(player)
                 self.emit("take_stock", player, card)
                 over = self.finish_turn(player, card, from_pile=False)
-        table = self.table
         self.record.update(
             hand0=table.hands[0],
             hand1=table.hands[1],
@@ -345,25 +675,21 @@ class _Hand:
 
     def finish_turn(self, player: int, taken: int, from_pile: bool) -> bool:
         """The rest of a turn with 11 cards (docs/engine.md steps 1 to 4); True if the hand ends."""
-        rules, table, strategy = self.rules, self.table, self.strategies[player]
-        hand = table.hands[player]
+        rules, table, chooser = self.rules, self.table, self.players[player]
+        view = player_view(table, player, taken if from_pile else None)
         # 1. R14: big gin, only when it scores something.
-        if rules.big_gin_bonus > 0 and _deadwood(hand) == 0 and strategy.declares_big_gin():
-            self.emit("big_gin", player, hand)
+        if rules.big_gin_bonus > 0 and _deadwood(view.hand) == 0 and chooser.declares_big_gin(view):
+            self.emit("big_gin", player, view.hand)
             self.showdown(player, big_gin=True)
             return True
-        # 2. The discard, among the legal cards (R11).
-        legal = [
-            c
-            for c in _cards(hand)
-            if not (from_pile and c == taken and not rules.may_discard_drawn_upcard)
-        ]
-        card = strategy.discard(hand, legal, taken if from_pile else None)
-        assert card in legal
+        # 2. The discard, among the legal cards (R11), and whether to knock with it.
+        card, knocks = chooser.discard_or_knock(view)
+        assert card in legal_discards(view), "R11: not a legal discard"
         table.discard(player, card)
         deadwood = _deadwood(table.hands[player])
         # 3. R12: knock with at most the hand's knock limit; never compulsory.
-        if deadwood <= self.knock_limit and strategy.knocks():
+        if knocks:
+            assert deadwood <= self.knock_limit, "R12: a knock above the knock limit"
             self.emit("knock", player, card, deadwood)
             self.showdown(player, big_gin=False)
             return True
@@ -424,10 +750,34 @@ class _Hand:
         )
 
 
+Players = Sequence[str | Strategy]
+
+
+@functools.lru_cache(maxsize=64)
+def _named_strategy(name: str) -> Strategy:
+    """``load_strategy(name)``, read once per process: a hand is too short to read TOML."""
+    return load_strategy(name)
+
+
+def load_players(players: Players, rules: Rules) -> tuple[Strategy, Strategy]:
+    """Two strategies from names (any that ``load_strategy`` knows) or ``Strategy``
+    objects; a knock threshold above the rule set's knock limit is an error (R12)."""
+    if isinstance(players, str) or len(players) != 2:
+        raise ValueError(f"players must name two strategies, got {players!r}")
+    loaded = []
+    for player in players:
+        if not isinstance(player, str | Strategy):
+            raise ValueError(f"a strategy is a name or a Strategy, got {player!r}")
+        strategy = _named_strategy(player) if isinstance(player, str) else player
+        strategy.check_rules(rules)
+        loaded.append(strategy)
+    return loaded[0], loaded[1]
+
+
 def play_hand_reference(
     deck: list[int],
     rules: Rules | str,
-    players: tuple[str, str] = ("simple", "simple"),
+    players: Players = ("simple", "simple"),
     dealer: int = 0,
     seed: int = 0,
     deal: int = 0,
@@ -436,25 +786,26 @@ def play_hand_reference(
 ) -> dict[str, int | bool]:
     """Play one hand from an explicit 52-card ``deck`` order and return its record.
 
-    ``rules`` is a rule set or the name of one (``configs/rules/``). ``players[p]`` is player ``p``'s strategy, ``"simple"`` or ``"random"``; the random
-    strategy draws from the stream of ``(seed, deal, p)`` (docs/engine.md). The record has
-    exactly the fields of ``gin_sim.records.HAND_FIELDS``, as ints and bools. ``trace``, a
-    list or a callable, receives the events of the hand (see ``Event``).
+    ``rules`` is a rule set or the name of one (``configs/rules/``). ``players[p]`` is
+    player ``p``'s strategy: a name (``configs/strategies/``, e.g. ``"expert"``) or a
+    ``Strategy``. The ``random`` strategy draws from the stream of ``(seed, deal, p)``
+    (docs/engine.md); every other one is a member of the family of docs/strategies.md.
+    The record has exactly the fields of ``gin_sim.records.HAND_FIELDS``, as ints and
+    bools. ``trace``, a list or a callable, receives the events of the hand (see ``Event``).
     """
     deck = parse_deck(deck)
     if dealer not in (0, 1):
         raise ValueError(f"dealer must be 0 or 1, got {dealer!r}")
-    if len(players) != 2:
-        raise ValueError(f"players must name two strategies, got {players!r}")
-    kinds = (_strategy_kind(players[0]), _strategy_kind(players[1]))
-    return _Hand(deck, load_rules(rules), kinds, dealer, seed, deal, trace).play()
+    rule_set = load_rules(rules)
+    pair = load_players(players, rule_set)
+    return _Hand(deck, rule_set, pair, dealer, seed, deal, trace).play()
 
 
 def play_deal_reference(
     seed: int,
     deal: int,
     rules: Rules | str,
-    players: tuple[str, str] = ("simple", "simple"),
+    players: Players = ("simple", "simple"),
     *,
     trace: Trace = None,
 ) -> dict[str, int | bool]:
