@@ -20,12 +20,13 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-from gin_sim.cli import deadwood, listing, match, simulate, summarize  # noqa: E402  (they register on app)
+from gin_sim.cli import deadwood, listing, match, replay, simulate, summarize  # noqa: E402  (they register on app)
 
 deadwood.register(app)
 simulate.register(app)
 match.register(app)
 summarize.register(app)
+replay.register(app)
 listing.register(app)
 
 

@@ -1,0 +1,73 @@
+"""``gin-sim replay``: one deal move by move, from a seed and deal index or an explicit deck."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+
+from gin_sim.cards import parse_deck
+from gin_sim.cli.common import user_errors
+from gin_sim.config import ConfigError
+from gin_sim.replay import replay_deal, replay_hand
+from gin_sim.rules import load_rules
+from gin_sim.strategies import load_strategy, parse_players
+
+
+def replay(
+    seed: Annotated[int | None, typer.Option(help="Seed of the run the deal belongs to.")] = None,
+    deal: Annotated[
+        int | None, typer.Option(help="Index of the deal in that run (its dealer is deal % 2).")
+    ] = None,
+    deck: Annotated[
+        str | None, typer.Option(help="An explicit 52-card order instead of --seed/--deal.")
+    ] = None,
+    dealer: Annotated[int, typer.Option(help="With --deck: the dealing player, 1 or 2.")] = 1,
+    rules: Annotated[str, typer.Option(help="A named rule set or a TOML file.")] = "hollywood",
+    players: Annotated[
+        str, typer.Option(help="Two strategies (names or TOML files), comma-separated.")
+    ] = "simple,simple",
+    rule: Annotated[
+        list[str] | None, typer.Option("--rule", help="Override one rule, key=value (repeatable).")
+    ] = None,
+    param1: Annotated[
+        list[str] | None,
+        typer.Option("--param1", help="Override a parameter of player 1's strategy."),
+    ] = None,
+    param2: Annotated[
+        list[str] | None,
+        typer.Option("--param2", help="Override a parameter of player 2's strategy."),
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the lines and the hand's record as JSON.")
+    ] = False,
+) -> None:
+    """Print one deal as a person would follow it: hands, offer, draws, discards, showdown, score."""
+    with user_errors():
+        rule_set = load_rules(rules, rule)
+        first, second = parse_players(players)
+        pair = (load_strategy(first, param1), load_strategy(second, param2))
+        for strategy in pair:
+            strategy.check_rules(rule_set)
+        if deck is not None:
+            if seed is not None or deal is not None:
+                raise ConfigError("--deck replaces --seed and --deal: give one or the other")
+            if dealer not in (1, 2):
+                raise ConfigError(f"--dealer {dealer}: allowed 1 or 2")
+            heading = f"An explicit deck, rules {rule_set.name}: {pair[0].name} (player 1) v {pair[1].name} (player 2)"
+            result = replay_hand(parse_deck(deck), rule_set, pair, dealer - 1, heading=heading)
+        else:
+            if seed is None or deal is None:
+                raise ConfigError("replay needs --seed and --deal (or an explicit --deck)")
+            if seed < 0 or deal < 0:
+                raise ConfigError(f"--seed {seed} --deal {deal}: both must be 0 or more")
+            result = replay_deal(seed, deal, rule_set, pair)
+    if as_json:
+        typer.echo(json.dumps({"lines": result.lines, "record": result.record}, indent=2))
+    else:
+        typer.echo(result.text)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("replay")(replay)
