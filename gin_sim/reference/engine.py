@@ -97,6 +97,9 @@ def _deadwood(hand: int) -> int:
     return min_deadwood_exhaustive(hand)
 
 
+_VALUE = tuple(card_value(c) for c in range(N_CARDS))  # R2, looked up in the hot loops
+
+
 def _rank(card: int) -> int:
     return card % N_RANKS
 
@@ -122,7 +125,7 @@ def completes_a_meld(hand: int, card: int) -> bool:
 
 
 def _simple_discard_key(hand: int, card: int) -> tuple[int, int, int, int]:
-    return (-_deadwood(hand & ~_bit(card)), card_value(card), card % N_RANKS, card // N_RANKS)
+    return (-_deadwood(hand & ~_bit(card)), _VALUE[card], card % N_RANKS, card // N_RANKS)
 
 
 def simple_discard(hand: int, legal: list[int], taken_from_pile: int | None) -> int:
@@ -145,7 +148,7 @@ def simple_discard_bounded(hand: int, legal: list[int], taken_from_pile: int | N
     whole = _deadwood(hand)
     bounds = sorted(
         (
-            (-(whole - card_value(c)), card_value(c), c % N_RANKS, c // N_RANKS, c)
+            (-(whole - _VALUE[c]), _VALUE[c], c % N_RANKS, c // N_RANKS, c)
             for c in legal
             if c != taken_from_pile
         ),
@@ -358,7 +361,10 @@ def discard_cost(strategy: Strategy, view: View, card: int) -> float:
 
 def _tie_break(card: int) -> tuple[int, int, int]:
     """Smaller is better: the higher value, then the higher rank, then suit S, H, D, C."""
-    return (-card_value(card), -_rank(card), -_suit(card))
+    return _TIE_BREAK[card]
+
+
+_TIE_BREAK = tuple((-_VALUE[c], -_rank(c), -_suit(c)) for c in range(N_CARDS))
 
 
 def weighted_discard(strategy: Strategy, view: View, candidates: Sequence[int]) -> int:
@@ -393,13 +399,13 @@ def weighted_discard_bounded(strategy: Strategy, view: View, candidates: Sequenc
         keep, safety, interest = terms[card]
         return float(deadwood) + keep + safety - interest
 
-    bounds = sorted((cost(max(0, whole - card_value(c)), c), *_tie_break(c), c) for c in candidates)
+    bounds = sorted((cost(max(0, whole - _VALUE[c]), c), *_TIE_BREAK[c], c) for c in candidates)
     best_key: tuple[float, int, int, int] | None = None
     best_card = NO_CARD
     for *bound, card in bounds:
         if best_key is not None and tuple(bound) > best_key:
             break
-        key = (cost(_deadwood(view.hand & ~_bit(card)), card), *_tie_break(card))
+        key = (cost(_deadwood(view.hand & ~_bit(card)), card), *_TIE_BREAK[card])
         if best_key is None or key < best_key:
             best_key, best_card = key, card
     return best_card
