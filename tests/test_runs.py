@@ -141,7 +141,15 @@ def test_ctrl_c_stops_cleanly_with_how_to_resume(tmp_path):
         str(out),
         "--quiet",
     ]
-    process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # A shell that starts the tests in the background makes them ignore SIGINT, and Python
+    # keeps an inherited "ignore": restore the default as a terminal would have it.
+    process = subprocess.Popen(
+        args,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     deadline = time.time() + 120
     while time.time() < deadline and len(list(out.glob("hands-*.parquet"))) < 2:
         time.sleep(0.05)
