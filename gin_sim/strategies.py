@@ -94,7 +94,9 @@ class Strategy:
     def check_rules(self, rules: Rules) -> None:
         """R12: a knock threshold above the rule set's knock limit is an error."""
         highest = max([self.knock_threshold or 0, *(t for _, t in self.knock_schedule)])
-        if self.kind == "family" and highest > rules.knock_limit:
+        # Under Oklahoma (R14a) the upcard sets each hand's limit, up to 10, and the
+        # kernel caps every threshold by it; knock_limit plays no part there.
+        if self.kind == "family" and not rules.oklahoma and highest > rules.knock_limit:
             raise ConfigError(
                 f"knock threshold {highest} of strategy {self.name!r} is above knock_limit = {rules.knock_limit} of rules {rules.name!r}: allowed 0 to {rules.knock_limit}"
             )

@@ -182,3 +182,10 @@ def test_summaries_add_up_chunk_by_chunk():
         # and the closed-form moments agree with the plain computation on the frame
         assert expected.mean == pytest.approx(player_summary(whole, 0)[name].mean)
     assert total.variance_reduction() == pytest.approx(direct.variance_reduction())
+
+
+def test_oklahoma_allows_any_threshold_up_to_10():
+    """R14a: under Oklahoma the upcard sets each hand's limit, so knock_limit does not bind."""
+    rules = load_rules("oklahoma", ["knock_limit=5"])
+    records = simulate_deals(rules, parse_players("gin-hunter,simple"), 200, seed=2)
+    assert (records["knock_limit"] <= 10).all() and len(records) == 200
