@@ -85,6 +85,25 @@ def use_threads(threads: int | None) -> None:
         numba.set_num_threads(threads)
 
 
+def _kernel_arguments(
+    rules: Rules,
+    players: tuple[Strategy, Strategy],
+    what: str,
+    count: int,
+    seed: int,
+    chunk: int,
+    threads: int | None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Validate a run's settings and turn its configs into the kernels' arguments."""
+    if count < 1:
+        raise ConfigError(f"{what} = {count}: allowed 1 or more")
+    if chunk < 1:
+        raise ConfigError(f"chunk = {chunk}: allowed 1 or more")
+    check_seed(seed)
+    use_threads(threads)
+    return rules.to_kernel(), strategies_to_kernel(players, rules), load_undercut_table()
+
+
 def simulate_deals(
     rules: Rules,
     players: tuple[Strategy, Strategy],
@@ -100,15 +119,9 @@ def simulate_deals(
     Work goes to the kernel in chunks (so ``on_chunk`` can report progress); the result
     does not depend on ``chunk`` or ``threads``.
     """
-    if deals < 1:
-        raise ConfigError(f"deals = {deals}: allowed 1 or more")
-    if chunk < 1:
-        raise ConfigError(f"chunk = {chunk}: allowed 1 or more")
-    check_seed(seed)
-    use_threads(threads)
-    rule_vector = rules.to_kernel()
-    strategy_matrix = strategies_to_kernel(players, rules)
-    undercut_table = load_undercut_table()
+    rule_vector, strategy_matrix, undercut_table = _kernel_arguments(
+        rules, players, "deals", deals, seed, chunk, threads
+    )
     out = np.zeros(deals, dtype=HAND_RECORD)
     for start in range(0, deals, chunk):
         stop = min(deals, start + chunk)
@@ -176,15 +189,9 @@ def simulate_matches(
     The hand records (only ``with_hands``) are in match order; their ``deal`` field is
     the hand number within the match. Results do not depend on ``chunk`` or ``threads``.
     """
-    if matches < 1:
-        raise ConfigError(f"matches = {matches}: allowed 1 or more")
-    if chunk < 1:
-        raise ConfigError(f"chunk = {chunk}: allowed 1 or more")
-    check_seed(seed)
-    use_threads(threads)
-    rule_vector = rules.to_kernel()
-    strategy_matrix = strategies_to_kernel(players, rules)
-    undercut_table = load_undercut_table()
+    rule_vector, strategy_matrix, undercut_table = _kernel_arguments(
+        rules, players, "matches", matches, seed, chunk, threads
+    )
     out = np.zeros(matches, dtype=MATCH_RECORD)
     hand_parts = []
     for start in range(0, matches, chunk):

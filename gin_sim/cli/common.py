@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
+from typing import Annotated
 
 import typer
 
@@ -66,3 +67,41 @@ def interrupted(directory: str | None, done: int, total: int, unit: str) -> None
     )
     typer.echo(f"interrupted{where}", err=True)
     raise typer.Exit(130)
+
+
+# Options several commands share, declared once so they read and behave the same.
+RulesOption = Annotated[str, typer.Option(help="A named rule set or a TOML file.")]
+PlayersOption = Annotated[
+    str, typer.Option(help="Two strategies (names or TOML files), comma-separated.")
+]
+RuleOverrides = Annotated[
+    list[str] | None, typer.Option("--rule", help="Override one rule, key=value (repeatable).")
+]
+Param1Option = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--param1", help="Override a parameter of player 1's strategy, key=value (repeatable)."
+    ),
+]
+Param2Option = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--param2", help="Override a parameter of player 2's strategy, key=value (repeatable)."
+    ),
+]
+OutOption = Annotated[
+    str | None,
+    typer.Option(help="Run folder: write each finished chunk there as Parquet; resume from it."),
+]
+OverwriteOption = Annotated[bool, typer.Option(help="Replace another run's files in --out.")]
+ThreadsOption = Annotated[int | None, typer.Option(help="Threads to use (default: all cores).")]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")]
+QuietOption = Annotated[bool, typer.Option("--quiet", help="No progress bar.")]
+
+
+def resolve_players(players: str, param1: list[str] | None, param2: list[str] | None):
+    """The two strategies of ``--players`` with their ``--param1`` / ``--param2`` overrides."""
+    from gin_sim.strategies import load_strategy, parse_players
+
+    first, second = parse_players(players)
+    return load_strategy(first, param1), load_strategy(second, param2)

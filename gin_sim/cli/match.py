@@ -11,10 +11,24 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from gin_sim.cli.common import interrupted, progress_bar, user_errors
+from gin_sim.cli.common import (
+    JsonOption,
+    OutOption,
+    OverwriteOption,
+    Param1Option,
+    Param2Option,
+    PlayersOption,
+    QuietOption,
+    RuleOverrides,
+    RulesOption,
+    ThreadsOption,
+    interrupted,
+    progress_bar,
+    resolve_players,
+    user_errors,
+)
 from gin_sim.rules import load_rules
 from gin_sim.runs import RunConfig, execute
-from gin_sim.strategies import load_strategy, parse_players
 from gin_sim.summary import (
     MATCH_RATE_ROWS,
     margin_quantiles,
@@ -64,52 +78,34 @@ def print_matches(df: pd.DataFrame, names: tuple[str, str], title: str, caption:
 
 
 def match(
-    rules: Annotated[str, typer.Option(help="A named rule set or a TOML file.")] = "hollywood",
-    players: Annotated[
-        str, typer.Option(help="Two strategies (names or TOML files), comma-separated.")
-    ] = "simple,simple",
+    rules: RulesOption = "hollywood",
+    players: PlayersOption = "simple,simple",
     matches: Annotated[int, typer.Option(help="Number of matches to play.")] = 10_000,
     seed: Annotated[int, typer.Option(help="Seed: match m depends only on (seed, m).")] = 1,
-    rule: Annotated[
-        list[str] | None, typer.Option("--rule", help="Override one rule, key=value (repeatable).")
-    ] = None,
-    param1: Annotated[
-        list[str] | None,
-        typer.Option("--param1", help="Override a parameter of player 1's strategy."),
-    ] = None,
-    param2: Annotated[
-        list[str] | None,
-        typer.Option("--param2", help="Override a parameter of player 2's strategy."),
-    ] = None,
+    rule: RuleOverrides = None,
+    param1: Param1Option = None,
+    param2: Param2Option = None,
     duplicate: Annotated[
         bool,
         typer.Option(help="Replay every match with seats and first dealer swapped; pair by match."),
     ] = True,
-    out: Annotated[
-        str | None,
-        typer.Option(
-            help="Run folder: write each finished chunk there as Parquet; resume from it."
-        ),
-    ] = None,
+    out: OutOption = None,
     with_hands: Annotated[
         bool, typer.Option(help="With --out, also keep every hand of every match.")
     ] = False,
     chunk_size: Annotated[
         int, typer.Option(help="Matches per chunk (the unit of saving and resuming).")
     ] = 50_000,
-    overwrite: Annotated[bool, typer.Option(help="Replace another run's files in --out.")] = False,
-    threads: Annotated[
-        int | None, typer.Option(help="Threads to use (default: all cores).")
-    ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
+    overwrite: OverwriteOption = False,
+    threads: ThreadsOption = None,
+    as_json: JsonOption = False,
+    quiet: QuietOption = False,
 ) -> None:
     """Play MATCHES Hollywood matches (three games to the game target at once)."""
     frames: list[pd.DataFrame] = []
     with user_errors():
-        first, second = parse_players(players)
         config = RunConfig(
-            "matches", load_rules(rules, rule), (load_strategy(first, param1), load_strategy(second, param2)),
+            "matches", load_rules(rules, rule), resolve_players(players, param1, param2),
             seed, matches, duplicate, chunk_size, with_hands,
         )  # fmt: skip
         started = time.perf_counter()

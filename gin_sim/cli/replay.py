@@ -8,11 +8,18 @@ from typing import Annotated
 import typer
 
 from gin_sim.cards import parse_deck
-from gin_sim.cli.common import user_errors
+from gin_sim.cli.common import (
+    Param1Option,
+    Param2Option,
+    PlayersOption,
+    RuleOverrides,
+    RulesOption,
+    resolve_players,
+    user_errors,
+)
 from gin_sim.config import ConfigError
 from gin_sim.replay import replay_deal, replay_hand
 from gin_sim.rules import load_rules
-from gin_sim.strategies import load_strategy, parse_players
 
 
 def replay(
@@ -24,21 +31,11 @@ def replay(
         str | None, typer.Option(help="An explicit 52-card order instead of --seed/--deal.")
     ] = None,
     dealer: Annotated[int, typer.Option(help="With --deck: the dealing player, 1 or 2.")] = 1,
-    rules: Annotated[str, typer.Option(help="A named rule set or a TOML file.")] = "hollywood",
-    players: Annotated[
-        str, typer.Option(help="Two strategies (names or TOML files), comma-separated.")
-    ] = "simple,simple",
-    rule: Annotated[
-        list[str] | None, typer.Option("--rule", help="Override one rule, key=value (repeatable).")
-    ] = None,
-    param1: Annotated[
-        list[str] | None,
-        typer.Option("--param1", help="Override a parameter of player 1's strategy."),
-    ] = None,
-    param2: Annotated[
-        list[str] | None,
-        typer.Option("--param2", help="Override a parameter of player 2's strategy."),
-    ] = None,
+    rules: RulesOption = "hollywood",
+    players: PlayersOption = "simple,simple",
+    rule: RuleOverrides = None,
+    param1: Param1Option = None,
+    param2: Param2Option = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the lines and the hand's record as JSON.")
     ] = False,
@@ -46,8 +43,7 @@ def replay(
     """Print one deal as a person would follow it: hands, offer, draws, discards, showdown, score."""
     with user_errors():
         rule_set = load_rules(rules, rule)
-        first, second = parse_players(players)
-        pair = (load_strategy(first, param1), load_strategy(second, param2))
+        pair = resolve_players(players, param1, param2)
         for strategy in pair:
             strategy.check_rules(rule_set)
         if deck is not None:

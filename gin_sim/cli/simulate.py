@@ -10,13 +10,25 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from gin_sim.cli.common import interrupted, progress_bar, user_errors
+from gin_sim.cli.common import (
+    JsonOption,
+    OutOption,
+    OverwriteOption,
+    Param1Option,
+    Param2Option,
+    PlayersOption,
+    QuietOption,
+    RuleOverrides,
+    RulesOption,
+    ThreadsOption,
+    interrupted,
+    progress_bar,
+    resolve_players,
+    user_errors,
+)
 from gin_sim.rules import load_rules
 from gin_sim.runs import RunConfig, execute
-from gin_sim.strategies import load_strategy, parse_players
 from gin_sim.summary import HeadToHead, format_estimate
-
-Multi = Annotated[list[str] | None, typer.Option()]
 
 
 def print_head_to_head(
@@ -44,46 +56,25 @@ def head_to_head_title(config: RunConfig) -> str:
 
 
 def simulate(
-    rules: Annotated[str, typer.Option(help="A named rule set or a TOML file.")] = "hollywood",
-    players: Annotated[
-        str, typer.Option(help="Two strategies (names or TOML files), comma-separated.")
-    ] = "simple,simple",
+    rules: RulesOption = "hollywood",
+    players: PlayersOption = "simple,simple",
     deals: Annotated[int, typer.Option(help="Number of decks to play.")] = 100_000,
     seed: Annotated[int, typer.Option(help="Seed: deal i's deck depends only on (seed, i).")] = 1,
-    rule: Annotated[
-        list[str] | None, typer.Option("--rule", help="Override one rule, key=value (repeatable).")
-    ] = None,
-    param1: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--param1", help="Override a parameter of player 1's strategy, key=value (repeatable)."
-        ),
-    ] = None,
-    param2: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--param2", help="Override a parameter of player 2's strategy, key=value (repeatable)."
-        ),
-    ] = None,
+    rule: RuleOverrides = None,
+    param1: Param1Option = None,
+    param2: Param2Option = None,
     duplicate: Annotated[
         bool,
         typer.Option(help="Play every deck twice with the seats swapped; pair statistics by deck."),
     ] = True,
-    out: Annotated[
-        str | None,
-        typer.Option(
-            help="Run folder: write each finished chunk there as Parquet; resume from it."
-        ),
-    ] = None,
+    out: OutOption = None,
     chunk_size: Annotated[
         int, typer.Option(help="Decks per chunk (the unit of saving and resuming).")
     ] = 500_000,
-    overwrite: Annotated[bool, typer.Option(help="Replace another run's files in --out.")] = False,
-    threads: Annotated[
-        int | None, typer.Option(help="Threads to use (default: all cores).")
-    ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
+    overwrite: OverwriteOption = False,
+    threads: ThreadsOption = None,
+    as_json: JsonOption = False,
+    quiet: QuietOption = False,
 ) -> None:
     """Play DEALS decks between two strategies and print a table per player.
 
@@ -93,9 +84,8 @@ def simulate(
     summary = HeadToHead()
     done = 0
     with user_errors():
-        first, second = parse_players(players)
         config = RunConfig(
-            "hands", load_rules(rules, rule), (load_strategy(first, param1), load_strategy(second, param2)),
+            "hands", load_rules(rules, rule), resolve_players(players, param1, param2),
             seed, deals, duplicate, chunk_size,
         )  # fmt: skip
         started = time.perf_counter()
