@@ -20,7 +20,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-from gin_sim.cli import deadwood, listing, match, replay, simulate, summarize  # noqa: E402  (they register on app)
+from gin_sim.cli import deadwood, listing, match, replay, report, simulate, summarize  # noqa: E402  (they register on app)
 
 deadwood.register(app)
 simulate.register(app)
@@ -28,6 +28,7 @@ match.register(app)
 summarize.register(app)
 replay.register(app)
 listing.register(app)
+report.register(app)
 
 
 def _is_usage_error(error: Exception) -> bool:

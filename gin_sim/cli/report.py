@@ -1,0 +1,194 @@
+"""``gin-sim report``: generated strategy reports (knock thresholds, undercut risk, knock
+schedules, rule variants), each a folder with ``report.md``, figures and tables."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from gin_sim import reports
+from gin_sim.cli.common import fail, progress_bar, user_errors
+from gin_sim.config import ConfigError
+from gin_sim.reports.build import DefaultSet
+from gin_sim.reports.schedule import check_grid, search_runs
+from gin_sim.reports.sweeps import sweep_runs
+from gin_sim.rules import load_rules
+
+report_app = typer.Typer(
+    help="Generated reports: each a folder with report.md, PNG figures and CSV/Parquet tables.",
+    no_args_is_help=True,
+)
+
+Rules = Annotated[str, typer.Option(help="A named rule set or a TOML file.")]
+StrategyOption = Annotated[
+    str, typer.Option(help="The strategy whose knocking is varied (name or TOML file).")
+]
+Opponent = Annotated[str, typer.Option(help="The fixed opponent (name or TOML file).")]
+Deals = Annotated[int, typer.Option(help="Decks per variant, each played twice (seats swapped).")]
+Matches = Annotated[
+    int, typer.Option(help="Hollywood matches per variant, each played twice; 0 for none.")
+]
+Seed = Annotated[int, typer.Option(help="Seed: deck i depends only on (seed, i).")]
+Out = Annotated[str, typer.Option(help="The report folder; index.md is refreshed beside it.")]
+Quiet = Annotated[bool, typer.Option("--quiet", help="No progress bar.")]
+
+
+def _integers(text: str, what: str) -> list[int]:
+    try:
+        return [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise ConfigError(f"{what} {text!r}: expected integers separated by commas") from None
+
+
+def _run(total: int, quiet: bool, write: Callable[..., Path | list[Path]]) -> None:
+    """Play and write with a progress bar over runs; print where the report is."""
+    started = time.perf_counter()
+    with user_errors():
+        try:
+            with progress_bar(total, "runs", not quiet) as advance:
+                written = write(advance)
+        except KeyboardInterrupt:
+            fail("interrupted: the report was not written", exit=False)
+            raise typer.Exit(130) from None
+    folders = written if isinstance(written, list) else [written]
+    elapsed = time.perf_counter() - started
+    for folder in folders:
+        typer.echo(f"report: {folder / 'report.md'}")
+    typer.echo(f"index: {folders[0].parent / 'index.md'} ({elapsed:.0f} s)")
+
+
+@report_app.command("knock")
+def knock(
+    out: Out,
+    rules: Rules = "hollywood",
+    strategy: StrategyOption = "basic",
+    opponent: Opponent = "simple",
+    deals: Deals = 200_000,
+    matches: Matches = 20_000,
+    seed: Seed = 1,
+    quiet: Quiet = False,
+) -> None:
+    """Sweep the knock threshold from 0 (gin only) to the knock limit on the same decks."""
+    with user_errors():
+        total = sweep_runs(load_rules(rules), matches)
+    _run(
+        total,
+        quiet,
+        lambda advance: reports.knock(
+            rules, strategy, opponent, deals, matches, seed, out, advance
+        ),
+    )
+
+
+@report_app.command("undercut")
+def undercut(
+    out: Out,
+    rules: Rules = "hollywood",
+    strategy: StrategyOption = "basic",
+    opponent: Opponent = "simple",
+    deals: Deals = 200_000,
+    seed: Seed = 1,
+    quiet: Quiet = False,
+) -> None:
+    """Undercut rate by the knocker's deadwood and the cards left in the stock (heat map)."""
+    with user_errors():
+        total = sweep_runs(load_rules(rules), 0)
+    _run(
+        total,
+        quiet,
+        lambda advance: reports.undercut(rules, strategy, opponent, deals, seed, out, advance),
+    )
+
+
+@report_app.command("variants")
+def variants(
+    out: Out,
+    rules: Annotated[
+        str, typer.Option(help="Two or more rule sets (names or TOML files), comma-separated.")
+    ] = "hollywood,hollywood-gin20,standard",
+    strategy: StrategyOption = "basic",
+    opponent: Opponent = "simple",
+    deals: Deals = 200_000,
+    matches: Matches = 20_000,
+    seed: Seed = 1,
+    quiet: Quiet = False,
+) -> None:
+    """The knock sweep under each rule set on the same decks, side by side."""
+    with user_errors():
+        names = [name.strip() for name in rules.split(",") if name.strip()]
+        total = sum(sweep_runs(load_rules(name), matches) for name in names)
+    _run(
+        total,
+        quiet,
+        lambda advance: reports.variants(
+            names, strategy, opponent, deals, matches, seed, out, advance
+        ),
+    )
+
+
+@report_app.command("schedule")
+def schedule(
+    out: Out,
+    rules: Rules = "hollywood",
+    strategy: StrategyOption = "basic",
+    opponent: Opponent = "simple",
+    phases: Annotated[
+        str, typer.Option(help="Stock sizes where phases start, falling, e.g. 20,10 (3 phases).")
+    ] = "20,10",
+    thresholds: Annotated[
+        str, typer.Option(help="The thresholds each phase may take, e.g. 0,2,4,6,8,10.")
+    ] = "0,2,4,6,8,10",
+    deals: Annotated[int, typer.Option(help="Screening decks per schedule.")] = 10_000,
+    confirm_deals: Annotated[
+        int, typer.Option(help="Fresh decks per finalist and single threshold.")
+    ] = 100_000,
+    finalists: Annotated[int, typer.Option(help="Schedules re-measured on the fresh decks.")] = 8,
+    seed: Seed = 1,
+    quiet: Quiet = False,
+) -> None:
+    """Search knock schedules (thresholds by stock depth) by a paired two-stage search."""
+    with user_errors():
+        stocks, grid = _integers(phases, "phases"), _integers(thresholds, "thresholds")
+        rule_set = load_rules(rules)
+        check_grid(rule_set, stocks, grid)
+        total = search_runs(rule_set, stocks, grid, finalists)
+    _run(
+        total,
+        quiet,
+        lambda advance: reports.schedule(
+            rules,
+            strategy,
+            opponent,
+            stocks,
+            grid,
+            deals,
+            confirm_deals,
+            finalists,
+            seed,
+            out,
+            advance,
+        ),
+    )
+
+
+@report_app.command("default")
+def default(
+    out: Annotated[str, typer.Option(help="The folder of the report set.")] = "reports",
+    deals: Deals = DefaultSet.deals,
+    matches: Matches = DefaultSet.matches,
+    seed: Seed = DefaultSet.seed,
+    quiet: Quiet = False,
+) -> None:
+    """The default report set of make run (knock, undercut, variants, schedule reports)."""
+    with user_errors():
+        settings = DefaultSet(deals=deals, matches=matches, seed=seed)
+        total = settings.runs()
+    _run(total, quiet, lambda advance: reports.default_set(out, settings, advance))
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(report_app, name="report")

@@ -1,0 +1,17 @@
+"""Strategy reports: knock thresholds, undercut risk, knock schedules and rule variants.
+
+The layers, each in its own module:
+
+- ``sweeps``: play the runs (variants of a strategy against one opponent on the same decks,
+  common random numbers) and keep their tables;
+- ``tables``: record DataFrames to tidy tables, every figure with its 95% interval, through
+  the estimators of ``gin_sim.summary`` (nothing the records do not support);
+- ``figures`` (matplotlib) and ``document`` (markdown, CSV, Parquet, ``index.md``): lay out
+  tables that are already computed;
+- ``knock``, ``undercut``, ``schedule``, ``variants``: one module per report type;
+- ``build``: play, tabulate and write each report, and the default set of ``make run``.
+"""
+
+from gin_sim.reports.build import DefaultSet, default_set, knock, schedule, undercut, variants
+
+__all__ = ["DefaultSet", "default_set", "knock", "schedule", "undercut", "variants"]

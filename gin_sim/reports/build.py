@@ -1,0 +1,264 @@
+"""Play, tabulate and write each report type; and the default report set of ``make run``.
+
+Each function takes names as the command line does (rule sets and strategies by name or
+TOML path), plays the runs, writes the report folder ``out`` and refreshes the
+``index.md`` beside it. The command written into a report reproduces it exactly: a deal
+depends only on the seed and its number, so the same command gives the same files.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from gin_sim.config import ConfigError
+from gin_sim.reports.document import command_line, write_report
+from gin_sim.reports.knock import knock_report
+from gin_sim.reports.schedule import schedule_report, schedule_search, search_runs
+from gin_sim.reports.sweeps import Progress, Sweep, knock_sweep, sweep_runs
+from gin_sim.reports.undercut import undercut_report
+from gin_sim.reports.variants import variants_report
+from gin_sim.rules import load_rules
+from gin_sim.simulate import check_seed
+from gin_sim.strategies import load_strategy
+
+
+def _check_counts(deals: int, matches: int = 0) -> None:
+    if deals < 2:
+        raise ConfigError(f"deals = {deals}: allowed 2 or more (intervals need two decks)")
+    if matches < 0 or matches == 1:
+        raise ConfigError(f"matches = {matches}: allowed 0 (no matches) or 2 or more")
+
+
+def knock(
+    rules: str,
+    strategy: str,
+    opponent: str,
+    deals: int,
+    matches: int,
+    seed: int,
+    out: str | Path,
+    on_run: Progress = None,
+    sweep: Sweep | None = None,
+) -> Path:
+    """The knock-threshold report (``sweep``: one already played with these settings)."""
+    _check_counts(deals, matches)
+    check_seed(seed)
+    rule_set, player, other = load_rules(rules), load_strategy(strategy), load_strategy(opponent)
+    if sweep is None:
+        sweep = knock_sweep(rule_set, player, other, deals, matches, seed, on_run)
+    command = command_line(
+        "knock",
+        {
+            "rules": rules,
+            "strategy": strategy,
+            "opponent": opponent,
+            "deals": deals,
+            "matches": matches,
+            "seed": seed,
+            "out": out,
+        },
+    )
+    return write_report(knock_report(sweep, player, command), out)
+
+
+def undercut(
+    rules: str,
+    strategy: str,
+    opponent: str,
+    deals: int,
+    seed: int,
+    out: str | Path,
+    on_run: Progress = None,
+    sweep: Sweep | None = None,
+) -> Path:
+    """The undercut-risk report: the knocks of ``strategy`` at every knock threshold.
+
+    ``sweep``: a knock sweep already played with these settings (the same hand records
+    this report would play; its matches are not used).
+    """
+    _check_counts(deals)
+    check_seed(seed)
+    rule_set, player, other = load_rules(rules), load_strategy(strategy), load_strategy(opponent)
+    if sweep is None:
+        sweep = knock_sweep(rule_set, player, other, deals, 0, seed, on_run)
+    sweep = replace(sweep, matches=0)
+    command = command_line(
+        "undercut",
+        {
+            "rules": rules,
+            "strategy": strategy,
+            "opponent": opponent,
+            "deals": deals,
+            "seed": seed,
+            "out": out,
+        },
+    )
+    return write_report(undercut_report(sweep, player, command), out)
+
+
+def variants(
+    rules: Sequence[str],
+    strategy: str,
+    opponent: str,
+    deals: int,
+    matches: int,
+    seed: int,
+    out: str | Path,
+    on_run: Progress = None,
+    sweeps: dict[str, Sweep] | None = None,
+) -> Path:
+    """The rule-variant report: a knock sweep per rule set on the same decks and matches."""
+    _check_counts(deals, matches)
+    check_seed(seed)
+    if len(rules) < 2 or len(set(rules)) != len(rules):
+        raise ConfigError(f"rules {','.join(rules)}: allowed two or more different rule sets")
+    player, other = load_strategy(strategy), load_strategy(opponent)
+    played = dict(sweeps or {})
+    for name in rules:
+        if name not in played:
+            played[name] = knock_sweep(
+                load_rules(name), player, other, deals, matches, seed, on_run
+            )
+    by_name = {played[name].rules.name: played[name] for name in rules}
+    if len(by_name) != len(rules):
+        raise ConfigError(f"rules {','.join(rules)}: two of them have the same name")
+    command = command_line(
+        "variants",
+        {
+            "rules": ",".join(rules),
+            "strategy": strategy,
+            "opponent": opponent,
+            "deals": deals,
+            "matches": matches,
+            "seed": seed,
+            "out": out,
+        },
+    )
+    return write_report(variants_report(by_name, player, command), out)
+
+
+def schedule(
+    rules: str,
+    strategy: str,
+    opponent: str,
+    phases: Sequence[int],
+    thresholds: Sequence[int],
+    deals: int,
+    confirm_deals: int,
+    finalists: int,
+    seed: int,
+    out: str | Path,
+    on_run: Progress = None,
+) -> Path:
+    """The knock-schedule search report."""
+    _check_counts(deals)
+    _check_counts(confirm_deals)
+    check_seed(seed)
+    rule_set, player, other = load_rules(rules), load_strategy(strategy), load_strategy(opponent)
+    search = schedule_search(
+        rule_set, player, other, phases, thresholds, deals, confirm_deals, finalists, seed, on_run
+    )
+    command = command_line(
+        "schedule",
+        {
+            "rules": rules,
+            "strategy": strategy,
+            "opponent": opponent,
+            "phases": ",".join(map(str, phases)),
+            "thresholds": ",".join(map(str, thresholds)),
+            "deals": deals,
+            "confirm_deals": confirm_deals,
+            "finalists": finalists,
+            "seed": seed,
+            "out": out,
+        },
+    )
+    return write_report(schedule_report(search, player, command), out)
+
+
+@dataclass(frozen=True)
+class DefaultSet:
+    """The reports ``make run`` produces, sized to take a few minutes on two cores."""
+
+    deals: int = 200_000
+    matches: int = 20_000
+    seed: int = 1
+    strategy: str = "basic"
+    opponent: str = "simple"
+    knock_rules: tuple[str, ...] = ("hollywood", "hollywood-gin20")
+    undercut_rules: str = "hollywood"
+    variant_rules: tuple[str, ...] = ("hollywood", "hollywood-gin20", "standard")
+    schedule_rules: str | None = "hollywood"
+    phases: tuple[int, ...] = (20, 10)
+    thresholds: tuple[int, ...] = (0, 2, 4, 6, 8, 10)
+    screening_deals: int = 10_000
+    confirm_deals: int = 100_000
+    finalists: int = 8
+
+    def runs(self) -> int:
+        """The number of runs ``default_set`` plays (for progress bars)."""
+        swept = dict.fromkeys([*self.knock_rules, self.undercut_rules, *self.variant_rules])
+        total = sum(sweep_runs(load_rules(name), self.matches) for name in swept)
+        if self.schedule_rules:
+            total += search_runs(
+                load_rules(self.schedule_rules), self.phases, self.thresholds, self.finalists
+            )
+        return total
+
+
+def default_set(
+    out: str | Path, settings: DefaultSet = DefaultSet(), on_run: Progress = None
+) -> list[Path]:
+    """Every report of the default set under ``out``; each knock sweep is played once and
+    shared by the reports that need it, with the same results as their own commands."""
+    root = Path(out)
+    s = settings
+    _check_counts(s.deals, s.matches)
+    player, other = load_strategy(s.strategy), load_strategy(s.opponent)
+    sweeps: dict[str, Sweep] = {}
+    for name in dict.fromkeys([*s.knock_rules, s.undercut_rules, *s.variant_rules]):
+        sweeps[name] = knock_sweep(
+            load_rules(name), player, other, s.deals, s.matches, s.seed, on_run
+        )
+    written = []
+    common = {"strategy": s.strategy, "opponent": s.opponent, "deals": s.deals, "seed": s.seed}
+    for name in s.knock_rules:
+        written.append(
+            knock(name, **common, matches=s.matches, out=root / f"knock-{name}", sweep=sweeps[name])
+        )
+    written.append(
+        undercut(
+            s.undercut_rules,
+            **common,
+            out=root / f"undercut-{s.undercut_rules}",
+            sweep=sweeps[s.undercut_rules],
+        )
+    )
+    written.append(
+        variants(
+            list(s.variant_rules),
+            **common,
+            matches=s.matches,
+            out=root / "variants",
+            sweeps={name: sweeps[name] for name in s.variant_rules},
+        )
+    )
+    if s.schedule_rules:
+        written.append(
+            schedule(
+                s.schedule_rules,
+                s.strategy,
+                s.opponent,
+                s.phases,
+                s.thresholds,
+                s.screening_deals,
+                s.confirm_deals,
+                s.finalists,
+                s.seed,
+                root / f"schedule-{s.schedule_rules}",
+                on_run,
+            )
+        )
+    return written

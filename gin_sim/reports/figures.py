@@ -1,0 +1,244 @@
+"""Matplotlib figures drawn from report tables, computing nothing new.
+
+Lines with their 95% interval as a band, points with interval bars, and heat maps. Each
+function takes tidy tables (``gin_sim.reports.tables``) and a PNG path. The Agg backend is
+chosen here, so figures work without a display.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from gin_sim.reports.tables import RATE_FIGURES
+
+DPI = 110
+# No software version or date in the PNG, so the same tables give the same bytes.
+METADATA = {"Software": None}
+
+
+def _scale(figure: str) -> tuple[float, str]:
+    return (100.0, f"{figure} (%)") if figure in RATE_FIGURES else (1.0, figure)
+
+
+def _save(fig: plt.Figure, path: Path) -> None:
+    fig.savefig(path, dpi=DPI, metadata=METADATA)
+    plt.close(fig)
+
+
+def lines_with_bands(
+    path: Path,
+    table: pd.DataFrame,
+    x: str,
+    figures: Sequence[str],
+    hue: str | None = None,
+    title: str = "",
+    x_label: str | None = None,
+    columns: int = 2,
+    mark: dict[str, float] | None = None,
+    reverse_x: bool = False,
+) -> None:
+    """One panel per figure of a tidy table: mean against ``x``, the 95% interval as a band.
+
+    ``hue`` draws one line per value of that column (rule sets); ``mark`` draws a
+    dashed vertical line at an ``x`` per label (a best threshold).
+    """
+    rows = -(-len(figures) // columns)
+    width = columns if len(figures) > 1 else 1
+    fig, axes = plt.subplots(rows, width, figsize=(5.2 * width, 3.6 * rows), squeeze=False)
+    groups = [(None, table)] if hue is None else list(table.groupby(hue, sort=False))
+    for index, figure in enumerate(figures):
+        ax = axes[index // width][index % width]
+        scale, label = _scale(figure)
+        for number, (name, group) in enumerate(groups):
+            rows_of = group[group["figure"] == figure].sort_values(x)
+            color = f"C{number}"
+            ax.plot(
+                rows_of[x],
+                rows_of["mean"] * scale,
+                marker="o",
+                ms=3,
+                color=color,
+                label=None if name is None else str(name),
+            )
+            ax.fill_between(
+                rows_of[x],
+                rows_of["low"] * scale,
+                rows_of["high"] * scale,
+                alpha=0.25,
+                color=color,
+                linewidth=0,
+            )
+        for number, (name, _) in enumerate(groups):
+            if mark is not None and (str(name) if name is not None else "") in mark:
+                ax.axvline(
+                    mark[str(name) if name is not None else ""],
+                    color=f"C{number}",
+                    linestyle="--",
+                    linewidth=0.8,
+                )
+        ax.set_title(figure, fontsize=10)
+        ax.set_xlabel(x_label or x)
+        ax.set_ylabel(label, fontsize=9)
+        ax.grid(alpha=0.3)
+        if reverse_x:
+            ax.invert_xaxis()
+        if hue is not None:
+            ax.legend(fontsize=8)
+    for index in range(len(figures), rows * width):
+        axes[index // width][index % width].set_visible(False)
+    if title:
+        fig.suptitle(title, fontsize=11)
+    fig.tight_layout()
+    _save(fig, path)
+
+
+def interval_points(
+    path: Path,
+    table: pd.DataFrame,
+    label: str,
+    title: str,
+    y_label: str,
+    highlight: Sequence[str] = (),
+    reference_line: float | None = 0.0,
+) -> None:
+    """Each row of ``table`` (``label``, ``mean``, ``low``, ``high``) as a point with its interval,
+    one row per line, top to bottom in table order."""
+    labels = [str(v) for v in table[label]]
+    positions = np.arange(len(labels))[::-1]
+    fig, ax = plt.subplots(figsize=(7.0, 0.32 * len(labels) + 1.4))
+    colors = ["C3" if name in highlight else "C0" for name in labels]
+    ax.hlines(positions, table["low"], table["high"], colors=colors, linewidth=1.5)
+    ax.scatter(table["mean"], positions, c=colors, s=14, zorder=3)
+    if reference_line is not None:
+        ax.axvline(reference_line, color="grey", linewidth=0.8)
+    ax.set_yticks(positions, labels, fontsize=8)
+    ax.set_xlabel(y_label)
+    ax.set_title(title, fontsize=10)
+    ax.grid(axis="x", alpha=0.3)
+    fig.tight_layout()
+    _save(fig, path)
+
+
+def heat_map(
+    path: Path,
+    table: pd.DataFrame,
+    row: str,
+    column: str,
+    value: str,
+    count: str,
+    title: str,
+    row_label: str,
+    column_label: str,
+    min_count: int = 30,
+    scale: float = 100.0,
+    value_label: str = "%",
+    descending_columns: bool = False,
+) -> None:
+    """``value`` of a long table as a grid of ``row`` by ``column``, each cell annotated.
+
+    Cells backed by fewer than ``min_count`` records are left blank (their rate is too
+    uncertain to show); the table keeps them.
+    """
+    grid = table.pivot(index=row, columns=column, values=value) * scale
+    counts = table.pivot(index=row, columns=column, values=count).fillna(0)
+    shown = grid.where(counts >= min_count)
+    if descending_columns:
+        shown = shown[shown.columns[::-1]]
+    fig, ax = plt.subplots(
+        figsize=(max(6.0, 0.36 * shown.shape[1] + 2.0), 0.4 * shown.shape[0] + 1.8)
+    )
+    image = ax.imshow(
+        np.ma.masked_invalid(shown.to_numpy(dtype=float)),
+        aspect="auto",
+        cmap="viridis",
+        origin="lower",
+    )
+    ax.set_xticks(range(shown.shape[1]), [str(c) for c in shown.columns], fontsize=7)
+    ax.set_yticks(range(shown.shape[0]), [str(r) for r in shown.index], fontsize=8)
+    ax.set_xlabel(column_label)
+    ax.set_ylabel(row_label)
+    ax.set_title(title, fontsize=10)
+    top = (
+        np.nanmax(shown.to_numpy(dtype=float))
+        if np.isfinite(shown.to_numpy(dtype=float)).any()
+        else 1.0
+    )
+    for (i, j), cell in np.ndenumerate(shown.to_numpy(dtype=float)):
+        if np.isfinite(cell):
+            ax.text(
+                j,
+                i,
+                f"{cell:.0f}",
+                ha="center",
+                va="center",
+                fontsize=6,
+                color="white" if cell < 0.6 * top else "black",
+            )
+    fig.colorbar(image, ax=ax, label=value_label)
+    fig.tight_layout()
+    _save(fig, path)
+
+
+def heat_map_panels(
+    path: Path,
+    table: pd.DataFrame,
+    panel: str,
+    row: str,
+    column: str,
+    value: str,
+    title: str,
+    panel_label: str,
+    row_label: str,
+    column_label: str,
+) -> None:
+    """One small annotated heat map of ``value`` (row by column) per value of ``panel``,
+    on one shared colour scale."""
+    panels = list(table.groupby(panel, sort=True))
+    columns = min(3, len(panels))
+    rows = -(-len(panels) // columns)
+    fig, axes = plt.subplots(
+        rows, columns, figsize=(4.0 * columns, 3.4 * rows), squeeze=False, layout="constrained"
+    )
+    low, high = float(table[value].min()), float(table[value].max())
+    image = None
+    for index, (name, group) in enumerate(panels):
+        ax = axes[index // columns][index % columns]
+        grid = group.pivot(index=row, columns=column, values=value)
+        image = ax.imshow(
+            grid.to_numpy(dtype=float),
+            origin="lower",
+            cmap="viridis",
+            vmin=low,
+            vmax=high,
+            aspect="auto",
+        )
+        ax.set_xticks(range(grid.shape[1]), [str(c) for c in grid.columns], fontsize=7)
+        ax.set_yticks(range(grid.shape[0]), [str(r) for r in grid.index], fontsize=7)
+        ax.set_title(f"{panel_label} {name}", fontsize=9)
+        ax.set_xlabel(column_label, fontsize=8)
+        ax.set_ylabel(row_label, fontsize=8)
+        for (i, j), cell in np.ndenumerate(grid.to_numpy(dtype=float)):
+            ax.text(
+                j,
+                i,
+                f"{cell:.2f}",
+                ha="center",
+                va="center",
+                fontsize=5.5,
+                color="white" if cell < low + 0.6 * (high - low) else "black",
+            )
+    for index in range(len(panels), rows * columns):
+        axes[index // columns][index % columns].set_visible(False)
+    if image is not None:
+        fig.colorbar(image, ax=axes.ravel().tolist(), label=value, shrink=0.8)
+    fig.suptitle(title, fontsize=11)
+    _save(fig, path)

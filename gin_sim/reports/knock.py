@@ -1,0 +1,185 @@
+"""The knock-threshold report: every threshold from gin only to the knock limit, side by side."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from gin_sim.reports import figures
+from gin_sim.reports.document import Report, Section, display, format_value
+from gin_sim.reports.sweeps import Sweep
+from gin_sim.reports.tables import FIGURES, MATCHES_WON, NET
+from gin_sim.rules import Rules
+from gin_sim.strategies import Strategy
+
+
+def _lower(text: str) -> str:
+    text = text.rstrip(".")
+    return text[:1].lower() + text[1:]
+
+
+def run_setup(sweep: Sweep, strategy: Strategy, what: str) -> list[str]:
+    """The 'what was run' bullets every sweep-based report shares."""
+    rules, opponent = sweep.rules, sweep.opponent
+    setup = [
+        f"Rule set `{rules.name}`: {rules.describe().split(': ', 1)[1]} (RULES.md).",
+        f"{what}, against `{opponent.name}` ({_lower(opponent.description)}).",
+        f"Strategy `{strategy.name}` as configured: {_lower(strategy.description)}.",
+        f"{sweep.deals:,} decks (seed {sweep.seed}, decks {sweep.first_deal:,} to "
+        f"{sweep.first_deal + sweep.deals - 1:,}), each played twice with the seats swapped "
+        f"(duplicate deals, so {2 * sweep.deals:,} hands per variant), the same decks for every "
+        "variant (common random numbers); the dealer alternates with the deck number.",
+    ]
+    if sweep.matches:
+        setup.append(
+            f"{sweep.matches:,} Hollywood matches per variant (R19 to R21), each played twice with "
+            "the seats and the first dealer swapped, the same deck sequences for every variant."
+        )
+    setup.append(
+        "Every figure is for the swept strategy (player 1) and comes with its 95% interval "
+        "(delta method, the two plays of a deck or a match counted as one unit). Differences "
+        "between variants are paired deck by deck."
+    )
+    return setup
+
+
+def lead_sentence(sweep: Sweep, describe) -> str:
+    """Plain words on whether the best variant's lead over the next best is significant."""
+    lead = sweep.lead()
+    verdict = (
+        "statistically significant at the 95% level"
+        if lead["significant"]
+        else f"not statistically significant: with {sweep.deals:,} decks the two cannot be told apart"
+    )
+    return (
+        f"Its lead over the next best, {describe(lead['next'])}, is "
+        f"{format_value(NET, lead['mean'], lead['half_width'])} points per hand (paired on the "
+        f"same decks), {verdict}."
+    )
+
+
+def value(sweep: Sweep, label, figure: str) -> str:
+    row = sweep.figures[(sweep.figures[sweep.key] == label) & (sweep.figures["figure"] == figure)]
+    if row.empty:
+        return "n/a"
+    return format_value(figure, row["mean"].iloc[0], row["half_width"].iloc[0])
+
+
+def threshold_words(threshold: int) -> str:
+    return "threshold 0 (gin only)" if threshold == 0 else f"threshold {threshold}"
+
+
+def knock_findings(sweep: Sweep) -> list[str]:
+    best = sweep.best()
+    opponent = sweep.opponent.name
+    findings = [
+        f"Best knock threshold against `{opponent}` under `{sweep.rules.name}`: **{best}** "
+        f"(knock when the deadwood left is {best} or less), "
+        f"{value(sweep, best, NET)} net points per hand. " + lead_sentence(sweep, threshold_words)
+    ]
+    ranking = sweep.ranking()
+    worst = ranking[sweep.key].iloc[-1]
+    gin_only = sweep.differences().set_index(sweep.key).loc[0]
+    findings.append(
+        f"The worst is threshold {worst} ({value(sweep, worst, NET)}). Knocking only with gin "
+        f"(threshold 0) gives {value(sweep, 0, NET)}; the difference from the best, paired on "
+        f"the same decks, is {format_value(NET, gin_only['mean'], gin_only['half_width'])} points "
+        "per hand."
+    )
+    findings.append(
+        f"At the best threshold the strategy wins {value(sweep, best, 'hands won')} of hands, "
+        f"knocks in {value(sweep, best, 'knock rate')} (gin in {value(sweep, best, 'gin rate')}) "
+        f"and is undercut on {value(sweep, best, 'undercut rate (per knock)')} of its knocks; "
+        f"a hand lasts {value(sweep, best, 'turns per hand')} turns."
+    )
+    if sweep.matches:
+        by_match = sweep.ranking(MATCHES_WON)
+        top = by_match[sweep.key].iloc[0]
+        where = (
+            "which is also the threshold with the highest match win rate"
+            if top == best
+            else f"the highest match win rate is at threshold {top} ({value(sweep, top, MATCHES_WON)})"
+        )
+        findings.append(
+            f"Hollywood matches: at threshold {best} the strategy wins "
+            f"{value(sweep, best, MATCHES_WON)} of matches; {where}."
+        )
+    return findings
+
+
+def knock_report(sweep: Sweep, strategy: Strategy, command: str) -> Report:
+    """The report of a knock-threshold sweep (``sweeps.knock_sweep``)."""
+    rules: Rules = sweep.rules
+    differences = sweep.differences()
+    shown = [f for f in FIGURES if f in set(sweep.figures["figure"])]
+    best = sweep.best()
+    table = display(sweep.figures, "threshold")
+    difference_table = pd.DataFrame(
+        {
+            "threshold": differences["threshold"],
+            "net points vs best": [
+                format_value(NET, m, h)
+                for m, h in zip(differences["mean"], differences["half_width"], strict=True)
+            ],
+            "significant": [
+                "best" if t == best else ("yes" if s else "no")
+                for t, s in zip(differences["threshold"], differences["significant"], strict=True)
+            ],
+        }
+    )
+    title = f"Knock thresholds under {rules.name} against {sweep.opponent.name}"
+
+    def draw_figures(path: Path) -> None:
+        figures.lines_with_bands(
+            path,
+            sweep.figures,
+            "threshold",
+            shown,
+            title=title,
+            x_label="knock threshold (deadwood allowed)",
+            mark={"": best},
+        )
+
+    def draw_differences(path: Path) -> None:
+        figures.interval_points(
+            path,
+            differences.assign(threshold=differences["threshold"].map(threshold_words)),
+            "threshold",
+            f"Net points per hand minus threshold {best} (paired, 95% intervals)",
+            "net points per hand vs the best",
+            highlight=[threshold_words(best)],
+        )
+
+    return Report(
+        kind="knock",
+        title=title,
+        command=command,
+        setup=run_setup(
+            sweep,
+            strategy,
+            f"`{strategy.name}` with each knock threshold 0 (gin only) to {rules.knock_limit} "
+            "(knock when the least deadwood after the discard is at most the threshold)",
+        ),
+        findings=knock_findings(sweep),
+        sections=[
+            Section(
+                "Figures by knock threshold",
+                "Net points per hand are the points the strategy scores minus the points its "
+                "opponent scores, over all hands (draws included). Rates are per hand, except "
+                "the undercut rate (per knock made); deadwood when knocking includes gins (0).",
+                table,
+                ["figures-by-threshold"],
+            ),
+            Section(
+                "Each threshold against the best",
+                f"Net points per hand of each threshold minus threshold {best}, paired on the same "
+                "decks, so most of the luck of the deal cancels: an interval that excludes 0 "
+                "means a real difference.",
+                difference_table,
+                ["difference-from-best"],
+            ),
+        ],
+        tables={"figures": sweep.figures, "differences": differences},
+        figures={"figures-by-threshold": draw_figures, "difference-from-best": draw_differences},
+    )

@@ -1,0 +1,346 @@
+"""The knock-schedule search: the best thresholds by stock depth, found by a paired search.
+
+A schedule gives a knock threshold per phase of the hand (by the cards left in the stock,
+docs/strategies.md). The search has two stages, both with common random numbers:
+
+1. Screening: every schedule of a grid (one threshold per phase from a list) and every
+   single threshold play the same ``deals`` decks; the schedules are ranked by net points.
+2. Confirmation: the best ``finalists`` schedules and every single threshold play fresh
+   decks (the ``confirm_deals`` decks after the screening decks), so the figures reported
+   are not inflated by the selection. The gain of the best finalist over the best single
+   threshold is a paired difference on those decks.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import pandas as pd
+
+from gin_sim.config import ConfigError
+from gin_sim.reports import figures, tables
+from gin_sim.reports.document import Report, Section, display, format_value
+from gin_sim.reports.knock import run_setup
+from gin_sim.reports.sweeps import Progress, Sweep, format_schedule, play_sweep
+from gin_sim.reports.tables import NET
+from gin_sim.rules import Rules
+from gin_sim.strategies import Strategy, load_strategy
+
+Schedule = tuple[tuple[int, int], ...]
+
+
+def canonical(schedule: Schedule) -> Schedule:
+    """The same schedule without phases that repeat the next phase's threshold.
+
+    >>> canonical(((20, 6), (10, 6), (0, 2)))
+    ((10, 6), (0, 2))
+    >>> canonical(((20, 4), (10, 4), (0, 4)))
+    ((0, 4),)
+    """
+    kept = [
+        phase
+        for i, phase in enumerate(schedule)
+        if i + 1 == len(schedule) or phase[1] != schedule[i + 1][1]
+    ]
+    return tuple(kept)
+
+
+def grid(boundaries: Sequence[int], thresholds: Sequence[int]) -> list[Schedule]:
+    """Every schedule with phases starting at ``boundaries`` (then 0), one threshold per phase
+    from ``thresholds``, in canonical form and without repeats."""
+    starts = [*boundaries, 0]
+    seen: dict[Schedule, None] = {}
+    for choice in itertools.product(thresholds, repeat=len(starts)):
+        seen[canonical(tuple(zip(starts, choice, strict=True)))] = None
+    return list(seen)
+
+
+def describe(label: str) -> str:
+    """A schedule label (``20:10,10:6,0:2``) in words."""
+    phases = [tuple(int(x) for x in part.split(":")) for part in label.split(",")]
+    if len(phases) == 1:
+        return f"threshold {phases[0][1]} throughout"
+    words = []
+    upper = None
+    for start, threshold in phases:
+        if upper is None:
+            where = f"{start}+ cards in the stock"
+        elif start == 0:
+            where = f"fewer than {upper}"
+        else:
+            where = f"{start} to {upper - 1}"
+        words.append(f"{threshold} with {where}")
+        upper = start
+    return "knock at " + ", ".join(words)
+
+
+def is_single(label: str) -> bool:
+    return "," not in label
+
+
+@dataclass
+class ScheduleSearch:
+    boundaries: tuple[int, ...]
+    thresholds: tuple[int, ...]
+    finalists: list[str]
+    screening: Sweep
+    confirmation: Sweep
+
+    def best_single(self) -> str:
+        ranking = self.confirmation.ranking()
+        return next(label for label in ranking["schedule"] if is_single(label))
+
+    def best_schedule(self) -> str:
+        ranking = self.confirmation.ranking()
+        return next(label for label in ranking["schedule"] if not is_single(label))
+
+    def gain(self) -> pd.Series:
+        """Best finalist minus best single threshold, paired on the confirmation decks."""
+        best, single = self.best_schedule(), self.best_single()
+        runs = {best: self.confirmation.runs[best], single: self.confirmation.runs[single]}
+        return tables.paired_differences(runs, single, "schedule").iloc[0]
+
+
+def check_grid(rules: Rules, boundaries: Sequence[int], thresholds: Sequence[int]) -> None:
+    if not boundaries or len(boundaries) > 3:
+        raise ConfigError(
+            f"phases {list(boundaries)}: allowed 1 to 3 stock sizes (2 to 4 phases), e.g. 20,10"
+        )
+    if list(boundaries) != sorted(set(boundaries), reverse=True) or boundaries[-1] <= 0:
+        raise ConfigError(
+            f"phases {list(boundaries)}: stock sizes must fall strictly and stay above 0, e.g. 20,10"
+        )
+    if boundaries[0] > 31:
+        raise ConfigError(f"phases {list(boundaries)}: stock sizes are at most 31")
+    if len(set(thresholds)) < 2:
+        raise ConfigError(
+            f"thresholds {list(thresholds)}: allowed two or more different thresholds, e.g. 0,5,10"
+        )
+    if any(not 0 <= t <= rules.knock_limit for t in thresholds):
+        raise ConfigError(
+            f"thresholds {list(thresholds)}: allowed 0 to knock_limit = {rules.knock_limit} of rules {rules.name!r}"
+        )
+
+
+def search_runs(
+    rules: Rules, boundaries: Sequence[int], thresholds: Sequence[int], finalists: int
+) -> int:
+    """The number of runs ``schedule_search`` plays (for progress bars)."""
+    singles = rules.knock_limit + 1
+    screened = len(set(grid(boundaries, thresholds)) | {((0, t),) for t in range(singles)})
+    return screened + singles + finalists
+
+
+def schedule_search(
+    rules: Rules,
+    strategy: Strategy,
+    opponent: Strategy,
+    boundaries: Sequence[int],
+    thresholds: Sequence[int],
+    deals: int,
+    confirm_deals: int,
+    finalists: int,
+    seed: int,
+    on_run: Progress = None,
+) -> ScheduleSearch:
+    check_grid(rules, boundaries, thresholds)
+    if finalists < 1:
+        raise ConfigError(f"finalists = {finalists}: allowed 1 or more")
+    singles = [((0, t),) for t in range(rules.knock_limit + 1)]
+    candidates = list(dict.fromkeys([*grid(boundaries, thresholds), *singles]))
+
+    def variant(schedule: Schedule) -> Strategy:
+        return load_strategy(strategy, [f"knock_schedule={format_schedule(schedule)}"])
+
+    screening = play_sweep(
+        rules,
+        opponent,
+        "schedule",
+        {format_schedule(s): variant(s) for s in candidates},
+        deals,
+        0,
+        seed,
+        on_run=on_run,
+    )
+    ranked = [label for label in screening.ranking()["schedule"] if not is_single(label)]
+    chosen = ranked[:finalists]
+    if on_run is not None and len(chosen) < finalists:
+        on_run(finalists - len(chosen))  # fewer schedules than finalists asked for
+    confirmation = play_sweep(
+        rules,
+        opponent,
+        "schedule",
+        {label: screening.variants[label] for label in [*chosen, *map(format_schedule, singles)]},
+        confirm_deals,
+        0,
+        seed,
+        first_deal=deals,
+        on_run=on_run,
+    )
+    return ScheduleSearch(tuple(boundaries), tuple(thresholds), chosen, screening, confirmation)
+
+
+def screening_table(search: ScheduleSearch) -> pd.DataFrame:
+    """Net points per hand of every screened schedule, with its threshold in each grid phase."""
+    rows = search.screening.ranking().drop(columns="figure")
+    starts = [*search.boundaries, 0]
+    for number, start in enumerate(starts, 1):
+        rows[f"phase {number} threshold"] = [
+            search.screening.variants[label].threshold_at(start, search.screening.rules.knock_limit)
+            for label in rows["schedule"]
+        ]
+    rows.insert(0, "rank", range(1, len(rows) + 1))
+    return rows
+
+
+def schedule_findings(search: ScheduleSearch) -> list[str]:
+    confirmation = search.confirmation
+    best, single = search.best_schedule(), search.best_single()
+    gain = search.gain()
+    net = confirmation.ranking().set_index("schedule")
+    overall = confirmation.best()
+    if gain["significant"] and gain["mean"] > 0:
+        verdict = "a statistically significant gain (95% interval above 0)"
+    elif gain["significant"]:
+        verdict = "a statistically significant loss: no schedule in the grid beats the best single threshold"
+    else:
+        verdict = "not statistically significant: the best schedule and the best single threshold cannot be told apart"
+    findings = [
+        f"Best schedule found: **{best}** ({describe(best)}), "
+        f"{format_value(NET, net.loc[best, 'mean'], net.loc[best, 'half_width'])} net points per "
+        f"hand on the confirmation decks; best single threshold: **{single.split(':')[1]}**, "
+        f"{format_value(NET, net.loc[single, 'mean'], net.loc[single, 'half_width'])}.",
+        f"Gain of the schedule over the single threshold: "
+        f"{format_value(NET, gain['mean'], gain['half_width'])} points per hand, paired on "
+        f"{confirmation.deals:,} fresh decks: {verdict}.",
+        f"The screening ({len(search.screening.variants)} schedules on {search.screening.deals:,} "
+        f"decks) ranked {search.finalists[0]} first; the finalists were re-measured on fresh "
+        "decks because the screening's top scores are biased upwards by the selection. The best "
+        "finalist is still picked on the confirmation decks, so its gain may be slightly "
+        "optimistic.",
+    ]
+    if is_single(overall):
+        findings.insert(
+            2, "On the confirmation decks no finalist scored above the best single threshold."
+        )
+    return findings
+
+
+def schedule_report(search: ScheduleSearch, strategy: Strategy, command: str) -> Report:
+    confirmation = search.confirmation
+    rules = confirmation.rules
+    single = search.best_single()
+    differences = confirmation.differences(single)
+    differences = differences.set_index("schedule").loc[confirmation.ranking()["schedule"]]
+    differences = differences.reset_index()
+    screening = screening_table(search)
+    phases = ", ".join(
+        f"phase {i} from {start} cards" if start else f"phase {i} below {search.boundaries[-1]}"
+        for i, start in enumerate([*search.boundaries, 0], 1)
+    )
+    title = f"Knock schedule search under {rules.name} against {confirmation.opponent.name}"
+    setup = run_setup(
+        confirmation,
+        strategy,
+        f"`{strategy.name}` with knock schedules: a threshold per phase of the hand by cards left "
+        f"in the stock ({phases}), each phase's threshold from {list(search.thresholds)} "
+        f"({len(search.screening.variants)} distinct schedules with every single threshold)",
+    )
+    setup[3] = (
+        f"Screening: every schedule on {search.screening.deals:,} decks (seed {confirmation.seed}, "
+        f"decks 0 to {search.screening.deals - 1:,}). Confirmation: the {len(search.finalists)} "
+        f"best schedules and every single threshold on {confirmation.deals:,} fresh decks "
+        f"({confirmation.first_deal:,} to {confirmation.first_deal + confirmation.deals - 1:,}). "
+        "Each deck is played twice with the seats swapped (duplicate deals), and every "
+        "schedule plays the same decks (common random numbers)."
+    )
+    shown_screening = screening.head(20).assign(
+        **{
+            "net points per hand": lambda t: [
+                format_value(NET, m, h) for m, h in zip(t["mean"], t["half_width"], strict=True)
+            ]
+        }
+    )[["rank", "schedule", "net points per hand"]]
+    shown_differences = pd.DataFrame(
+        {
+            "schedule": differences["schedule"],
+            "in words": differences["schedule"].map(describe),
+            "net points vs best single": [
+                format_value(NET, m, h)
+                for m, h in zip(differences["mean"], differences["half_width"], strict=True)
+            ],
+            "significant": [
+                "reference" if label == single else ("yes" if s else "no")
+                for label, s in zip(
+                    differences["schedule"], differences["significant"], strict=True
+                )
+            ],
+        }
+    )
+    figure_draws = {
+        "confirmation": lambda path: figures.interval_points(
+            path,
+            differences,
+            "schedule",
+            f"Net points per hand minus the best single threshold ({single}), fresh decks",
+            "net points per hand vs the best single threshold",
+            highlight=[search.best_schedule(), single],
+        ),
+    }
+    sections = [
+        Section(
+            "Confirmation on fresh decks",
+            "Finalists and single thresholds (written `0:t`), best first, against the best single "
+            "threshold, paired deck by deck.",
+            shown_differences,
+            ["confirmation"],
+        ),
+        Section(
+            "Figures of the confirmed schedules",
+            "",
+            display(confirmation.figures, "schedule"),
+        ),
+    ]
+    if len(search.boundaries) == 2:
+        in_grid = screening[
+            screening[[f"phase {i} threshold" for i in (1, 2, 3)]]
+            .isin(search.thresholds)
+            .all(axis=1)
+        ]
+        figure_draws["screening"] = lambda path: figures.heat_map_panels(
+            path,
+            in_grid,
+            "phase 1 threshold",
+            "phase 2 threshold",
+            "phase 3 threshold",
+            "mean",
+            "Screening: net points per hand by the threshold of each phase",
+            f"{search.boundaries[0]}+ cards:",
+            f"threshold, {search.boundaries[1]} to {search.boundaries[0] - 1} cards",
+            f"threshold, under {search.boundaries[1]} cards",
+        )
+    sections.append(
+        Section(
+            "Screening",
+            f"The 20 best of {len(screening)} schedules on the screening decks (all in "
+            "`screening.csv`).",
+            shown_screening,
+            ["screening"] if "screening" in figure_draws else [],
+        )
+    )
+    return Report(
+        kind="schedule",
+        title=title,
+        command=command,
+        setup=setup,
+        findings=schedule_findings(search),
+        sections=sections,
+        tables={
+            "screening": screening,
+            "confirmation": confirmation.figures,
+            "confirmation-differences": differences,
+        },
+        figures=figure_draws,
+    )

@@ -1,0 +1,170 @@
+"""The undercut-risk report: how often a knock is undercut, by the knocker's deadwood and by
+the cards left in the stock when it knocks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from gin_sim.reports import figures, tables
+from gin_sim.reports.document import Report, Section, format_value
+from gin_sim.reports.knock import run_setup
+from gin_sim.reports.sweeps import Sweep
+from gin_sim.strategies import Strategy
+
+RATE = "undercut rate (per knock)"
+MIN_KNOCKS = 30  # heat-map cells with fewer knocks are left blank
+
+
+def _shown(table: pd.DataFrame, key: str, key_label: str) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            key_label: table[key].astype(str),
+            "knocks": [f"{k:,}" for k in table["knocks"]],
+            "undercuts": [f"{u:,}" for u in table["undercuts"]],
+            "undercut rate": [
+                format_value(RATE, r, h)
+                for r, h in zip(table["rate"], table["half_width"], strict=True)
+            ],
+        }
+    )
+
+
+def _as_figure(table: pd.DataFrame) -> pd.DataFrame:
+    """An undercut table in the tidy shape ``figures.lines_with_bands`` draws."""
+    return table.rename(columns={"rate": "mean"}).assign(figure=RATE)
+
+
+def undercut_tables(knocks: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """The cells (deadwood by stock left) and both margins of the knocks of one player."""
+    banded = knocks.assign(stock_band=tables.stock_band(knocks["stock_left"]))
+    return {
+        "undercut-cells": tables.undercut_rates(knocks),
+        "undercut-by-deadwood": tables.undercut_rates(knocks, ["knocker_deadwood"]),
+        "undercut-by-stock": tables.undercut_rates(knocks, ["stock_left"]).sort_values(
+            "stock_left", ascending=False, ignore_index=True
+        ),
+        "undercut-by-stock-band": tables.undercut_rates(banded, ["stock_band"]),
+    }
+
+
+def undercut_findings(knocks: pd.DataFrame, parts: dict[str, pd.DataFrame]) -> list[str]:
+    overall = tables.undercut_rate(knocks)
+    by_deadwood = parts["undercut-by-deadwood"]
+    by_deadwood = by_deadwood[(by_deadwood["knocker_deadwood"] > 0) & (by_deadwood["knocks"] > 0)]
+    bands = parts["undercut-by-stock-band"]
+    highest = bands.loc[bands["rate"].idxmax()]
+    return [
+        f"Overall {format_value(RATE, overall.mean, overall.half_width)} of {len(knocks):,} "
+        "knocks were undercut (gins, which cannot be undercut, included).",
+        "Undercut rate by the deadwood knocked with: "
+        + ", ".join(
+            f"{row.knocker_deadwood}: {format_value(RATE, row.rate, row.half_width)}"
+            for row in by_deadwood.itertuples()
+        )
+        + ".",
+        "By cards left in the stock when knocking: "
+        + ", ".join(
+            f"{row.stock_band} cards: {format_value(RATE, row.rate, row.half_width)}"
+            for row in bands.itertuples()
+        )
+        + f"; the highest risk is with {highest['stock_band']} cards left.",
+    ]
+
+
+def undercut_report(sweep: Sweep, strategy: Strategy, command: str) -> Report:
+    """The undercut-risk report of the knocks kept by a knock sweep (``Sweep.knocks``).
+
+    The knocks of every threshold are pooled: a knock's risk depends on its deadwood, the
+    stage of the hand and the defender, and pooling puts knocks in every cell (at the knock
+    limit alone, low-deadwood knocks are rare). Intervals count the hands of one deck, over
+    all thresholds, as one unit.
+    """
+    if sweep.knocks is None:
+        raise ValueError("the sweep kept no knocks: play it with keep_knocks=True")
+    knocks = sweep.knocks
+    parts = undercut_tables(knocks)
+    rules = sweep.rules
+    title = f"Undercut risk under {rules.name} against {sweep.opponent.name}"
+
+    def draw_heat_map(path: Path) -> None:
+        figures.heat_map(
+            path,
+            parts["undercut-cells"],
+            "knocker_deadwood",
+            "stock_left",
+            "rate",
+            "knocks",
+            f"Undercut rate (%) of {strategy.name}'s knocks (all thresholds) against {sweep.opponent.name}, {rules.name}",
+            "knocker's deadwood",
+            "cards left in the stock when knocking (the hand goes on to the right)",
+            min_count=MIN_KNOCKS,
+            descending_columns=True,
+        )
+
+    def draw_by_deadwood(path: Path) -> None:
+        figures.lines_with_bands(
+            path,
+            _as_figure(parts["undercut-by-deadwood"]),
+            "knocker_deadwood",
+            [RATE],
+            title="Undercut rate by the knocker's deadwood",
+            x_label="knocker's deadwood",
+        )
+
+    def draw_by_stock(path: Path) -> None:
+        by_stock = parts["undercut-by-stock"]
+        figures.lines_with_bands(
+            path,
+            _as_figure(by_stock[by_stock["knocks"] >= MIN_KNOCKS]),
+            "stock_left",
+            [RATE],
+            title="Undercut rate by cards left in the stock",
+            x_label="cards left in the stock when knocking",
+            reverse_x=True,
+        )
+
+    return Report(
+        kind="undercut",
+        title=title,
+        command=command,
+        setup=run_setup(
+            sweep,
+            strategy,
+            f"`{strategy.name}` with each knock threshold 0 (gin only) to {rules.knock_limit} "
+            "(the knocks of all thresholds pooled, so that every deadwood up to the knock limit "
+            "is knocked with at every stage of a hand)",
+        ),
+        findings=undercut_findings(knocks, parts),
+        sections=[
+            Section(
+                "Undercut rate by deadwood and cards left in the stock",
+                "Each cell: the share of the knocks made with that deadwood and that many cards "
+                f"left in the stock that were undercut (R17). Cells with fewer than {MIN_KNOCKS} "
+                "knocks are blank; `undercut-cells.csv` has every cell with its count and "
+                "interval.",
+                None,
+                ["undercut-heat-map"],
+            ),
+            Section(
+                "By the knocker's deadwood",
+                "",
+                _shown(parts["undercut-by-deadwood"], "knocker_deadwood", "deadwood"),
+                ["undercut-by-deadwood"],
+            ),
+            Section(
+                "By cards left in the stock",
+                f"In bands; the figure shows every stock size with at least {MIN_KNOCKS} knocks "
+                "(`undercut-by-stock.csv`).",
+                _shown(parts["undercut-by-stock-band"], "stock_band", "cards left"),
+                ["undercut-by-stock"],
+            ),
+        ],
+        tables=parts,
+        figures={
+            "undercut-heat-map": draw_heat_map,
+            "undercut-by-deadwood": draw_by_deadwood,
+            "undercut-by-stock": draw_by_stock,
+        },
+    )

@@ -1,0 +1,249 @@
+"""Strategy reports: every report type rendered on a small run (figures, tables and their
+rows), a report's tables against a direct pandas computation on the same records, the
+default set against the reports' own commands, and the command line."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from gin_sim import reports
+from gin_sim.cli import app
+from gin_sim.reports.build import DefaultSet
+from gin_sim.reports.schedule import canonical, grid
+from gin_sim.reports.sweeps import knock_sweep
+from gin_sim.reports.tables import FIGURES, HAND_FIGURES, SLIM_COLUMNS
+from gin_sim.rules import load_rules
+from gin_sim.simulate import head_to_head, head_to_head_matches
+from gin_sim.strategies import load_strategy
+from gin_sim.summary import Z95
+
+SMALL = DefaultSet(
+    deals=1_500,
+    matches=40,
+    seed=3,
+    thresholds=(0, 5, 10),
+    screening_deals=400,
+    confirm_deals=800,
+    finalists=3,
+)
+EXPECTED_FIGURES = {
+    "knock-hollywood": ["figures-by-threshold", "difference-from-best"],
+    "knock-hollywood-gin20": ["figures-by-threshold", "difference-from-best"],
+    "undercut-hollywood": ["undercut-heat-map", "undercut-by-deadwood", "undercut-by-stock"],
+    "variants": [
+        "net-points-by-rules",
+        "matches-won-by-rules",
+        "difference-from-hollywood",
+        "play-by-rules",
+    ],
+    "schedule-hollywood": ["confirmation", "screening"],
+}
+
+
+@pytest.fixture(scope="module")
+def default_set(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("reports")
+    reports.default_set(root, SMALL)
+    return root
+
+
+def test_every_report_type_renders_its_figures_and_tables(default_set):
+    index = (default_set / "index.md").read_text()
+    for folder, figures in EXPECTED_FIGURES.items():
+        directory = default_set / folder
+        markdown = (directory / "report.md").read_text()
+        assert f"({folder}/report.md)" in index
+        for section in ("## What was run", "## Findings", "Reproduce with:", "## Data"):
+            assert section in markdown, (folder, section)
+        embedded = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", markdown)
+        assert sorted(embedded) == sorted(f"{name}.png" for name in figures), folder
+        for name in figures:
+            png = directory / f"{name}.png"
+            assert png.stat().st_size > 1000 and png.read_bytes()[:4] == b"\x89PNG", png
+        for csv in directory.glob("*.csv"):
+            from_csv = pd.read_csv(csv)
+            from_parquet = pd.read_parquet(csv.with_suffix(".parquet"))
+            assert len(from_csv) == len(from_parquet) > 0, csv
+            assert list(from_csv.columns) == list(from_parquet.columns)
+
+
+def _rows(folder: Path, name: str) -> pd.DataFrame:
+    return pd.read_parquet(folder / f"{name}.parquet")
+
+
+def test_tables_have_the_expected_rows(default_set):
+    thresholds = list(range(11))
+    for rules in ("hollywood", "hollywood-gin20"):
+        folder = default_set / f"knock-{rules}"
+        figures = _rows(folder, "figures")
+        assert len(figures) == len(thresholds) * len(FIGURES)
+        assert sorted(figures["threshold"].unique()) == thresholds
+        assert list(dict.fromkeys(figures["figure"])) == list(FIGURES)
+        assert _rows(folder, "differences")["threshold"].tolist() == thresholds
+
+    folder = default_set / "undercut-hollywood"
+    cells = _rows(folder, "undercut-cells")
+    stocks = cells["stock_left"].unique()
+    assert (
+        len(cells) == 11 * len(stocks) and sorted(cells["knocker_deadwood"].unique()) == thresholds
+    )
+    assert _rows(folder, "undercut-by-deadwood")["knocker_deadwood"].tolist() == thresholds
+    by_stock = _rows(folder, "undercut-by-stock")
+    assert sorted(by_stock["stock_left"]) == sorted(stocks)
+    assert by_stock["knocks"].sum() == cells["knocks"].sum()
+    assert _rows(folder, "undercut-by-stock-band")["stock_band"].tolist() == [
+        "25-31", "19-24", "13-18", "7-12", "0-6",
+    ]  # fmt: skip
+
+    folder = default_set / "variants"
+    rules = list(SMALL.variant_rules)
+    assert len(_rows(folder, "figures")) == len(rules) * len(thresholds) * len(FIGURES)
+    assert _rows(folder, "best-thresholds")["rules"].tolist() == rules
+    differences = _rows(folder, "differences-from-hollywood")
+    assert len(differences) == (len(rules) - 1) * len(thresholds)
+
+    folder = default_set / "schedule-hollywood"
+    screened = set(grid(SMALL.phases, SMALL.thresholds)) | {((0, t),) for t in thresholds}
+    screening = _rows(folder, "screening")
+    assert len(screening) == len(screened) and screening["rank"].tolist() == list(
+        range(1, len(screened) + 1)
+    )
+    confirmed = SMALL.finalists + len(thresholds)
+    assert len(_rows(folder, "confirmation")) == confirmed * len(HAND_FIGURES)
+    assert len(_rows(folder, "confirmation-differences")) == confirmed
+
+
+def _direct(hands: pd.DataFrame, matches: pd.DataFrame) -> dict[str, tuple[float, float]]:
+    """Player 0's figures straight from the records with pandas: (mean, 95% half-width)."""
+    seat = np.where(hands["swapped"], 1, 0)
+    won = hands["winner"] == seat
+    lost = hands["winner"] == 1 - seat
+    knocked = hands["knocker"] == seat
+    per_hand = pd.DataFrame(
+        {
+            "deal": hands["deal"],
+            "net points per hand": np.where(won, hands["points"], 0)
+            - np.where(lost, hands["points"], 0),
+            "hands won": won,
+            "knock rate": knocked,
+            "gin rate": knocked & hands["gin"],
+            "turns per hand": hands["turns"],
+        }
+    )
+    by_deck = per_hand.groupby("deal").mean()  # two hands per deck: the deck is the unit
+    out = {
+        name: (column.mean(), Z95 * column.std(ddof=1) / np.sqrt(len(column)))
+        for name, column in by_deck.items()
+    }
+    knocks = hands[knocked]
+    out["undercut rate (per knock)"] = (knocks["undercut"].mean(), np.nan)
+    out["deadwood when knocking"] = (knocks["knocker_deadwood"].mean(), np.nan)
+    match_seat = np.where(matches["swapped"], 1, 0)
+    won_match = (matches["winner"] == match_seat).groupby(matches["match"]).mean()
+    out["matches won"] = (won_match.mean(), Z95 * won_match.std(ddof=1) / np.sqrt(len(won_match)))
+    return out
+
+
+def test_report_tables_equal_a_direct_pandas_computation(tmp_path):
+    rules, strategy, opponent = (
+        load_rules("hollywood"),
+        load_strategy("basic"),
+        load_strategy("simple"),
+    )
+    deals, matches, seed = 1_200, 30, 11
+    sweep = knock_sweep(rules, strategy, opponent, deals, matches, seed)
+    reports.knock("hollywood", "basic", "simple", deals, matches, seed, tmp_path / "knock", sweep=sweep)  # fmt: skip
+    reports.undercut("hollywood", "basic", "simple", deals, seed, tmp_path / "undercut", sweep=sweep)  # fmt: skip
+    table = pd.read_parquet(tmp_path / "knock" / "figures.parquet").set_index(
+        ["threshold", "figure"]
+    )
+    knocks = []
+    for threshold, player in sweep.variants.items():
+        hands = head_to_head(rules, (player, opponent), deals, seed)
+        # the same records as the report's
+        pd.testing.assert_frame_equal(hands[SLIM_COLUMNS], sweep.runs[threshold])
+        match_records, _ = head_to_head_matches(rules, (player, opponent), matches, seed)
+        for figure, (mean, half_width) in _direct(hands, match_records).items():
+            row = table.loc[(threshold, figure)]
+            assert row["mean"] == pytest.approx(mean, rel=1e-12, abs=1e-12), (threshold, figure)
+            if not np.isnan(half_width):
+                assert row["half_width"] == pytest.approx(half_width, rel=1e-9), (threshold, figure)
+        seat = np.where(hands["swapped"], 1, 0)
+        knocks.append(hands[hands["knocker"] == seat])
+    # undercut cells: every knock of every threshold, grouped by deadwood and stock left
+    pooled = pd.concat(knocks)
+    direct = pooled.groupby(["knocker_deadwood", "stock_left"])["undercut"].agg(
+        ["size", "sum", "mean"]
+    )
+    cells = pd.read_csv(tmp_path / "undercut" / "undercut-cells.csv")
+    cells = cells[cells["knocks"] > 0].set_index(["knocker_deadwood", "stock_left"])
+    assert cells.index.sort_values().equals(direct.index.sort_values())
+    cells = cells.loc[direct.index]
+    assert (cells["knocks"] == direct["size"]).all() and (cells["undercuts"] == direct["sum"]).all()
+    np.testing.assert_allclose(cells["rate"], direct["mean"], rtol=1e-12)
+    # the best threshold named in the report is the one with the most net points
+    net = table.xs("net points per hand", level="figure")["mean"]
+    markdown = (tmp_path / "knock" / "report.md").read_text()
+    assert f"under `hollywood`: **{net.idxmax()}**" in markdown
+
+
+def test_the_default_set_equals_each_reports_own_command(default_set, tmp_path):
+    """A report of the default set is exactly what its own command writes."""
+    s = SMALL
+    reports.knock("hollywood-gin20", s.strategy, s.opponent, s.deals, s.matches, s.seed,
+                  tmp_path / "knock-hollywood-gin20")  # fmt: skip
+    reports.undercut("hollywood", s.strategy, s.opponent, s.deals, s.seed, tmp_path / "undercut-hollywood")  # fmt: skip
+    for folder in ("knock-hollywood-gin20", "undercut-hollywood"):
+        alone = (tmp_path / folder / "report.md").read_text().replace(str(tmp_path), "ROOT")
+        shared = (default_set / folder / "report.md").read_text().replace(str(default_set), "ROOT")
+        assert alone == shared
+        for csv in (default_set / folder).glob("*.csv"):
+            assert csv.read_text() == (tmp_path / folder / csv.name).read_text()
+
+
+def test_schedule_grid_is_canonical():
+    schedules = grid((20, 10), (0, 10))
+    assert len(schedules) == 2**3 and ((0, 10),) in schedules and ((20, 10), (0, 0)) in schedules
+    assert all(canonical(s) == s for s in schedules)
+
+
+runner = CliRunner()
+
+
+def test_cli_writes_a_report_and_the_index(tmp_path):
+    out = tmp_path / "reports" / "knock"
+    args = ["report", "knock", "--deals", "300", "--matches", "0", "--seed", "2", "--quiet"]
+    result = runner.invoke(app, [*args, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert f"report: {out / 'report.md'}" in result.output
+    assert (out / "figures-by-threshold.png").exists()
+    assert "(knock/report.md)" in (tmp_path / "reports" / "index.md").read_text()
+    figures = pd.read_csv(out / "figures.csv")
+    assert "matches won" not in set(figures["figure"])  # --matches 0: no match runs
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["variants", "--rules", "hollywood"], "two or more different rule sets"),
+        (["knock", "--deals", "1"], "deals = 1"),
+        (["knock", "--rules", "nope"], "unknown rule set 'nope'"),
+        (["knock", "--opponent", "nope"], "unknown strategy 'nope'"),
+        (["schedule", "--thresholds", "0,11"], "thresholds [0, 11]"),
+        (["schedule", "--phases", "10,20"], "must fall strictly"),
+        (["schedule", "--phases", "x"], "expected integers"),
+        (["schedule", "--thresholds", "4"], "two or more different thresholds"),
+        (["knock", "--rules", "tests/data/knock-limit-0.toml"], "two or more variants"),
+    ],
+)
+def test_bad_input_is_one_line_exit_2(tmp_path, args, message):
+    result = runner.invoke(app, ["report", *args, "--out", str(tmp_path / "r"), "--quiet"])
+    assert result.exit_code == 2, result.output
+    assert message in result.output and "Traceback" not in result.output
+    assert not (tmp_path / "r").exists()
