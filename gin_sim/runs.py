@@ -70,9 +70,7 @@ class RunConfig:
 
     def to_json(self) -> dict[str, Any]:
         document = asdict(self)
-        document["players"] = [asdict(p) for p in self.players]
-        for player in document["players"]:
-            player["knock_schedule"] = [list(phase) for phase in player["knock_schedule"]]
+        document["players"] = [p.to_config() for p in self.players]
         return document
 
     @classmethod

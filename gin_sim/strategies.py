@@ -26,6 +26,11 @@ from gin_sim.rules import Rules
 KINDS: dict[str, int] = {name.lower(): value for name, value in StrategyKind._asdict().items()}
 
 Schedule = tuple[tuple[int, int], ...]
+# An adaptation to the rule set: (conditions, overrides), each a sorted tuple of
+# (key, value) pairs; a condition is a rule key with an inclusive [low, high] range or a
+# boolean. See docs/strategies.md ("Adapting to the rules").
+Adaptation = tuple[tuple[tuple[str, Any], ...], tuple[tuple[str, Any], ...]]
+NOT_ADAPTABLE = ("name", "description", "kind", "adapt")
 
 
 @dataclass(frozen=True)
@@ -44,9 +49,11 @@ class Strategy:
     keep_weight: float = 0.0
     safety_weight: float = 0.0
     disinterest_weight: float = 0.0
+    adapt: tuple[Adaptation, ...] = ()
 
     def __post_init__(self) -> None:
         self.validate()
+        self.validate_adaptations(f"strategy {self.name!r}")
 
     def validate(self, where: str | None = None) -> None:
         where = where or f"strategy {self.name!r}"
@@ -91,6 +98,21 @@ class Strategy:
                 f"knock_schedule in {where}: the last phase must start at min_stock 0 so every stock size has a threshold"
             )
 
+    def validate_adaptations(self, where: str) -> None:
+        for _, overrides in self.adapt:  # every adapted form must itself be valid
+            replace(self, adapt=(), **dict(overrides)).validate(f"{where} (adapt)")
+
+    def for_rules(self, rules: Rules) -> Strategy:
+        """The strategy as played under ``rules``: the overrides of every adaptation whose
+        conditions hold, in order, then the check of its thresholds against the rules."""
+        played = self
+        for conditions, overrides in self.adapt:
+            if all(_holds(getattr(rules, key), wanted) for key, wanted in conditions):
+                played = replace(played, **dict(overrides))
+        played = replace(played, adapt=())
+        played.check_rules(rules)
+        return played
+
     def check_rules(self, rules: Rules) -> None:
         """R12: a knock threshold above the rule set's knock limit is an error."""
         highest = max([self.knock_threshold or 0, *(t for _, t in self.knock_schedule)])
@@ -100,6 +122,17 @@ class Strategy:
             raise ConfigError(
                 f"knock threshold {highest} of strategy {self.name!r} is above knock_limit = {rules.knock_limit} of rules {rules.name!r}: allowed 0 to {rules.knock_limit}"
             )
+
+    def to_config(self) -> dict[str, Any]:
+        """The strategy as TOML-like plain data (as in ``configs/strategies``, for manifests)."""
+        document = {f.name: getattr(self, f.name) for f in fields(self)}
+        document["knock_schedule"] = [list(phase) for phase in self.knock_schedule]
+        document["adapt"] = [
+            {"when": {k: list(v) if isinstance(v, tuple) else v for k, v in conditions}}
+            | {k: [list(p) for p in v] if k == "knock_schedule" else v for k, v in overrides}
+            for conditions, overrides in self.adapt
+        ]
+        return document
 
     def to_kernel(self) -> np.ndarray:
         v = np.zeros(N_STRATEGY_PARAMS, dtype=np.float64)
@@ -134,6 +167,60 @@ class Strategy:
 _FIELD_TYPES: dict[str, Any] = get_type_hints(Strategy)
 
 
+def _holds(value: Any, wanted: Any) -> bool:
+    if isinstance(wanted, bool):
+        return value == wanted
+    low, high = wanted
+    return low <= value <= high
+
+
+def _coerce_adapt(value: Any, where: str) -> tuple[Adaptation, ...]:
+    """``[[adapt]]`` tables: ``when = {rule_key = [low, high] or true/false}`` plus overrides."""
+    from gin_sim.rules import Rules as RuleSet
+
+    if not isinstance(value, list | tuple):
+        raise ConfigError(
+            f"adapt in {where}: expected [[adapt]] tables with a when = {{...}} condition"
+        )
+    rule_keys = [f.name for f in fields(RuleSet) if f.name != "name"]
+    adaptations = []
+    for entry in value:
+        if isinstance(entry, tuple):  # already typed (a Strategy rebuilt from its fields)
+            adaptations.append(entry)
+            continue
+        if (
+            not isinstance(entry, dict)
+            or not isinstance(entry.get("when"), dict)
+            or not entry["when"]
+        ):
+            raise ConfigError(
+                f"adapt in {where}: each [[adapt]] table needs when = {{rule_key = [low, high]}}"
+            )
+        conditions = []
+        for key, wanted in entry["when"].items():
+            if key not in rule_keys:
+                raise ConfigError(
+                    f"adapt when-key {key!r} in {where}: allowed rule keys are {', '.join(rule_keys)}"
+                )
+            ok_range = (
+                isinstance(wanted, list)
+                and len(wanted) == 2
+                and all(isinstance(x, int | float) and not isinstance(x, bool) for x in wanted)
+            )
+            if not (isinstance(wanted, bool) or ok_range):
+                raise ConfigError(
+                    f"adapt when {key} = {wanted!r} in {where}: expected [low, high] or true/false"
+                )
+            conditions.append((key, wanted if isinstance(wanted, bool) else tuple(wanted)))
+        overrides = {k: v for k, v in entry.items() if k != "when"}
+        for key in overrides:
+            if key in NOT_ADAPTABLE:
+                raise ConfigError(f"adapt in {where} may not change {key!r}")
+        typed = _typed(overrides, f"{where} (adapt)")
+        adaptations.append((tuple(sorted(conditions)), tuple(sorted(typed.items()))))
+    return tuple(adaptations)
+
+
 def _coerce_schedule(value: Any, where: str) -> Schedule:
     if isinstance(value, str):  # from the command line: "20:10,10:6,0:2"
         try:
@@ -161,6 +248,8 @@ def _typed(values: dict[str, Any], where: str) -> dict[str, Any]:
     for key, value in values.items():
         if key == "knock_schedule":
             out[key] = _coerce_schedule(value, where)
+        elif key == "adapt":
+            out[key] = _coerce_adapt(value, where)
         elif key == "knock_threshold" and value in ("limit", None):  # None: from a run manifest
             out[key] = None
         elif key == "knock_threshold":
@@ -185,6 +274,7 @@ def strategy_from_dict(values: dict[str, Any], where: str) -> Strategy:
     for key, value in merged.items():
         object.__setattr__(strategy, key, value)
     strategy.validate(where)
+    strategy.validate_adaptations(where)
     return strategy
 
 
@@ -228,6 +318,4 @@ def parse_players(text: str | tuple[str, ...] | list[str]) -> tuple[Strategy, St
 
 
 def strategies_to_kernel(players: tuple[Strategy, Strategy], rules: Rules) -> np.ndarray:
-    for player in players:
-        player.check_rules(rules)
-    return np.stack([p.to_kernel() for p in players])
+    return np.stack([p.for_rules(rules).to_kernel() for p in players])

@@ -189,3 +189,43 @@ def test_oklahoma_allows_any_threshold_up_to_10():
     rules = load_rules("oklahoma", ["knock_limit=5"])
     records = simulate_deals(rules, parse_players("gin-hunter,simple"), 200, seed=2)
     assert (records["knock_limit"] <= 10).all() and len(records) == 200
+
+
+def test_adaptations_follow_the_rules():
+    expert = load_strategy("expert")
+    standard = expert.for_rules(load_rules("standard"))  # undercut_bonus 25
+    hollywood = expert.for_rules(load_rules("hollywood"))  # undercut_bonus 10
+    assert standard.knock_schedule == ((6, 0), (0, 10)) and standard.knock_threshold == 0
+    assert hollywood.knock_schedule == () and hollywood.knock_threshold is None
+    assert standard.adapt == () and hollywood.keep_weight == standard.keep_weight
+    on_boundary = expert.for_rules(load_rules("hollywood", ["undercut_bonus=20"]))
+    assert on_boundary.knock_threshold == 0  # the range is inclusive
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[[adapt]]\nknock_threshold = 0\n", "needs when"),
+        ("[[adapt]]\nwhen = { colour = [1, 2] }\n", "when-key 'colour'"),
+        ("[[adapt]]\nwhen = { wall = 3 }\n", "expected \\[low, high\\] or true/false"),
+        ("[[adapt]]\nwhen = { wall = [0, 2] }\nname = 'x'\n", "may not change 'name'"),
+        (
+            "[[adapt]]\nwhen = { wall = [0, 2] }\nkeep_weight = -3\n",
+            "keep_weight = -3.0 in .*adapt",
+        ),
+    ],
+)
+def test_bad_adaptations(tmp_path, text, message):
+    path = tmp_path / "adaptive.toml"
+    path.write_text('description = "x"\n' + text)
+    with pytest.raises(ConfigError, match=message):
+        load_strategy(path)
+
+
+def test_adapted_strategies_survive_a_manifest():
+    import json
+
+    from gin_sim.strategies import strategy_from_dict
+
+    expert = load_strategy("expert")
+    assert strategy_from_dict(json.loads(json.dumps(expert.to_config())), "manifest") == expert

@@ -45,7 +45,7 @@ def replay(
         rule_set = load_rules(rules, rule)
         pair = resolve_players(players, param1, param2)
         for strategy in pair:
-            strategy.check_rules(rule_set)
+            strategy.for_rules(rule_set)  # reports a threshold the rules do not allow
         if deck is not None:
             if seed is not None or deal is not None:
                 raise ConfigError("--deck replaces --seed and --deal: give one or the other")

@@ -767,7 +767,8 @@ def _named_strategy(name: str) -> Strategy:
 
 def load_players(players: Players, rules: Rules) -> tuple[Strategy, Strategy]:
     """Two strategies from names (any that ``load_strategy`` knows) or ``Strategy``
-    objects; a knock threshold above the rule set's knock limit is an error (R12)."""
+    objects, as played under ``rules`` (``Strategy.for_rules``: adaptations to the rule
+    set, and a knock threshold above its knock limit is an error, R12)."""
     if isinstance(players, str) or len(players) != 2:
         raise ValueError(f"players must name two strategies, got {players!r}")
     loaded = []
@@ -775,8 +776,7 @@ def load_players(players: Players, rules: Rules) -> tuple[Strategy, Strategy]:
         if not isinstance(player, str | Strategy):
             raise ValueError(f"a strategy is a name or a Strategy, got {player!r}")
         strategy = _named_strategy(player) if isinstance(player, str) else player
-        strategy.check_rules(rules)
-        loaded.append(strategy)
+        loaded.append(strategy.for_rules(rules))  # its adaptations, then the R12 check
     return loaded[0], loaded[1]
 
 
