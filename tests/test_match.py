@@ -197,3 +197,15 @@ def test_bad_match_input(args, message):
         [sys.executable, "-m", "gin_sim", *args], capture_output=True, text=True
     )
     assert result.returncode == 2 and message in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_expert_wins_60_percent_of_game_1s_under_standard_rules():
+    """The yardstick of the 2021 gin rummy AI competition (game 1 is a plain game to 100):
+    the best bots won about 55% to 73% of games against a simple baseline."""
+    from gin_sim.summary import match_summary
+
+    df, _ = head_to_head_matches(
+        load_rules("standard"), parse_players("expert,simple"), 5_000, seed=31
+    )
+    game_1 = match_summary(df, 0)["game 1 won"]
+    assert game_1.mean - game_1.half_width > 0.60, game_1

@@ -229,3 +229,12 @@ def test_adapted_strategies_survive_a_manifest():
 
     expert = load_strategy("expert")
     assert strategy_from_dict(json.loads(json.dumps(expert.to_config())), "manifest") == expert
+
+
+def test_expert_beats_simple_under_hollywood_rules():
+    """Paired duplicate deals: expert's net points per hand against simple, interval above 0."""
+    from gin_sim.summary import player_summary
+
+    df = head_to_head(load_rules("hollywood"), parse_players("expert,simple"), 200_000, seed=21)
+    net = player_summary(df, 0)["net points per hand"]
+    assert net.mean - net.half_width > 0, net
