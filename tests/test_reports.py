@@ -16,7 +16,7 @@ from gin_sim import reports
 from gin_sim.cli import app
 from gin_sim.reports.build import DefaultSet
 from gin_sim.reports.schedule import canonical, grid
-from gin_sim.reports.sweeps import knock_sweep
+from gin_sim.reports.sweeps import knock_sweep, threshold_variants
 from gin_sim.reports.tables import FIGURES, HAND_FIGURES, SLIM_COLUMNS
 from gin_sim.rules import load_rules
 from gin_sim.simulate import head_to_head, head_to_head_matches
@@ -205,6 +205,16 @@ def test_the_default_set_equals_each_reports_own_command(default_set, tmp_path):
         assert alone == shared
         for csv in (default_set / folder).glob("*.csv"):
             assert csv.read_text() == (tmp_path / folder / csv.name).read_text()
+
+
+def test_variants_keep_the_swept_knocking_over_adaptations():
+    """expert adapts its knocking to undercut bonuses of 20 or more; a sweep must not lose it."""
+    expert, standard = load_strategy("expert"), load_rules("standard")
+    assert expert.for_rules(standard).knock_schedule  # the adaptation sets a schedule
+    variants = threshold_variants(expert, standard)
+    assert [v.knock_threshold for v in variants.values()] == list(range(11))
+    assert all(v.knock_schedule == () and v.adapt == () for v in variants.values())
+    assert variants[4].safety_weight == expert.safety_weight
 
 
 def test_schedule_grid_is_canonical():

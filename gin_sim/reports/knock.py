@@ -25,7 +25,13 @@ def run_setup(sweep: Sweep, strategy: Strategy, what: str) -> list[str]:
     setup = [
         f"Rule set `{rules.name}`: {rules.describe().split(': ', 1)[1]} (RULES.md).",
         f"{what}, against `{opponent.name}` ({_lower(opponent.description)}).",
-        f"Strategy `{strategy.name}` as configured: {_lower(strategy.description)}.",
+        f"Strategy `{strategy.name}` as configured: {_lower(strategy.description)}."
+        + (
+            " Its `[[adapt]]` tables for this rule set are applied, then the knocking is "
+            "replaced by the swept one."
+            if strategy.adapt
+            else ""
+        ),
         f"{sweep.deals:,} decks (seed {sweep.seed}, decks {sweep.first_deal:,} to "
         f"{sweep.first_deal + sweep.deals - 1:,}), each played twice with the seats swapped "
         f"(duplicate deals, so {2 * sweep.deals:,} hands per variant), the same decks for every "

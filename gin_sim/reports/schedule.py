@@ -23,10 +23,10 @@ from gin_sim.config import ConfigError
 from gin_sim.reports import figures, tables
 from gin_sim.reports.document import Report, Section, display, format_value
 from gin_sim.reports.knock import run_setup
-from gin_sim.reports.sweeps import Progress, Sweep, format_schedule, play_sweep
+from gin_sim.reports.sweeps import Progress, Sweep, format_schedule, play_sweep, variant
 from gin_sim.reports.tables import NET
 from gin_sim.rules import Rules
-from gin_sim.strategies import Strategy, load_strategy
+from gin_sim.strategies import Strategy
 
 Schedule = tuple[tuple[int, int], ...]
 
@@ -151,14 +151,14 @@ def schedule_search(
     singles = [((0, t),) for t in range(rules.knock_limit + 1)]
     candidates = list(dict.fromkeys([*grid(boundaries, thresholds), *singles]))
 
-    def variant(schedule: Schedule) -> Strategy:
-        return load_strategy(strategy, [f"knock_schedule={format_schedule(schedule)}"])
+    def with_schedule(schedule: Schedule) -> Strategy:
+        return variant(strategy, rules, [f"knock_schedule={format_schedule(schedule)}"])
 
     screening = play_sweep(
         rules,
         opponent,
         "schedule",
-        {format_schedule(s): variant(s) for s in candidates},
+        {format_schedule(s): with_schedule(s) for s in candidates},
         deals,
         0,
         seed,

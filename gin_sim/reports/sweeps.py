@@ -110,10 +110,17 @@ def play_sweep(
     return sweep
 
 
+def variant(strategy: Strategy, rules: Rules, overrides: list[str]) -> Strategy:
+    """``strategy`` as played under ``rules`` (its ``[[adapt]]`` tables applied), then with
+    ``overrides`` of its knocking, so that an adaptation cannot undo the swept parameter."""
+    neutral = load_strategy(strategy, ["knock_threshold=0", "knock_schedule="])
+    return load_strategy(neutral.for_rules(rules), overrides)
+
+
 def threshold_variants(strategy: Strategy, rules: Rules) -> dict[int, Strategy]:
     """``strategy`` with each knock threshold from 0 (gin only) to the rule set's knock limit."""
     return {
-        threshold: load_strategy(strategy, [f"knock_threshold={threshold}", "knock_schedule="])
+        threshold: variant(strategy, rules, [f"knock_threshold={threshold}", "knock_schedule="])
         for threshold in range(rules.knock_limit + 1)
     }
 
