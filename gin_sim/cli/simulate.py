@@ -70,7 +70,7 @@ def simulate(
     out: OutOption = None,
     chunk_size: Annotated[
         int, typer.Option(help="Decks per chunk (the unit of saving and resuming).")
-    ] = 500_000,
+    ] = 200_000,  # two chunks are in flight: bigger ones cost memory, smaller ones time
     overwrite: OverwriteOption = False,
     threads: ThreadsOption = None,
     as_json: JsonOption = False,
