@@ -80,3 +80,19 @@ def coerce(kind: type, key: str, value: Any, where: str) -> Any:
     if not isinstance(value, str):
         raise ConfigError(f"{key} = {value!r} in {where}: expected a string")
     return value
+
+
+def read_named_config(
+    spec: str | Path, folder: Path, what: str, plural: str
+) -> tuple[dict[str, Any], str]:
+    """The TOML table of a config given by name (a file in ``folder``) or by path, and
+    where it came from; ``name`` defaults to the file's stem."""
+    path = Path(spec)
+    if path.suffix != ".toml":
+        path = folder / f"{spec}.toml"
+        if not path.is_file():
+            known = ", ".join(sorted(p.stem for p in folder.glob("*.toml")))
+            raise ConfigError(f"unknown {what} {str(spec)!r}: known {plural} are {known}")
+    values = read_toml(path)
+    values.setdefault("name", path.stem)
+    return values, str(path)

@@ -18,7 +18,14 @@ from typing import Any, get_type_hints
 
 import numpy as np
 
-from gin_sim.config import ConfigError, check_keys, coerce, configs_dir, parse_override, read_toml
+from gin_sim.config import (
+    ConfigError,
+    check_keys,
+    coerce,
+    configs_dir,
+    parse_override,
+    read_named_config,
+)
 from gin_sim.enums import RuleParam
 
 
@@ -101,18 +108,7 @@ def load_rules(spec: str | Path | Rules = "hollywood", overrides: list[str] | No
     if isinstance(spec, Rules):
         rules = spec
     else:
-        path = Path(spec)
-        if path.suffix == ".toml":
-            rules = rules_from_dict(read_toml(path), str(path))
-        else:
-            candidate = rules_dir() / f"{spec}.toml"
-            if not candidate.is_file():
-                raise ConfigError(
-                    f"unknown rule set {str(spec)!r}: known rule sets are {', '.join(named_rules())}"
-                )
-            values = read_toml(candidate)
-            values.setdefault("name", str(spec))
-            rules = rules_from_dict(values, str(candidate))
+        rules = rules_from_dict(*read_named_config(spec, rules_dir(), "rule set", "rule sets"))
     if overrides:
         changes: dict[str, Any] = {}
         for text in overrides:

@@ -19,7 +19,14 @@ from typing import Any, get_type_hints
 
 import numpy as np
 
-from gin_sim.config import ConfigError, check_keys, coerce, configs_dir, parse_override, read_toml
+from gin_sim.config import (
+    ConfigError,
+    check_keys,
+    coerce,
+    configs_dir,
+    parse_override,
+    read_named_config,
+)
 from gin_sim.enums import MAX_SCHEDULE_PHASES, N_STRATEGY_PARAMS, StrategyKind, StrategyParam
 from gin_sim.rules import Rules
 
@@ -283,20 +290,9 @@ def load_strategy(spec: str | Path | Strategy, overrides: list[str] | None = Non
     if isinstance(spec, Strategy):
         strategy = spec
     else:
-        path = Path(spec)
-        if path.suffix == ".toml":
-            values = read_toml(path)
-            values.setdefault("name", path.stem)
-            strategy = strategy_from_dict(values, str(path))
-        else:
-            candidate = strategies_dir() / f"{spec}.toml"
-            if not candidate.is_file():
-                raise ConfigError(
-                    f"unknown strategy {str(spec)!r}: known strategies are {', '.join(named_strategies())}"
-                )
-            values = read_toml(candidate)
-            values.setdefault("name", str(spec))
-            strategy = strategy_from_dict(values, str(candidate))
+        strategy = strategy_from_dict(
+            *read_named_config(spec, strategies_dir(), "strategy", "strategies")
+        )
     if overrides:
         changes = {}
         for text in overrides:
