@@ -278,7 +278,7 @@ def test_unfinished_run_is_reported(tmp_path):
     iterator = execute(hands_config(), tmp_path / "run")
     next(iterator)
     iterator.close()
-    with pytest.raises(RunError, match="unfinished: [12] of 3 chunks missing"):
+    with pytest.raises(RunError, match=r"unfinished: [12] of 3 chunks missing"):
         gin_sim.load_run(tmp_path / "run")
     list(execute(hands_config(), tmp_path / "run"))
     assert len(gin_sim.load_run(tmp_path / "run")) == 6_000
