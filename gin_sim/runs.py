@@ -315,24 +315,40 @@ def execute(
     overwrite: bool = False,
     threads: int | None = None,
     on_chunk: Callable[[int, bool], None] | None = None,
+    client: Any = None,
 ) -> Iterator[pd.DataFrame]:
     """Play a run chunk by chunk, yielding each chunk's summary-level records.
 
     With ``directory`` every finished chunk is written there and chunks already there
     are read back instead of played (resume). ``on_chunk(units, resumed)`` reports
-    progress in decks or matches.
+    progress in decks or matches. With a Dask ``client`` the missing chunks are played as
+    tasks on its workers (``gin_sim.cluster``); the results are the same.
     """
     run = Run.open(directory, config, overwrite) if directory is not None else None
     level = summary_level(config)
+    done = [run is not None and run.is_done(chunk) for chunk in range(config.n_chunks)]
+    tasks = {}
+    if client is not None:
+        from gin_sim.cluster import TASK_RETRIES
+
+        tasks = {
+            chunk: client.submit(
+                play_chunk, config, chunk, threads, pure=False, retries=TASK_RETRIES
+            )
+            for chunk in range(config.n_chunks)
+            if not done[chunk]
+        }
     # One writer thread saves chunk i while the kernels (which release the GIL) play
     # chunk i + 1; a chunk is reported done only once its files are in place.
     with ThreadPoolExecutor(max_workers=1) as writer:
-        pending: tuple[Future, int, bool, pd.DataFrame] | None = None
+        pending: tuple[Future | None, int, bool, pd.DataFrame] | None = None
         for chunk in range(config.n_chunks):
-            if run is not None and run.is_done(chunk):
-                frame, resumed, saving = run.read_chunk(chunk, level), True, None
+            if done[chunk]:
+                frame, resumed, saving = run.read_chunk(chunk, level), True, None  # type: ignore[union-attr]
             else:
-                frames = play_chunk(config, chunk, threads)
+                frames = (
+                    tasks[chunk].result() if chunk in tasks else play_chunk(config, chunk, threads)
+                )
                 frame, resumed = frames[level], False
                 saving = writer.submit(run.write_chunk, chunk, frames) if run is not None else None
             if pending is not None:

@@ -105,3 +105,14 @@ def resolve_players(players: str, param1: list[str] | None, param2: list[str] | 
 
     first, second = parse_players(players)
     return load_strategy(first, param1), load_strategy(second, param2)
+
+
+SchedulerOption = Annotated[
+    str | None,
+    typer.Option(
+        help="A running Dask scheduler (tcp://host:8786): play the chunks on its workers."
+    ),
+]
+WorkersOption = Annotated[
+    int | None, typer.Option(help="Start a local Dask cluster of N worker processes for the run.")
+]

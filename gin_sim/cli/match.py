@@ -21,12 +21,15 @@ from gin_sim.cli.common import (
     QuietOption,
     RuleOverrides,
     RulesOption,
+    SchedulerOption,
     ThreadsOption,
+    WorkersOption,
     interrupted,
     progress_bar,
     resolve_players,
     user_errors,
 )
+from gin_sim.cluster import dask_client
 from gin_sim.rules import load_rules
 from gin_sim.runs import RunConfig, execute
 from gin_sim.summary import (
@@ -98,6 +101,8 @@ def match(
     ] = 50_000,
     overwrite: OverwriteOption = False,
     threads: ThreadsOption = None,
+    scheduler: SchedulerOption = None,
+    workers: WorkersOption = None,
     as_json: JsonOption = False,
     quiet: QuietOption = False,
 ) -> None:
@@ -110,8 +115,11 @@ def match(
         )  # fmt: skip
         started = time.perf_counter()
         try:
-            with progress_bar(matches, "matches", not (quiet or as_json)) as advance:
-                frames.extend(execute(config, out, overwrite, threads, advance))
+            with (
+                dask_client(scheduler, workers) as client,
+                progress_bar(matches, "matches", not (quiet or as_json)) as advance,
+            ):
+                frames.extend(execute(config, out, overwrite, threads, advance, client))
         except KeyboardInterrupt:
             interrupted(out, sum(f["match"].nunique() for f in frames), matches, "matches")
         elapsed = time.perf_counter() - started

@@ -11,7 +11,8 @@ from typing import Annotated
 import typer
 
 from gin_sim import reports
-from gin_sim.cli.common import fail, progress_bar, user_errors
+from gin_sim.cli.common import SchedulerOption, WorkersOption, fail, progress_bar, user_errors
+from gin_sim.cluster import dask_client
 from gin_sim.config import ConfigError
 from gin_sim.reports.build import DefaultSet
 from gin_sim.reports.schedule import check_grid, search_runs
@@ -44,12 +45,21 @@ def _integers(text: str, what: str) -> list[int]:
         raise ConfigError(f"{what} {text!r}: expected integers separated by commas") from None
 
 
-def _run(total: int, quiet: bool, write: Callable[..., Path | list[Path]]) -> None:
-    """Play and write with a progress bar over runs; print where the report is."""
+def _run(
+    total: int,
+    quiet: bool,
+    scheduler: str | None,
+    workers: int | None,
+    write: Callable[..., Path | list[Path]],
+) -> None:
+    """Play and write with a progress bar over runs; print where the report is.
+
+    With ``--scheduler`` or ``--workers`` each variant's runs are Dask tasks.
+    """
     started = time.perf_counter()
     with user_errors():
         try:
-            with progress_bar(total, "runs", not quiet) as advance:
+            with dask_client(scheduler, workers), progress_bar(total, "runs", not quiet) as advance:
                 written = write(advance)
         except KeyboardInterrupt:
             fail("interrupted: the report was not written", exit=False)
@@ -71,6 +81,8 @@ def knock(
     matches: Matches = 20_000,
     seed: Seed = 1,
     quiet: Quiet = False,
+    scheduler: SchedulerOption = None,
+    workers: WorkersOption = None,
 ) -> None:
     """Sweep the knock threshold from 0 (gin only) to the knock limit on the same decks."""
     with user_errors():
@@ -78,6 +90,8 @@ def knock(
     _run(
         total,
         quiet,
+        scheduler,
+        workers,
         lambda advance: reports.knock(
             rules, strategy, opponent, deals, matches, seed, out, advance
         ),
@@ -93,6 +107,8 @@ def undercut(
     deals: Deals = 200_000,
     seed: Seed = 1,
     quiet: Quiet = False,
+    scheduler: SchedulerOption = None,
+    workers: WorkersOption = None,
 ) -> None:
     """Undercut rate by the knocker's deadwood and the cards left in the stock (heat map)."""
     with user_errors():
@@ -100,6 +116,8 @@ def undercut(
     _run(
         total,
         quiet,
+        scheduler,
+        workers,
         lambda advance: reports.undercut(rules, strategy, opponent, deals, seed, out, advance),
     )
 
@@ -116,6 +134,8 @@ def variants(
     matches: Matches = 20_000,
     seed: Seed = 1,
     quiet: Quiet = False,
+    scheduler: SchedulerOption = None,
+    workers: WorkersOption = None,
 ) -> None:
     """The knock sweep under each rule set on the same decks, side by side."""
     with user_errors():
@@ -124,6 +144,8 @@ def variants(
     _run(
         total,
         quiet,
+        scheduler,
+        workers,
         lambda advance: reports.variants(
             names, strategy, opponent, deals, matches, seed, out, advance
         ),
@@ -149,6 +171,8 @@ def schedule(
     finalists: Annotated[int, typer.Option(help="Schedules re-measured on the fresh decks.")] = 8,
     seed: Seed = 1,
     quiet: Quiet = False,
+    scheduler: SchedulerOption = None,
+    workers: WorkersOption = None,
 ) -> None:
     """Search knock schedules (thresholds by stock depth) by a paired two-stage search."""
     with user_errors():
@@ -159,6 +183,8 @@ def schedule(
     _run(
         total,
         quiet,
+        scheduler,
+        workers,
         lambda advance: reports.schedule(
             rules,
             strategy,
@@ -182,12 +208,20 @@ def default(
     matches: Matches = DefaultSet.matches,
     seed: Seed = DefaultSet.seed,
     quiet: Quiet = False,
+    scheduler: SchedulerOption = None,
+    workers: WorkersOption = None,
 ) -> None:
     """The default report set of make run (knock, undercut, variants, schedule reports)."""
     with user_errors():
         settings = DefaultSet(deals=deals, matches=matches, seed=seed)
         total = settings.runs()
-    _run(total, quiet, lambda advance: reports.default_set(out, settings, advance))
+    _run(
+        total,
+        quiet,
+        scheduler,
+        workers,
+        lambda advance: reports.default_set(out, settings, advance),
+    )
 
 
 def register(app: typer.Typer) -> None:

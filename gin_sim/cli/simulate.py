@@ -20,12 +20,15 @@ from gin_sim.cli.common import (
     QuietOption,
     RuleOverrides,
     RulesOption,
+    SchedulerOption,
     ThreadsOption,
+    WorkersOption,
     interrupted,
     progress_bar,
     resolve_players,
     user_errors,
 )
+from gin_sim.cluster import dask_client
 from gin_sim.rules import load_rules
 from gin_sim.runs import RunConfig, execute
 from gin_sim.summary import HeadToHead, format_estimate
@@ -73,6 +76,8 @@ def simulate(
     ] = 200_000,  # two chunks are in flight: bigger ones cost memory, smaller ones time
     overwrite: OverwriteOption = False,
     threads: ThreadsOption = None,
+    scheduler: SchedulerOption = None,
+    workers: WorkersOption = None,
     as_json: JsonOption = False,
     quiet: QuietOption = False,
 ) -> None:
@@ -90,8 +95,11 @@ def simulate(
         )  # fmt: skip
         started = time.perf_counter()
         try:
-            with progress_bar(deals, "decks", not (quiet or as_json)) as advance:
-                for frame in execute(config, out, overwrite, threads, advance):
+            with (
+                dask_client(scheduler, workers) as client,
+                progress_bar(deals, "decks", not (quiet or as_json)) as advance,
+            ):
+                for frame in execute(config, out, overwrite, threads, advance, client):
                     summary = summary + HeadToHead.of(frame)
                     done = summary.decks
         except KeyboardInterrupt:

@@ -16,6 +16,7 @@ from typing import Any
 
 import pandas as pd
 
+from gin_sim.cluster import active_client
 from gin_sim.config import ConfigError
 from gin_sim.reports import tables
 from gin_sim.rules import Rules
@@ -64,6 +65,22 @@ class Sweep:
         return {"best": best, "next": second, **row.drop(self.key).to_dict()}
 
 
+def _play_variant(
+    rules: Rules,
+    strategy: Strategy,
+    opponent: Strategy,
+    deals: int,
+    matches: int,
+    seed: int,
+    first_deal: int,
+) -> tuple[pd.DataFrame, pd.DataFrame | None]:
+    hands = head_to_head(rules, (strategy, opponent), deals, seed, True, first_deal)
+    match_records = (
+        head_to_head_matches(rules, (strategy, opponent), matches, seed)[0] if matches else None
+    )
+    return hands, match_records
+
+
 def play_sweep(
     rules: Rules,
     opponent: Strategy,
@@ -90,15 +107,20 @@ def play_sweep(
     sweep = Sweep(rules, opponent, key, dict(variants), deals, matches, seed, first_deal)
     rows = []
     knocks = []
+    client = active_client()  # on a Dask cluster each variant's runs are one task
+    tasks = {
+        label: client.submit(_play_variant, rules, strategy, opponent, deals, matches, seed, first_deal, pure=False)
+        for label, strategy in variants.items()
+    } if client is not None else {}  # fmt: skip
     for label, strategy in variants.items():
-        hands = head_to_head(rules, (strategy, opponent), deals, seed, True, first_deal)
+        if label in tasks:
+            hands, match_records = tasks.pop(label).result()
+        else:
+            hands, match_records = _play_variant(
+                rules, strategy, opponent, deals, matches, seed, first_deal
+            )
         if on_run is not None:
-            on_run(1)
-        match_records = None
-        if matches:
-            match_records, _ = head_to_head_matches(rules, (strategy, opponent), matches, seed)
-            if on_run is not None:
-                on_run(1)
+            on_run(2 if matches else 1)
         rows.append(({key: label}, tables.strategy_figures(hands, match_records)))
         sweep.runs[label] = tables.slim(hands)
         if keep_knocks:
