@@ -316,24 +316,34 @@ def execute(
     threads: int | None = None,
     on_chunk: Callable[[int, bool], None] | None = None,
     client: Any = None,
+    workers_write: bool = False,
 ) -> Iterator[pd.DataFrame]:
     """Play a run chunk by chunk, yielding each chunk's summary-level records.
 
     With ``directory`` every finished chunk is written there and chunks already there
     are read back instead of played (resume). ``on_chunk(units, resumed)`` reports
     progress in decks or matches. With a Dask ``client`` the missing chunks are played as
-    tasks on its workers (``gin_sim.cluster``); the results are the same.
+    tasks on its workers (``gin_sim.cluster``); the results are the same. The workers
+    return the records and the client writes them, unless ``workers_write`` (the folder is
+    shared, at the same path on every worker): then each worker writes its own chunk.
     """
     run = Run.open(directory, config, overwrite) if directory is not None else None
     level = summary_level(config)
     done = [run is not None and run.is_done(chunk) for chunk in range(config.n_chunks)]
+    shared = str(run.directory) if run is not None and workers_write else None
     tasks = {}
     if client is not None:
         from gin_sim.cluster import TASK_RETRIES
 
         tasks = {
             chunk: client.submit(
-                play_chunk, config, chunk, threads, pure=False, retries=TASK_RETRIES
+                play_chunk_on_worker,
+                config,
+                chunk,
+                threads,
+                shared,
+                pure=False,
+                retries=TASK_RETRIES,
             )
             for chunk in range(config.n_chunks)
             if not done[chunk]
@@ -343,19 +353,35 @@ def execute(
     with ThreadPoolExecutor(max_workers=1) as writer:
         pending: tuple[Future | None, int, bool, pd.DataFrame] | None = None
         for chunk in range(config.n_chunks):
+            saving = None
             if done[chunk]:
-                frame, resumed, saving = run.read_chunk(chunk, level), True, None  # type: ignore[union-attr]
+                frame, resumed = run.read_chunk(chunk, level), True  # type: ignore[union-attr]
             else:
                 frames = (
                     tasks[chunk].result() if chunk in tasks else play_chunk(config, chunk, threads)
                 )
                 frame, resumed = frames[level], False
-                saving = writer.submit(run.write_chunk, chunk, frames) if run is not None else None
+                saved_by_worker = chunk in tasks and shared is not None
+                if run is not None and not saved_by_worker:
+                    saving = writer.submit(run.write_chunk, chunk, frames)
             if pending is not None:
                 yield _finish(pending, config, on_chunk)
             pending = (saving, chunk, resumed, frame)
         if pending is not None:
             yield _finish(pending, config, on_chunk)
+
+
+def play_chunk_on_worker(
+    config: RunConfig, chunk: int, threads: int | None, shared_folder: str | None
+) -> dict[str, pd.DataFrame]:
+    """A Dask task: play a chunk and, when the run folder is shared, save it there too
+    (then only the summary-level records travel back to the client)."""
+    frames = play_chunk(config, chunk, threads)
+    if shared_folder is None:
+        return frames
+    Run(Path(shared_folder), config).write_chunk(chunk, frames)
+    level = summary_level(config)
+    return {level: frames[level]}
 
 
 def _finish(pending, config: RunConfig, on_chunk) -> pd.DataFrame:

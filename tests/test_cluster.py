@@ -51,6 +51,17 @@ def test_cluster_run_equals_in_process_run(tmp_path, client, kind):
     )
 
 
+def test_workers_write_to_a_shared_folder(tmp_path, client):
+    run = config(count=6_000, chunk_size=1_000)
+    local = pd.concat(execute(run, tmp_path / "local"), ignore_index=True)
+    shared = pd.concat(
+        execute(run, tmp_path / "shared", client=client, workers_write=True), ignore_index=True
+    )
+    pd.testing.assert_frame_equal(local, shared)
+    for path in sorted((tmp_path / "local").glob("*.parquet")):
+        assert path.read_bytes() == (tmp_path / "shared" / path.name).read_bytes()
+
+
 def test_cluster_resumes_only_missing_chunks(tmp_path, client):
     run = config()
     partial = execute(run, tmp_path / "run")

@@ -116,3 +116,10 @@ SchedulerOption = Annotated[
 WorkersOption = Annotated[
     int | None, typer.Option(help="Start a local Dask cluster of N worker processes for the run.")
 ]
+WorkersWriteOption = Annotated[
+    bool,
+    typer.Option(
+        "--workers-write",
+        help="With --out on a folder every worker sees at the same path: workers write their chunks.",
+    ),
+]

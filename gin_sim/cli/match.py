@@ -24,6 +24,7 @@ from gin_sim.cli.common import (
     SchedulerOption,
     ThreadsOption,
     WorkersOption,
+    WorkersWriteOption,
     interrupted,
     progress_bar,
     resolve_players,
@@ -103,6 +104,7 @@ def match(
     threads: ThreadsOption = None,
     scheduler: SchedulerOption = None,
     workers: WorkersOption = None,
+    workers_write: WorkersWriteOption = False,
     as_json: JsonOption = False,
     quiet: QuietOption = False,
 ) -> None:
@@ -119,7 +121,9 @@ def match(
                 dask_client(scheduler, workers) as client,
                 progress_bar(matches, "matches", not (quiet or as_json)) as advance,
             ):
-                frames.extend(execute(config, out, overwrite, threads, advance, client))
+                frames.extend(
+                    execute(config, out, overwrite, threads, advance, client, workers_write)
+                )
         except KeyboardInterrupt:
             interrupted(out, sum(f["match"].nunique() for f in frames), matches, "matches")
         elapsed = time.perf_counter() - started

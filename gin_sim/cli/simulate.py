@@ -23,6 +23,7 @@ from gin_sim.cli.common import (
     SchedulerOption,
     ThreadsOption,
     WorkersOption,
+    WorkersWriteOption,
     interrupted,
     progress_bar,
     resolve_players,
@@ -78,6 +79,7 @@ def simulate(
     threads: ThreadsOption = None,
     scheduler: SchedulerOption = None,
     workers: WorkersOption = None,
+    workers_write: WorkersWriteOption = False,
     as_json: JsonOption = False,
     quiet: QuietOption = False,
 ) -> None:
@@ -99,7 +101,9 @@ def simulate(
                 dask_client(scheduler, workers) as client,
                 progress_bar(deals, "decks", not (quiet or as_json)) as advance,
             ):
-                for frame in execute(config, out, overwrite, threads, advance, client):
+                for frame in execute(
+                    config, out, overwrite, threads, advance, client, workers_write
+                ):
                     summary = summary + HeadToHead.of(frame)
                     done = summary.decks
         except KeyboardInterrupt:
