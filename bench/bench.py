@@ -111,7 +111,6 @@ def main() -> None:
 
 def bench_runs(args: argparse.Namespace) -> None:
     """A whole run written to Parquet against the same run kept in memory only."""
-    import resource
     import subprocess
     import sys
     import tempfile
@@ -154,11 +153,18 @@ def bench_runs(args: argparse.Namespace) -> None:
         f"parquet overhead: {to_parquet / in_memory - 1:.1%}  (against the same run without writing)"
     )
     if args.memory_deals:
+        # The child reports its own high-water mark (VmHWM, Linux): getrusage on children
+        # would also count the pages this large process had when it forked the child.
+        report_peak = (
+            "import atexit, sys; from gin_sim.cli import main; "
+            "atexit.register(lambda: print([l for l in open('/proc/self/status') "
+            "if l.startswith('VmHWM')][0], file=sys.stderr)); main()"
+        )
         with tempfile.TemporaryDirectory() as folder:
-            command = [sys.executable, "-m", "gin_sim", "simulate", "--deals", str(args.memory_deals),
+            command = [sys.executable, "-c", report_peak, "simulate", "--deals", str(args.memory_deals),
                        "--out", folder + "/run", "--quiet"]  # fmt: skip
-            subprocess.run(command, check=True, capture_output=True)
-        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024**2  # KiB -> GiB
+            result = subprocess.run(command, check=True, capture_output=True, text=True)
+        peak = int(result.stderr.split("VmHWM:")[1].split()[0]) / 1024**2  # KiB -> GiB
         print(
             f"peak memory: {peak:.2f} GiB  (gin-sim simulate --deals {args.memory_deals:,} --out, duplicate)"
         )
