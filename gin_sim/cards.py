@@ -118,11 +118,6 @@ def format_cards(hand: int | Iterable[int]) -> str:
     return " ".join(format_card(c) for c in cards)
 
 
-def hand_value(hand: int) -> int:
-    """Total value (R2) of the cards in ``hand``."""
-    return sum(card_value(c) for c in cards_of(hand))
-
-
 def parse_deck(deck: str | Iterable[int | str]) -> list[int]:
     """A full 52-card order from a card string or a sequence of indices or card strings."""
     if isinstance(deck, str):

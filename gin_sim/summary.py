@@ -207,10 +207,6 @@ PLAYER_ROWS = (
 HAND_ROWS = ("draws", "wall draws (R18)", "upcard-cap draws (R18a)", "turns", "stock left")
 
 
-def variance_reduction(df: pd.DataFrame) -> float:
-    return HeadToHead.of(df).variance_reduction()
-
-
 def paired_difference(first: pd.DataFrame, second: pd.DataFrame, player: int = 0) -> Estimate:
     """Net points per hand of ``players[player]`` in run ``first`` minus run ``second``.
 
@@ -255,10 +251,6 @@ def format_estimate(name: str, estimate: Estimate) -> str:
 
 def is_duplicate(df: pd.DataFrame) -> bool:
     return "swapped" in df and bool(df["swapped"].any())
-
-
-def summary_json(df: pd.DataFrame, player_names: tuple[str, str]) -> dict:
-    return HeadToHead.of(df).to_json(player_names)
 
 
 def match_summary(df: pd.DataFrame, player: int, paired: bool = True) -> dict[str, Estimate]:
