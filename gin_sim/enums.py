@@ -30,6 +30,7 @@ RuleParam = RuleParamT()
 class StrategyKindT(NamedTuple):
     FAMILY: int = 0  # the parameterised family (docs/strategies.md); simple is its default
     RANDOM: int = 1
+    MC: int = 2  # determinized Monte Carlo search over the hidden cards (docs/strategies.md)
 
 
 StrategyKind = StrategyKindT()
@@ -54,10 +55,76 @@ class StrategyParamT(NamedTuple):
     KEEP_WEIGHT: int = 15
     SAFETY_WEIGHT: int = 16
     DISINTEREST_WEIGHT: int = 17
+    # kind mc only (docs/strategies.md, "Search players"); 0 for the family and random.
+    MC_SAMPLES: int = 18
+    MC_CANDIDATES: int = 19
+    MC_INFER: int = 20  # 1: weight worlds by the opponent's passes and discards
+    MC_INFER_WEIGHT: int = 21  # each pass a world contradicts multiplies its weight by this
+    MC_PEEK: int = 22  # test-only leak (tests/test_search.py shows the probe can fail); never set by Strategy
+    MC_ROLLOUT: int = 23  # the family vector of the player's own rollout policy (FAMILY_PARAMS slots)
+    MC_OPPONENT: int = 41  # the family vector of the opponent model (FAMILY_PARAMS slots)
 
 
 StrategyParam = StrategyParamT()
-N_STRATEGY_PARAMS = StrategyParam.DISINTEREST_WEIGHT + 1
+FAMILY_PARAMS = StrategyParam.DISINTEREST_WEIGHT + 1  # the slots a family decision reads
+N_STRATEGY_PARAMS = StrategyParam.MC_OPPONENT + FAMILY_PARAMS
+
+
+class PositionMaskT(NamedTuple):
+    """Slots of a position's uint64 card masks (``kernels/position.py``); +player where two."""
+
+    HAND: int = 0  # 2 slots
+    TAKEN: int = 2  # 2 slots: cards each player took from the pile and still holds
+    PASSED: int = 4  # 2 slots: cards each player passed over or discarded
+    PILE: int = 6  # the cards in the discard pile
+
+
+PositionMask = PositionMaskT()
+N_POSITION_MASKS = 7
+
+
+class PositionSlotT(NamedTuple):
+    """Slots of a position's int64 state vector (``kernels/position.py``)."""
+
+    PHASE: int = 0  # a Phase
+    PLAYER: int = 1  # who decides next
+    DEALER: int = 2
+    STOCK_POS: int = 3  # index in DECK of the stock's top card
+    PILE_SIZE: int = 4
+    TAKEN_CARD: int = 5  # the card taken this turn (phase DISCARD)
+    FROM_PILE: int = 6  # 1 when it came from the discard pile
+    TAKES: int = 7  # cards taken from the pile so far (R18a)
+    TURNS: int = 8
+    TURNS_BY: int = 9  # 2 slots: turns each player has played
+    FIRST_TAKER: int = 11  # who took the first upcard (R7, R8), -1 when nobody did
+    LIMIT: int = 12  # the hand's knock limit (R12, R14a)
+    KNOCKER: int = 13  # -1 until someone knocks
+    BIG_GIN: int = 14
+    DRAW_REASON: int = 15  # a DrawReason
+    PILE: int = 16  # 52 slots: the discard pile, bottom first
+    DECK: int = 68  # 52 slots: the deck order (the stock is DECK[STOCK_POS:])
+
+
+PositionSlot = PositionSlotT()
+N_POSITION_SLOTS = PositionSlot.DECK + 52
+
+
+class PhaseT(NamedTuple):
+    """Which decision a position waits for."""
+
+    OFFER: int = 0  # take or decline the first upcard (R7, R8)
+    DRAW: int = 1  # take the pile's top or draw from the stock (R10)
+    DISCARD: int = 2  # 11 cards: declare big gin (R14), or discard and maybe knock (R11, R12)
+    OVER: int = 3
+
+
+Phase = PhaseT()
+
+# Actions: OFFER and DRAW take 1 (take the pile's top) or 0 (decline, draw from the stock);
+# DISCARD takes a card, plus KNOCK to knock with that discard, or BIG_GIN.
+ACTION_KNOCK = 64
+ACTION_BIG_GIN = 128
+ACTION_CARD = 63  # the card bits of a DISCARD action
 
 
 class DrawReasonT(NamedTuple):

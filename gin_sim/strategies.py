@@ -27,7 +27,13 @@ from gin_sim.config import (
     parse_override,
     read_named_config,
 )
-from gin_sim.enums import MAX_SCHEDULE_PHASES, N_STRATEGY_PARAMS, StrategyKind, StrategyParam
+from gin_sim.enums import (
+    FAMILY_PARAMS,
+    MAX_SCHEDULE_PHASES,
+    N_STRATEGY_PARAMS,
+    StrategyKind,
+    StrategyParam,
+)
 from gin_sim.rules import Rules
 
 KINDS: dict[str, int] = {name.lower(): value for name, value in StrategyKind._asdict().items()}
@@ -38,6 +44,7 @@ Schedule = tuple[tuple[int, int], ...]
 # boolean. See docs/strategies.md ("Adapting to the rules").
 Adaptation = tuple[tuple[tuple[str, Any], ...], tuple[tuple[str, Any], ...]]
 NOT_ADAPTABLE = ("name", "description", "kind", "adapt")
+MAX_SAMPLES = 4096  # worlds per search: beyond this a decision takes seconds
 
 
 @dataclass(frozen=True)
@@ -56,6 +63,13 @@ class Strategy:
     keep_weight: float = 0.0
     safety_weight: float = 0.0
     disinterest_weight: float = 0.0
+    # kind "mc" only (docs/strategies.md, "Search players")
+    samples: int = 32
+    candidates: int = 4
+    rollout: str = "simple"  # the family strategy playing the searcher's own later moves
+    opponent_model: str = "simple"  # the family strategy playing the opponent in rollouts
+    infer: bool = False
+    infer_weight: float = 0.25
     adapt: tuple[Adaptation, ...] = ()
 
     def __post_init__(self) -> None:
@@ -86,6 +100,26 @@ class Strategy:
                 raise ConfigError(
                     f"{key} = {value} in {where} is out of range: allowed a finite number >= 0"
                 )
+        if not 1 <= self.samples <= MAX_SAMPLES:
+            raise ConfigError(
+                f"samples = {self.samples} in {where} is out of range: allowed 1 to {MAX_SAMPLES}"
+            )
+        if not 1 <= self.candidates <= 11:
+            raise ConfigError(
+                f"candidates = {self.candidates} in {where} is out of range: allowed 1 to 11"
+            )
+        if not 0.0 <= self.infer_weight <= 1.0:
+            raise ConfigError(
+                f"infer_weight = {self.infer_weight} in {where} is out of range: allowed 0 to 1"
+            )
+        if self.kind == "mc":
+            for key in ("rollout", "opponent_model"):
+                policy = getattr(self, key)
+                if policy not in named_strategies() or load_strategy(policy).kind != "family":
+                    family = [n for n in named_strategies() if load_strategy(n).kind == "family"]
+                    raise ConfigError(
+                        f"{key} = {policy!r} in {where}: allowed a named family strategy ({', '.join(family)})"
+                    )
         schedule = self.knock_schedule
         if len(schedule) > MAX_SCHEDULE_PHASES:
             raise ConfigError(
@@ -141,7 +175,9 @@ class Strategy:
         ]
         return document
 
-    def to_kernel(self) -> np.ndarray:
+    def to_kernel(self, rules: Rules | None = None) -> np.ndarray:
+        """The kernel vector (``StrategyParam``); an mc strategy needs ``rules`` to adapt
+        its rollout policies (``for_rules``) before they go into its vector."""
         v = np.zeros(N_STRATEGY_PARAMS, dtype=np.float64)
         v[StrategyParam.KIND] = KINDS[self.kind]
         # No threshold means the knock limit; the kernel caps every threshold by the hand's limit.
@@ -159,6 +195,19 @@ class Strategy:
         v[StrategyParam.KEEP_WEIGHT] = self.keep_weight
         v[StrategyParam.SAFETY_WEIGHT] = self.safety_weight
         v[StrategyParam.DISINTEREST_WEIGHT] = self.disinterest_weight
+        if self.kind == "mc":
+            if rules is None:
+                raise ValueError("an mc strategy needs the rule set to build its kernel vector")
+            v[StrategyParam.MC_SAMPLES] = self.samples
+            v[StrategyParam.MC_CANDIDATES] = self.candidates
+            v[StrategyParam.MC_INFER] = float(self.infer)
+            v[StrategyParam.MC_INFER_WEIGHT] = self.infer_weight
+            for slot, name in (
+                (StrategyParam.MC_ROLLOUT, self.rollout),
+                (StrategyParam.MC_OPPONENT, self.opponent_model),
+            ):
+                policy = load_strategy(name).for_rules(rules).to_kernel()
+                v[slot : slot + FAMILY_PARAMS] = policy[:FAMILY_PARAMS]
         return v
 
     def threshold_at(self, stock_left: int, knock_limit: int = 10) -> int:
@@ -314,4 +363,4 @@ def parse_players(text: str | tuple[str, ...] | list[str]) -> tuple[Strategy, St
 
 
 def strategies_to_kernel(players: tuple[Strategy, Strategy], rules: Rules) -> np.ndarray:
-    return np.stack([p.for_rules(rules).to_kernel() for p in players])
+    return np.stack([p.for_rules(rules).to_kernel(rules) for p in players])

@@ -38,7 +38,7 @@ def run_capable_nb(m):
     return starts | (starts << 1) | (starts << 2)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def min_deadwood_nb(hand):
     """Least deadwood of ``hand`` (uint64 mask, any number of cards) as an int64."""
     c, d, h, s = suit_masks_nb(np.uint64(hand))
@@ -105,7 +105,7 @@ def min_deadwood_many_nb(hands, out):
         out[i] = min_deadwood_nb(hands[i])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def melds_with_card_nb(hand, card):
     """True when ``card`` is part of some meld made of it and cards of ``hand`` (R3)."""
     rank = card % N_RANKS

@@ -56,7 +56,7 @@ def suit_neighbours_nb(card, distance):
     return np.uint64(near) << np.uint64((card // N_RANKS) * N_RANKS)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def live_nb(card, hand, unseen):
     """Unseen cards x that make a 3-card meld {card, x, y} with some y in ``hand``."""
     count = 0
@@ -93,7 +93,7 @@ def disinterest_nb(card, opp_passed):
     return popcount_nb(opp_passed & near)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def takes_top_nb(params, hand, card, pile, opp_taken, streams, player):
     """Take the first upcard (R7, R8) or the discard pile's top (R10)?"""
     if params[StrategyParam.KIND] == StrategyKind.RANDOM:
@@ -116,14 +116,14 @@ def takes_top_nb(params, hand, card, pile, opp_taken, streams, player):
     return score >= min_gain
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def declares_big_gin_nb(params, streams, player):
     if params[StrategyParam.KIND] == StrategyKind.RANDOM:
         return bounded_nb(next_nb(streams, player), 2) == 1
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def knock_threshold_nb(params, stock_left, hand_limit):
     """The schedule's threshold for this stock size (or the fixed one), capped by the limit."""
     threshold = np.int64(params[StrategyParam.KNOCK_THRESHOLD])
@@ -135,12 +135,12 @@ def knock_threshold_nb(params, stock_left, hand_limit):
 
 
 @njit(cache=True, inline="always")
-def _tie_key(card):
+def tie_key_nb(card):
     """Higher is discarded first among equals: value, then rank, then suit S, H, D, C."""
     return _CARD_VALUES[card] * 1000 + (card % N_RANKS) * 10 + card // N_RANKS
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def least_deadwood_discard_nb(hand, forbidden):
     """The ``simple`` discard of an 11-card hand and the deadwood it leaves."""
     best_card = -1
@@ -150,7 +150,7 @@ def least_deadwood_discard_nb(hand, forbidden):
         if not hand & _bit(card) or card == forbidden:
             continue
         deadwood = min_deadwood_nb(hand & ~_bit(card))
-        key = _tie_key(card)
+        key = tie_key_nb(card)
         if deadwood < best_deadwood or (deadwood == best_deadwood and key > best_key):
             best_card = card
             best_deadwood = deadwood
@@ -158,26 +158,30 @@ def least_deadwood_discard_nb(hand, forbidden):
     return best_card, best_deadwood
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
+def discard_cost_nb(params, hand, card, unseen, opp_taken, opp_passed):
+    """The cost of discarding ``card`` from ``hand``: deadwood left, meld chances kept,
+    danger, disinterest (in exactly this order of float operations)."""
+    rest = hand & ~_bit(card)
+    return (
+        np.float64(min_deadwood_nb(rest))
+        + params[StrategyParam.KEEP_WEIGHT] * live_nb(card, rest, unseen)
+        + params[StrategyParam.SAFETY_WEIGHT] * danger_nb(card, opp_taken)
+        - params[StrategyParam.DISINTEREST_WEIGHT] * disinterest_nb(card, opp_passed)
+    )
+
+
+@njit(cache=True, _nrt=False)
 def weighted_discard_nb(params, hand, forbidden, unseen, opp_taken, opp_passed):
-    """The legal card of least cost: deadwood left, meld chances kept, danger, disinterest."""
-    keep = params[StrategyParam.KEEP_WEIGHT]
-    safety = params[StrategyParam.SAFETY_WEIGHT]
-    disinterest = params[StrategyParam.DISINTEREST_WEIGHT]
+    """The legal card of least cost (``discard_cost_nb``)."""
     best_card = -1
     best_cost = np.inf
     best_key = -1
     for card in range(52):
         if not hand & _bit(card) or card == forbidden:
             continue
-        rest = hand & ~_bit(card)
-        cost = (
-            np.float64(min_deadwood_nb(rest))
-            + keep * live_nb(card, rest, unseen)
-            + safety * danger_nb(card, opp_taken)
-            - disinterest * disinterest_nb(card, opp_passed)
-        )
-        key = _tie_key(card)
+        cost = discard_cost_nb(params, hand, card, unseen, opp_taken, opp_passed)
+        key = tie_key_nb(card)
         if cost < best_cost or (cost == best_cost and key > best_key):
             best_card = card
             best_cost = cost
@@ -185,7 +189,7 @@ def weighted_discard_nb(params, hand, forbidden, unseen, opp_taken, opp_passed):
     return best_card
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def discard_or_knock_nb(
     params,
     hand,

@@ -53,10 +53,7 @@ def play_match_nb(
     undercut_table,
     deck,
     state,
-    streams,
     scratch,
-    pile,
-    chains,
     hand_out,
     record_hands,
     out,
@@ -78,13 +75,11 @@ def play_match_nb(
     draws = 0
     while (game_winner < 0).any() and hand < MAX_HANDS:
         shuffle_deck_nb(mk, hand, deck, state)
-        streams[0] = player_key_nb(mk, hand, 0)
-        streams[1] = player_key_nb(mk, hand, 1)
+        scratch[0][0] = player_key_nb(mk, hand, 0)
+        scratch[0][1] = player_key_nb(mk, hand, 1)
         row = hand if record_hands else 0
         record = hand_out[row]
-        play_hand_nb(
-            deck, dealer, rules, strategies, undercut_table, streams, scratch, pile, chains, record
-        )
+        play_hand_nb(deck, dealer, rules, strategies, undercut_table, scratch, record)
         record["deal"] = hand
         winner = record["winner"]
         if winner >= 0:
@@ -177,7 +172,7 @@ def play_matches_nb(
     n = out.shape[0]
     n_blocks = (n + _BLOCK - 1) // _BLOCK
     for block in prange(n_blocks):
-        streams, scratch, pile, chains = scratch_nb()
+        scratch = scratch_nb()
         deck = np.empty(52, np.int8)
         state = np.empty(1, np.uint64)
         for i in range(block * _BLOCK, min(n, (block + 1) * _BLOCK)):
@@ -185,6 +180,6 @@ def play_matches_nb(
             rows = hand_out[hand_offsets[i] : hand_offsets[i + 1]]
             play_match_nb(
                 match_key_nb(seed, match), rules, strategies, undercut_table,
-                deck, state, streams, scratch, pile, chains, rows, record_hands, out[i],
+                deck, state, scratch, rows, record_hands, out[i],
             )  # fmt: skip
             out[i]["match"] = match

@@ -46,18 +46,18 @@ def bounded_nb(u, n):
     return np.int64(((u >> _S32) * np.uint64(n)) >> _S32)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def deck_key_nb(seed, deal):
     return splitmix64_nb(splitmix64_nb(np.uint64(seed) ^ DECK_DOMAIN) + np.uint64(deal))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def player_key_nb(seed, deal, player):
     base = splitmix64_nb(np.uint64(seed) ^ PLAYER_DOMAIN)
     return splitmix64_nb(base + np.uint64(2) * np.uint64(deal) + np.uint64(player))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def shuffle_deck_nb(seed, deal, deck, state):
     """Fill ``deck`` (int8[52]) with deal ``deal``'s order; ``state`` is uint64[1] scratch."""
     state[0] = deck_key_nb(seed, deal)

@@ -23,7 +23,7 @@ def _bit(card):
     return _ONE << np.uint64(card)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def runs_of_nb(hand):
     """Cards of ``hand`` (uint64) that lie in blocks of 3 or more consecutive ranks of a suit."""
     runs = np.uint64(0)
@@ -34,7 +34,7 @@ def runs_of_nb(hand):
     return runs
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def run_ends_nb(runs):
     """Cards just beyond either end of each run in ``runs`` (no wrap-around, R1)."""
     ends = np.uint64(0)
@@ -46,7 +46,7 @@ def run_ends_nb(runs):
     return ends
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def knocker_set_mask_nb(hand, seen):
     """R16: the set cards of the knocker's arrangement.
 
@@ -129,7 +129,7 @@ def knocker_set_mask_nb(hand, seen):
     return best_sets
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def defender_after_layoffs_nb(defender, knocker, set_mask, chains):
     """R15, R16: the defender's least deadwood after melds and layoffs chosen jointly.
 

@@ -1,0 +1,295 @@
+"""Search players (kind ``mc``): determinized Monte Carlo over the hidden cards.
+
+At a decision the player lists its candidate actions, samples ``samples`` worlds
+consistent with its view (the opponent's hidden cards and the stock order, dealt from
+the cards it has not seen), plays every candidate out in every world with family
+rollout policies (its own and an opponent model), and takes the candidate with the
+best mean hand value from its side. Every candidate sees the same worlds (common random
+numbers). docs/strategies.md ("Search players") is the exact specification; the
+reference engine (``gin_sim.reference.search``) implements it too.
+
+Information hygiene is structural: a world is the position with the opponent's hidden
+cards and every undealt card overwritten from the sample, so nothing the player cannot
+see reaches the rollouts (``MC_PEEK``, a test-only leak, is the single exception).
+
+Contract: only NumPy arrays and scalars; positions as in ``kernels/position.py``;
+``search`` is the scratch tuple of ``search_scratch_nb``; ``streams`` uint64[2] holds
+the players' random streams (an mc player draws one number from its stream per search).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from gin_sim.enums import (
+    ACTION_BIG_GIN,
+    ACTION_KNOCK,
+    FAMILY_PARAMS,
+    N_POSITION_MASKS,
+    N_POSITION_SLOTS,
+    Phase,
+    PositionMask,
+    PositionSlot,
+    StrategyParam,
+)
+from gin_sim.kernels.deadwood import melds_with_card_nb, min_deadwood_nb
+from gin_sim.kernels.decisions import (
+    discard_cost_nb,
+    least_deadwood_discard_nb,
+    popcount_nb,
+    tie_key_nb,
+)
+from gin_sim.kernels.position import (
+    apply_nb,
+    copy_position_nb,
+    family_action_nb,
+    hand_value_nb,
+    play_out_with_family_nb,
+)
+from gin_sim.kernels.rng import bounded_nb, next_nb
+
+_ONE = np.uint64(1)
+_ALL = np.uint64((1 << 52) - 1)
+_S = PositionSlot
+_M = PositionMask
+HAND_SIZE = 10  # R6: the opponent holds 10 cards whenever the searching player decides
+MAX_CANDIDATES = 16  # the heuristic's action, a knock, and up to 11 discards
+MAX_WORLD_TRIES = 16  # rejection sampling gives up after this many worlds (infer)
+_INV_2_53 = 1.0 / 9007199254740992.0
+
+
+@njit(cache=True, inline="always")
+def _bit(card):
+    return _ONE << np.uint64(card)
+
+
+@njit(cache=True)
+def search_scratch_nb():
+    """Scratch for one thread's searches: world and rollout positions, candidates, values.
+
+    (world masks, world state, rollout masks, rollout state, unseen cards int64[52],
+    candidates int64[16], value sums float64[16], sums of squares float64[16],
+    rollout policies float64[2, FAMILY_PARAMS], world stream uint64[1], idle streams
+    uint64[2], chains int64[16, 2], score int64[8], counts int64[2]: candidates, worlds)
+    """
+    return (
+        np.zeros(N_POSITION_MASKS, np.uint64),
+        np.zeros(N_POSITION_SLOTS, np.int64),
+        np.zeros(N_POSITION_MASKS, np.uint64),
+        np.zeros(N_POSITION_SLOTS, np.int64),
+        np.zeros(52, np.int64),
+        np.zeros(MAX_CANDIDATES, np.int64),
+        np.zeros(MAX_CANDIDATES, np.float64),
+        np.zeros(MAX_CANDIDATES, np.float64),
+        np.zeros((2, FAMILY_PARAMS), np.float64),
+        np.zeros(1, np.uint64),
+        np.zeros(2, np.uint64),
+        np.zeros((16, 2), np.int64),
+        np.zeros(8, np.int64),
+        np.zeros(2, np.int64),
+    )
+
+
+@njit(cache=True, _nrt=False)
+def _add_candidate_nb(candidates, n, action):
+    for i in range(n):
+        if candidates[i] == action:
+            return n
+    candidates[n] = action
+    return n + 1
+
+
+@njit(cache=True, _nrt=False)
+def candidates_nb(params, masks, state, rules, undercut_table, idle, player, candidates):
+    """The actions the search compares, the rollout policy's own choice first (ties go to
+    it); returns how many. One candidate means the decision needs no search."""
+    own = params[StrategyParam.MC_ROLLOUT : StrategyParam.MC_ROLLOUT + FAMILY_PARAMS]
+    heuristic = family_action_nb(own, masks, state, rules, undercut_table, idle, player)
+    candidates[0] = heuristic
+    if state[_S.PHASE] != Phase.DISCARD:  # take the pile's top (or the offer), or not
+        candidates[1] = 1 - heuristic
+        return 2
+    hand = masks[_M.HAND + player]
+    if heuristic == ACTION_BIG_GIN:  # R14: declared as the family does
+        return 1
+    forbidden = state[_S.TAKEN_CARD] if state[_S.FROM_PILE] else -1
+    best, deadwood = least_deadwood_discard_nb(hand, forbidden)
+    if deadwood == 0:  # gin (R13): nothing can beat it
+        candidates[0] = best | ACTION_KNOCK
+        return 1
+    n = 1
+    if deadwood <= state[_S.LIMIT]:  # R12: knocking is a candidate
+        n = _add_candidate_nb(candidates, n, best | ACTION_KNOCK)
+    # The cheapest discards by the rollout policy's own cost (docs/strategies.md),
+    # ties as the family breaks them.
+    opponent = 1 - player
+    unseen = _ALL & ~hand & ~masks[_M.PILE] & ~masks[_M.TAKEN + opponent]
+    wanted = np.int64(params[StrategyParam.MC_CANDIDATES])
+    chosen = np.uint64(0)
+    for _ in range(wanted):
+        pick = -1
+        pick_cost = np.inf
+        pick_key = -1
+        for card in range(52):
+            if not hand & _bit(card) or card == forbidden or chosen & _bit(card):
+                continue
+            cost = discard_cost_nb(
+                own, hand, card, unseen, masks[_M.TAKEN + opponent], masks[_M.PASSED + opponent]
+            )
+            key = tie_key_nb(card)
+            if cost < pick_cost or (cost == pick_cost and key > pick_key):
+                pick = card
+                pick_cost = cost
+                pick_key = key
+        if pick < 0:
+            break
+        chosen |= _bit(pick)
+        n = _add_candidate_nb(candidates, n, pick)
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def contradicted_passes_nb(opp_hand, opp_passed):
+    """Cards the opponent passed over or discarded that would meld with ``opp_hand`` (R3)."""
+    count = 0
+    for card in range(52):
+        if opp_passed & _bit(card) and not opp_hand & _bit(card):
+            if melds_with_card_nb(opp_hand, card):
+                count += 1
+    return count
+
+
+@njit(cache=True, _nrt=False)
+def _shuffle_nb(cards, start, stop, rng):
+    """Fisher-Yates over ``cards[start:stop]``."""
+    for j in range(stop - 1, start, -1):
+        k = start + bounded_nb(next_nb(rng, 0), j - start + 1)
+        tmp = cards[j]
+        cards[j] = cards[k]
+        cards[k] = tmp
+
+
+@njit(cache=True, _nrt=False)
+def built_hand_nb(known, cards, hidden, extra):
+    """The opponent's hand as its model would have built it: its known cards and the
+    ``hidden + extra`` cards ``cards[:hidden + extra]``, less the ``extra`` of those that
+    the least-deadwood rule discards one by one (ties: higher value, rank, suit first)."""
+    hand = known
+    for j in range(hidden + extra):
+        hand |= _bit(cards[j])
+    for _ in range(extra):
+        drop = -1
+        drop_deadwood = 1 << 30
+        drop_key = -1
+        for j in range(hidden + extra):
+            card = cards[j]
+            if not hand & _bit(card):
+                continue
+            deadwood = min_deadwood_nb(hand & ~_bit(card))
+            key = tie_key_nb(card)
+            if deadwood < drop_deadwood or (deadwood == drop_deadwood and key > drop_key):
+                drop = card
+                drop_deadwood = deadwood
+                drop_key = key
+        hand &= ~_bit(drop)
+    return hand
+
+
+@njit(cache=True, _nrt=False)
+def sample_world_nb(params, masks, state, player, world_masks, world_state, cards, rng):
+    """A world consistent with ``player``'s view, into (world_masks, world_state).
+
+    The unseen cards (not in its hand, the pile, or the cards the opponent is known to
+    hold) are shuffled; the opponent's hidden cards are drawn from them and the rest,
+    shuffled again, are the stock in order. Without ``infer`` the hidden cards are the
+    first ones. With ``infer`` the opponent's hand is built as its model would have
+    built it (``built_hand_nb``, one extra card per turn it has played), and a world is
+    kept with probability ``infer_weight ** contradicted passes``, else drawn again (at
+    most MAX_WORLD_TRIES; the last is kept).
+    """
+    opponent = 1 - player
+    copy_position_nb(masks, state, world_masks, world_state)
+    if params[StrategyParam.MC_PEEK] != 0:  # the test-only leak: the true hidden cards
+        return
+    known = masks[_M.TAKEN + opponent]
+    unseen = _ALL & ~masks[_M.HAND + player] & ~masks[_M.PILE] & ~known
+    n_unseen = 0
+    for card in range(52):
+        if unseen & _bit(card):
+            cards[n_unseen] = card
+            n_unseen += 1
+    hidden = HAND_SIZE - popcount_nb(known)
+    infer = params[StrategyParam.MC_INFER] != 0
+    extra = 0
+    if infer:
+        extra = min(state[_S.TURNS_BY + opponent], n_unseen - hidden)
+    weight = params[StrategyParam.MC_INFER_WEIGHT]
+    opp_passed = masks[_M.PASSED + opponent]
+    opp_hand = known
+    for attempt in range(MAX_WORLD_TRIES):
+        _shuffle_nb(cards, 0, n_unseen, rng)
+        if not infer:
+            for j in range(hidden):
+                opp_hand |= _bit(cards[j])
+            break
+        opp_hand = built_hand_nb(known, cards, hidden, extra)
+        if attempt == MAX_WORLD_TRIES - 1:
+            break
+        keep = 1.0
+        for _ in range(contradicted_passes_nb(opp_hand, opp_passed)):
+            keep *= weight
+        if np.float64(next_nb(rng, 0) >> np.uint64(11)) * _INV_2_53 < keep:
+            break
+    world_masks[_M.HAND + opponent] = opp_hand
+    stock_pos = state[_S.STOCK_POS]
+    n_stock = 0
+    for j in range(n_unseen):  # the rest, in a fresh order, are the stock
+        if not opp_hand & _bit(cards[j]):
+            cards[n_stock] = cards[j]
+            n_stock += 1
+    if infer:  # the cards the built hand dropped must not sit on the stock's top
+        _shuffle_nb(cards, 0, n_stock, rng)
+    for j in range(stock_pos):  # dealt cards: nothing after the deal reads them
+        if j != 20:  # but the record's upcard
+            world_state[_S.DECK + j] = -1
+    for j in range(n_stock):
+        world_state[_S.DECK + stock_pos + j] = cards[j]
+
+
+@njit(cache=True, _nrt=False)
+def search_nb(params, masks, state, rules, undercut_table, streams, player, search):
+    """The mc decision of ``player`` at this position; the search's figures stay in
+    ``search`` (candidates, value sums and squares, counts) for replay to explain."""
+    (world_masks, world_state, roll_masks, roll_state, cards, candidates, sums, squares,
+     policies, rng, idle, chains, result, counts) = search  # fmt: skip
+    n = candidates_nb(params, masks, state, rules, undercut_table, idle, player, candidates)
+    counts[0] = n
+    counts[1] = 0
+    if n == 1:
+        return candidates[0]
+    opponent = 1 - player
+    for j in range(FAMILY_PARAMS):
+        policies[player, j] = params[StrategyParam.MC_ROLLOUT + j]
+        policies[opponent, j] = params[StrategyParam.MC_OPPONENT + j]
+    rng[0] = next_nb(streams, player)  # one number per search: a function of the view
+    for c in range(n):
+        sums[c] = 0.0
+        squares[c] = 0.0
+    samples = np.int64(params[StrategyParam.MC_SAMPLES])
+    for _ in range(samples):
+        sample_world_nb(params, masks, state, player, world_masks, world_state, cards, rng)
+        for c in range(n):
+            copy_position_nb(world_masks, world_state, roll_masks, roll_state)
+            apply_nb(roll_masks, roll_state, rules, candidates[c])
+            play_out_with_family_nb(roll_masks, roll_state, rules, policies, undercut_table, idle)
+            value = np.float64(hand_value_nb(roll_masks, roll_state, rules, chains, result, player))
+            sums[c] += value
+            squares[c] += value * value
+    counts[1] = samples
+    best = 0
+    for c in range(1, n):
+        if sums[c] > sums[best]:
+            best = c
+    return candidates[best]
+
