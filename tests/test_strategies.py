@@ -328,3 +328,19 @@ def test_expert_beats_simple_under_hollywood_rules():
     df = head_to_head(load_rules("hollywood"), parse_players("expert,simple"), 200_000, seed=21)
     net = player_summary(df, 0)["net points per hand"]
     assert net.mean - net.half_width > 0, net
+
+
+def test_scoreless_ties_are_not_draws():
+    """R17 with undercut_on_tie = false: a tie scores nothing but is no draw (R18, R18a);
+    hand summaries count it apart."""
+    from gin_sim.summary import HeadToHead
+
+    rules = load_rules("hollywood", ["undercut_on_tie=false"])
+    df = head_to_head(rules, parse_players("simple,simple"), 3_000, seed=3)
+    overall = HeadToHead.of(df).overall()
+    scoreless = (df["knocker"] >= 0) & (df["winner"] < 0)
+    assert scoreless.sum() > 0 and not (scoreless & df["draw"]).any()
+    assert overall["scoreless ties (R17)"].mean == pytest.approx(scoreless.mean(), rel=1e-12)
+    assert overall["draws"].mean == pytest.approx(df["draw"].mean(), rel=1e-12)
+    seed_rules = head_to_head(load_rules("hollywood"), parse_players("simple,simple"), 500, 3)
+    assert HeadToHead.of(seed_rules).overall()["scoreless ties (R17)"].mean == 0
