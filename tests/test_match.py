@@ -254,3 +254,32 @@ def test_scoreless_ties_are_counted_with_draws_and_labelled_so():
     document = json.loads(json.dumps(match_summary_json(df, ("simple", "simple"))))["length"]
     # the key of earlier versions stays, with the same figure
     assert document["drawn hands per match"] == document["drawn or scoreless hands per match"]
+
+
+def test_r23_kernel_tallies_double_the_whole_shutout_tally():
+    """R23 (hollywood_bonuses): each game's final tally is points + 25 per box, + 100 for
+    the game's winner, and the winner's whole tally (points, box and game bonuses) doubles
+    when the loser scored nothing in that game; without bonuses the tally is the points.
+    Checked on every game of the kernel's match records, shutouts included."""
+    pair = parse_players("expert,simple")
+    for bonuses in (True, False):
+        rules = load_rules("hollywood", [f"hollywood_bonuses={str(bonuses).lower()}"])
+        matches, _ = simulate_matches(rules, pair, 2_000, seed=23)
+        shutouts = 0
+        for g in (1, 2, 3):
+            winner = matches[f"game{g}_winner"].astype(np.int64)
+            for p in (0, 1):
+                points = matches[f"points{p}_game{g}"].astype(np.int64)
+                other = matches[f"points{1 - p}_game{g}"].astype(np.int64)
+                boxes = matches[f"boxes{p}_game{g}"].astype(np.int64)
+                tally = matches[f"tally{p}_game{g}"].astype(np.int64)
+                if not bonuses:
+                    assert (tally == points).all()
+                    continue
+                won = winner == p
+                expected = points + 25 * boxes + 100 * won
+                shutout = won & (other == 0)
+                expected = np.where(shutout, 2 * expected, expected)
+                assert (tally == expected).all(), (g, p)
+                shutouts += int(shutout.sum())
+        assert shutouts > 0 or not bonuses  # the doubling itself is exercised

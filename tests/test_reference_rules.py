@@ -408,6 +408,22 @@ CASES = [
         # D lays off AS and 5S on it: 21 - 6 = 15. 15 - 7.
         expect=knock(N, 7, 21, 15, 6, N, 8, first_upcard_taker=-1),
     ),
+    Case(
+        "R16 a card the defender took from the pile is still a spot (only the knocker's hand "
+        "and the pile count as seen)",
+        nondealer="4C 4D 4S 2H 3H 2S 3S AC AD KC",
+        dealer_hand="5C 5D AS 9C TD 9H JD QD 8S KH",
+        upcard="5H",
+        stock="4H",
+        # N declines 5H; D takes it (5C 5D 5H, R8) and discards KH (27 left). N draws 4H,
+        # discards KC and knocks with 7. Seen: N's hand and the pile (KH, KC); 5H is in D's
+        # hand, so it is a spot. 2H 3H 4H + 4C 4D 4S offers AH and 5H; 2S 3S 4S + 4C 4D 4H
+        # offers AS and 5S: two each, and the smaller set mask (4C 4D 4H) lays out the
+        # spades run. D lays off AS on it (27 - 1 = 26): 26 - 7. Had 5H counted as seen,
+        # the hearts run (one spot) would be laid out and D would lay off nothing: 20.
+        expect=knock(N, 7, 27, 26, 1, N, 19, first_upcard_taker=D, turns=2, stock_left=30)
+        | {"N_hand": "4C 4D 4S 4H 2H 3H 2S 3S AC AD", "D_hand": "5C 5D 5H AS 9C TD 9H JD QD 8S"},
+    ),
     # ------------------------------------------------------------ R17: undercuts
     Case(
         "R17 a tie is an undercut (undercut_on_tie = true)",
