@@ -224,8 +224,9 @@ def head_to_head_matches(
     threads: int | None = None,
     on_chunk: Callable[[int], None] | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame | None]:
-    """Matches between two strategies; with ``duplicate`` each match is replayed with the
-    strategies' seats (and so the first dealer) swapped over the same deck sequence.
+    """Matches between two strategies; with ``duplicate`` each match is replayed over the
+    same deck sequence with the strategies' seats swapped. The first dealer's seat comes from
+    the match key and stays, so in the replay the other strategy deals the first hand.
 
     Returns the match frame (plus ``swapped``) and, ``with_hands``, the hand frame (plus
     ``match``, ``swapped``; ``deal`` is the hand number within its match).

@@ -121,9 +121,15 @@ def player_summary(df: pd.DataFrame, player: int, paired: bool = True) -> dict[s
 
 
 def hand_moments(df: pd.DataFrame, paired: bool = True) -> dict[str, Moments]:
+    """Figures over all hands. ``draws`` are the drawn hands of R18 and R18a only; a knock
+    that ties without ``undercut_on_tie`` scores nothing but is no draw: it is counted
+    under ``scoreless ties (R17)`` (always 0 under the seed rules)."""
     groups = df["deal"].to_numpy() if paired else None
     return {
         "draws": Moments.of(df["draw"], groups=groups),
+        "scoreless ties (R17)": Moments.of(
+            (df["knocker"].to_numpy() >= 0) & (df["winner"].to_numpy() < 0), groups=groups
+        ),
         "wall draws (R18)": Moments.of(df["draw_reason"] == 1, groups=groups),
         "upcard-cap draws (R18a)": Moments.of(df["draw_reason"] == 2, groups=groups),
         "turns": Moments.of(df["turns"], groups=groups),
@@ -204,7 +210,10 @@ PLAYER_ROWS = (
     "hands won", "knock rate", "gin rate", "undercut rate (per knock)", "undercuts made",
     "points per hand", "net points per hand", "upcard taken on offer",
 )  # fmt: skip
-HAND_ROWS = ("draws", "wall draws (R18)", "upcard-cap draws (R18a)", "turns", "stock left")
+HAND_ROWS = (
+    "draws", "wall draws (R18)", "upcard-cap draws (R18a)", "scoreless ties (R17)", "turns",
+    "stock left",
+)  # fmt: skip
 
 
 def paired_difference(first: pd.DataFrame, second: pd.DataFrame, player: int = 0) -> Estimate:
@@ -240,6 +249,7 @@ RATE_ROWS = {
     "draws",
     "wall draws (R18)",
     "upcard-cap draws (R18a)",
+    "scoreless ties (R17)",
 }
 
 
@@ -292,11 +302,19 @@ def margin_quantiles(
     return pd.DataFrame(rows, index=[f"{q:.0%}" for q in quantiles]).T
 
 
+# The match record's ``draws`` counts the hands dealt again by the same dealer (R5): drawn
+# hands (R18, R18a) and ties that score nothing (R17 without ``undercut_on_tie``), so its
+# label says both. JSON summaries before this label used the key below; it is kept, with
+# the same figure, for old readers (docs/engine.md, "Matches").
+DRAWN_OR_SCORELESS = "drawn or scoreless hands per match"
+OLD_DRAWN_KEY = "drawn hands per match"
+
+
 def match_length(df: pd.DataFrame, paired: bool = True) -> dict[str, Estimate]:
     groups = df["match"].to_numpy() if paired else None
     return {
         "hands per match": Estimate.of(df["hands"], groups=groups),
-        "drawn hands per match": Estimate.of(df["draws"], groups=groups),
+        DRAWN_OR_SCORELESS: Estimate.of(df["draws"], groups=groups),
         "unfinished matches": Estimate.of(df["winner"] < 0, groups=groups),
     }
 
@@ -315,5 +333,9 @@ def match_summary_json(df: pd.DataFrame, player_names: tuple[str, str]) -> dict:
             | {"margin quantiles": margin_quantiles(df, p).to_dict(orient="index")}
             for p in (0, 1)
         ],
-        "length": {k: asdict(v) for k, v in match_length(df).items()},
+        "length": _with_old_keys({k: asdict(v) for k, v in match_length(df).items()}),
     }
+
+
+def _with_old_keys(length: dict) -> dict:
+    return length | {OLD_DRAWN_KEY: length[DRAWN_OR_SCORELESS]}

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import fields
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from gin_sim.config import ConfigError, configs_dir
+from gin_sim.enums import MAX_SCHEDULE_PHASES, N_STRATEGY_PARAMS, RuleParam, StrategyParam
 from gin_sim.rules import Rules, load_rules, named_rules
-from gin_sim.strategies import load_strategy, named_strategies, parse_players
+from gin_sim.strategies import Strategy, load_strategy, named_strategies, parse_players
 
 
 def test_every_config_file_loads():
@@ -81,6 +84,137 @@ def test_unknown_names_list_the_known_ones():
     assert {"simple", "random"} <= set(named_strategies())
 
 
-def test_rules_vector_follows_fields():
-    vector = load_rules("standard", ["big_gin_bonus=31"]).to_kernel()
-    assert 31 in vector and 25 in vector
+# Each Rules field and the RuleParam position the kernels read it from, written out here
+# rather than derived from the enum's names (as Rules.to_kernel does).
+RULE_POSITIONS = {
+    "knock_limit": RuleParam.KNOCK_LIMIT,
+    "gin_bonus": RuleParam.GIN_BONUS,
+    "undercut_bonus": RuleParam.UNDERCUT_BONUS,
+    "undercut_on_tie": RuleParam.UNDERCUT_ON_TIE,
+    "big_gin_bonus": RuleParam.BIG_GIN_BONUS,
+    "oklahoma": RuleParam.OKLAHOMA,
+    "wall": RuleParam.WALL,
+    "max_upcard_takes": RuleParam.MAX_UPCARD_TAKES,
+    "may_discard_drawn_upcard": RuleParam.MAY_DISCARD_DRAWN_UPCARD,
+    "game_target": RuleParam.GAME_TARGET,
+    "hollywood_bonuses": RuleParam.HOLLYWOOD_BONUSES,
+}
+# Every numeric field different from the others, and one rule set per boolean field with
+# only that boolean on, so a field read from another's position cannot go unnoticed.
+DISTINCT_RULES = [
+    "knock_limit=7", "gin_bonus=31", "undercut_bonus=17", "big_gin_bonus=41", "wall=3",
+    "max_upcard_takes=55", "game_target=150", "undercut_on_tie=false",
+]  # fmt: skip
+BOOLEAN_RULES = ["undercut_on_tie", "oklahoma", "may_discard_drawn_upcard", "hollywood_bonuses"]
+
+
+def rule_sets_to_check() -> list[Rules]:
+    checked = [load_rules(path) for path in sorted((configs_dir() / "rules").glob("*.toml"))]
+    checked.append(load_rules("hollywood", DISTINCT_RULES))
+    for on in BOOLEAN_RULES:
+        checked.append(
+            load_rules(
+                "hollywood", DISTINCT_RULES + [f"{b}={str(b == on).lower()}" for b in BOOLEAN_RULES]
+            )
+        )
+    return checked
+
+
+def test_rule_positions_cover_every_field_once():
+    assert set(RULE_POSITIONS) == {f.name for f in fields(Rules)} - {"name"}
+    assert sorted(RULE_POSITIONS.values()) == list(range(len(RuleParam)))
+
+
+@pytest.mark.parametrize("rules", rule_sets_to_check(), ids=lambda r: r.describe())
+def test_rules_vector_has_each_field_at_its_position(rules: Rules):
+    vector = rules.to_kernel()
+    assert vector.dtype == np.int64 and vector.shape == (len(RULE_POSITIONS),)
+    for key, index in RULE_POSITIONS.items():
+        assert vector[index] == int(getattr(rules, key)), (key, index, vector)
+
+
+def test_distinct_rules_really_are_distinct():
+    numeric = [v for k, v in RULE_POSITIONS.items() if k not in BOOLEAN_RULES]
+    values = load_rules("hollywood", DISTINCT_RULES).to_kernel()[numeric]
+    assert len(set(values.tolist())) == len(numeric)
+
+
+# The same for Strategy fields and StrategyParam positions.
+FLOAT_POSITIONS = {
+    "undercut_risk": StrategyParam.UNDERCUT_RISK,
+    "take_melds": StrategyParam.TAKE_MELDS,
+    "take_min_gain": StrategyParam.TAKE_MIN_GAIN,
+    "improve_weight": StrategyParam.IMPROVE_WEIGHT,
+    "keep_weight": StrategyParam.KEEP_WEIGHT,
+    "safety_weight": StrategyParam.SAFETY_WEIGHT,
+    "disinterest_weight": StrategyParam.DISINTEREST_WEIGHT,
+}
+DISTINCT_STRATEGY = [
+    "knock_threshold=3", "knock_schedule=20:9,11:6,5:4,0:2", "undercut_risk=0.35",
+    "take_melds=false", "take_min_gain=1.5", "improve_weight=2.5", "keep_weight=3.5",
+    "safety_weight=4.5", "disinterest_weight=5.5",
+]  # fmt: skip
+
+
+def strategies_to_check() -> list[tuple[str, Strategy]]:
+    """Every strategy file as played under every rule file (adaptations applied), and a
+    strategy whose every parameter differs from the others."""
+    checked = []
+    for path in sorted((configs_dir() / "strategies").glob("*.toml")):
+        for rules_path in sorted((configs_dir() / "rules").glob("*.toml")):
+            played = load_strategy(path).for_rules(load_rules(rules_path))
+            checked.append((f"{path.stem}-under-{rules_path.stem}", played))
+    checked.append(("distinct", load_strategy("simple", DISTINCT_STRATEGY)))
+    checked.append(("schedule-of-one", load_strategy("simple", ["knock_schedule=0:4"])))
+    return checked
+
+
+def test_strategy_positions_cover_every_slot_once():
+    singles = [
+        StrategyParam.KIND, StrategyParam.KNOCK_THRESHOLD, StrategyParam.SCHEDULE_PHASES,
+        *FLOAT_POSITIONS.values(),
+    ]  # fmt: skip
+    slots = [StrategyParam.SCHEDULE_MIN_STOCK + i for i in range(MAX_SCHEDULE_PHASES)]
+    slots += [StrategyParam.SCHEDULE_THRESHOLD + i for i in range(MAX_SCHEDULE_PHASES)]
+    assert sorted(singles + slots) == list(range(N_STRATEGY_PARAMS))
+    assert set(FLOAT_POSITIONS) | {"knock_threshold", "knock_schedule", "kind"} == {
+        f.name for f in fields(Strategy)
+    } - {"name", "description", "adapt"}
+
+
+@pytest.mark.parametrize(("label", "strategy"), strategies_to_check(), ids=lambda x: str(x)[:40])
+def test_strategy_vector_has_each_field_at_its_position(label: str, strategy: Strategy):
+    vector = strategy.to_kernel()
+    assert vector.dtype == np.float64 and vector.shape == (N_STRATEGY_PARAMS,)
+    assert vector[StrategyParam.KIND] == {"family": 0, "random": 1}[strategy.kind]
+    # no threshold of its own: 10, which the kernel caps by each hand's knock limit
+    expected_threshold = 10 if strategy.knock_threshold is None else strategy.knock_threshold
+    assert vector[StrategyParam.KNOCK_THRESHOLD] == expected_threshold
+    schedule = strategy.knock_schedule
+    assert vector[StrategyParam.SCHEDULE_PHASES] == len(schedule)
+    for i in range(MAX_SCHEDULE_PHASES):
+        min_stock, threshold = schedule[i] if i < len(schedule) else (0, 0)
+        assert vector[StrategyParam.SCHEDULE_MIN_STOCK + i] == min_stock, (label, i)
+        assert vector[StrategyParam.SCHEDULE_THRESHOLD + i] == threshold, (label, i)
+    for key, index in FLOAT_POSITIONS.items():
+        assert vector[index] == float(getattr(strategy, key)), (label, key)
+
+
+def test_the_distinct_strategy_is_distinct_and_adaptations_reach_the_vector():
+    distinct = load_strategy("simple", DISTINCT_STRATEGY).to_kernel()
+    scalars = [
+        StrategyParam.KNOCK_THRESHOLD, StrategyParam.SCHEDULE_PHASES, *FLOAT_POSITIONS.values()
+    ]  # fmt: skip
+    assert len({distinct[i] for i in scalars}) == len(scalars)
+    # expert's adaptation to standard scoring shows in its vector (docs/strategies.md)
+    expert = load_strategy("expert")
+    standard = expert.for_rules(load_rules("standard")).to_kernel()
+    hollywood = expert.for_rules(load_rules("hollywood")).to_kernel()
+    assert (standard[StrategyParam.KNOCK_THRESHOLD], hollywood[StrategyParam.KNOCK_THRESHOLD]) == (
+        0,
+        10,
+    )
+    assert (
+        standard[StrategyParam.SCHEDULE_PHASES] == 2
+        and hollywood[StrategyParam.SCHEDULE_PHASES] == 0
+    )

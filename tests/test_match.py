@@ -209,3 +209,77 @@ def test_expert_wins_60_percent_of_game_1s_under_standard_rules():
     )
     game_1 = match_summary(df, 0)["game 1 won"]
     assert game_1.mean - game_1.half_width > 0.60, game_1
+
+
+def test_duplicate_matches_keep_the_first_dealer_seat_and_swap_the_strategies():
+    """docs/engine.md, README and ``match --help``: the replay plays the same deck sequence
+    with the strategies' seats swapped; the first dealer's seat stays, so the other
+    strategy deals the first hand."""
+    names = ("expert", "simple")
+    df, hands = head_to_head_matches(
+        load_rules("hollywood"), parse_players(",".join(names)), 100, seed=6, with_hands=True
+    )
+    straight, swapped = df[~df["swapped"]].reset_index(), df[df["swapped"]].reset_index()
+    assert (straight["first_dealer"] == swapped["first_dealer"]).all()
+    first_hands = hands[hands["deal"] == 0]
+    a, b = first_hands[~first_hands["swapped"]], first_hands[first_hands["swapped"]]
+    assert (a["upcard"].to_numpy() == b["upcard"].to_numpy()).all()  # the same first deck
+    assert (a["dealer"].to_numpy() == straight["first_dealer"].to_numpy()).all()
+    assert (b["dealer"].to_numpy() == straight["first_dealer"].to_numpy()).all()
+    # the strategy in the first dealer's seat: players[seat] straight, players[1 - seat] swapped
+    seat = straight["first_dealer"].to_numpy()
+    dealt_first = np.array(names)[seat], np.array(names)[1 - seat]
+    assert (dealt_first[0] != dealt_first[1]).all()
+    assert set(dealt_first[0]) == set(names)  # both strategies deal first in some match
+
+
+def test_scoreless_ties_are_counted_with_draws_and_labelled_so():
+    """R17 with undercut_on_tie = false: a tie scores nothing and the same player deals again
+    (R5), so the match record's draws count it; summaries say "drawn or scoreless"."""
+    import json
+
+    from gin_sim.summary import match_length, match_summary_json
+
+    rules = load_rules("hollywood", ["undercut_on_tie=false"])
+    df, hands = head_to_head_matches(
+        rules, parse_players("simple,simple"), 300, seed=4, with_hands=True
+    )
+    scoreless = (hands["knocker"] >= 0) & (hands["winner"] < 0)
+    assert scoreless.any() and hands["draw"].any()
+    per_match = (hands["draw"] | scoreless).groupby([hands["match"], hands["swapped"]]).sum()
+    assert (per_match.to_numpy() == df.set_index(["match", "swapped"])["draws"].to_numpy()).all()
+    length = match_length(df)
+    assert "drawn hands per match" not in length
+    assert length["drawn or scoreless hands per match"].mean == pytest.approx(df["draws"].mean())
+    document = json.loads(json.dumps(match_summary_json(df, ("simple", "simple"))))["length"]
+    # the key of earlier versions stays, with the same figure
+    assert document["drawn hands per match"] == document["drawn or scoreless hands per match"]
+
+
+def test_r23_kernel_tallies_double_the_whole_shutout_tally():
+    """R23 (hollywood_bonuses): each game's final tally is points + 25 per box, + 100 for
+    the game's winner, and the winner's whole tally (points, box and game bonuses) doubles
+    when the loser scored nothing in that game; without bonuses the tally is the points.
+    Checked on every game of the kernel's match records, shutouts included."""
+    pair = parse_players("expert,simple")
+    for bonuses in (True, False):
+        rules = load_rules("hollywood", [f"hollywood_bonuses={str(bonuses).lower()}"])
+        matches, _ = simulate_matches(rules, pair, 2_000, seed=23)
+        shutouts = 0
+        for g in (1, 2, 3):
+            winner = matches[f"game{g}_winner"].astype(np.int64)
+            for p in (0, 1):
+                points = matches[f"points{p}_game{g}"].astype(np.int64)
+                other = matches[f"points{1 - p}_game{g}"].astype(np.int64)
+                boxes = matches[f"boxes{p}_game{g}"].astype(np.int64)
+                tally = matches[f"tally{p}_game{g}"].astype(np.int64)
+                if not bonuses:
+                    assert (tally == points).all()
+                    continue
+                won = winner == p
+                expected = points + 25 * boxes + 100 * won
+                shutout = won & (other == 0)
+                expected = np.where(shutout, 2 * expected, expected)
+                assert (tally == expected).all(), (g, p)
+                shutouts += int(shutout.sum())
+        assert shutouts > 0 or not bonuses  # the doubling itself is exercised

@@ -257,3 +257,80 @@ def test_bad_input_is_one_line_exit_2(tmp_path, args, message):
     assert result.exit_code == 2, result.output
     assert message in result.output and "Traceback" not in result.output
     assert not (tmp_path / "r").exists()
+
+
+def _cells_table() -> pd.DataFrame:
+    """A small undercut-cells table: rates by deadwood (rows) and stock left (columns)."""
+    rows = [
+        (1, 20, 5_000, 0.02),
+        (1, 10, 200, 0.05),  # exactly the minimum: coloured
+        (1, 5, 199, 0.10),
+        (2, 20, 5, 0.40),  # a handful of knocks: a firm-looking 40% if coloured
+        (2, 10, 0, np.nan),
+        (2, 5, 1_000, 0.15),
+    ]
+    return pd.DataFrame(rows, columns=["knocker_deadwood", "stock_left", "knocks", "rate"])
+
+
+def test_heat_map_greys_out_cells_with_few_knocks(tmp_path, monkeypatch):
+    """Cells below the minimum count are not coloured: grey, hatched, with their count."""
+    from gin_sim.reports import figures
+
+    cells = figures.heat_map_cells(
+        _cells_table(), "knocker_deadwood", "stock_left", "rate", "knocks", 200,
+        descending_columns=True,
+    )  # fmt: skip
+    style = cells.set_index(["knocker_deadwood", "stock_left"])["style"]
+    assert style.to_dict() == {
+        (1, 20): "solid", (1, 10): "solid", (1, 5): "thin",
+        (2, 20): "thin", (2, 10): "blank", (2, 5): "solid",
+    }  # fmt: skip
+    assert cells[cells["style"] != "blank"].set_index(["knocker_deadwood", "stock_left"])[
+        "value"
+    ].loc[(2, 20)] == pytest.approx(40.0)
+
+    drawn = {}
+    monkeypatch.setattr(figures, "_save", lambda fig, path: drawn.setdefault("fig", fig))
+    figures.heat_map(
+        tmp_path / "map.png", _cells_table(), "knocker_deadwood", "stock_left", "rate",
+        "knocks", "title", "deadwood", "stock", min_count=200, count_label="knocks",
+        descending_columns=True,
+    )  # fmt: skip
+    ax = drawn["fig"].axes[0]
+    coloured = ax.images[0].get_array()
+    # columns descending (20, 10, 5), rows ascending (1, 2); only solid cells are coloured
+    assert coloured.mask.tolist() == [[False, False, True], [True, True, False]]
+    assert coloured[0, 0] == pytest.approx(2.0) and coloured[1, 2] == pytest.approx(15.0)
+    texts = sorted(t.get_text() for t in ax.texts)
+    assert texts == sorted(["2", "5", "15", "10\n(199)", "40\n(5)"])
+    grey = [p for p in ax.patches if p.get_hatch()]
+    assert sorted((p.get_x() + 0.5, p.get_y() + 0.5) for p in grey) == [(0.0, 1.0), (2.0, 0.0)]
+    assert "fewer than 200 knocks" in ax.get_title()
+
+
+def test_undercut_report_says_which_cells_are_thin(default_set):
+    from gin_sim.reports.undercut import MIN_CELL_KNOCKS
+
+    folder = default_set / "undercut-hollywood"
+    cells = _rows(folder, "undercut-cells")
+    with_knocks = cells[cells["knocks"] > 0]
+    thin = with_knocks[with_knocks["knocks"] < MIN_CELL_KNOCKS]
+    assert MIN_CELL_KNOCKS == 200 and len(thin) > 0  # the small run has few knocks per cell
+    markdown = (folder / "report.md").read_text()
+    assert (
+        f"{len(thin)} of the {len(with_knocks)} cells with knocks have fewer than 200 knocks "
+        f"({thin['knocks'].sum():,} knocks in all, from {thin['knocks'].min():,} to "
+        f"{thin['knocks'].max():,} per cell)"
+    ) in markdown
+
+
+def test_thin_cells_text():
+    from gin_sim.reports.undercut import thin_cells_text
+
+    cells = _cells_table().assign(half_width=0.01)
+    text = thin_cells_text(cells)
+    assert text.startswith("2 of the 5 cells with knocks have fewer than 200 knocks")
+    assert "(204 knocks in all, from 5 to 199 per cell)" in text
+    assert "the highest, 40.00 ± 1.00% at deadwood 2 with 20 cards left, rests on 5 knocks" in text
+    firm = cells[(cells["knocks"] >= 200) | (cells["knocks"] == 0)]
+    assert thin_cells_text(firm) == "Every cell with knocks has at least 200 of them."

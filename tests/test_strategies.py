@@ -3,7 +3,10 @@ their plain definitions in docs/strategies.md."""
 
 from __future__ import annotations
 
+from statistics import NormalDist
+
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -21,6 +24,8 @@ from gin_sim.strategies import Strategy, load_strategy, named_strategies, parse_
 from gin_sim.tables import MELDS
 
 NAMED = ["simple", "basic", "gin-hunter", "early-knocker", "defensive", "expert"]
+# the 97.5% normal quantile, from the standard library rather than gin_sim.summary
+Z95 = NormalDist().inv_cdf(0.975)
 THREE_CARD_MELDS = [int(m) for m in MELDS if int(m).bit_count() == 3]
 
 
@@ -136,9 +141,90 @@ def test_duplicate_deals_mirror_identical_strategies():
     assert (net.reshape(-1, 2).sum(axis=1) == 0).all()
 
 
+def direct_player_figures(df: pd.DataFrame, player: int, paired: bool = True) -> dict:
+    """``players[player]``'s figures straight from the records with pandas, not through
+    ``gin_sim.summary``: {figure: (mean, 95% half-width)}. Paired, the deck is the unit
+    (its hands averaged); else the hand. The per-knock rate is a ratio of sums, whose
+    half-width is the textbook delta-method one: Z * sqrt(s² / n) / mean(knocks per unit),
+    with s² the sample variance of (undercuts - rate * knocks) per unit."""
+    seat = np.where(df["swapped"], 1 - player, player)
+    won = df["winner"].to_numpy() == seat
+    lost = df["winner"].to_numpy() == 1 - seat
+    knocked = df["knocker"].to_numpy() == seat
+    per_hand = pd.DataFrame(
+        {
+            "hands won": won,
+            "knock rate": knocked,
+            "gin rate": knocked & df["gin"],
+            "undercuts made": won & df["undercut"],
+            "points per hand": np.where(won, df["points"], 0),
+            "net points per hand": np.where(won, df["points"], 0) - np.where(lost, df["points"], 0),
+            "upcard taken on offer": df["first_upcard_taker"] == seat,
+            "draws": df["draw"],
+            "turns": df["turns"],
+            # numerator and denominator of the per-knock rate
+            "undercut knocks": knocked & df["undercut"],
+            "knocks": knocked,
+        }
+    ).astype(float)
+    unit = df["deal"] if paired else pd.RangeIndex(len(df))
+    sums = per_hand.groupby(np.asarray(unit)).sum()
+    means = per_hand.groupby(np.asarray(unit)).mean()
+    n = len(sums)
+    out = {
+        name: (means[name].mean(), Z95 * means[name].std(ddof=1) / np.sqrt(n))
+        for name in means.columns
+        if name not in ("undercut knocks", "knocks")
+    }
+    rate = sums["undercut knocks"].sum() / sums["knocks"].sum()
+    residual = sums["undercut knocks"] - rate * sums["knocks"]
+    out["undercut rate (per knock)"] = (
+        rate,
+        Z95 * np.sqrt(residual.var(ddof=1) / n) / sums["knocks"].mean(),
+    )
+    return out
+
+
+def test_summaries_equal_a_direct_pandas_computation():
+    """Every figure of ``HeadToHead`` (paired) and ``player_summary`` (paired or not)
+    against the same figure computed from the records with plain pandas."""
+    from gin_sim.summary import HeadToHead, player_summary
+
+    df = head_to_head(load_rules("hollywood"), parse_players("expert,simple"), 2_000, seed=12)
+    summary = HeadToHead.of(df)
+    for player in (0, 1):
+        for paired in (True, False):
+            direct = direct_player_figures(df, player, paired)
+            figures = player_summary(df, player, paired)
+            if paired:  # the summary of a duplicate run is paired
+                assert figures == summary.player(player)
+            for name, estimate in figures.items():
+                mean, half_width = direct[name]
+                assert estimate.mean == pytest.approx(mean, rel=1e-12, abs=1e-12), name
+                assert estimate.half_width == pytest.approx(half_width, rel=1e-9), name
+                assert estimate.n == (2_000 if paired else 4_000)
+        # player 1's net points are player 0's, negated
+        assert direct_player_figures(df, 1)["net points per hand"][0] == pytest.approx(
+            -direct_player_figures(df, 0)["net points per hand"][0]
+        )
+    overall = summary.overall()
+    direct = direct_player_figures(df, 0)
+    for name in ("draws", "turns"):
+        assert overall[name].mean == pytest.approx(direct[name][0], rel=1e-12)
+        assert overall[name].half_width == pytest.approx(direct[name][1], rel=1e-9)
+    assert overall["wall draws (R18)"].mean == pytest.approx((df["draw_reason"] == 1).mean())
+    # the variance the pairing removed: per-deck means against single hands as units
+    net_paired = direct_player_figures(df, 0)["net points per hand"][1]
+    net_single = direct_player_figures(df, 0, paired=False)["net points per hand"][1]
+    assert summary.variance_reduction() == pytest.approx(
+        1 - (net_paired / net_single) ** 2, rel=1e-9
+    )
+
+
 def test_common_random_numbers_pair_two_runs():
-    """Two runs that differ only in a strategy parameter play the same decks."""
-    from gin_sim.summary import paired_difference, player_summary
+    """Two runs that differ only in a strategy parameter play the same decks; their paired
+    difference is the mean and interval of the per-deck differences of net points."""
+    from gin_sim.summary import paired_difference
 
     rules = load_rules("hollywood")
     simple = load_strategy("simple")
@@ -148,23 +234,30 @@ def test_common_random_numbers_pair_two_runs():
     )
     assert (base["deal"].to_numpy() == keeper["deal"].to_numpy()).all()
     assert (base["upcard"].to_numpy() == keeper["upcard"].to_numpy()).all()  # the same decks
+
+    def net_by_deck(df: pd.DataFrame) -> pd.Series:
+        seat = np.where(df["swapped"], 1, 0)
+        net = np.where(df["winner"] == seat, df["points"], 0) - np.where(
+            df["winner"] == 1 - seat, df["points"], 0
+        )
+        return pd.Series(net, index=df["deal"]).groupby(level=0).mean()
+
+    per_deck = net_by_deck(keeper) - net_by_deck(base)
+    assert len(per_deck) == 3_000 and per_deck.abs().sum() > 0  # the parameter changes play
     difference = paired_difference(keeper, base)
-    direct = (
-        player_summary(keeper, 0)["net points per hand"].mean
-        - player_summary(base, 0)["net points per hand"].mean
+    assert difference.mean == pytest.approx(per_deck.mean(), rel=1e-12, abs=1e-12)
+    assert difference.half_width == pytest.approx(
+        Z95 * per_deck.std(ddof=1) / np.sqrt(len(per_deck)), rel=1e-9
     )
-    assert difference.mean == pytest.approx(direct)
-    assert (
-        difference.half_width
-        < player_summary(keeper, 0, paired=False)["net points per hand"].half_width
-    )
+    unpaired = direct_player_figures(keeper, 0, paired=False)["net points per hand"][1]
+    assert difference.half_width < unpaired  # pairing by deck removes the luck of the deal
     with pytest.raises(ValueError, match="same decks"):
         paired_difference(keeper, head_to_head(rules, (simple, simple), 2_000, seed=8))
 
 
 def test_summaries_add_up_chunk_by_chunk():
     """A run's summary accumulated per chunk equals the summary of all its records."""
-    from gin_sim.summary import HeadToHead, player_summary
+    from gin_sim.summary import HeadToHead
 
     rules = load_rules("hollywood")
     pair = parse_players("expert,simple")
@@ -173,15 +266,12 @@ def test_summaries_add_up_chunk_by_chunk():
         head_to_head(rules, pair, 1_000, seed=12, first_deal=start) for start in (0, 1_000, 2_000)
     ]
     total = HeadToHead.of(parts[0]) + HeadToHead.of(parts[1]) + HeadToHead.of(parts[2])
-    direct = HeadToHead.of(whole)
     assert (total.hands, total.decks, total.duplicate) == (6_000, 3_000, True)
+    direct = direct_player_figures(whole, 0)
     for name, estimate in total.player(0).items():
-        expected = direct.player(0)[name]
-        assert estimate.mean == pytest.approx(expected.mean)
-        assert estimate.half_width == pytest.approx(expected.half_width)
-        # and the closed-form moments agree with the plain computation on the frame
-        assert expected.mean == pytest.approx(player_summary(whole, 0)[name].mean)
-    assert total.variance_reduction() == pytest.approx(direct.variance_reduction())
+        assert estimate.mean == pytest.approx(direct[name][0], rel=1e-9, abs=1e-12), name
+        assert estimate.half_width == pytest.approx(direct[name][1], rel=1e-6), name
+    assert total.variance_reduction() == pytest.approx(HeadToHead.of(whole).variance_reduction())
 
 
 def test_oklahoma_allows_any_threshold_up_to_10():
@@ -238,3 +328,19 @@ def test_expert_beats_simple_under_hollywood_rules():
     df = head_to_head(load_rules("hollywood"), parse_players("expert,simple"), 200_000, seed=21)
     net = player_summary(df, 0)["net points per hand"]
     assert net.mean - net.half_width > 0, net
+
+
+def test_scoreless_ties_are_not_draws():
+    """R17 with undercut_on_tie = false: a tie scores nothing but is no draw (R18, R18a);
+    hand summaries count it apart."""
+    from gin_sim.summary import HeadToHead
+
+    rules = load_rules("hollywood", ["undercut_on_tie=false"])
+    df = head_to_head(rules, parse_players("simple,simple"), 3_000, seed=3)
+    overall = HeadToHead.of(df).overall()
+    scoreless = (df["knocker"] >= 0) & (df["winner"] < 0)
+    assert scoreless.sum() > 0 and not (scoreless & df["draw"]).any()
+    assert overall["scoreless ties (R17)"].mean == pytest.approx(scoreless.mean(), rel=1e-12)
+    assert overall["draws"].mean == pytest.approx(df["draw"].mean(), rel=1e-12)
+    seed_rules = head_to_head(load_rules("hollywood"), parse_players("simple,simple"), 500, 3)
+    assert HeadToHead.of(seed_rules).overall()["scoreless ties (R17)"].mean == 0

@@ -91,7 +91,9 @@ def match(
     param2: Param2Option = None,
     duplicate: Annotated[
         bool,
-        typer.Option(help="Replay every match with seats and first dealer swapped; pair by match."),
+        typer.Option(
+            help="Replay every match's deck sequence with the strategies' seats swapped (the first dealer's seat stays, so the other strategy deals first); pair by match."
+        ),
     ] = True,
     out: OutOption = None,
     with_hands: Annotated[

@@ -28,7 +28,12 @@ Rules = Annotated[str, typer.Option(help="A named rule set or a TOML file.")]
 StrategyOption = Annotated[
     str, typer.Option(help="The strategy whose knocking is varied (name or TOML file).")
 ]
-Opponent = Annotated[str, typer.Option(help="The fixed opponent (name or TOML file).")]
+Opponent = Annotated[
+    str,
+    typer.Option(
+        help="The fixed opponent (name or TOML file); every figure, and so every 'best' threshold or schedule, holds against it only."
+    ),
+]
 Deals = Annotated[int, typer.Option(help="Decks per variant, each played twice (seats swapped).")]
 Matches = Annotated[
     int, typer.Option(help="Hollywood matches per variant, each played twice; 0 for none.")

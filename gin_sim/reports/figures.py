@@ -17,6 +17,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.patches import Rectangle
 
 from gin_sim.reports.tables import RATE_FIGURES
 
@@ -128,6 +129,47 @@ def interval_points(
     _save(fig, path)
 
 
+# Heat-map cells backed by too few records: a light grey face with a darker hatch, outside
+# the colour scale, so a rate from a few dozen records never looks like a firm one.
+THIN_FACE = "#e6e6e6"
+THIN_HATCH = "#c2c2c2"
+THIN_TEXT = "#404040"
+
+
+def heat_map_cells(
+    table: pd.DataFrame,
+    row: str,
+    column: str,
+    value: str,
+    count: str,
+    min_count: int,
+    scale: float = 100.0,
+    descending_columns: bool = False,
+) -> pd.DataFrame:
+    """The cells of ``heat_map`` as it lays them out, one per (row, column) of the grid:
+    ``i`` and ``j`` (grid position), ``value`` (scaled), ``count`` and ``style``: ``"solid"``
+    (at least ``min_count`` records: coloured, value printed), ``"thin"`` (1 to
+    ``min_count - 1`` records: grey, value and count printed) or ``"blank"`` (none)."""
+    grid = table.pivot(index=row, columns=column, values=value) * scale
+    counts = table.pivot(index=row, columns=column, values=count).reindex_like(grid).fillna(0)
+    if descending_columns:
+        grid, counts = grid[grid.columns[::-1]], counts[counts.columns[::-1]]
+    cells = []
+    for i, row_value in enumerate(grid.index):
+        for j, column_value in enumerate(grid.columns):
+            n = int(counts.iloc[i, j])
+            cell = float(grid.iloc[i, j])
+            if n <= 0 or not np.isfinite(cell):
+                style = "blank"
+            else:
+                style = "solid" if n >= min_count else "thin"
+            cells.append(
+                {"i": i, "j": j, row: row_value, column: column_value}
+                | {"value": cell, "count": n, "style": style}
+            )
+    return pd.DataFrame(cells)
+
+
 def heat_map(
     path: Path,
     table: pd.DataFrame,
@@ -138,51 +180,70 @@ def heat_map(
     title: str,
     row_label: str,
     column_label: str,
-    min_count: int = 30,
+    min_count: int,
+    count_label: str = "records",
     scale: float = 100.0,
     value_label: str = "%",
     descending_columns: bool = False,
 ) -> None:
     """``value`` of a long table as a grid of ``row`` by ``column``, each cell annotated.
 
-    Cells backed by fewer than ``min_count`` records are left blank (their rate is too
-    uncertain to show); the table keeps them.
+    Cells backed by at least ``min_count`` records are coloured by value. Cells with fewer
+    (but some) are grey and hatched, outside the colour scale, and show their value with
+    their count in brackets: too uncertain to colour like the others. Cells without
+    records are blank. The layout is ``heat_map_cells``.
     """
-    grid = table.pivot(index=row, columns=column, values=value) * scale
-    counts = table.pivot(index=row, columns=column, values=count).fillna(0)
-    shown = grid.where(counts >= min_count)
-    if descending_columns:
-        shown = shown[shown.columns[::-1]]
-    fig, ax = plt.subplots(
-        figsize=(max(6.0, 0.36 * shown.shape[1] + 2.0), 0.4 * shown.shape[0] + 1.8)
-    )
-    image = ax.imshow(
-        np.ma.masked_invalid(shown.to_numpy(dtype=float)),
-        aspect="auto",
-        cmap="viridis",
-        origin="lower",
-    )
-    ax.set_xticks(range(shown.shape[1]), [str(c) for c in shown.columns], fontsize=7)
-    ax.set_yticks(range(shown.shape[0]), [str(r) for r in shown.index], fontsize=8)
-    ax.set_xlabel(column_label)
-    ax.set_ylabel(row_label)
-    ax.set_title(title, fontsize=10)
-    top = (
-        np.nanmax(shown.to_numpy(dtype=float))
-        if np.isfinite(shown.to_numpy(dtype=float)).any()
-        else 1.0
-    )
-    for (i, j), cell in np.ndenumerate(shown.to_numpy(dtype=float)):
-        if np.isfinite(cell):
+    cells = heat_map_cells(table, row, column, value, count, min_count, scale, descending_columns)
+    rows = list(dict.fromkeys(cells[row]))
+    columns = list(dict.fromkeys(cells[column]))
+    solid = np.full((len(rows), len(columns)), np.nan)
+    for cell in cells[cells["style"] == "solid"].itertuples():
+        solid[cell.i, cell.j] = cell.value
+    fig, ax = plt.subplots(figsize=(max(6.0, 0.36 * len(columns) + 2.0), 0.4 * len(rows) + 2.0))
+    image = ax.imshow(np.ma.masked_invalid(solid), aspect="auto", cmap="viridis", origin="lower")
+    top = np.nanmax(solid) if np.isfinite(solid).any() else 1.0
+    for cell in cells.itertuples():
+        if cell.style == "solid":
             ax.text(
-                j,
-                i,
-                f"{cell:.0f}",
+                cell.j,
+                cell.i,
+                f"{cell.value:.0f}",
                 ha="center",
                 va="center",
                 fontsize=6,
-                color="white" if cell < 0.6 * top else "black",
+                color="white" if cell.value < 0.6 * top else "black",
             )
+        elif cell.style == "thin":
+            ax.add_patch(
+                Rectangle(
+                    (cell.j - 0.5, cell.i - 0.5),
+                    1,
+                    1,
+                    facecolor=THIN_FACE,
+                    edgecolor=THIN_HATCH,
+                    hatch="///",
+                    linewidth=0,
+                )
+            )
+            ax.text(
+                cell.j,
+                cell.i,
+                f"{cell.value:.0f}\n({cell.count})",
+                ha="center",
+                va="center",
+                fontsize=4.5,
+                color=THIN_TEXT,
+                linespacing=0.9,
+            )
+    ax.set_xticks(range(len(columns)), [str(c) for c in columns], fontsize=7)
+    ax.set_yticks(range(len(rows)), [str(r) for r in rows], fontsize=8)
+    ax.set_xlabel(column_label)
+    ax.set_ylabel(row_label)
+    ax.set_title(
+        f"{title}\ngrey, hatched: fewer than {min_count:,} {count_label} (the value, then "
+        f"the {count_label} in brackets); blank: no {count_label}",
+        fontsize=9,
+    )
     fig.colorbar(image, ax=ax, label=value_label)
     fig.tight_layout()
     _save(fig, path)

@@ -40,7 +40,8 @@ def run_setup(sweep: Sweep, strategy: Strategy, what: str) -> list[str]:
     if sweep.matches:
         setup.append(
             f"{sweep.matches:,} Hollywood matches per variant (R19 to R21), each played twice with "
-            "the seats and the first dealer swapped, the same deck sequences for every variant."
+            "the strategies' seats swapped (the first dealer's seat stays, so the other strategy "
+            "deals the first hand), the same deck sequences for every variant."
         )
     setup.append(
         "Every figure is for the swept strategy (player 1) and comes with its 95% interval "

@@ -208,7 +208,8 @@ def schedule_findings(search: ScheduleSearch) -> list[str]:
     else:
         verdict = "not statistically significant: the best schedule and the best single threshold cannot be told apart"
     findings = [
-        f"Best schedule found: **{best}** ({describe(best)}), "
+        f"Best schedule found against `{confirmation.opponent.name}`: **{best}** "
+        f"({describe(best)}), "
         f"{format_value(NET, net.loc[best, 'mean'], net.loc[best, 'half_width'])} net points per "
         f"hand on the confirmation decks; best single threshold: **{single.split(':')[1]}**, "
         f"{format_value(NET, net.loc[single, 'mean'], net.loc[single, 'half_width'])}.",

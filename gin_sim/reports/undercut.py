@@ -14,7 +14,12 @@ from gin_sim.reports.sweeps import Sweep
 from gin_sim.strategies import Strategy
 
 RATE = "undercut rate (per knock)"
-MIN_KNOCKS = 30  # heat-map cells with fewer knocks are left blank
+# A heat-map cell's rate is drawn in colour only when at least this many knocks back it:
+# at 200 knocks the 95% interval of a rate near 10% is about ±4 points. Cells with fewer
+# knocks are grey and hatched and show their knock count (figures.heat_map).
+MIN_CELL_KNOCKS = 200
+# The line of rates by stock size shows its 95% interval as a band, so it needs fewer.
+MIN_PLOTTED_KNOCKS = 30
 
 
 def _shown(table: pd.DataFrame, key: str, key_label: str) -> pd.DataFrame:
@@ -47,6 +52,25 @@ def undercut_tables(knocks: pd.DataFrame) -> dict[str, pd.DataFrame]:
         ),
         "undercut-by-stock-band": tables.undercut_rates(banded, ["stock_band"]),
     }
+
+
+def thin_cells_text(cells: pd.DataFrame) -> str:
+    """What the heat map greys out, in words: the cells with fewer than MIN_CELL_KNOCKS."""
+    with_knocks = cells[cells["knocks"] > 0]
+    thin = with_knocks[with_knocks["knocks"] < MIN_CELL_KNOCKS]
+    if thin.empty:
+        return f"Every cell with knocks has at least {MIN_CELL_KNOCKS:,} of them."
+    largest = thin.loc[thin["rate"].idxmax()]
+    return (
+        f"{len(thin)} of the {len(with_knocks)} cells with knocks have fewer than "
+        f"{MIN_CELL_KNOCKS:,} knocks ({int(thin['knocks'].sum()):,} knocks in all, from "
+        f"{int(thin['knocks'].min()):,} to {int(thin['knocks'].max()):,} per cell): they "
+        "are grey and hatched, with the rate and, in brackets, the knock count, because "
+        "their rates are too uncertain to colour like the others (the highest, "
+        f"{format_value(RATE, largest['rate'], largest['half_width'])} at deadwood "
+        f"{int(largest['knocker_deadwood'])} with {int(largest['stock_left'])} cards left, "
+        f"rests on {int(largest['knocks']):,} knocks). Cells without knocks are blank."
+    )
 
 
 def undercut_findings(knocks: pd.DataFrame, parts: dict[str, pd.DataFrame]) -> list[str]:
@@ -99,7 +123,8 @@ def undercut_report(sweep: Sweep, strategy: Strategy, command: str) -> Report:
             f"Undercut rate (%) of {strategy.name}'s knocks (all thresholds) against {sweep.opponent.name}, {rules.name}",
             "knocker's deadwood",
             "cards left in the stock when knocking (the hand goes on to the right)",
-            min_count=MIN_KNOCKS,
+            min_count=MIN_CELL_KNOCKS,
+            count_label="knocks",
             descending_columns=True,
         )
 
@@ -117,7 +142,7 @@ def undercut_report(sweep: Sweep, strategy: Strategy, command: str) -> Report:
         by_stock = parts["undercut-by-stock"]
         figures.lines_with_bands(
             path,
-            _as_figure(by_stock[by_stock["knocks"] >= MIN_KNOCKS]),
+            _as_figure(by_stock[by_stock["knocks"] >= MIN_PLOTTED_KNOCKS]),
             "stock_left",
             [RATE],
             title="Undercut rate by cards left in the stock",
@@ -141,9 +166,9 @@ def undercut_report(sweep: Sweep, strategy: Strategy, command: str) -> Report:
             Section(
                 "Undercut rate by deadwood and cards left in the stock",
                 "Each cell: the share of the knocks made with that deadwood and that many cards "
-                f"left in the stock that were undercut (R17). Cells with fewer than {MIN_KNOCKS} "
-                "knocks are blank; `undercut-cells.csv` has every cell with its count and "
-                "interval.",
+                "left in the stock that were undercut (R17). "
+                + thin_cells_text(parts["undercut-cells"])
+                + " `undercut-cells.csv` has every cell with its knocks and 95% interval.",
                 None,
                 ["undercut-heat-map"],
             ),
@@ -155,7 +180,7 @@ def undercut_report(sweep: Sweep, strategy: Strategy, command: str) -> Report:
             ),
             Section(
                 "By cards left in the stock",
-                f"In bands; the figure shows every stock size with at least {MIN_KNOCKS} knocks "
+                f"In bands; the figure shows every stock size with at least {MIN_PLOTTED_KNOCKS} knocks "
                 "(`undercut-by-stock.csv`).",
                 _shown(parts["undercut-by-stock-band"], "stock_band", "cards left"),
                 ["undercut-by-stock"],

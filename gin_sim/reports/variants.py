@@ -126,7 +126,8 @@ def variant_findings(
         sweep = sweeps[row.rules]
         significance = "significant" if row.lead_significant else "not significant"
         findings.append(
-            f"`{row.rules}`: best knock threshold **{row.best_threshold}**, "
+            f"`{row.rules}`: best knock threshold against `{sweep.opponent.name}` "
+            f"**{row.best_threshold}**, "
             f"{format_value(NET, row.net_points, row.net_points_half_width)} net points per "
             f"hand; lead over threshold {row.next_best}: "
             f"{format_value(NET, row.lead, row.lead_half_width)} ({significance} at 95%)"
