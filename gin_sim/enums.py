@@ -60,9 +60,14 @@ class StrategyParamT(NamedTuple):
     MC_CANDIDATES: int = 19
     MC_INFER: int = 20  # 1: weight worlds by the opponent's passes and discards
     MC_INFER_WEIGHT: int = 21  # each pass a world contradicts multiplies its weight by this
-    MC_PEEK: int = 22  # test-only leak (tests/test_search.py shows the probe can fail); never set by Strategy
-    MC_ROLLOUT: int = 23  # the family vector of the player's own rollout policy (FAMILY_PARAMS slots)
-    MC_OPPONENT: int = 41  # the family vector of the opponent model (FAMILY_PARAMS slots)
+    MC_CONFIDENCE: int = 22  # leave the rollout policy's choice only for a gain this many SEs up
+    MC_PEEK: int = (
+        23  # test-only leak (tests/test_search.py shows the probe can fail); never set by Strategy
+    )
+    MC_ROLLOUT: int = (
+        24  # the family vector of the player's own rollout policy (FAMILY_PARAMS slots)
+    )
+    MC_OPPONENT: int = 42  # the family vector of the opponent model (FAMILY_PARAMS slots)
 
 
 StrategyParam = StrategyParamT()

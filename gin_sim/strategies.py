@@ -70,6 +70,7 @@ class Strategy:
     opponent_model: str = "simple"  # the family strategy playing the opponent in rollouts
     infer: bool = False
     infer_weight: float = 0.25
+    confidence: float = 1.0
     adapt: tuple[Adaptation, ...] = ()
 
     def __post_init__(self) -> None:
@@ -111,6 +112,10 @@ class Strategy:
         if not 0.0 <= self.infer_weight <= 1.0:
             raise ConfigError(
                 f"infer_weight = {self.infer_weight} in {where} is out of range: allowed 0 to 1"
+            )
+        if not 0.0 <= self.confidence <= 10.0:
+            raise ConfigError(
+                f"confidence = {self.confidence} in {where} is out of range: allowed 0 to 10"
             )
         if self.kind == "mc":
             for key in ("rollout", "opponent_model"):
@@ -202,6 +207,7 @@ class Strategy:
             v[StrategyParam.MC_CANDIDATES] = self.candidates
             v[StrategyParam.MC_INFER] = float(self.infer)
             v[StrategyParam.MC_INFER_WEIGHT] = self.infer_weight
+            v[StrategyParam.MC_CONFIDENCE] = self.confidence
             for slot, name in (
                 (StrategyParam.MC_ROLLOUT, self.rollout),
                 (StrategyParam.MC_OPPONENT, self.opponent_model),

@@ -53,13 +53,9 @@ def play_on_nb(masks, state, rules, strategies, undercut_table, streams, search)
         player = state[PositionSlot.PLAYER]
         params = strategies[player]
         if params[StrategyParam.KIND] == StrategyKind.MC:
-            action = search_nb(
-                params, masks, state, rules, undercut_table, streams, player, search
-            )
+            action = search_nb(params, masks, state, rules, undercut_table, streams, player, search)
         else:
-            action = family_action_nb(
-                params, masks, state, rules, undercut_table, streams, player
-            )
+            action = family_action_nb(params, masks, state, rules, undercut_table, streams, player)
         apply_nb(masks, state, rules, action)
 
 

@@ -71,7 +71,8 @@ def search_scratch_nb():
     (world masks, world state, rollout masks, rollout state, unseen cards int64[52],
     candidates int64[16], value sums float64[16], sums of squares float64[16],
     rollout policies float64[2, FAMILY_PARAMS], world stream uint64[1], idle streams
-    uint64[2], chains int64[16, 2], score int64[8], counts int64[2]: candidates, worlds)
+    uint64[2], chains int64[16, 2], score int64[8], counts int64[2]: candidates, worlds,
+    sums and squares of each candidate's value less the first's, float64[16] each)
     """
     return (
         np.zeros(N_POSITION_MASKS, np.uint64),
@@ -88,6 +89,8 @@ def search_scratch_nb():
         np.zeros((16, 2), np.int64),
         np.zeros(8, np.int64),
         np.zeros(2, np.int64),
+        np.zeros(MAX_CANDIDATES, np.float64),
+        np.zeros(MAX_CANDIDATES, np.float64),
     )
 
 
@@ -154,9 +157,9 @@ def contradicted_passes_nb(opp_hand, opp_passed):
     """Cards the opponent passed over or discarded that would meld with ``opp_hand`` (R3)."""
     count = 0
     for card in range(52):
-        if opp_passed & _bit(card) and not opp_hand & _bit(card):
-            if melds_with_card_nb(opp_hand, card):
-                count += 1
+        seen = opp_passed & _bit(card) and not opp_hand & _bit(card)
+        if seen and melds_with_card_nb(opp_hand, card):
+            count += 1
     return count
 
 
@@ -172,19 +175,20 @@ def _shuffle_nb(cards, start, stop, rng):
 
 @njit(cache=True, _nrt=False)
 def built_hand_nb(known, cards, hidden, extra):
-    """The opponent's hand as its model would have built it: its known cards and the
-    ``hidden + extra`` cards ``cards[:hidden + extra]``, less the ``extra`` of those that
-    the least-deadwood rule discards one by one (ties: higher value, rank, suit first)."""
+    """The opponent's hand as its model would have built it, turn by turn: its known
+    cards and ``cards[:hidden]``; then for each of ``extra`` turns the next card of
+    ``cards`` comes in and the least-deadwood rule drops one card that is not known
+    (ties: higher value, rank, suit first), as ``simple`` discards."""
     hand = known
-    for j in range(hidden + extra):
+    for j in range(hidden):
         hand |= _bit(cards[j])
-    for _ in range(extra):
+    for j in range(hidden, hidden + extra):
+        hand |= _bit(cards[j])
         drop = -1
         drop_deadwood = 1 << 30
         drop_key = -1
-        for j in range(hidden + extra):
-            card = cards[j]
-            if not hand & _bit(card):
+        for card in range(52):
+            if not hand & _bit(card) or known & _bit(card):
                 continue
             deadwood = min_deadwood_nb(hand & ~_bit(card))
             key = tie_key_nb(card)
@@ -262,7 +266,7 @@ def search_nb(params, masks, state, rules, undercut_table, streams, player, sear
     """The mc decision of ``player`` at this position; the search's figures stay in
     ``search`` (candidates, value sums and squares, counts) for replay to explain."""
     (world_masks, world_state, roll_masks, roll_state, cards, candidates, sums, squares,
-     policies, rng, idle, chains, result, counts) = search  # fmt: skip
+     policies, rng, idle, chains, result, counts, gains, gain_squares) = search  # fmt: skip
     n = candidates_nb(params, masks, state, rules, undercut_table, idle, player, candidates)
     counts[0] = n
     counts[1] = 0
@@ -276,20 +280,41 @@ def search_nb(params, masks, state, rules, undercut_table, streams, player, sear
     for c in range(n):
         sums[c] = 0.0
         squares[c] = 0.0
+        gains[c] = 0.0
+        gain_squares[c] = 0.0
     samples = np.int64(params[StrategyParam.MC_SAMPLES])
     for _ in range(samples):
         sample_world_nb(params, masks, state, player, world_masks, world_state, cards, rng)
+        first = 0.0
         for c in range(n):
             copy_position_nb(world_masks, world_state, roll_masks, roll_state)
             apply_nb(roll_masks, roll_state, rules, candidates[c])
             play_out_with_family_nb(roll_masks, roll_state, rules, policies, undercut_table, idle)
             value = np.float64(hand_value_nb(roll_masks, roll_state, rules, chains, result, player))
+            if c == 0:
+                first = value
             sums[c] += value
             squares[c] += value * value
+            gains[c] += value - first
+            gain_squares[c] += (value - first) * (value - first)
     counts[1] = samples
+    return candidates[choose_nb(params, n, samples, gains, gain_squares)]
+
+
+@njit(cache=True, _nrt=False)
+def choose_nb(params, n, samples, gains, gain_squares):
+    """The candidate with the best mean gain over the first (the rollout policy's own
+    choice), if that gain is above ``confidence`` standard errors (paired by world);
+    else the first. Ties go to the earlier candidate."""
     best = 0
     for c in range(1, n):
-        if sums[c] > sums[best]:
+        if gains[c] > gains[best]:
             best = c
-    return candidates[best]
-
+    if best == 0 or samples < 2:
+        return best
+    mean = gains[best] / samples
+    variance = (gain_squares[best] - samples * mean * mean) / (samples - 1)
+    error = np.sqrt(max(variance, 0.0) / samples)
+    if mean > params[StrategyParam.MC_CONFIDENCE] * error:
+        return best
+    return 0
