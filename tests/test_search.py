@@ -1,0 +1,198 @@
+"""Search players (kind mc, docs/strategies.md "Search players") on the kernels.
+
+What a searcher may know is tested on the kernels themselves: re-dealing every card it
+cannot see (the opponent's unshown cards, the stock order) leaves each decision and each
+figure of the search unchanged, while a deliberately leaky searcher (``MC_PEEK``) changes.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from gin_sim.cli import app
+from gin_sim.config import ConfigError
+from gin_sim.enums import Phase, PositionMask, PositionSlot, StrategyParam
+from gin_sim.kernels.playout import scratch_nb
+from gin_sim.kernels.position import apply_nb, deal_nb, family_action_nb
+from gin_sim.kernels.search import search_nb, search_scratch_nb
+from gin_sim.rules import load_rules
+from gin_sim.simulate import (
+    head_to_head,
+    load_undercut_table,
+    play_hand,
+    simulate_deals,
+    simulate_matches,
+)
+from gin_sim.strategies import load_strategy, strategies_to_kernel
+
+HOLLYWOOD = load_rules("hollywood")
+STANDARD = load_rules("standard")
+TINY = ["samples=3", "candidates=2"]  # cheap searchers for tests of mechanics, not strength
+
+
+def tiny(name: str = "mc-fast", *more: str):
+    return load_strategy(name, [*TINY, *more])
+
+
+def _positions(rules, opponent, n_deals, seed):
+    """Positions where seat 0 (the searcher) decides, reached by playing the family
+    ``opponent`` for both seats (masks, state copies)."""
+    family = strategies_to_kernel((opponent, opponent), rules)
+    table = load_undercut_table()
+    rules_vector = rules.to_kernel()
+    streams, masks, state = scratch_nb()[:3]
+    rng = np.random.default_rng(seed)
+    found = []
+    for _ in range(n_deals):
+        deal_nb(
+            rng.permutation(52).astype(np.int8), int(rng.integers(2)), rules_vector, masks, state
+        )
+        stop = int(rng.integers(1, 12))
+        decisions = 0
+        while state[PositionSlot.PHASE] != Phase.OVER:
+            player = state[PositionSlot.PLAYER]
+            if player == 0:
+                decisions += 1
+                if decisions == stop:
+                    found.append((masks.copy(), state.copy()))
+                    break
+            action = family_action_nb(
+                family[player], masks, state, rules_vector, table, streams, player
+            )
+            apply_nb(masks, state, rules_vector, action)
+    return found
+
+
+def _redeal_hidden(masks, state, rng):
+    """The same view for seat 0, with the opponent's unshown cards and the stock re-dealt."""
+    masks, state = masks.copy(), state.copy()
+    known = int(masks[PositionMask.TAKEN + 1])
+    hidden = [
+        c for c in range(52) if int(masks[PositionMask.HAND + 1]) >> c & 1 and not known >> c & 1
+    ]
+    stock_pos = int(state[PositionSlot.STOCK_POS])
+    stock = [int(c) for c in state[PositionSlot.DECK + stock_pos : PositionSlot.DECK + 52]]
+    pool = np.array(hidden + stock)
+    rng.shuffle(pool)
+    opp = known
+    for card in pool[: len(hidden)]:
+        opp |= 1 << int(card)
+    masks[PositionMask.HAND + 1] = np.uint64(opp)
+    state[PositionSlot.DECK + stock_pos : PositionSlot.DECK + 52] = pool[len(hidden) :]
+    return masks, state
+
+
+def _search(params, masks, state, rules):
+    streams = np.array([12345, 678], np.uint64)
+    search = search_scratch_nb()
+    action = search_nb(
+        params, masks, state, rules.to_kernel(), load_undercut_table(), streams, 0, search
+    )
+    n = int(search[13][0])
+    return action, n, search[6][:n].copy(), search[7][:n].copy()
+
+
+@pytest.mark.parametrize("rules", [HOLLYWOOD, STANDARD])
+def test_hidden_cards_never_change_a_search(rules):
+    searcher = strategies_to_kernel((tiny("mc", "infer=true"), load_strategy("simple")), rules)[0]
+    leaky = searcher.copy()
+    leaky[StrategyParam.MC_PEEK] = 1
+    rng = np.random.default_rng(5)
+    searched = leaks = 0
+    for masks, state in _positions(rules, load_strategy("expert"), 120, seed=3):
+        other_masks, other_state = _redeal_hidden(masks, state, rng)
+        if np.array_equal(other_masks, masks) and np.array_equal(other_state, state):
+            continue
+        first = _search(searcher, masks, state, rules)
+        second = _search(searcher, other_masks, other_state, rules)
+        assert first[0] == second[0] and first[1] == second[1]
+        assert np.array_equal(first[2], second[2]) and np.array_equal(first[3], second[3])
+        searched += first[1] > 1
+        peek_first = _search(leaky, masks, state, rules)
+        peek_second = _search(leaky, other_masks, other_state, rules)
+        leaks += not np.array_equal(peek_first[2], peek_second[2])
+    assert searched > 50
+    assert leaks > 10  # the probe catches a searcher that reads the hidden cards
+
+
+def test_permuting_undrawn_stock_cards_never_changes_a_record():
+    rng = np.random.default_rng(8)
+    pairs = [(tiny(), load_strategy("simple")), (load_strategy("expert"), tiny("mc", "infer=true"))]
+    for deal in range(40):
+        deck = [int(c) for c in rng.permutation(52)]
+        players = pairs[deal % 2]
+        record = play_hand(deck, HOLLYWOOD, players, dealer=deal % 2, seed=4, deal=deal)
+        drawn = 52 - record["stock_left"]
+        if drawn >= 51:
+            continue
+        rest = deck[drawn:]
+        rng.shuffle(rest)
+        again = play_hand(
+            deck[:drawn] + rest, HOLLYWOOD, players, dealer=deal % 2, seed=4, deal=deal
+        )
+        assert again == record
+
+
+def test_searches_do_not_depend_on_threads_or_chunks():
+    pair = (tiny(), load_strategy("expert"))
+    whole = simulate_deals(HOLLYWOOD, pair, 300, seed=21, threads=numba.config.NUMBA_NUM_THREADS)
+    pieces = simulate_deals(HOLLYWOOD, pair, 300, seed=21, chunk=77, threads=1)
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    assert np.array_equal(whole, pieces)
+    tail = simulate_deals(HOLLYWOOD, pair, 100, seed=21, first_deal=200)
+    assert np.array_equal(whole[200:], tail)
+
+
+def test_matches_with_searchers_are_whole_and_repeatable():
+    pair = (tiny(), load_strategy("simple"))
+    matches, hands = simulate_matches(STANDARD, pair, 20, seed=2, with_hands=True)
+    again, _ = simulate_matches(STANDARD, pair, 20, seed=2)
+    assert np.array_equal(matches, again)
+    assert (matches["winner"] >= 0).all()
+    assert len(hands) == matches["hands"].sum()
+
+
+def test_the_searcher_records_hold_the_invariants():
+    records = simulate_deals(STANDARD, (tiny("mc", "infer=true"), tiny()), 300, seed=9)
+    for name in ("hand0", "hand1"):
+        sizes = [bin(int(h)).count("1") for h in records[name]]
+        assert set(sizes) <= {10, 11}
+    scored = records[records["winner"] >= 0]
+    assert (scored["points"] > 0).all() or not len(scored)
+
+
+def test_mc_fast_beats_simple():
+    """Cheap and honest: the paired 95% interval of mc-fast's net points per hand against
+    simple under standard rules lies above 0 (300 duplicate deals, seed 1)."""
+    frame = head_to_head(STANDARD, (load_strategy("mc-fast"), load_strategy("simple")), 300, 1)
+    seat = np.where(frame["swapped"], 1, 0)
+    points = frame["points"].to_numpy()
+    signed = np.where(frame["winner"] == seat, points, np.where(frame["winner"] < 0, 0, -points))
+    per_deck = signed.reshape(-1, 2).mean(axis=1)
+    low = per_deck.mean() - 1.96 * per_deck.std(ddof=1) / np.sqrt(len(per_deck))
+    assert low > 0
+
+
+@pytest.mark.parametrize(
+    ("override", "message"),
+    [
+        ("samples=0", "samples = 0"),
+        ("candidates=12", "candidates = 12"),
+        ("rollout=mc", "rollout = 'mc'"),
+        ("opponent_model=nobody", "opponent_model = 'nobody'"),
+        ("infer_weight=2", "infer_weight = 2.0"),
+        ("confidence=-1", "confidence = -1.0"),
+    ],
+)
+def test_bad_search_settings_are_one_line_errors(override, message):
+    with pytest.raises(ConfigError, match=message):
+        load_strategy("mc-fast", [override])
+    result = CliRunner().invoke(
+        app, ["simulate", "--players", "mc-fast,simple", "--param1", override, "--deals", "2"]
+    )
+    assert result.exit_code == 2
+    assert message in result.output
+    assert "Traceback" not in result.output
