@@ -43,6 +43,10 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=2_000_000)
     parser.add_argument("--matches", type=int, default=200_000)
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument(
+        "--mc-decisions", type=int, default=300, help="positions the mc player decides"
+    )
+    parser.add_argument("--mc-matches", type=int, default=60, help="matches of mc vs simple")
     parser.add_argument("--check", action="store_true", help="verify results against the reference")
     parser.add_argument("--run-deals", type=int, default=2_000_000, help="decks of the Parquet run")
     parser.add_argument(
@@ -106,7 +110,93 @@ def main() -> None:
         f"{numba.config.NUMBA_NUM_THREADS} threads, {args.matches:,} matches, median of {args.repeats})"
     )
 
+    bench_search(args)
     bench_runs(args)
+
+
+def game_lengths(hands, target: int) -> np.ndarray:
+    """Hands until game 1 (a plain game to ``target``: every won hand counts, R19) ends."""
+    lengths = []
+    for _, match in hands.groupby("match", sort=False):
+        totals = [0, 0]
+        for played, (winner, points) in enumerate(
+            zip(match["winner"], match["points"], strict=True), 1
+        ):
+            if winner >= 0:
+                totals[winner] += int(points)
+                if totals[winner] >= target:
+                    lengths.append(played)
+                    break
+    return np.array(lengths)
+
+
+def bench_search(args: argparse.Namespace) -> None:
+    """The search player: decisions and rollouts per second on one thread at positions
+    from expert play, and whole games to 100 per second (mc vs simple, standard)."""
+    from gin_sim.enums import Phase, PositionSlot
+    from gin_sim.kernels.playout import scratch_nb
+    from gin_sim.kernels.position import apply_nb, deal_nb, family_action_nb
+    from gin_sim.kernels.search import search_nb, search_scratch_nb
+    from gin_sim.simulate import head_to_head_matches, load_undercut_table
+    from gin_sim.strategies import load_strategy, strategies_to_kernel
+
+    standard = load_rules("standard")
+    rules_vector = standard.to_kernel()
+    table = load_undercut_table()
+    mc = strategies_to_kernel((load_strategy("mc"), load_strategy("simple")), standard)[0]
+    expert = strategies_to_kernel((load_strategy("expert"),) * 2, standard)
+    streams, masks, state = scratch_nb()[:3]
+    rng = np.random.default_rng(1)
+    positions = []
+    while len(positions) < args.mc_decisions:
+        deal_nb(rng.permutation(52).astype(np.int8), 1, rules_vector, masks, state)
+        stop = int(rng.integers(1, 12))
+        while state[PositionSlot.PHASE] != Phase.OVER:
+            player = state[PositionSlot.PLAYER]
+            if player == 0 and (stop := stop - 1) == 0:
+                positions.append((masks.copy(), state.copy()))
+                break
+            action = family_action_nb(
+                expert[player], masks, state, rules_vector, table, streams, player
+            )
+            apply_nb(masks, state, rules_vector, action)
+    search = search_scratch_nb()
+
+    def decide_all() -> int:
+        rollouts = 0
+        for masks, state in positions:
+            search_nb(mc, masks, state, rules_vector, table, streams, 0, search)
+            rollouts += int(search[13][0]) * int(search[13][1])
+        return rollouts
+
+    rollouts = decide_all()  # compile and warm up
+    seconds = median_seconds(decide_all, args.repeats)
+    print(
+        f"mc decisions/s: {len(positions) / seconds:.0f}  (mc, standard, {len(positions):,} positions "
+        f"from expert play, 1 thread, median of {args.repeats})"
+    )
+    print(
+        f"rollouts/s: {rollouts / seconds:.0f}  (the same searches: worlds x candidates, 1 thread)"
+    )
+
+    pair = (load_strategy("mc"), load_strategy("simple"))
+    head_to_head_matches(standard, pair, 2, seed=0)  # compile
+    runs = max(1, min(args.repeats, 3))
+    seconds = median_seconds(
+        lambda: simulate_matches(standard, pair, args.mc_matches, seed=1), runs
+    )
+    records, hands = simulate_matches(standard, pair, args.mc_matches, seed=1, with_hands=True)
+    import pandas as pd
+
+    frame = pd.DataFrame.from_records(hands)
+    frame.insert(0, "match", np.repeat(records["match"], records["hands"]))
+    per_game = game_lengths(frame, standard.game_target).mean()
+    hands_per_second = records["hands"].sum() / seconds
+    print(
+        f"mc games/s: {hands_per_second / per_game:.1f}  (mc vs simple, games to {standard.game_target} "
+        f"under standard, {numba.config.NUMBA_NUM_THREADS} threads: {hands_per_second:.0f} hands/s in "
+        f"{args.mc_matches:,} matches, {per_game:.2f} hands per game, median of {runs})"
+    )
 
 
 def bench_runs(args: argparse.Namespace) -> None:
