@@ -14,9 +14,11 @@ import asyncio
 import contextlib
 import math
 import os
+import socket
 from collections.abc import Iterator
 from contextvars import ContextVar
 from typing import Any
+from urllib.parse import urlsplit
 
 from gin_sim.config import ConfigError
 from gin_sim.limits import MAX_WORKERS, check_count
@@ -114,6 +116,8 @@ def _probe(address: str, timeout: float) -> None:
     """
     from distributed.comm import connect
 
+    _refused_at_once(address, timeout)
+
     async def identify() -> Any:
         comm = await connect(address, timeout=timeout)
         try:
@@ -139,6 +143,30 @@ def _probe(address: str, timeout: float) -> None:
         raise ConfigError(
             f"cannot use {address} as a Dask scheduler: it answered, but not as a scheduler ({str(reply)[:80]!r})"
         )
+
+
+def _refused_at_once(address: str, timeout: float) -> None:
+    """A TCP address where nothing listens is an error at once (Dask's own connect would
+    retry it until the timeout)."""
+    parts = urlsplit(address)
+    if parts.scheme != "tcp":
+        return
+    try:
+        port = parts.port
+    except ValueError as error:
+        raise ConfigError(f"--scheduler {address!r}: expected tcp://HOST:PORT ({error})") from None
+    if not parts.hostname or port is None:
+        raise ConfigError(f"--scheduler {address!r}: expected tcp://HOST:PORT")
+    try:
+        socket.create_connection((parts.hostname, port), timeout=timeout).close()
+    except TimeoutError:
+        raise ConfigError(
+            f"cannot reach the Dask scheduler at {address}: no answer within {timeout:g} s (set {TIMEOUT_VARIABLE} to wait longer)"
+        ) from None
+    except OSError as error:
+        raise ConfigError(
+            f"cannot reach the Dask scheduler at {address}: {error.strerror or error}"
+        ) from None
 
 
 def tasks_ahead(client: Any) -> int:
