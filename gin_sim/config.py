@@ -18,6 +18,11 @@ class ConfigError(ValueError):
     """A config value, key or name that is not allowed."""
 
 
+class GinSimWarning(UserWarning):
+    """Something the library left alone or skipped and the user should hear about (the
+    command line prints it as one ``warning:`` line)."""
+
+
 def configs_dir() -> Path:
     """The ``configs/`` folder: ``$GIN_SIM_CONFIGS`` if set, else the one beside the package."""
     override = os.environ.get("GIN_SIM_CONFIGS")
@@ -30,6 +35,14 @@ def read_toml(path: Path) -> dict[str, Any]:
             return tomllib.load(handle)
     except FileNotFoundError:
         raise ConfigError(f"config file not found: {path}") from None
+    except IsADirectoryError:
+        raise ConfigError(f"config file {path} is a folder: expected a TOML file") from None
+    except OSError as error:
+        raise ConfigError(f"cannot read config file {path}: {error.strerror or error}") from None
+    except UnicodeDecodeError as error:
+        raise ConfigError(
+            f"{path}: not a text file (byte {error.start} is not UTF-8): expected a TOML file"
+        ) from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: not valid TOML ({error})") from None
 

@@ -12,6 +12,7 @@ import numpy as np
 
 from gin_sim.cards import FULL_DECK, parse_cards  # noqa: F401  (parse_cards: doctests)
 from gin_sim.kernels.deadwood import min_deadwood_many_nb, min_deadwood_nb
+from gin_sim.limits import MAX_HAND_CARDS, check_hand_size
 
 
 def _check_hand(hand: int) -> int:
@@ -22,16 +23,19 @@ def _check_hand(hand: int) -> int:
         raise ValueError(
             f"hand {hand:#x} has bits outside the 52 cards: allowed 0 to {FULL_DECK:#x}"
         )
-    return hand
+    return check_hand_size(hand)
 
 
 def min_deadwood(hand: int) -> int:
-    """The exact minimum deadwood of a hand of any size (R4)."""
+    """The exact minimum deadwood of a hand (R4) of 0 to ``MAX_HAND_CARDS`` (16) cards."""
     return int(min_deadwood_nb(np.uint64(_check_hand(hand))))
 
 
 def min_deadwood_many(hands: np.ndarray) -> np.ndarray:
-    """Minimum deadwood of each hand in a uint64 array, in parallel; returns int64."""
+    """Minimum deadwood of each hand in a uint64 array, in parallel; returns int64.
+
+    Each hand holds 0 to ``MAX_HAND_CARDS`` (16) cards.
+    """
     array = np.ascontiguousarray(hands)
     if array.dtype != np.uint64:
         if array.size and (not np.issubdtype(array.dtype, np.integer) or array.min() < 0):
@@ -39,6 +43,8 @@ def min_deadwood_many(hands: np.ndarray) -> np.ndarray:
         array = array.astype(np.uint64)
     if array.size and int(array.max()) > FULL_DECK:
         raise ValueError(f"a hand has bits outside the 52 cards: allowed 0 to {FULL_DECK:#x}")
+    if array.size and int(np.bitwise_count(array).max()) > MAX_HAND_CARDS:
+        check_hand_size(int(array.reshape(-1)[np.argmax(np.bitwise_count(array))]))
     out = np.empty(array.shape, dtype=np.int64)
     min_deadwood_many_nb(array.reshape(-1), out.reshape(-1))
     return out

@@ -27,6 +27,7 @@ from functools import lru_cache
 from typing import Literal, overload
 
 from gin_sim.cards import FULL_DECK, N_CARDS, N_RANKS, N_SUITS, card_index, format_cards
+from gin_sim.limits import check_hand_size
 from gin_sim.tables import MELDS
 
 __all__ = [
@@ -239,13 +240,14 @@ def all_arrangements(hand: int) -> list[Arrangement]:
 
     Distinct partitions into melds count separately: a set chosen from four cards of a
     rank, and each split of a long run into runs of 3 or more. The number grows fast with
-    the hand's size; it is meant for hands of about 10 or 11 cards.
+    the hand's size; it is meant for hands of about 10 or 11 cards, and hands of more than
+    ``MAX_HAND_CARDS`` (16) cards are refused (``ValueError``).
 
     >>> from gin_sim.cards import parse_cards
     >>> [a.describe() for a in all_arrangements(parse_cards("AC 2C 3C 4C 5C 6C"))]
     ['[AC 2C 3C 4C 5C 6C] (deadwood 0)', '[AC 2C 3C] [4C 5C 6C] (deadwood 0)']
     """
-    hand = _check_hand(hand)
+    hand = check_hand_size(_check_hand(hand))
     deadwood = _min_deadwood(hand)
     arrangements = [
         Arrangement(tuple(sorted(melds)), unmatched, deadwood)

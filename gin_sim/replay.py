@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gin_sim.cards import N_RANKS, cards_of, format_card, format_cards
+from gin_sim.limits import check_index, check_seed
 from gin_sim.melds import Arrangement, best_arrangement, defender_layoffs
 from gin_sim.reference.engine import play_hand_reference
 from gin_sim.reference.rng import deck_for_deal
@@ -164,5 +165,7 @@ def score_line(record: dict, names: list[str], rules: Rules) -> str:
 
 def replay_deal(seed: int, deal: int, rules: Rules, players: tuple[Strategy, Strategy]) -> Replay:
     """Deal ``deal`` of a hand-level run with ``seed`` (dealer ``deal % 2``)."""
+    check_seed(seed)
+    check_index(deal, "deal")
     heading = f"Deal {deal} of seed {seed}, rules {rules.name}: {players[0].name} (player 1) v {players[1].name} (player 2)"
     return replay_hand(deck_for_deal(seed, deal), rules, players, deal % 2, seed, deal, heading)

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
+import re
+import secrets
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass
@@ -25,6 +26,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from gin_sim.config import ConfigError
+from gin_sim.limits import check_chunks, check_count, check_seed
+from gin_sim.records import HAND_FIELDS, MATCH_FIELDS
 from gin_sim.rules import Rules, rules_from_dict
 from gin_sim.strategies import Strategy, strategy_from_dict
 
@@ -35,6 +38,16 @@ MANIFEST = "manifest.json"
 PARQUET_OPTIONS = {"compression": "lz4", "use_dictionary": False}
 RUN_FORMAT = 1
 KINDS = ("hands", "matches")
+# The names a run gives its files (``Run.chunk_files``) and their temporary names while
+# being written (``_write_atomically``): --overwrite and resume touch these and nothing else.
+CHUNK_NAME = re.compile(r"(hands|matches|match-hands)-[0-9]{6,}\.parquet")
+TEMPORARY_NAME = re.compile(rf"\.(?:{CHUNK_NAME.pattern}|{re.escape(MANIFEST)})\.[0-9a-z_]+\.tmp")
+CHUNK_METADATA = b"gin_sim"  # Parquet key-value metadata of a chunk: its run's seed and range
+# The columns a chunk of each level must hold, beyond which nothing is read.
+LEVEL_COLUMNS = {
+    "hand": (*HAND_FIELDS, "swapped"),
+    "match": (*MATCH_FIELDS, "swapped"),
+}
 
 
 class RunError(ConfigError):
@@ -57,12 +70,21 @@ class RunConfig:
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ConfigError(f"run kind {self.kind!r}: allowed {', '.join(KINDS)}")
-        if self.count < 1:
-            raise ConfigError(
-                f"{'deals' if self.kind == 'hands' else 'matches'} = {self.count}: allowed 1 or more"
-            )
-        if self.chunk_size < 1:
-            raise ConfigError(f"chunk size = {self.chunk_size}: allowed 1 or more")
+        if not isinstance(self.rules, Rules):
+            raise ConfigError(f"rules = {self.rules!r}: expected a rule set")
+        if (
+            not isinstance(self.players, tuple)
+            or len(self.players) != 2
+            or not all(isinstance(p, Strategy) for p in self.players)
+        ):
+            raise ConfigError(f"players = {self.players!r}: expected two strategies")
+        for key in ("duplicate", "with_hands"):
+            if not isinstance(getattr(self, key), bool):
+                raise ConfigError(f"{key} = {getattr(self, key)!r}: allowed true or false")
+        check_seed(self.seed)
+        what = "deals" if self.kind == "hands" else "matches"
+        check_count(self.count, what)
+        check_chunks(self.count, self.chunk_size, what)
 
     @property
     def n_chunks(self) -> int:
@@ -81,25 +103,56 @@ class RunConfig:
     def from_json(cls, document: dict[str, Any], where: str) -> RunConfig:
         try:
             values = dict(document)
+            if not isinstance(values["rules"], dict) or not isinstance(values["players"], list):
+                raise TypeError("rules must be a table and players a list")
             values["rules"] = rules_from_dict(values["rules"], f"{where} (rules)")
             values["players"] = tuple(
                 strategy_from_dict(p, f"{where} (players)") for p in values["players"]
             )
             return cls(**values)
+        except RunError:
+            raise
+        except ConfigError as error:
+            if where in str(error):
+                raise RunError(str(error)) from None
+            raise RunError(
+                f"{where}: {error}; restore it or start the run again with --overwrite"
+            ) from None
         except (KeyError, TypeError, AttributeError) as error:
             raise RunError(f"{where} is not a gin-sim run manifest ({error!r})") from None
 
 
 def _write_atomically(path: Path, write: Callable[[Path], None]) -> None:
-    """Write through a temporary file in the same folder, then rename over ``path``."""
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(handle)
+    """Write through a temporary file in the same folder, then rename over ``path``.
+
+    The temporary file is created with mode 0666 less the umask, as any new file, so the
+    folder's group can read the run. A failed write (a full disk) removes it and raises a
+    ``RunError`` naming the file; the files already in the folder are untouched.
+    """
+    temporary = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
     try:
-        write(Path(temporary))
+        os.close(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+        write(temporary)
         os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
+    except BaseException as error:
+        temporary.unlink(missing_ok=True)
+        if isinstance(error, OSError):
+            raise RunError(
+                f"cannot write {path}: {error.strerror or error}; the files already saved are kept: free some space (or fix the folder) and run the same command again to resume"
+            ) from None
         raise
+
+
+def _run_files(folder: Path) -> list[Path]:
+    """The chunk files of a run in ``folder`` (by their names), never the user's own files."""
+    return [p for p in folder.iterdir() if CHUNK_NAME.fullmatch(p.name) and p.is_file()]
+
+
+def _remove_temporary_files(folder: Path) -> None:
+    """Remove what a killed writer left behind: only the run's own temporary names."""
+    for path in folder.iterdir():
+        if TEMPORARY_NAME.fullmatch(path.name) and path.is_file():
+            path.unlink(missing_ok=True)
 
 
 class Run:
@@ -112,17 +165,21 @@ class Run:
     # -- opening -------------------------------------------------------------------
     @classmethod
     def open(cls, directory: str | Path, config: RunConfig, overwrite: bool = False) -> Run:
-        """Create the folder, resume the same run in it, or refuse another run's folder."""
+        """Create the folder, resume the same run in it, or refuse another run's folder.
+
+        A finished run is only read, so it may sit in a folder that cannot be written.
+        """
         folder = Path(directory)
+        if folder.exists() and not folder.is_dir():
+            raise RunError(f"cannot create the run folder {folder}: it is a file, not a folder")
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise RunError(
                 f"cannot create the run folder {folder}: {error.strerror or error}"
             ) from None
-        if not os.access(folder, os.W_OK | os.X_OK):
-            raise RunError(f"cannot write to the run folder {folder}: choose another --out")
         manifest = folder / MANIFEST
+        writable = os.access(folder, os.W_OK | os.X_OK)
         if manifest.exists() and not overwrite:
             existing = read_manifest(folder)
             if existing != config:
@@ -130,23 +187,31 @@ class Run:
                 raise RunError(
                     f"{folder} holds another run ({differences}): use another --out, the same settings to resume it, or --overwrite to replace it"
                 )
-        else:
-            if overwrite:
-                for stale in [*folder.glob("*.parquet"), manifest]:
-                    stale.unlink(missing_ok=True)
-            elif any(folder.glob("*.parquet")):
+            run = cls(folder, config)
+            if not writable and run.missing() > 0:
                 raise RunError(
-                    f"{folder} holds Parquet files but no {MANIFEST}: use another --out or --overwrite"
+                    f"cannot write to the run folder {folder}: it holds this run unfinished; make it writable or choose another --out"
                 )
-            document = {
-                "format": RUN_FORMAT,
-                "gin_sim_version": _version(),
-                "created": datetime.now(UTC).isoformat(timespec="seconds"),
-                "config": config.to_json(),
-            }
-            _write_atomically(
-                manifest, lambda p: p.write_text(json.dumps(document, indent=2) + "\n")
+            if writable:
+                _remove_temporary_files(folder)
+            return run
+        if not writable:
+            raise RunError(f"cannot write to the run folder {folder}: choose another --out")
+        _remove_temporary_files(folder)
+        if overwrite:
+            for stale in [*_run_files(folder), manifest]:
+                stale.unlink(missing_ok=True)
+        elif _run_files(folder):
+            raise RunError(
+                f"{folder} holds chunk files ({_run_files(folder)[0].name}...) but no {MANIFEST}: use another --out or --overwrite"
             )
+        document = {
+            "format": RUN_FORMAT,
+            "gin_sim_version": _version(),
+            "created": datetime.now(UTC).isoformat(timespec="seconds"),
+            "config": config.to_json(),
+        }
+        _write_atomically(manifest, lambda p: p.write_text(json.dumps(document, indent=2) + "\n"))
         return cls(folder, config)
 
     # -- chunks --------------------------------------------------------------------
@@ -164,30 +229,87 @@ class Run:
         return (stop - start) * (2 if self.config.duplicate else 1)
 
     def is_done(self, chunk: int) -> bool:
-        """True when every file of the chunk is there and whole; a damaged file is an error."""
+        """True when every file of the chunk is there and whole; a damaged file, or one that
+        belongs to another run, is an error."""
         files = self.chunk_files(chunk)
         if not all(path.exists() for path in files.values()):
             return False
         for level, path in files.items():
-            try:
-                rows = pq.read_metadata(path).num_rows
-            except (OSError, pa.ArrowException) as error:
-                raise RunError(
-                    f"chunk file {path} is damaged ({str(error).splitlines()[0]}): delete it and run the same command again to recompute it"
-                ) from None
-            counted = level == "match" or self.config.kind == "hands"  # hands per match vary
-            if counted and rows != self.expected_rows(chunk):
-                raise RunError(
-                    f"chunk file {path} has {rows} rows, expected {self.expected_rows(chunk)}: delete it and run the same command again to recompute it"
-                )
+            self._check_chunk_file(chunk, level, path)
         return True
 
-    def missing_chunks(self) -> list[int]:
-        return [c for c in range(self.config.n_chunks) if not self.is_done(c)]
+    def _check_chunk_file(self, chunk: int, level: str, path: Path) -> None:
+        """What a chunk file shows without reading its data (the Parquet footer): its rows,
+        its columns, the range of deals or matches in the column statistics, and the seed
+        and range that ``write_chunk`` records in the key-value metadata."""
+        redo = "delete it and run the same command again to recompute it"
+        try:
+            metadata = pq.read_metadata(path)
+            names = metadata.schema.to_arrow_schema().names
+        except (OSError, pa.ArrowException) as error:
+            raise RunError(
+                f"chunk file {path} is damaged ({str(error).splitlines()[0]}): {redo}"
+            ) from None
+        rows = metadata.num_rows
+        counted = level == "match" or self.config.kind == "hands"  # hands per match vary
+        if counted and rows != self.expected_rows(chunk):
+            raise RunError(
+                f"chunk file {path} has {rows} rows, expected {self.expected_rows(chunk)}: {redo}"
+            )
+        key = "deal" if self.config.kind == "hands" else "match"
+        required = (key, *LEVEL_COLUMNS[level])
+        missing = [name for name in required if name not in names]
+        if missing:
+            raise RunError(
+                f"chunk file {path} is not a chunk of this run (no column {missing[0]!r}): {redo}"
+            )
+        start, stop = self.config.chunk_range(chunk)
+        recorded = _recorded(metadata.metadata)
+        expected = {
+            "seed": str(self.config.seed),
+            "kind": self.config.kind,
+            "first": start,
+            "stop": stop,
+        }
+        for field_name, value in expected.items():
+            if field_name in recorded and recorded[field_name] != value:
+                raise RunError(
+                    f"chunk file {path} belongs to another run ({field_name} {recorded[field_name]}, this run has {value}): {redo}"
+                )
+        low, high = _column_range(metadata, names.index(key))
+        if low is not None and (low, high) != (start, stop - 1):
+            raise RunError(
+                f"chunk file {path} holds {key}s {low} to {high}, expected {start} to {stop - 1}: {redo}"
+            )
+
+    def missing(self) -> int:
+        """The number of chunks not finished yet."""
+        return sum(not self.is_done(c) for c in range(self.config.n_chunks))
+
+    def saved(self) -> int:
+        """Decks or matches whose chunks are finished on disk (a damaged chunk counts none)."""
+        total = 0
+        for chunk in range(self.config.n_chunks):
+            try:
+                done = self.is_done(chunk)
+            except RunError:
+                done = False
+            if done:
+                start, stop = self.config.chunk_range(chunk)
+                total += stop - start
+        return total
 
     def write_chunk(self, chunk: int, frames: dict[str, pd.DataFrame]) -> None:
+        start, stop = self.config.chunk_range(chunk)
+        stamp = json.dumps(
+            {"seed": str(self.config.seed), "kind": self.config.kind, "chunk": chunk,
+             "first": start, "stop": stop}, sort_keys=True,
+        ).encode()  # fmt: skip
         for level, path in self.chunk_files(chunk).items():
             table = pa.Table.from_pandas(frames[level], preserve_index=False)
+            table = table.replace_schema_metadata(
+                (table.schema.metadata or {}) | {CHUNK_METADATA: stamp}
+            )
             _write_atomically(
                 path, lambda p, table=table: pq.write_table(table, p, **PARQUET_OPTIONS)
             )
@@ -198,6 +320,7 @@ class Run:
             raise RunError(
                 f"{self.directory} has no {level}-level records: allowed levels are {', '.join(self.chunk_files(0))}"
             )
+        self._check_chunk_file(chunk, level, path)
         try:
             return pq.read_table(path).to_pandas()
         except (OSError, pa.ArrowException) as error:
@@ -208,6 +331,27 @@ class Run:
     def chunks(self, level: str) -> Iterator[pd.DataFrame]:
         for chunk in range(self.config.n_chunks):
             yield self.read_chunk(chunk, level)
+
+
+def _recorded(metadata: dict[bytes, bytes] | None) -> dict[str, Any]:
+    """The run stamp a chunk carries in its key-value metadata ({} for older chunks)."""
+    try:
+        stamp = json.loads((metadata or {}).get(CHUNK_METADATA, b"{}"))
+    except (ValueError, TypeError):
+        return {"seed": "unreadable"}
+    return stamp if isinstance(stamp, dict) else {"seed": "unreadable"}
+
+
+def _column_range(metadata: pq.FileMetaData, column: int) -> tuple[int | None, int | None]:
+    """The least and greatest value of a column from the row groups' statistics, if kept."""
+    low = high = None
+    for group in range(metadata.num_row_groups):
+        statistics = metadata.row_group(group).column(column).statistics
+        if statistics is None or not statistics.has_min_max:
+            return None, None
+        low = statistics.min if low is None else min(low, statistics.min)
+        high = statistics.max if high is None else max(high, statistics.max)
+    return low, high
 
 
 def _version() -> str:
@@ -224,13 +368,23 @@ def _differences(old: dict[str, Any], new: dict[str, Any]) -> str:
 def read_manifest(directory: str | Path) -> RunConfig:
     folder = Path(directory)
     path = folder / MANIFEST
-    if not folder.is_dir():
+    if not folder.exists():
         raise RunError(f"run folder {folder} does not exist")
+    if not folder.is_dir():
+        raise RunError(f"run folder {folder} is a file: expected a folder written with --out")
     try:
-        document = json.loads(path.read_text())
+        document = json.loads(path.read_bytes().decode("utf-8"))
     except FileNotFoundError:
         raise RunError(f"{folder} is not a run folder: it has no {MANIFEST}") from None
-    except (OSError, json.JSONDecodeError) as error:
+    except IsADirectoryError:
+        raise RunError(f"{path} is a folder: expected a run manifest") from None
+    except OSError as error:
+        raise RunError(f"cannot read {path}: {error.strerror or error}") from None
+    except UnicodeDecodeError as error:
+        raise RunError(
+            f"{path} is damaged (byte {error.start} is not UTF-8): it cannot be read as JSON; restore it or start the run again with --overwrite"
+        ) from None
+    except json.JSONDecodeError as error:
         raise RunError(
             f"{path} is damaged ({error}): it cannot be read as JSON; restore it or start the run again with --overwrite"
         ) from None
@@ -262,10 +416,10 @@ def load_run(directory: str | Path, level: str = "hand") -> pd.DataFrame:
     if level not in ("hand", "match"):
         raise ConfigError(f"level {level!r}: allowed hand, match")
     run = open_existing(directory)
-    missing = run.missing_chunks()
+    missing = run.missing()
     if missing:
         raise RunError(
-            f"{run.directory} is unfinished: {len(missing)} of {run.config.n_chunks} chunks missing; run the same command again to finish it"
+            f"{run.directory} is unfinished: {missing} of {run.config.n_chunks} chunks missing; run the same command again to finish it"
         )
     frame = pd.concat(list(run.chunks(level)), ignore_index=True)
     names = [p.name for p in run.config.players]
@@ -329,39 +483,47 @@ def execute(
     """
     run = Run.open(directory, config, overwrite) if directory is not None else None
     level = summary_level(config)
-    done = [run is not None and run.is_done(chunk) for chunk in range(config.n_chunks)]
     shared = str(run.directory) if run is not None and workers_write else None
-    tasks = {}
+    # Nothing here grows with the run: chunks are looked at one by one, and on a cluster
+    # only a window of tasks ahead of the one being collected is submitted. Within the
+    # window, a chunk that was looked at and not submitted is a finished one.
+    submitted: dict[int, Any] = {}
+    looked_at = 0  # chunks below this were looked at for submission
+    window = 0
     if client is not None:
-        from gin_sim.cluster import TASK_RETRIES
+        from gin_sim.cluster import TASK_RETRIES, tasks_ahead
 
-        tasks = {
-            chunk: client.submit(
-                play_chunk_on_worker,
-                config,
-                chunk,
-                threads,
-                shared,
-                pure=False,
-                retries=TASK_RETRIES,
-            )
-            for chunk in range(config.n_chunks)
-            if not done[chunk]
-        }
+        window = tasks_ahead(client)
+
+    def top_up() -> None:
+        nonlocal looked_at
+        while looked_at < config.n_chunks and len(submitted) < window:
+            chunk = looked_at
+            looked_at += 1
+            if run is None or not run.is_done(chunk):
+                submitted[chunk] = client.submit(
+                    play_chunk_on_worker, config, chunk, threads, shared,
+                    pure=False, retries=TASK_RETRIES,
+                )  # fmt: skip
+
     # One writer thread saves chunk i while the kernels (which release the GIL) play
     # chunk i + 1; a chunk is reported done only once its files are in place.
     with ThreadPoolExecutor(max_workers=1) as writer:
         pending: tuple[Future | None, int, bool, pd.DataFrame] | None = None
         for chunk in range(config.n_chunks):
             saving = None
-            if done[chunk]:
+            if client is not None:
+                top_up()
+                done = chunk not in submitted
+            else:
+                done = run is not None and run.is_done(chunk)
+            if done:
                 frame, resumed = run.read_chunk(chunk, level), True  # type: ignore[union-attr]
             else:
-                frames = (
-                    tasks[chunk].result() if chunk in tasks else play_chunk(config, chunk, threads)
-                )
+                task = submitted.pop(chunk, None)
+                frames = task.result() if task is not None else play_chunk(config, chunk, threads)
                 frame, resumed = frames[level], False
-                saved_by_worker = chunk in tasks and shared is not None
+                saved_by_worker = task is not None and shared is not None
                 if run is not None and not saved_by_worker:
                     saving = writer.submit(run.write_chunk, chunk, frames)
             if pending is not None:

@@ -17,11 +17,10 @@ from gin_sim.cards import parse_deck
 from gin_sim.config import ConfigError
 from gin_sim.kernels.match import play_matches_nb
 from gin_sim.kernels.playout import play_deals_nb, play_deck_nb
+from gin_sim.limits import MAX_SEED, check_count, check_seed  # noqa: F401  (MAX_SEED: API)
 from gin_sim.records import HAND_RECORD, MATCH_RECORD, record_to_dict
 from gin_sim.rules import Rules, load_rules
 from gin_sim.strategies import Strategy, parse_players, strategies_to_kernel
-
-MAX_SEED = (1 << 64) - 1
 
 
 def load_undercut_table() -> np.ndarray:
@@ -35,12 +34,6 @@ def _wrapping_arithmetic() -> np.errstate:
     # The random-number kernels rely on uint64 wrap-around; compiled code wraps silently,
     # NumPy scalars (NUMBA_DISABLE_JIT=1, for debugging) would warn on every deal.
     return np.errstate(over="ignore")
-
-
-def check_seed(seed: int) -> int:
-    if not 0 <= seed <= MAX_SEED:
-        raise ConfigError(f"seed {seed} out of range: allowed 0 to 2**64 - 1")
-    return seed
 
 
 def play_hand(
@@ -95,8 +88,7 @@ def _kernel_arguments(
     threads: int | None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Validate a run's settings and turn its configs into the kernels' arguments."""
-    if count < 1:
-        raise ConfigError(f"{what} = {count}: allowed 1 or more")
+    check_count(count, what)
     if chunk < 1:
         raise ConfigError(f"chunk = {chunk}: allowed 1 or more")
     check_seed(seed)

@@ -126,7 +126,8 @@ def test_killed_process_resumes_to_the_same_results(tmp_path):
     assert not list(out.glob(".*tmp"))  # no half-written file left behind
 
 
-def test_ctrl_c_stops_cleanly_with_how_to_resume(tmp_path):
+@pytest.mark.parametrize(("stop", "code", "word"), [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "terminated")])  # fmt: skip
+def test_ctrl_c_and_sigterm_stop_cleanly_with_how_to_resume(tmp_path, stop, code, word):
     out = tmp_path / "interrupted"
     args = [
         sys.executable,
@@ -153,14 +154,16 @@ def test_ctrl_c_stops_cleanly_with_how_to_resume(tmp_path):
     deadline = time.time() + 120
     while time.time() < deadline and len(list(out.glob("hands-*.parquet"))) < 2:
         time.sleep(0.05)
-    process.send_signal(signal.SIGINT)
+    process.send_signal(stop)
     _, stderr = process.communicate(timeout=120)
-    assert process.returncode == 130
-    assert (
-        "interrupted" in stderr
-        and "run the same command again to resume" in stderr
-        and "Traceback" not in stderr
-    )
+    assert process.returncode == code, stderr
+    assert stderr.count("\n") == 1 and stderr.startswith(word), stderr
+    assert "run the same command again to resume" in stderr and "Traceback" not in stderr
+    # the count is what is on disk, including the chunk the writer thread finished last
+    saved = int(stderr.split(f"{word}; ")[1].split(" of ")[0].replace(",", ""))
+    on_disk = len(list(out.glob("hands-*.parquet"))) * 20_000
+    assert saved == on_disk and 0 < saved < 2_000_000
+    assert not list(out.glob(".*.tmp"))
 
 
 def test_another_configuration_is_refused_and_overwrite_replaces(tmp_path):

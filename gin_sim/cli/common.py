@@ -1,28 +1,119 @@
-"""Helpers every command shares: one-line errors and option parsing."""
+"""Helpers every command shares: one-line errors, strict JSON, signals and option parsing."""
 
 from __future__ import annotations
 
 import contextlib
+import json
+import math
+import warnings
 from collections.abc import Iterator
-from typing import Annotated
+from pathlib import Path
+from typing import Annotated, Any
 
 import typer
+
+from gin_sim.config import ConfigError, GinSimWarning
+
+SIGINT_EXIT = 130  # 128 + SIGINT, as shells report a process stopped by Ctrl-C
+SIGTERM_EXIT = 143  # 128 + SIGTERM
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised by the entry point's handler so that it stops a run like Ctrl-C."""
+
+
+def one_line(message: object) -> str:
+    return " ".join(str(message).split())
 
 
 def fail(message: str, exit: bool = True) -> None:
     """Print ``error: message`` on one line to stderr; exit with code 2 unless told not to."""
-    typer.echo(f"error: {' '.join(str(message).split())}", err=True)
+    typer.echo(f"error: {one_line(message)}", err=True)
     if exit:
         raise typer.Exit(2)
 
 
+def warn(message: str) -> None:
+    """Print ``warning: message`` on one line to stderr; the command goes on."""
+    typer.echo(f"warning: {one_line(message)}", err=True)
+
+
+def describe_os_error(error: OSError) -> str:
+    """An OSError as one line that names its file: ``cannot use PATH: No space left on device``."""
+    reason = error.strerror or str(error) or type(error).__name__
+    if error.filename is None:
+        return f"{reason} ({type(error).__name__})"
+    where = f"{error.filename}" + (f" -> {error.filename2}" if error.filename2 else "")
+    return f"cannot use {where}: {reason}"
+
+
 @contextlib.contextmanager
 def user_errors() -> Iterator[None]:
-    """Turn a ValueError (bad card, config value, name...) into a one-line error, exit 2."""
-    try:
-        yield
-    except ValueError as error:
-        fail(str(error))
+    """Turn a ValueError (bad card, config value, name...) or an OSError (a file that
+    cannot be read or written) into a one-line error, exit 2; print the library's
+    warnings (a report index left alone, a sibling report skipped) as one line each."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", GinSimWarning)
+        try:
+            yield
+        except ValueError as error:
+            message: str | None = str(error)
+        except OSError as error:
+            message = describe_os_error(error)
+        else:
+            message = None
+        finally:
+            for warning in caught:
+                if issubclass(warning.category, GinSimWarning):
+                    warn(str(warning.message))
+                else:
+                    warnings.showwarning(
+                        warning.message, warning.category, warning.filename, warning.lineno
+                    )
+    if message is not None:
+        fail(message)
+
+
+def _strict(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {str(k): _strict(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_strict(v) for v in value]
+    if hasattr(value, "item") and not isinstance(value, str):  # a NumPy scalar
+        return _strict(value.item())
+    return value
+
+
+def echo_json(document: Any, indent: int | None = 2) -> None:
+    """Print ``document`` as strict JSON: a figure that is undefined (NaN, an interval
+    from a single deck) is ``null``, never the bare ``NaN`` that JSON does not allow."""
+    typer.echo(json.dumps(_strict(document), indent=indent, allow_nan=False))
+
+
+def check_run_options(
+    out: str | None,
+    overwrite: bool = False,
+    workers_write: bool = False,
+    scheduler: str | None = None,
+    workers: int | None = None,
+    with_hands: bool = False,
+) -> None:
+    """Refuse options that would otherwise be silently ignored."""
+    needs_out = [
+        name
+        for name, given in (
+            ("--overwrite", overwrite),
+            ("--workers-write", workers_write),
+            ("--with-hands", with_hands),
+        )
+        if given
+    ]
+    if needs_out and out is None:
+        raise ConfigError(f"{needs_out[0]} needs --out (a run folder): give --out DIR or drop it")
+    if workers_write and scheduler is None and workers is None:
+        raise ConfigError("--workers-write needs --workers N or --scheduler ADDRESS")
 
 
 @contextlib.contextmanager
@@ -58,15 +149,39 @@ def progress_bar(total: int, unit: str, enabled: bool) -> Iterator:
         yield advance
 
 
-def interrupted(directory: str | None, done: int, total: int, unit: str) -> None:
-    """Ctrl-C: say how far the run got and how to go on; exit code 130."""
-    where = (
-        f"; {done:,} of {total:,} {unit} are saved in {directory}: run the same command again to resume"
-        if directory
-        else ""
-    )
-    typer.echo(f"interrupted{where}", err=True)
-    raise typer.Exit(130)
+def interrupted(
+    directory: str | None, done: int | None, total: int, unit: str, stop: BaseException
+) -> None:
+    """Ctrl-C or SIGTERM: say how far the run got (what is on disk) and how to go on; exit
+    code 130 (SIGINT) or 143 (SIGTERM)."""
+    if directory and done is not None:
+        where = f"; {done:,} of {total:,} {unit} are saved in {directory}: run the same command again to resume"
+    elif directory:
+        where = (
+            f"; the finished chunks are saved in {directory}: run the same command again to resume"
+        )
+    else:
+        where = ""
+    terminated = isinstance(stop, Terminated)
+    typer.echo(f"{'terminated' if terminated else 'interrupted'}{where}", err=True)
+    raise typer.Exit(SIGTERM_EXIT if terminated else SIGINT_EXIT)
+
+
+def saved_on_disk(frames: Any, config: Any, directory: str | None) -> int | None:
+    """After an interruption: finish the run's writing (close its generator, which waits
+    for the chunk being saved), then count the decks or matches whose chunks are on disk."""
+    if frames is not None:
+        frames.close()
+    if directory is None:
+        return None
+    from gin_sim.runs import Run, RunError, read_manifest
+
+    try:
+        if read_manifest(directory) != config:
+            return None
+        return Run(Path(directory), config).saved()
+    except (RunError, OSError):
+        return None
 
 
 # Options several commands share, declared once so they read and behave the same.

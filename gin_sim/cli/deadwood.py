@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated
 
 import typer
 
 from gin_sim.cards import cards_of, format_card, parse_cards
-from gin_sim.cli.common import user_errors
+from gin_sim.cli.common import echo_json, user_errors
 
 
 def deadwood(
@@ -35,7 +34,7 @@ def deadwood(
             }
             for a in arrangements
         ]
-        typer.echo(json.dumps(documents if all_arrangements else documents[0]))
+        echo_json(documents if all_arrangements else documents[0], indent=None)
         return
     typer.echo(f"deadwood: {arrangements[0].deadwood}")
     for number, arrangement in enumerate(arrangements, start=1):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import time
 from typing import Annotated
 
@@ -25,9 +24,12 @@ from gin_sim.cli.common import (
     ThreadsOption,
     WorkersOption,
     WorkersWriteOption,
+    check_run_options,
+    echo_json,
     interrupted,
     progress_bar,
     resolve_players,
+    saved_on_disk,
     user_errors,
 )
 from gin_sim.cluster import dask_client
@@ -113,27 +115,28 @@ def match(
     """Play MATCHES Hollywood matches (three games to the game target at once)."""
     frames: list[pd.DataFrame] = []
     with user_errors():
+        check_run_options(out, overwrite, workers_write, scheduler, workers, with_hands)
         config = RunConfig(
             "matches", load_rules(rules, rule), resolve_players(players, param1, param2),
             seed, matches, duplicate, chunk_size, with_hands,
         )  # fmt: skip
         started = time.perf_counter()
+        chunks = None
         try:
             with (
                 dask_client(scheduler, workers) as client,
                 progress_bar(matches, "matches", not (quiet or as_json)) as advance,
             ):
-                frames.extend(
-                    execute(config, out, overwrite, threads, advance, client, workers_write)
-                )
-        except KeyboardInterrupt:
-            interrupted(out, sum(f["match"].nunique() for f in frames), matches, "matches")
+                chunks = execute(config, out, overwrite, threads, advance, client, workers_write)
+                frames.extend(chunks)
+        except KeyboardInterrupt as stop:
+            interrupted(out, saved_on_disk(chunks, config, out), matches, "matches", stop)
         elapsed = time.perf_counter() - started
     df = pd.concat(frames, ignore_index=True)
     names = (config.players[0].name, config.players[1].name)
     if as_json:
         document = match_summary_json(df, names) | {"rules": config.rules.name, "seed": seed}
-        typer.echo(json.dumps(document | ({"out": out} if out else {}), indent=2))
+        echo_json(document | ({"out": out} if out else {}))
         return
     caption = f"{len(df):,} matches in {elapsed:.1f} s ({len(df) / elapsed:,.0f} matches/s)"
     print_matches(df, names, match_title(config), caption + (f"\nrecords in {out}" if out else ""))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated
 
 import typer
@@ -14,6 +13,7 @@ from gin_sim.cli.common import (
     PlayersOption,
     RuleOverrides,
     RulesOption,
+    echo_json,
     resolve_players,
     user_errors,
 )
@@ -56,11 +56,9 @@ def replay(
         else:
             if seed is None or deal is None:
                 raise ConfigError("replay needs --seed and --deal (or an explicit --deck)")
-            if seed < 0 or deal < 0:
-                raise ConfigError(f"--seed {seed} --deal {deal}: both must be 0 or more")
             result = replay_deal(seed, deal, rule_set, pair)
     if as_json:
-        typer.echo(json.dumps({"lines": result.lines, "record": result.record}, indent=2))
+        echo_json({"lines": result.lines, "record": result.record})
     else:
         typer.echo(result.text)
 

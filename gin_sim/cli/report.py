@@ -11,10 +11,21 @@ from typing import Annotated
 import typer
 
 from gin_sim import reports
-from gin_sim.cli.common import SchedulerOption, WorkersOption, fail, progress_bar, user_errors
+from gin_sim.cli.common import (
+    SIGINT_EXIT,
+    SIGTERM_EXIT,
+    SchedulerOption,
+    Terminated,
+    WorkersOption,
+    fail,
+    progress_bar,
+    user_errors,
+)
 from gin_sim.cluster import dask_client
 from gin_sim.config import ConfigError
-from gin_sim.reports.build import DefaultSet
+from gin_sim.limits import MAX_FINALISTS, check_count, check_seed
+from gin_sim.reports.build import DefaultSet, check_counts
+from gin_sim.reports.document import check_folder, is_generated_index
 from gin_sim.reports.schedule import check_grid, search_runs
 from gin_sim.reports.sweeps import sweep_runs
 from gin_sim.rules import load_rules
@@ -66,14 +77,25 @@ def _run(
         try:
             with dask_client(scheduler, workers), progress_bar(total, "runs", not quiet) as advance:
                 written = write(advance)
-        except KeyboardInterrupt:
-            fail("interrupted: the report was not written", exit=False)
-            raise typer.Exit(130) from None
+        except KeyboardInterrupt as stop:
+            terminated = isinstance(stop, Terminated)
+            what = "terminated" if terminated else "interrupted"
+            fail(f"{what}: the report under way was not written", exit=False)
+            raise typer.Exit(SIGTERM_EXIT if terminated else SIGINT_EXIT) from None
     folders = written if isinstance(written, list) else [written]
     elapsed = time.perf_counter() - started
     for folder in folders:
         typer.echo(f"report: {folder / 'report.md'}")
-    typer.echo(f"index: {folders[0].parent / 'index.md'} ({elapsed:.0f} s)")
+    index = folders[0].parent / "index.md"
+    if is_generated_index(index):
+        typer.echo(f"index: {index} ({elapsed:.0f} s)")
+
+
+def _check(out: str, deals: int, matches: int, seed: int) -> None:
+    """What can be refused before anything is played (and before a cluster starts)."""
+    check_counts(deals, matches)
+    check_seed(seed)
+    check_folder(out)
 
 
 @report_app.command("knock")
@@ -91,6 +113,7 @@ def knock(
 ) -> None:
     """Sweep the knock threshold from 0 (gin only) to the knock limit on the same decks."""
     with user_errors():
+        _check(out, deals, matches, seed)
         total = sweep_runs(load_rules(rules), matches)
     _run(
         total,
@@ -117,6 +140,7 @@ def undercut(
 ) -> None:
     """Undercut rate by the knocker's deadwood and the cards left in the stock (heat map)."""
     with user_errors():
+        _check(out, deals, 0, seed)
         total = sweep_runs(load_rules(rules), 0)
     _run(
         total,
@@ -144,6 +168,7 @@ def variants(
 ) -> None:
     """The knock sweep under each rule set on the same decks, side by side."""
     with user_errors():
+        _check(out, deals, matches, seed)
         names = [name.strip() for name in rules.split(",") if name.strip()]
         total = sum(sweep_runs(load_rules(name), matches) for name in names)
     _run(
@@ -181,6 +206,9 @@ def schedule(
 ) -> None:
     """Search knock schedules (thresholds by stock depth) by a paired two-stage search."""
     with user_errors():
+        _check(out, deals, 0, seed)
+        check_counts(confirm_deals, what="confirm deals")
+        check_count(finalists, "finalists", 1, MAX_FINALISTS)
         stocks, grid = _integers(phases, "phases"), _integers(thresholds, "thresholds")
         rule_set = load_rules(rules)
         check_grid(rule_set, stocks, grid)
@@ -218,7 +246,11 @@ def default(
 ) -> None:
     """The default report set of make run (knock, undercut, variants, schedule reports)."""
     with user_errors():
+        check_counts(deals, matches)
+        check_seed(seed)
         settings = DefaultSet(deals=deals, matches=matches, seed=seed)
+        for name in settings.folders():
+            check_folder(Path(out) / name)
         total = settings.runs()
     _run(
         total,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import time
 from typing import Annotated
 
@@ -24,9 +23,12 @@ from gin_sim.cli.common import (
     ThreadsOption,
     WorkersOption,
     WorkersWriteOption,
+    check_run_options,
+    echo_json,
     interrupted,
     progress_bar,
     resolve_players,
+    saved_on_disk,
     user_errors,
 )
 from gin_sim.cluster import dask_client
@@ -89,30 +91,29 @@ def simulate(
     is played twice, seats swapped, and the figures are paired by deck.
     """
     summary = HeadToHead()
-    done = 0
     with user_errors():
+        check_run_options(out, overwrite, workers_write, scheduler, workers)
         config = RunConfig(
             "hands", load_rules(rules, rule), resolve_players(players, param1, param2),
             seed, deals, duplicate, chunk_size,
         )  # fmt: skip
         started = time.perf_counter()
+        frames = None
         try:
             with (
                 dask_client(scheduler, workers) as client,
                 progress_bar(deals, "decks", not (quiet or as_json)) as advance,
             ):
-                for frame in execute(
-                    config, out, overwrite, threads, advance, client, workers_write
-                ):
+                frames = execute(config, out, overwrite, threads, advance, client, workers_write)
+                for frame in frames:
                     summary = summary + HeadToHead.of(frame)
-                    done = summary.decks
-        except KeyboardInterrupt:
-            interrupted(out, done, deals, "decks")
+        except KeyboardInterrupt as stop:
+            interrupted(out, saved_on_disk(frames, config, out), deals, "decks", stop)
         elapsed = time.perf_counter() - started
     names = (config.players[0].name, config.players[1].name)
     if as_json:
         document = summary.to_json(names) | {"rules": config.rules.name, "seed": seed}
-        typer.echo(json.dumps(document | ({"out": out} if out else {}), indent=2))
+        echo_json(document | ({"out": out} if out else {}))
         return
     caption = f"{summary.hands:,} hands in {elapsed:.1f} s ({summary.hands / elapsed:,.0f} hands/s)"
     if out:

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated
 
 import pandas as pd
 import typer
 
-from gin_sim.cli.common import user_errors
+from gin_sim.cli.common import echo_json, user_errors
 from gin_sim.cli.match import match_title, print_matches
 from gin_sim.cli.simulate import head_to_head_title, print_head_to_head
 from gin_sim.runs import RunError, open_existing, summary_level
@@ -22,10 +21,10 @@ def summarize(
     """Print the summary table of a finished run from its Parquet files."""
     with user_errors():
         run = open_existing(directory)
-        missing = run.missing_chunks()
+        missing = run.missing()
         if missing:
             raise RunError(
-                f"{directory} is unfinished: {len(missing)} of {run.config.n_chunks} chunks missing; run the same command again to finish it"
+                f"{directory} is unfinished: {missing} of {run.config.n_chunks} chunks missing; run the same command again to finish it"
             )
         config = run.config
         names = (config.players[0].name, config.players[1].name)
@@ -38,21 +37,12 @@ def summarize(
     caption = f"from {directory}"
     if summary_level(config) == "hand":
         if as_json:
-            typer.echo(
-                json.dumps(
-                    summary.to_json(names) | {"rules": config.rules.name, "seed": config.seed},
-                    indent=2,
-                )
-            )
+            echo_json(summary.to_json(names) | {"rules": config.rules.name, "seed": config.seed})
         else:
             print_head_to_head(summary, names, head_to_head_title(config), caption)
     elif as_json:
-        typer.echo(
-            json.dumps(
-                match_summary_json(matches, names)
-                | {"rules": config.rules.name, "seed": config.seed},
-                indent=2,
-            )
+        echo_json(
+            match_summary_json(matches, names) | {"rules": config.rules.name, "seed": config.seed}
         )
     else:
         print_matches(matches, names, match_title(config), caption)

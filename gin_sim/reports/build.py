@@ -13,22 +13,25 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from gin_sim.config import ConfigError
-from gin_sim.reports.document import command_line, write_report
+from gin_sim.limits import MAX_REPORT_DEALS, MAX_REPORT_MATCHES, check_count, check_seed
+from gin_sim.reports.document import check_folder, command_line, write_report
 from gin_sim.reports.knock import knock_report
 from gin_sim.reports.schedule import schedule_report, schedule_search, search_runs
 from gin_sim.reports.sweeps import Progress, Sweep, knock_sweep, sweep_runs
 from gin_sim.reports.undercut import undercut_report
 from gin_sim.reports.variants import variants_report
 from gin_sim.rules import load_rules
-from gin_sim.simulate import check_seed
 from gin_sim.strategies import load_strategy
 
 
-def _check_counts(deals: int, matches: int = 0) -> None:
-    if deals < 2:
-        raise ConfigError(f"deals = {deals}: allowed 2 or more (intervals need two decks)")
-    if matches < 0 or matches == 1:
+def check_counts(deals: int, matches: int = 0, what: str = "deals") -> None:
+    # Intervals need two decks (or matches); a report holds every variant's records in memory.
+    if isinstance(deals, int) and deals < 2:
+        raise ConfigError(f"{what} = {deals}: allowed 2 or more (intervals need two decks)")
+    check_count(deals, what, 2, MAX_REPORT_DEALS)
+    if isinstance(matches, int) and (matches < 0 or matches == 1):
         raise ConfigError(f"matches = {matches}: allowed 0 (no matches) or 2 or more")
+    check_count(matches, "matches", 0, MAX_REPORT_MATCHES)
 
 
 def knock(
@@ -43,8 +46,9 @@ def knock(
     sweep: Sweep | None = None,
 ) -> Path:
     """The knock-threshold report (``sweep``: one already played with these settings)."""
-    _check_counts(deals, matches)
+    check_counts(deals, matches)
     check_seed(seed)
+    check_folder(out)
     rule_set, player, other = load_rules(rules), load_strategy(strategy), load_strategy(opponent)
     if sweep is None:
         sweep = knock_sweep(rule_set, player, other, deals, matches, seed, on_run)
@@ -78,8 +82,9 @@ def undercut(
     ``sweep``: a knock sweep already played with these settings (the same hand records
     this report would play; its matches are not used).
     """
-    _check_counts(deals)
+    check_counts(deals)
     check_seed(seed)
+    check_folder(out)
     rule_set, player, other = load_rules(rules), load_strategy(strategy), load_strategy(opponent)
     if sweep is None:
         sweep = knock_sweep(rule_set, player, other, deals, 0, seed, on_run)
@@ -110,8 +115,9 @@ def variants(
     sweeps: dict[str, Sweep] | None = None,
 ) -> Path:
     """The rule-variant report: a knock sweep per rule set on the same decks and matches."""
-    _check_counts(deals, matches)
+    check_counts(deals, matches)
     check_seed(seed)
+    check_folder(out)
     if len(rules) < 2 or len(set(rules)) != len(rules):
         raise ConfigError(f"rules {','.join(rules)}: allowed two or more different rule sets")
     player, other = load_strategy(strategy), load_strategy(opponent)
@@ -153,9 +159,10 @@ def schedule(
     on_run: Progress = None,
 ) -> Path:
     """The knock-schedule search report."""
-    _check_counts(deals)
-    _check_counts(confirm_deals)
+    check_counts(deals)
+    check_counts(confirm_deals, what="confirm deals")
     check_seed(seed)
+    check_folder(out)
     rule_set, player, other = load_rules(rules), load_strategy(strategy), load_strategy(opponent)
     search = schedule_search(
         rule_set, player, other, phases, thresholds, deals, confirm_deals, finalists, seed, on_run
@@ -197,6 +204,12 @@ class DefaultSet:
     confirm_deals: int = 100_000
     finalists: int = 8
 
+    def folders(self) -> list[str]:
+        """The report folders ``default_set`` writes, by name."""
+        names = [f"knock-{name}" for name in self.knock_rules]
+        names += [f"undercut-{self.undercut_rules}", "variants"]
+        return names + ([f"schedule-{self.schedule_rules}"] if self.schedule_rules else [])
+
     def runs(self) -> int:
         """The number of runs ``default_set`` plays (for progress bars)."""
         swept = dict.fromkeys([*self.knock_rules, self.undercut_rules, *self.variant_rules])
@@ -215,7 +228,10 @@ def default_set(
     shared by the reports that need it, with the same results as their own commands."""
     root = Path(out)
     s = settings
-    _check_counts(s.deals, s.matches)
+    check_counts(s.deals, s.matches)
+    check_seed(s.seed)
+    for name in settings.folders():
+        check_folder(root / name)
     player, other = load_strategy(s.strategy), load_strategy(s.opponent)
     sweeps: dict[str, Sweep] = {}
     for name in dict.fromkeys([*s.knock_rules, s.undercut_rules, *s.variant_rules]):

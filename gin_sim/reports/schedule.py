@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from gin_sim.config import ConfigError
+from gin_sim.limits import MAX_FINALISTS, check_count
 from gin_sim.reports import figures, tables
 from gin_sim.reports.document import Report, Section, display, format_value
 from gin_sim.reports.knock import run_setup
@@ -146,8 +147,7 @@ def schedule_search(
     on_run: Progress = None,
 ) -> ScheduleSearch:
     check_grid(rules, boundaries, thresholds)
-    if finalists < 1:
-        raise ConfigError(f"finalists = {finalists}: allowed 1 or more")
+    check_count(finalists, "finalists", 1, MAX_FINALISTS)
     singles = [((0, t),) for t in range(rules.knock_limit + 1)]
     candidates = list(dict.fromkeys([*grid(boundaries, thresholds), *singles]))
 

@@ -1,0 +1,526 @@
+"""Hostile input (issue 12): every bad input is one ``error:`` line naming the problem (and
+its file) and what is allowed, exit code 2, no traceback, and finished results are never
+lost or overwritten. Sections follow the issue's items."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import shutil
+import socket
+import stat
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+from typer.testing import CliRunner
+
+import gin_sim
+from gin_sim.cards import FULL_DECK, parse_cards
+from gin_sim.cli import app
+from gin_sim.deadwood import min_deadwood_many
+from gin_sim.limits import MAX_CHUNKS, MAX_COUNT, MAX_HAND_CARDS
+from gin_sim.replay import replay_deal
+from gin_sim.rules import load_rules
+from gin_sim.runs import RunConfig, execute, read_manifest
+from gin_sim.strategies import parse_players
+
+runner = CliRunner()
+HUGE = str(10**20)
+
+
+def invoke(*args: str):
+    return runner.invoke(app, list(args))
+
+
+def assert_one_line_error(result, *fragments: str) -> str:
+    """Exit code 2, one ``error:`` line on stderr holding every fragment, no traceback."""
+    assert result.exit_code == 2, (result.exit_code, result.output, result.exception)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    stderr = result.stderr
+    assert stderr.startswith("error: ") and stderr.count("\n") == 1, stderr
+    for fragment in fragments:
+        assert fragment in stderr, (fragment, stderr)
+    assert "Traceback" not in result.output
+    return stderr
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
+
+
+def simulate_args(out: Path, *more: str) -> list[str]:
+    return [
+        "simulate",
+        "--deals",
+        "3000",
+        "--chunk-size",
+        "1000",
+        "--out",
+        str(out),
+        "--quiet",
+        *more,
+    ]
+
+
+# -- 1. a user's own files -------------------------------------------------------------
+REPORT = ["report", "knock", "--deals", "100", "--matches", "0", "--quiet"]
+
+
+def test_report_leaves_an_index_it_did_not_write_alone(tmp_path):
+    (tmp_path / "index.md").write_text("notes\n")
+    result = invoke(*REPORT, "--out", str(tmp_path / "knock"))
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "index.md").read_text() == "notes\n"
+    assert (tmp_path / "knock" / "report.md").exists()
+    assert f"warning: {tmp_path / 'index.md'} was not written by gin-sim" in result.stderr
+
+
+def test_report_rewrites_its_own_index_and_skips_a_broken_sibling(tmp_path):
+    (tmp_path / "broken").mkdir()
+    (tmp_path / "broken" / "report.json").write_bytes(b"\xff{ not json")
+    result = invoke(*REPORT, "--out", str(tmp_path / "knock"))
+    assert result.exit_code == 0, result.output  # the broken sibling does not fail the report
+    assert f"warning: {tmp_path / 'broken' / 'report.json'}" in result.stderr
+    index = (tmp_path / "index.md").read_text()
+    assert index.startswith("<!-- written by gin-sim") and "(knock/report.md)" in index
+    assert "broken" not in index
+    # the marked index is gin-sim's: the next report is added to it, with no warning
+    result = invoke(*REPORT, "--out", str(tmp_path / "again"))
+    assert result.exit_code == 0 and "was not written by gin-sim" not in result.stderr
+    assert "(again/report.md)" in (tmp_path / "index.md").read_text()
+
+
+def test_overwrite_deletes_only_the_runs_own_files(tmp_path):
+    out = tmp_path / "run"
+    assert invoke(*simulate_args(out)).exit_code == 0
+    mine = {
+        "data.parquet": b"my own data",
+        "hands-1.parquet": b"not a chunk name",
+        "notes.txt": b"notes",
+        ".scratch.tmp": b"my temporary file",
+    }
+    for name, data in mine.items():
+        (out / name).write_bytes(data)
+    result = invoke(*simulate_args(out, "--seed", "9", "--overwrite"))
+    assert result.exit_code == 0, result.output
+    assert read_manifest(out).seed == 9
+    for name, data in mine.items():
+        assert (out / name).read_bytes() == data
+
+
+# -- 2. hangs and runaway memory -------------------------------------------------------
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["simulate", "--deals", HUGE], "allowed 1 to 10,000,000,000"),
+        (["match", "--matches", HUGE], "allowed 1 to 10,000,000,000"),
+        (["simulate", "--deals", "1000", "--chunk-size", HUGE], "chunk size"),
+        (["match", "--matches", "1000", "--chunk-size", HUGE], "chunk size"),
+        (["simulate", "--deals", str(MAX_COUNT), "--chunk-size", "1000"], "at most 1,000,000"),
+        (["simulate", "--workers", HUGE], "workers"),
+        (["report", "knock", "--deals", HUGE], "allowed 2 to 10,000,000"),
+        (["report", "knock", "--matches", HUGE], "matches"),
+        (["report", "undercut", "--deals", HUGE], "deals"),
+        (["report", "variants", "--deals", HUGE], "deals"),
+        (["report", "variants", "--matches", HUGE], "matches"),
+        (["report", "schedule", "--deals", HUGE], "deals"),
+        (["report", "schedule", "--confirm-deals", HUGE], "confirm deals"),
+        (["report", "schedule", "--finalists", HUGE], "finalists"),
+        (["report", "default", "--deals", HUGE], "deals"),
+        (["report", "default", "--matches", HUGE], "matches"),
+    ],
+)
+def test_every_count_is_bounded(tmp_path, args, fragment):
+    if args[0] == "report":
+        args = [*args, "--out", str(tmp_path / "r"), "--quiet"]
+    started = time.perf_counter()
+    assert_one_line_error(invoke(*args), fragment, "allowed")
+    assert time.perf_counter() - started < 10
+    assert not (tmp_path / "r").exists()
+
+
+def test_a_manifest_with_a_huge_count_is_refused_at_once(tmp_path):
+    out = tmp_path / "run"
+    assert invoke(*simulate_args(out)).exit_code == 0
+    document = json.loads((out / "manifest.json").read_text())
+    document["config"]["count"] = 10**20
+    (out / "manifest.json").write_text(json.dumps(document))
+    started = time.perf_counter()
+    assert_one_line_error(invoke("summarize", str(out)), "manifest.json", "allowed 1 to")
+    assert time.perf_counter() - started < 10
+
+
+class _LazyTask:
+    def __init__(self, function, args) -> None:
+        self.function, self.args = function, args
+
+    def result(self):
+        return self.function(*self.args)
+
+
+class _CountingClient:
+    """Enough of a Dask client to count what a run submits (a task runs in-process when
+    its result is asked for)."""
+
+    def __init__(self) -> None:
+        self.submitted = 0
+
+    def nthreads(self) -> dict[str, int]:
+        return {"worker": 1}
+
+    def submit(self, function, *args, pure=False, retries=0):
+        self.submitted += 1
+        return _LazyTask(function, args)
+
+
+def test_a_cluster_run_submits_a_window_of_chunks_not_all_of_them():
+    config = RunConfig(
+        "hands", load_rules("hollywood"), parse_players("simple,simple"), 1, MAX_COUNT, False,
+        MAX_COUNT // MAX_CHUNKS,
+    )  # fmt: skip
+    assert config.n_chunks == MAX_CHUNKS
+    client = _CountingClient()
+    frames = execute(config, client=client)
+    first = next(frames)  # chunk 0 is collected while chunk 1 is under way
+    frames.close()
+    assert len(first) == config.chunk_size
+    assert 2 <= client.submitted <= 64 + 2
+
+
+def _server(reply: bytes | None) -> tuple[socket.socket, int]:
+    """A local server that accepts connections and answers ``reply`` (None: stays silent)."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(8)
+    held: list[socket.socket] = []
+
+    def serve() -> None:
+        while True:
+            try:
+                connection, _ = listener.accept()
+            except OSError:
+                return
+            held.append(connection)
+            if reply is not None:
+                connection.sendall(reply)
+
+    threading.Thread(target=serve, daemon=True).start()
+    return listener, listener.getsockname()[1]
+
+
+@pytest.mark.parametrize(
+    ("reply", "fragment"),
+    [
+        (None, "no answer within 2 s"),
+        (b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello" * 8, "cannot reach the Dask"),
+    ],
+)
+def test_a_scheduler_that_is_silent_or_not_dask_is_one_line(monkeypatch, reply, fragment):
+    monkeypatch.setenv("GIN_SIM_SCHEDULER_TIMEOUT", "2")
+    listener, port = _server(reply)
+    try:
+        started = time.perf_counter()
+        result = invoke("simulate", "--deals", "10", "--scheduler", f"tcp://127.0.0.1:{port}")
+        assert time.perf_counter() - started < 15
+    finally:
+        listener.close()
+    assert_one_line_error(result, fragment, f"tcp://127.0.0.1:{port}")
+
+
+def test_the_scheduler_timeout_setting_is_checked(monkeypatch):
+    monkeypatch.setenv("GIN_SIM_SCHEDULER_TIMEOUT", "forever")
+    result = invoke("simulate", "--deals", "10", "--scheduler", "tcp://127.0.0.1:9")
+    assert_one_line_error(result, "GIN_SIM_SCHEDULER_TIMEOUT", "allowed")
+
+
+def test_deadwood_refuses_hands_beyond_the_limit_at_once():
+    started = time.perf_counter()
+    result = invoke("deadwood", " ".join(gin_sim.format_cards(FULL_DECK).split()))
+    assert_one_line_error(result, "52 cards", f"allowed 0 to {MAX_HAND_CARDS}")
+    for function in (gin_sim.min_deadwood, gin_sim.best_arrangement):
+        with pytest.raises(ValueError, match=f"allowed 0 to {MAX_HAND_CARDS} cards"):
+            function(FULL_DECK)
+    with pytest.raises(ValueError, match="17 cards"):
+        min_deadwood_many(np.array([0, (1 << 17) - 1], dtype=np.uint64))
+    assert time.perf_counter() - started < 10
+    eleven = "AS 2S 3S 4H 4D 4C 9H TH JH QS KC"
+    assert invoke("deadwood", eleven).exit_code == 0
+    assert gin_sim.min_deadwood(parse_cards(eleven)) == 20
+
+
+# -- 3. tracebacks instead of one-line errors ------------------------------------------
+@pytest.mark.parametrize("option", ["--rules", "--players"])
+def test_a_config_path_that_is_a_folder(tmp_path, option):
+    folder = tmp_path / "dir.toml"
+    folder.mkdir()
+    value = str(folder) if option == "--rules" else f"{folder},simple"
+    assert_one_line_error(invoke("simulate", "--deals", "10", option, value), str(folder), "folder")
+
+
+def test_report_out_on_a_file_or_below_one(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("mine")
+    for out in (blocker, blocker / "below"):
+        result = invoke(*REPORT, "--out", str(out))
+        assert_one_line_error(result, str(blocker), "is a file")
+    assert blocker.read_text() == "mine"
+
+
+def test_a_full_disk_is_one_line_and_keeps_the_saved_chunks(tmp_path, monkeypatch):
+    out = tmp_path / "run"
+    real = pq.write_table
+    calls = []
+
+    def write_table(table, where, **options):
+        calls.append(where)
+        if len(calls) >= 2:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(where))
+        real(table, where, **options)
+
+    monkeypatch.setattr(pq, "write_table", write_table)
+    result = invoke(*simulate_args(out))
+    assert_one_line_error(result, "hands-000001.parquet", "No space left on device", "resume")
+    assert (out / "hands-000000.parquet").exists()
+    assert not [p for p in out.iterdir() if p.name.endswith(".tmp")]
+    monkeypatch.setattr(pq, "write_table", real)
+    assert invoke(*simulate_args(out)).exit_code == 0  # the same command finishes the run
+    assert len(gin_sim.load_run(out)) == 6000
+
+
+def test_a_chunk_of_another_schema(tmp_path):
+    out = tmp_path / "run"
+    assert invoke(*simulate_args(out)).exit_code == 0
+    pd.DataFrame({"something": np.arange(2000)}).to_parquet(out / "hands-000001.parquet")
+    before = snapshot(out)
+    for args in (simulate_args(out), ["summarize", str(out)]):
+        assert_one_line_error(invoke(*args), "hands-000001.parquet", "no column 'deal'")
+    with pytest.raises(ValueError, match="no column 'deal'"):
+        gin_sim.load_run(out)
+    assert snapshot(out) == before
+
+
+# -- 4. seeds and indices: one validation ----------------------------------------------
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["simulate", "--deals", "10", "--seed", str(2**64)],
+        ["match", "--matches", "10", "--seed", str(2**64)],
+        ["replay", "--seed", str(2**64 + 1), "--deal", "0"],
+        ["replay", "--seed", "-1", "--deal", "0"],
+        ["report", "knock", "--seed", str(2**64), "--quiet", "--out", "{tmp}/r"],
+    ],
+)
+def test_seeds_beyond_64_bits_are_refused_everywhere(tmp_path, args):
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    assert_one_line_error(invoke(*args), "seed", "allowed 0 to 2**64 - 1")
+
+
+@pytest.mark.parametrize("deal", [str(2**64), str(2**64 + 42), str(MAX_COUNT), "-1"])
+def test_deal_indices_do_not_wrap_around(deal):
+    assert_one_line_error(invoke("replay", "--seed", "1", "--deal", deal), "deal", "allowed 0 to")
+    with pytest.raises(ValueError, match="out of range"):
+        replay_deal(1, int(deal), load_rules("hollywood"), parse_players("simple,simple"))
+
+
+# -- 5. strict JSON --------------------------------------------------------------------
+def strict_json(text: str):
+    def refuse(constant: str):
+        raise AssertionError(f"{constant} is not JSON")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["simulate", "--deals", "1", "--json"],
+        ["simulate", "--deals", "1", "--no-duplicate", "--json"],
+        ["match", "--matches", "1", "--json"],
+    ],
+)
+def test_json_is_strict_when_a_figure_is_undefined(tmp_path, args):
+    out = str(tmp_path / "run")
+    result = invoke(*args, "--out", out)
+    assert result.exit_code == 0, result.output
+    assert "null" in result.stdout  # one deck: no interval, so there is something to encode
+    strict_json(result.stdout)
+    summarized = invoke("summarize", out, "--json")
+    assert summarized.exit_code == 0, summarized.output
+    strict_json(summarized.stdout)
+
+
+# -- 6. errors that name the file ------------------------------------------------------
+@pytest.mark.parametrize("content", [b"\xff\xfe\x00\x01binary", b'name = "caf\xe9"\n'])
+@pytest.mark.parametrize("option", ["--rules", "--players"])
+def test_a_binary_or_non_utf8_toml_file(tmp_path, content, option):
+    path = tmp_path / "bad.toml"
+    path.write_bytes(content)
+    value = str(path) if option == "--rules" else f"{path},simple"
+    assert_one_line_error(invoke("simulate", "--deals", "10", option, value), str(path), "UTF-8")
+
+
+def test_a_manifest_with_bad_bytes(tmp_path):
+    out = tmp_path / "run"
+    assert invoke(*simulate_args(out)).exit_code == 0
+    (out / "manifest.json").write_bytes(b'{"format": 1, "config": "\xff\xfe"}')
+    before = snapshot(out)
+    for args in (simulate_args(out), ["summarize", str(out)]):
+        assert_one_line_error(invoke(*args), str(out / "manifest.json"), "UTF-8")
+    assert snapshot(out) == before
+
+
+# -- 7. manifests and chunks that do not belong ----------------------------------------
+@pytest.mark.parametrize(
+    ("key", "value", "fragment"),
+    [
+        ("seed", "one", "seed = 'one'"),
+        ("seed", 2**64, "seed"),
+        ("count", "3000", "deals = '3000'"),
+        ("count", 1.5, "deals = 1.5"),
+        ("chunk_size", True, "chunk size = True"),
+        ("duplicate", "yes", "duplicate = 'yes'"),
+        ("with_hands", 1, "with_hands = 1"),
+        ("kind", ["hands"], "run kind"),
+        ("rules", "hollywood", "not a gin-sim run manifest"),
+    ],
+)
+def test_manifest_values_of_the_wrong_type(tmp_path, key, value, fragment):
+    out = tmp_path / "run"
+    assert invoke(*simulate_args(out)).exit_code == 0
+    document = json.loads((out / "manifest.json").read_text())
+    document["config"][key] = value
+    (out / "manifest.json").write_text(json.dumps(document))
+    before = snapshot(out)
+    for args in (simulate_args(out), ["summarize", str(out)]):
+        assert_one_line_error(invoke(*args), "manifest.json", fragment)
+    assert snapshot(out) == before
+
+
+def test_a_chunk_from_a_run_with_another_seed(tmp_path):
+    ours, theirs = tmp_path / "ours", tmp_path / "theirs"
+    assert invoke(*simulate_args(ours)).exit_code == 0
+    assert invoke(*simulate_args(theirs, "--seed", "6")).exit_code == 0
+    shutil.copy(theirs / "hands-000001.parquet", ours / "hands-000001.parquet")
+    before = snapshot(ours)
+    for args in (simulate_args(ours), ["summarize", str(ours)]):
+        assert_one_line_error(invoke(*args), "hands-000001.parquet", "another run (seed 6")
+    assert snapshot(ours) == before
+
+
+def test_a_chunk_without_the_run_stamp_is_checked_by_its_deal_range(tmp_path):
+    out = tmp_path / "run"
+    assert invoke(*simulate_args(out)).exit_code == 0
+    table = pq.read_table(out / "hands-000000.parquet")
+    assert b"gin_sim" in table.schema.metadata
+    pq.write_table(table.replace_schema_metadata({}), out / "hands-000001.parquet")
+    for args in (simulate_args(out), ["summarize", str(out)]):
+        assert_one_line_error(invoke(*args), "hands-000001.parquet", "deals 0 to 999")
+    # an unstamped chunk of the right range (older runs) is still accepted
+    pq.write_table(
+        pq.read_table(out / "hands-000002.parquet").replace_schema_metadata({}),
+        out / "hands-000002.parquet",
+    )
+    shutil.move(out / "hands-000001.parquet", tmp_path / "moved.parquet")
+    assert invoke(*simulate_args(out)).exit_code == 0
+    assert len(gin_sim.load_run(out)) == 6000
+
+
+# -- 8. stale temporary files ----------------------------------------------------------
+@pytest.mark.parametrize("overwrite", [False, True])
+def test_stale_temporary_files_of_the_run_are_removed(tmp_path, overwrite):
+    out = tmp_path / "run"
+    iterator = execute(
+        RunConfig("hands", load_rules("hollywood"), parse_players("simple,simple"), 1, 3000, True, 1000),
+        out,
+    )  # fmt: skip
+    next(iterator)
+    iterator.close()
+    stale = [".hands-000002.parquet.1a2b3c.tmp", ".manifest.json.ffee00112233.tmp"]
+    kept = [".notes.tmp", "hands.tmp", ".hands-000002.parquet.keep", ".data.parquet.1a2b.tmp"]
+    for name in stale + kept:
+        (out / name).write_bytes(b"half-written")
+    result = invoke(*simulate_args(out, *(["--overwrite"] if overwrite else [])))
+    assert result.exit_code == 0, result.output
+    names = {p.name for p in out.iterdir()}
+    assert not names & set(stale) and set(kept) <= names
+
+
+# -- 9. permissions --------------------------------------------------------------------
+@pytest.mark.parametrize("umask", [0o022, 0o002])
+def test_run_files_have_the_usual_permissions(tmp_path, umask):
+    previous = os.umask(umask)
+    try:
+        out = tmp_path / "run"
+        assert invoke(*simulate_args(out)).exit_code == 0
+    finally:
+        os.umask(previous)
+    for path in out.iterdir():
+        assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~umask, path.name
+
+
+# -- 10. a finished run in a read-only folder ------------------------------------------
+def _read_only(folder: Path, monkeypatch) -> None:
+    folder.chmod(0o555)
+    # root may write anywhere: make the folder look read-only to the run as well
+    real = os.access
+    monkeypatch.setattr(
+        "gin_sim.runs.os.access",
+        lambda path, mode: False if Path(path) == folder and mode & os.W_OK else real(path, mode),
+    )
+
+
+def test_a_finished_run_in_a_read_only_folder_prints_its_summary(tmp_path, monkeypatch):
+    out = tmp_path / "run"
+    first = invoke(*simulate_args(out, "--json"))
+    assert first.exit_code == 0
+    before = snapshot(out)
+    _read_only(out, monkeypatch)
+    try:
+        again = invoke(*simulate_args(out, "--json"))
+        assert again.exit_code == 0, again.output
+        assert json.loads(again.stdout)["players"] == json.loads(first.stdout)["players"]
+        assert snapshot(out) == before
+        (out.chmod(0o755), (out / "hands-000002.parquet").unlink(), out.chmod(0o555))
+        assert_one_line_error(invoke(*simulate_args(out)), "cannot write to the run folder")
+    finally:
+        out.chmod(0o755)
+
+
+# -- 11. silently ignored options ------------------------------------------------------
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["simulate", "--workers-write"], "--workers-write needs --out"),
+        (["match", "--workers-write"], "--workers-write needs --out"),
+        (["simulate", "--workers-write", "--out", "{tmp}/r"], "needs --workers N or --scheduler"),
+        (["simulate", "--overwrite"], "--overwrite needs --out"),
+        (["match", "--with-hands"], "--with-hands needs --out"),
+    ],
+)
+def test_options_that_would_be_ignored_are_refused(tmp_path, args, fragment):
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    assert_one_line_error(invoke(*args, "--quiet"), fragment)
+    assert not (tmp_path / "r").exists()
+
+
+def test_every_command_turns_an_os_error_into_one_line(tmp_path, monkeypatch):
+    """Any OSError that reaches the command line names its file (here: a chunk that
+    --overwrite cannot delete)."""
+    out = tmp_path / "run"
+    assert invoke(*simulate_args(out)).exit_code == 0
+    real = Path.unlink
+
+    def unlink(path, missing_ok=False):
+        if path.name.startswith("hands-"):
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
+        real(path, missing_ok=missing_ok)
+
+    monkeypatch.setattr(Path, "unlink", unlink)
+    result = invoke(*simulate_args(out, "--seed", "2", "--overwrite"))
+    assert_one_line_error(result, str(out / "hands-00000"), "Permission denied")
