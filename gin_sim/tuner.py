@@ -426,6 +426,7 @@ def confirm(
                 "significant": bool(
                     gain.mean - gain.half_width > 0 or gain.mean + gain.half_width < 0
                 ),
+                "same_as_start": strategy == start_strategy,
                 "n": gain.n,
             }
             | values

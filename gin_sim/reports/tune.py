@@ -121,6 +121,7 @@ def tune_report(
             "trial": candidates["trial"],
             "parameters": [
                 _parameters({name: row[name] for name in dimension_names})
+                + (" (the starting strategy)" if row["same_as_start"] else "")
                 for _, row in candidates.iterrows()
             ],
             "tuning": [_value(settings, v) for v in candidates["tuning_value"]],
