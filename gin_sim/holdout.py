@@ -19,6 +19,8 @@ from __future__ import annotations
 from dataclasses import replace
 from statistics import NormalDist
 
+import pandas as pd
+
 from gin_sim.summary import Z95, Estimate
 
 _MASK = (1 << 64) - 1
@@ -44,3 +46,16 @@ def bonferroni_factor(comparisons: int, level: float = 0.95) -> float:
 def adjusted(estimate: Estimate, comparisons: int) -> Estimate:
     """``estimate`` with its half-width widened for ``comparisons`` simultaneous intervals."""
     return replace(estimate, half_width=estimate.half_width * bonferroni_factor(comparisons))
+
+
+def adjust_differences(table: pd.DataFrame, comparisons: int) -> pd.DataFrame:
+    """A table of paired differences (``mean``, ``half_width``, ``low``, ``high``,
+    ``significant``; ``reports.tables.paired_differences``) with Bonferroni-adjusted
+    intervals for ``comparisons`` simultaneous comparisons; ``significant`` is redone."""
+    out = table.copy()
+    out["half_width"] = out["half_width"] * bonferroni_factor(comparisons)
+    out["low"] = out["mean"] - out["half_width"]
+    out["high"] = out["mean"] + out["half_width"]
+    reference = out["half_width"].isna() | (out["half_width"] == 0) & (out["mean"] == 0)
+    out["significant"] = ~reference & ((out["low"] > 0) | (out["high"] < 0))
+    return out

@@ -16,6 +16,7 @@ import gin_sim.ranking
 import gin_sim.space
 from gin_sim.cli import app
 from gin_sim.holdout import bonferroni_factor, holdout_seed
+from gin_sim.reports.schedule import schedule_search
 from gin_sim.reports.sweeps import knock_sweep
 from gin_sim.reports.tables import NET
 from gin_sim.rules import load_rules
@@ -216,3 +217,19 @@ def test_spaces_give_the_right_kinds_and_schedules():
     tuned = gin_sim.space.apply(load_strategy("expert"), load_rules("standard"), parameters)
     assert tuned.knock_schedule == ((20, 2), (6, 5), (0, 8)) and tuned.keep_weight == 1.0
     assert tuned.knock_threshold is None and not tuned.adapt
+
+
+def test_schedule_search_confirms_on_another_seed_with_adjusted_intervals():
+    rules, basic, simple = load_rules("hollywood"), load_strategy("basic"), load_strategy("simple")
+    search = schedule_search(rules, basic, simple, (20,), (0, 10), 500, 700, 2, seed=6)
+    assert search.confirmation.seed == holdout_seed(6) and search.screening.seed == 6
+    screening_singles = [s for s in search.screening.ranking()["schedule"] if "," not in s]
+    assert search.best_single() == screening_singles[0]  # chosen before the fresh decks
+    plain = search.confirmation.differences(search.best_single()).set_index("schedule")
+    shown = search.differences().set_index("schedule")
+    assert search.comparisons() == len(search.confirmation.variants) - 1 == 2 + 10
+    factor = bonferroni_factor(search.comparisons())
+    for label, row in shown.iterrows():
+        assert row["mean"] == plain.loc[label, "mean"]
+        assert row["half_width"] == pytest.approx(plain.loc[label, "half_width"] * factor)
+        assert row["significant"] == (row["low"] > 0 or row["high"] < 0)
