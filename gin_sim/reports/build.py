@@ -190,9 +190,11 @@ def tournament(
     on_run: Progress = None,
     runs: str | Path | None = None,
     overwrite: bool = False,
+    keep_runs: bool = True,
 ) -> Path:
     """The round-robin tournament report; the runs are kept in ``runs`` (default
-    ``out/runs``), so the same command resumes an interrupted tournament."""
+    ``out/runs``), so the same command resumes an interrupted tournament. Without
+    ``keep_runs`` everything stays in memory (the default set, which starts afresh)."""
     from gin_sim.cluster import active_client
 
     _check_counts(deals, matches)
@@ -204,7 +206,7 @@ def tournament(
         deals,
         matches,
         seed,
-        runs,
+        runs if keep_runs else None,
         overwrite,
         active_client(),
         on_run,
@@ -219,9 +221,8 @@ def tournament(
     }
     if runs != Path(out) / "runs":
         options["runs"] = runs
-    return write_report(
-        tournament_report(played, command_line("tournament", options), str(runs)), out
-    )
+    command = command_line("tournament", options)
+    return write_report(tournament_report(played, command, str(runs) if keep_runs else None), out)
 
 
 # The named strategies that play fast enough for the default set's tournament.
@@ -336,6 +337,7 @@ def default_set(
                 s.seed,
                 root / "tournament",
                 on_run,
+                keep_runs=False,  # make run starts afresh: no run folders in reports/
             )
         )
     return written

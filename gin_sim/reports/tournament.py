@@ -177,7 +177,7 @@ def rules_findings(
             sentence += "the cycle" + ("s " if len(loops) > 1 else " ") + "; ".join(described)
             sentence += ". " if upsets else "."
         if upsets:
-            sentence += "Against the rating order: " + "; ".join(upsets) + "."
+            sentence += ("Against the rating order: " if loops else "") + "; ".join(upsets) + "."
         findings.append(sentence)
     else:
         findings.append(
