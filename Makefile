@@ -14,8 +14,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # The default report set (knock sweeps, undercut risk, rule variants, schedule search,
-# tournament) into
-# reports/, which holds only generated output: a few minutes on two cores.
+# tournament) into reports/, which holds only generated output: a few minutes on two cores.
 run: $(STAMP)
 	rm -rf reports
 	$(BIN)/gin-sim report default --out reports
