@@ -13,8 +13,8 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-# The default report set (knock sweeps, undercut risk, rule variants, schedule search) into
-# reports/, which holds only generated output: a few minutes on two cores.
+# The default report set (knock sweeps, undercut risk, rule variants, schedule search,
+# tournament) into reports/, which holds only generated output: a few minutes on two cores.
 run: $(STAMP)
 	rm -rf reports
 	$(BIN)/gin-sim report default --out reports

@@ -43,6 +43,12 @@ EXPECTED_FIGURES = {
         "play-by-rules",
     ],
     "schedule-hollywood": ["confirmation", "screening"],
+    "tournament": [
+        "cross-table-hollywood",
+        "cross-table-standard",
+        "ranking-hollywood",
+        "ranking-standard",
+    ],
 }
 
 

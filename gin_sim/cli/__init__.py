@@ -28,7 +28,16 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-from gin_sim.cli import deadwood, listing, match, replay, report, simulate, summarize  # noqa: E402  (they register on app)
+from gin_sim.cli import (  # noqa: E402  (they register on app)
+    deadwood,
+    listing,
+    match,
+    replay,
+    report,
+    simulate,
+    summarize,
+    tune,
+)
 
 deadwood.register(app)
 simulate.register(app)
@@ -37,6 +46,7 @@ summarize.register(app)
 replay.register(app)
 listing.register(app)
 report.register(app)
+tune.register(app)
 
 
 def _is_usage_error(error: Exception) -> bool:

@@ -24,11 +24,12 @@ from gin_sim.cli.common import (
 from gin_sim.cluster import dask_client
 from gin_sim.config import ConfigError
 from gin_sim.limits import MAX_FINALISTS, check_count, check_seed
-from gin_sim.reports.build import DefaultSet, check_counts
+from gin_sim.reports.build import FAST_STRATEGIES, DefaultSet, check_counts
 from gin_sim.reports.document import check_folder, is_generated_index
 from gin_sim.reports.schedule import check_grid, search_runs
 from gin_sim.reports.sweeps import sweep_runs
 from gin_sim.rules import load_rules
+from gin_sim.tournament import tournament_runs
 
 report_app = typer.Typer(
     help="Generated reports: each a folder with report.md, PNG figures and CSV/Parquet tables.",
@@ -234,6 +235,63 @@ def schedule(
     )
 
 
+@report_app.command("tournament")
+def tournament(
+    out: Out,
+    players: Annotated[
+        str, typer.Option(help="Two or more strategies (names or TOML files), comma-separated.")
+    ] = ",".join(FAST_STRATEGIES),
+    rules: Annotated[
+        str, typer.Option(help="One or more rule sets (names or TOML files), comma-separated.")
+    ] = "hollywood",
+    deals: Annotated[
+        int, typer.Option(help="Decks per pairing, each played twice (seats swapped).")
+    ] = 100_000,
+    matches: Annotated[
+        int, typer.Option(help="Hollywood matches per pairing, each played twice; 0 for none.")
+    ] = 10_000,
+    seed: Seed = 1,
+    runs: Annotated[
+        str | None,
+        typer.Option(
+            help="Where the pairings' run folders go (default OUT/runs); resumed from there."
+        ),
+    ] = None,
+    overwrite: Annotated[
+        bool, typer.Option(help="Replace run folders that hold another configuration.")
+    ] = False,
+    quiet: Quiet = False,
+    scheduler: SchedulerOption = None,
+    workers: WorkersOption = None,
+) -> None:
+    """A round robin: every pair of strategies on the same decks and matches, ranked."""
+    with user_errors():
+        player_names = _names(players)
+        rule_names = _names(rules)
+        total = tournament_runs(len(rule_names), len(player_names), matches)
+    where = runs or str(Path(out) / "runs")
+    started = time.perf_counter()
+    with user_errors():
+        try:
+            with dask_client(scheduler, workers), progress_bar(total, "runs", not quiet) as advance:
+                written = reports.tournament(
+                    player_names, rule_names, deals, matches, seed, out, advance, runs, overwrite
+                )
+        except KeyboardInterrupt:
+            fail(
+                f"interrupted: the finished chunks are saved in {where}; run the same command "
+                "again to resume",
+                exit=False,
+            )
+            raise typer.Exit(130) from None
+    typer.echo(f"report: {written / 'report.md'}")
+    typer.echo(f"index: {written.parent / 'index.md'} ({time.perf_counter() - started:.0f} s)")
+
+
+def _names(text: str) -> list[str]:
+    return [name.strip() for name in text.split(",") if name.strip()]
+
+
 @report_app.command("default")
 def default(
     out: Annotated[str, typer.Option(help="The folder of the report set.")] = "reports",
@@ -244,7 +302,7 @@ def default(
     scheduler: SchedulerOption = None,
     workers: WorkersOption = None,
 ) -> None:
-    """The default report set of make run (knock, undercut, variants, schedule reports)."""
+    """The default report set of make run (knock, undercut, variants, schedule, tournament)."""
     with user_errors():
         check_counts(deals, matches)
         check_seed(seed)

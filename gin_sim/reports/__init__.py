@@ -8,10 +8,19 @@ The layers, each in its own module:
   the estimators of ``gin_sim.summary`` (nothing the records do not support);
 - ``figures`` (matplotlib) and ``document`` (markdown, CSV, Parquet, ``index.md``): lay out
   tables that are already computed;
-- ``knock``, ``undercut``, ``schedule``, ``variants``: one module per report type;
+- ``knock``, ``undercut``, ``schedule``, ``variants``, ``tournament``, ``tune``: one module per
+  report type;
 - ``build``: play, tabulate and write each report, and the default set of ``make run``.
 """
 
-from gin_sim.reports.build import DefaultSet, default_set, knock, schedule, undercut, variants
+from gin_sim.reports.build import (
+    DefaultSet,
+    default_set,
+    knock,
+    schedule,
+    tournament,
+    undercut,
+    variants,
+)
 
-__all__ = ["DefaultSet", "default_set", "knock", "schedule", "undercut", "variants"]
+__all__ = ["DefaultSet", "default_set", "knock", "schedule", "tournament", "undercut", "variants"]

@@ -18,10 +18,12 @@ from gin_sim.reports.document import check_folder, command_line, write_report
 from gin_sim.reports.knock import knock_report
 from gin_sim.reports.schedule import schedule_report, schedule_search, search_runs
 from gin_sim.reports.sweeps import Progress, Sweep, knock_sweep, sweep_runs
+from gin_sim.reports.tournament import tournament_report
 from gin_sim.reports.undercut import undercut_report
 from gin_sim.reports.variants import variants_report
 from gin_sim.rules import load_rules
 from gin_sim.strategies import load_strategy
+from gin_sim.tournament import play_tournament, tournament_runs
 
 
 def check_counts(deals: int, matches: int = 0, what: str = "deals") -> None:
@@ -185,6 +187,55 @@ def schedule(
     return write_report(schedule_report(search, player, command), out)
 
 
+def tournament(
+    players: Sequence[str],
+    rules: Sequence[str],
+    deals: int,
+    matches: int,
+    seed: int,
+    out: str | Path,
+    on_run: Progress = None,
+    runs: str | Path | None = None,
+    overwrite: bool = False,
+    keep_runs: bool = True,
+) -> Path:
+    """The round-robin tournament report; the runs are kept in ``runs`` (default
+    ``out/runs``), so the same command resumes an interrupted tournament. Without
+    ``keep_runs`` everything stays in memory (the default set, which starts afresh)."""
+    from gin_sim.cluster import active_client
+
+    check_counts(deals, matches)
+    check_seed(seed)
+    runs = Path(out) / "runs" if runs is None else Path(runs)
+    played = play_tournament(
+        [load_rules(name) for name in rules],
+        [load_strategy(name) for name in players],
+        deals,
+        matches,
+        seed,
+        runs if keep_runs else None,
+        overwrite,
+        active_client(),
+        on_run,
+    )
+    options: dict[str, object] = {
+        "players": ",".join(players),
+        "rules": ",".join(rules),
+        "deals": deals,
+        "matches": matches,
+        "seed": seed,
+        "out": out,
+    }
+    if runs != Path(out) / "runs":
+        options["runs"] = runs
+    command = command_line("tournament", options)
+    return write_report(tournament_report(played, command, str(runs) if keep_runs else None), out)
+
+
+# The named strategies that play fast enough for the default set's tournament.
+FAST_STRATEGIES = ("simple", "basic", "defensive", "gin-hunter", "early-knocker", "expert")
+
+
 @dataclass(frozen=True)
 class DefaultSet:
     """The reports ``make run`` produces, sized to take a few minutes on two cores."""
@@ -203,6 +254,17 @@ class DefaultSet:
     screening_deals: int = 10_000
     confirm_deals: int = 100_000
     finalists: int = 8
+    tournament_players: tuple[str, ...] = FAST_STRATEGIES
+    tournament_rules: tuple[str, ...] = ("hollywood", "standard")
+
+    @property
+    def tournament_deals(self) -> int:
+        """Decks per pairing: half a sweep variant's (the tournament has many pairings)."""
+        return max(2, self.deals // 2)
+
+    @property
+    def tournament_matches(self) -> int:
+        return 0 if self.matches == 0 else max(2, self.matches // 2)
 
     def folders(self) -> list[str]:
         """The report folders ``default_set`` writes, by name."""
@@ -214,6 +276,10 @@ class DefaultSet:
         """The number of runs ``default_set`` plays (for progress bars)."""
         swept = dict.fromkeys([*self.knock_rules, self.undercut_rules, *self.variant_rules])
         total = sum(sweep_runs(load_rules(name), self.matches) for name in swept)
+        if self.tournament_players:
+            total += tournament_runs(
+                len(self.tournament_rules), len(self.tournament_players), self.tournament_matches
+            )
         if self.schedule_rules:
             total += search_runs(
                 load_rules(self.schedule_rules), self.phases, self.thresholds, self.finalists
@@ -275,6 +341,19 @@ def default_set(
                 s.seed,
                 root / f"schedule-{s.schedule_rules}",
                 on_run,
+            )
+        )
+    if s.tournament_players:
+        written.append(
+            tournament(
+                list(s.tournament_players),
+                list(s.tournament_rules),
+                s.tournament_deals,
+                s.tournament_matches,
+                s.seed,
+                root / "tournament",
+                on_run,
+                keep_runs=False,  # make run starts afresh: no run folders in reports/
             )
         )
     return written

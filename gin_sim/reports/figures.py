@@ -303,3 +303,105 @@ def heat_map_panels(
         fig.colorbar(image, ax=axes.ravel().tolist(), label=value, shrink=0.8)
     fig.suptitle(title, fontsize=11)
     _save(fig, path)
+
+
+def cross_table_heat_map(
+    path: Path,
+    table: pd.DataFrame,
+    players: Sequence[str],
+    title: str,
+    value_label: str,
+    scale: float = 1.0,
+    center: float = 0.0,
+    digits: int = 2,
+) -> None:
+    """A tournament cross table (tidy rows ``player``, ``opponent``, ``mean``, ``half_width``)
+    as a player-by-opponent grid in ``players`` order, coloured around ``center`` (red: the
+    row player wins), each cell annotated with its mean and 95% half-width."""
+    means = table.pivot(index="player", columns="opponent", values="mean")
+    means = means.reindex(index=players, columns=players).to_numpy(dtype=float) * scale
+    widths = table.pivot(index="player", columns="opponent", values="half_width")
+    widths = widths.reindex(index=players, columns=players).to_numpy(dtype=float) * scale
+    size = len(players)
+    fig, ax = plt.subplots(figsize=(1.25 * size + 2.6, 0.85 * size + 1.6))
+    finite = means[np.isfinite(means)]
+    reach = float(np.max(np.abs(finite - center))) if finite.size else 1.0
+    image = ax.imshow(
+        np.ma.masked_invalid(means),
+        cmap="RdBu_r",
+        vmin=center - reach,
+        vmax=center + reach,
+        aspect="auto",
+    )
+    for (i, j), cell in np.ndenumerate(means):
+        if np.isfinite(cell):
+            ax.text(
+                j,
+                i,
+                f"{cell:+.{digits}f}\n± {widths[i, j]:.{digits}f}"
+                if center == 0
+                else f"{cell:.{digits}f}\n± {widths[i, j]:.{digits}f}",
+                ha="center",
+                va="center",
+                fontsize=7,
+                color="white" if abs(cell - center) > 0.6 * reach else "black",
+            )
+        else:
+            ax.text(j, i, "—", ha="center", va="center", fontsize=8, color="grey")
+    ax.set_xticks(range(size), list(players), fontsize=8, rotation=30, ha="right")
+    ax.set_yticks(range(size), list(players), fontsize=8)
+    ax.set_xlabel("opponent")
+    ax.set_ylabel("player (row)")
+    ax.set_title(title, fontsize=10)
+    fig.colorbar(image, ax=ax, label=value_label)
+    fig.tight_layout()
+    _save(fig, path)
+
+
+def optimisation_history(path: Path, trials: pd.DataFrame, title: str, value_label: str) -> None:
+    """Each trial's objective by trial number (completed as points, pruned as crosses at
+    their last reported value) and the best completed value so far as a step line."""
+    fig, ax = plt.subplots(figsize=(7.5, 3.8))
+    complete = trials[trials["state"] == "COMPLETE"]
+    pruned = trials[trials["state"] == "PRUNED"]
+    ax.scatter(complete["number"], complete["value"], s=12, color="C0", label="completed")
+    if not pruned.empty:
+        ax.scatter(
+            pruned["number"],
+            pruned["value"],
+            s=12,
+            marker="x",
+            color="C7",
+            label="pruned (last block)",
+        )
+    if not complete.empty:
+        best = complete.sort_values("number")["value"].cummax()
+        ax.step(
+            complete.sort_values("number")["number"],
+            best,
+            where="post",
+            color="C3",
+            label="best so far",
+        )
+    ax.set_xlabel("trial")
+    ax.set_ylabel(value_label)
+    ax.set_title(title, fontsize=10)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    _save(fig, path)
+
+
+def bars(
+    path: Path, labels: Sequence[str], values: Sequence[float], title: str, x_label: str
+) -> None:
+    """Horizontal bars, top to bottom in the given order."""
+    positions = np.arange(len(labels))[::-1]
+    fig, ax = plt.subplots(figsize=(6.5, 0.35 * len(labels) + 1.4))
+    ax.barh(positions, values, color="C0")
+    ax.set_yticks(positions, list(labels), fontsize=8)
+    ax.set_xlabel(x_label)
+    ax.set_title(title, fontsize=10)
+    ax.grid(axis="x", alpha=0.3)
+    fig.tight_layout()
+    _save(fig, path)

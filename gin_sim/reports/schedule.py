@@ -5,10 +5,13 @@ docs/strategies.md). The search has two stages, both with common random numbers:
 
 1. Screening: every schedule of a grid (one threshold per phase from a list) and every
    single threshold play the same ``deals`` decks; the schedules are ranked by net points.
-2. Confirmation: the best ``finalists`` schedules and every single threshold play fresh
-   decks (the ``confirm_deals`` decks after the screening decks), so the figures reported
-   are not inflated by the selection. The gain of the best finalist over the best single
-   threshold is a paired difference on those decks.
+2. Confirmation: the best ``finalists`` schedules and every single threshold play
+   ``confirm_deals`` fresh decks from another seed stream (``holdout.holdout_seed``), so the
+   figures reported are not inflated by the screening's selection. Each is compared with
+   the reference, the best single threshold of the screening (chosen before the
+   confirmation decks are seen), paired deck by deck, with Bonferroni-adjusted intervals
+   for the number of comparisons: the best finalist is picked on the confirmation decks,
+   and the adjusted intervals keep its gain honest after that pick.
 """
 
 from __future__ import annotations
@@ -20,8 +23,9 @@ from dataclasses import dataclass
 import pandas as pd
 
 from gin_sim.config import ConfigError
+from gin_sim.holdout import adjust_differences, bonferroni_factor, holdout_seed
 from gin_sim.limits import MAX_FINALISTS, check_count
-from gin_sim.reports import figures, tables
+from gin_sim.reports import figures
 from gin_sim.reports.document import Report, Section, display, format_value
 from gin_sim.reports.knock import run_setup
 from gin_sim.reports.sweeps import Progress, Sweep, format_schedule, play_sweep, variant
@@ -90,18 +94,30 @@ class ScheduleSearch:
     confirmation: Sweep
 
     def best_single(self) -> str:
-        ranking = self.confirmation.ranking()
+        """The reference: the best single threshold on the screening decks."""
+        ranking = self.screening.ranking()
         return next(label for label in ranking["schedule"] if is_single(label))
+
+    def comparisons(self) -> int:
+        """Confirmed variants compared with the reference (the Bonferroni family)."""
+        return len(self.confirmation.variants) - 1
+
+    def differences(self) -> pd.DataFrame:
+        """Every confirmed variant minus the reference on the confirmation decks, paired,
+        with adjusted intervals, in the confirmation's ranking order."""
+        table = adjust_differences(
+            self.confirmation.differences(self.best_single()), self.comparisons()
+        )
+        order = self.confirmation.ranking()["schedule"]
+        return table.set_index("schedule").loc[order].reset_index()
 
     def best_schedule(self) -> str:
         ranking = self.confirmation.ranking()
         return next(label for label in ranking["schedule"] if not is_single(label))
 
     def gain(self) -> pd.Series:
-        """Best finalist minus best single threshold, paired on the confirmation decks."""
-        best, single = self.best_schedule(), self.best_single()
-        runs = {best: self.confirmation.runs[best], single: self.confirmation.runs[single]}
-        return tables.paired_differences(runs, single, "schedule").iloc[0]
+        """Best finalist minus the reference, paired on the confirmation decks (adjusted)."""
+        return self.differences().set_index("schedule").loc[self.best_schedule()]
 
 
 def check_grid(rules: Rules, boundaries: Sequence[int], thresholds: Sequence[int]) -> None:
@@ -175,8 +191,7 @@ def schedule_search(
         {label: screening.variants[label] for label in [*chosen, *map(format_schedule, singles)]},
         confirm_deals,
         0,
-        seed,
-        first_deal=deals,
+        holdout_seed(seed),
         on_run=on_run,
     )
     return ScheduleSearch(tuple(boundaries), tuple(thresholds), chosen, screening, confirmation)
@@ -211,16 +226,20 @@ def schedule_findings(search: ScheduleSearch) -> list[str]:
         f"Best schedule found against `{confirmation.opponent.name}`: **{best}** "
         f"({describe(best)}), "
         f"{format_value(NET, net.loc[best, 'mean'], net.loc[best, 'half_width'])} net points per "
-        f"hand on the confirmation decks; best single threshold: **{single.split(':')[1]}**, "
+        f"hand on the confirmation decks; the reference, the best single threshold of the "
+        f"screening, is **{single.split(':')[1]}**, "
         f"{format_value(NET, net.loc[single, 'mean'], net.loc[single, 'half_width'])}.",
-        f"Gain of the schedule over the single threshold: "
+        f"Gain of the schedule over the reference: "
         f"{format_value(NET, gain['mean'], gain['half_width'])} points per hand, paired on "
-        f"{confirmation.deals:,} fresh decks: {verdict}.",
+        f"{confirmation.deals:,} fresh decks of another seed, the interval adjusted for "
+        f"{search.comparisons()} comparisons (Bonferroni): {verdict}.",
         f"The screening ({len(search.screening.variants)} schedules on {search.screening.deals:,} "
         f"decks) ranked {search.finalists[0]} first; the finalists were re-measured on fresh "
-        "decks because the screening's top scores are biased upwards by the selection. The best "
-        "finalist is still picked on the confirmation decks, so its gain may be slightly "
-        "optimistic.",
+        f"decks (seed {confirmation.seed}, never used by the screening) because the screening's "
+        "top scores are biased upwards by the selection. The best finalist is then picked on "
+        "the confirmation decks, which is why every confirmation interval is widened for the "
+        f"{search.comparisons()} comparisons (×{bonferroni_factor(search.comparisons()):.2f}): "
+        "they hold all at once, so the picked one's holds too.",
     ]
     if is_single(overall):
         findings.insert(
@@ -233,9 +252,7 @@ def schedule_report(search: ScheduleSearch, strategy: Strategy, command: str) ->
     confirmation = search.confirmation
     rules = confirmation.rules
     single = search.best_single()
-    differences = confirmation.differences(single)
-    differences = differences.set_index("schedule").loc[confirmation.ranking()["schedule"]]
-    differences = differences.reset_index()
+    differences = search.differences()
     screening = screening_table(search)
     phases = ", ".join(
         f"phase {i} from {start} cards" if start else f"phase {i} below {search.boundaries[-1]}"
@@ -250,10 +267,13 @@ def schedule_report(search: ScheduleSearch, strategy: Strategy, command: str) ->
         f"({len(search.screening.variants)} distinct schedules with every single threshold)",
     )
     setup[3] = (
-        f"Screening: every schedule on {search.screening.deals:,} decks (seed {confirmation.seed}, "
+        f"Screening: every schedule on {search.screening.deals:,} decks (seed {search.screening.seed}, "
         f"decks 0 to {search.screening.deals - 1:,}). Confirmation: the {len(search.finalists)} "
-        f"best schedules and every single threshold on {confirmation.deals:,} fresh decks "
-        f"({confirmation.first_deal:,} to {confirmation.first_deal + confirmation.deals - 1:,}). "
+        f"best schedules and every single threshold on {confirmation.deals:,} fresh decks of "
+        f"another seed ({confirmation.seed} = `holdout_seed({search.screening.seed})`, decks "
+        f"{confirmation.first_deal:,} to {confirmation.first_deal + confirmation.deals - 1:,}), "
+        "compared with the best single threshold of the screening; their intervals are "
+        f"Bonferroni-adjusted for {search.comparisons()} comparisons. "
         "Each deck is played twice with the seats swapped (duplicate deals), and every "
         "schedule plays the same decks (common random numbers)."
     )
@@ -268,7 +288,7 @@ def schedule_report(search: ScheduleSearch, strategy: Strategy, command: str) ->
         {
             "schedule": differences["schedule"],
             "in words": differences["schedule"].map(describe),
-            "net points vs best single": [
+            "net points vs reference (adjusted)": [
                 format_value(NET, m, h)
                 for m, h in zip(differences["mean"], differences["half_width"], strict=True)
             ],
@@ -285,16 +305,18 @@ def schedule_report(search: ScheduleSearch, strategy: Strategy, command: str) ->
             path,
             differences,
             "schedule",
-            f"Net points per hand minus the best single threshold ({single}), fresh decks",
-            "net points per hand vs the best single threshold",
+            f"Net points per hand minus the reference ({single}), fresh decks, adjusted 95%",
+            "net points per hand vs the reference",
             highlight=[search.best_schedule(), single],
         ),
     }
     sections = [
         Section(
             "Confirmation on fresh decks",
-            "Finalists and single thresholds (written `0:t`), best first, against the best single "
-            "threshold, paired deck by deck.",
+            "Finalists and single thresholds (written `0:t`), best first, against the reference "
+            "(the best single threshold of the screening), paired deck by deck; the intervals "
+            f"are Bonferroni-adjusted for {search.comparisons()} comparisons, so they hold all "
+            "at once.",
             shown_differences,
             ["confirmation"],
         ),

@@ -1,0 +1,149 @@
+"""``gin-sim tune``: search a strategy's parameters with Optuna, confirm on holdout decks."""
+
+from __future__ import annotations
+
+import shlex
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from gin_sim.cli.common import fail, progress_bar, user_errors
+from gin_sim.reports.document import write_report
+from gin_sim.reports.tune import tune_report
+from gin_sim.rules import load_rules
+from gin_sim.strategies import load_strategy
+from gin_sim.tuner import (
+    OBJECTIVES,
+    confirm,
+    importances,
+    optimise,
+    settings_from,
+    strategy_toml,
+    top_candidates,
+    trials_table,
+)
+
+WINNER = "best.toml"
+
+
+def tune(
+    out: Annotated[
+        str, typer.Option(help="The tuning folder: study, configuration, report, best.toml.")
+    ],
+    space: Annotated[
+        str,
+        typer.Option(
+            help="Parameters to search, e.g. knock_threshold=0:10,undercut_risk=0.0:1.0 "
+            "(whole numbers give whole numbers); knock_schedule=20/10@0:10 for schedules."
+        ),
+    ],
+    strategy: Annotated[
+        str, typer.Option(help="The starting strategy (name or TOML file).")
+    ] = "expert",
+    opponents: Annotated[
+        str, typer.Option(help="One or more opponents (names or TOML files), equally weighted.")
+    ] = "simple",
+    rules: Annotated[str, typer.Option(help="A named rule set or a TOML file.")] = "hollywood",
+    objective: Annotated[
+        str, typer.Option(help="deals: net points per hand; matches: Hollywood match win rate.")
+    ] = "deals",
+    trials: Annotated[int, typer.Option(help="Finished trials to reach (a rerun resumes).")] = 100,
+    deals: Annotated[
+        int, typer.Option(help="Tuning decks per trial and opponent (objective deals).")
+    ] = 20_000,
+    matches: Annotated[
+        int, typer.Option(help="Tuning matches per trial and opponent (objective matches).")
+    ] = 2_000,
+    blocks: Annotated[
+        int, typer.Option(help="Blocks of the tuning decks; weak trials stop early.")
+    ] = 8,
+    top: Annotated[int, typer.Option(help="Best trials confirmed on holdout decks.")] = 5,
+    holdout: Annotated[
+        int, typer.Option(help="Holdout decks (or matches, objective matches) per candidate.")
+    ] = 50_000,
+    seed: Annotated[int, typer.Option(help="Seed of the tuning decks and the sampler.")] = 1,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
+) -> None:
+    """Search the parameters of STRATEGY against OPPONENTS; write the report and best.toml."""
+    started = time.perf_counter()
+    with user_errors():
+        if objective not in OBJECTIVES:
+            fail(f"objective {objective!r}: allowed {', '.join(OBJECTIVES)}")
+        if top < 1:
+            fail(f"top = {top}: allowed 1 or more")
+        if trials < 1:
+            fail(f"trials = {trials}: allowed 1 or more")
+        rule_set = load_rules(rules)
+        opponent_list = [load_strategy(n.strip()) for n in opponents.split(",") if n.strip()]
+        settings = settings_from(
+            load_strategy(strategy), space, opponent_list, rule_set,
+            objective=objective, deals=deals, matches=matches, blocks=blocks, seed=seed,
+        )  # fmt: skip
+        if holdout < 2:
+            fail(f"holdout = {holdout}: allowed 2 or more")
+        try:
+            with progress_bar(trials, "trials", not quiet) as advance:
+                study = optimise(settings, out, trials, advance)
+            with progress_bar(top, "holdout", not quiet) as advance:
+                confirmation = confirm(
+                    settings, top_candidates(study, settings, top), holdout, advance
+                )
+        except KeyboardInterrupt:
+            fail(
+                f"interrupted: the finished trials are saved in {Path(out) / 'study.db'}; run the "
+                "same command again to resume",
+                exit=False,
+            )
+            raise typer.Exit(130) from None
+        table = trials_table(study, settings)
+        importance, method = importances(study)
+        winner = confirmation.winner
+        name = f"{settings.strategy.name}-tuned"
+        winner = replace(
+            winner,  # type: ignore[arg-type]
+            name=name,
+            description=f"{settings.strategy.name} tuned under {settings.rules.name} against "
+            f"{', '.join(o.name for o in settings.opponents)} (gin-sim tune).",
+        )
+        winner_path = Path(out) / WINNER
+        options = [
+            f"--strategy {shlex.quote(strategy)}",
+            f"--space {shlex.quote(space)}",
+            f"--opponents {shlex.quote(opponents)}",
+            f"--rules {shlex.quote(rules)}",
+            f"--objective {objective}",
+            f"--trials {trials}",
+            f"--deals {deals}" if objective == "deals" else f"--matches {matches}",
+            f"--blocks {blocks}",
+            f"--top {top}",
+            f"--holdout {holdout}",
+            f"--seed {seed}",
+            f"--out {shlex.quote(out)}",
+        ]
+        command = "gin-sim tune " + " ".join(options)
+        text = strategy_toml(
+            winner,
+            [
+                f"Tuned by: {command}",
+                f"Under rules {settings.rules.name} against {', '.join(o.name for o in settings.opponents)}; "
+                "see report.md beside this file for its holdout figures.",
+            ],
+        )
+        winner_path.parent.mkdir(parents=True, exist_ok=True)
+        winner_path.write_text(text)
+        load_strategy(str(winner_path))  # the file must load as written
+        folder = write_report(
+            tune_report(
+                settings, table, importance, method, confirmation, text, str(winner_path), command
+            ),
+            out,
+        )
+    typer.echo(f"report: {folder / 'report.md'}")
+    typer.echo(f"winner: {winner_path} ({time.perf_counter() - started:.0f} s)")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("tune")(tune)
