@@ -23,7 +23,7 @@ kernels.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
@@ -49,6 +49,7 @@ __all__ = [
     "View",
     "completes_a_meld",
     "danger",
+    "decisions_reference",
     "disinterest",
     "family_discard_or_knock",
     "family_takes",
@@ -256,6 +257,7 @@ class Situation:
     own_passed: int
     own_turns: int
     upcard_takes: int
+    taken_card: int = NO_CARD  # phase DISCARD: the card taken this turn (from either source)
 
 
 def legal_discards(view: View) -> list[int]:
@@ -821,6 +823,7 @@ class _Hand:
             own_passed=table.passed[player],
             own_turns=table.turns_of[player],
             upcard_takes=table.upcard_takes,
+            taken_card=self.taken_card if self.phase == DISCARD else NO_CARD,
         )
 
     def decide(self) -> Action:
@@ -1005,6 +1008,26 @@ def play_hand_reference(
     rule_set = load_rules(rules)
     pair = load_players(players, rule_set)
     return _Hand.dealt(deck, rule_set, pair, dealer, seed, deal, trace).play()
+
+
+def decisions_reference(
+    seed: int,
+    deal: int,
+    rules: Rules | str,
+    players: Players = ("simple", "simple"),
+    *,
+    trace: Trace = None,
+) -> Iterator[tuple[Situation, Action]]:
+    """Deal ``deal`` of ``seed`` played as ``play_deal_reference`` plays it, one decision
+    at a time: the situation of the player to move (``situation.player``), then its action."""
+    rule_set = load_rules(rules)
+    pair = load_players(players, rule_set)
+    hand = _Hand.dealt(deck_for_deal(seed, deal), rule_set, pair, deal % 2, seed, deal, trace)
+    while hand.phase != OVER:
+        situation = hand.situation(hand.view())
+        action = hand.decide()
+        yield situation, action
+        hand.apply(action)
 
 
 def play_deal_reference(
