@@ -42,6 +42,8 @@ from gin_sim.enums import (
     Phase,
     PositionMask,
     PositionSlot,
+    StrategyKind,
+    StrategyParam,
 )
 from gin_sim.kernels.position import family_action_nb
 from gin_sim.kernels.search import search_nb, search_scratch_nb
@@ -429,21 +431,24 @@ def decide(
     played = load_strategy(strategy).for_rules(rule_set)
     parsed = parse_view(view, rule_set)
     masks, state = position_from_view(parsed, seat)
-    return _decide_at(played, rule_set, masks, state, seat, stream_state(seed, deal, seat, draws))
+    params = played.to_kernel(rule_set)
+    return _kernel_decision(
+        params, rule_set, masks, state, seat, stream_state(seed, deal, seat, draws)
+    )
 
 
-def _decide_at(
-    strategy: Strategy, rules: Rules, masks: np.ndarray, state: np.ndarray, seat: int, stream: int
+def _kernel_decision(
+    params: np.ndarray, rules: Rules, masks: np.ndarray, state: np.ndarray, seat: int, stream: int
 ) -> Decision:
-    """The kernels' decision of player ``seat`` at a position (masks, state)."""
-    params = strategy.to_kernel(rules)
+    """The kernels' decision of player ``seat`` (strategy vector ``params``) at a position
+    (masks, state), its random stream at ``stream``."""
     kernel_rules = rules.to_kernel()
     table = load_undercut_table()
     streams = np.zeros(2, np.uint64)
     streams[seat] = stream
     phase = int(state[PositionSlot.PHASE])
     with np.errstate(over="ignore"):
-        if strategy.kind != "mc":
+        if params[StrategyParam.KIND] != StrategyKind.MC:
             action = family_action_nb(params, masks, state, kernel_rules, table, streams, seat)
             return _describe(int(action), phase)
         search = search_scratch_nb()
