@@ -11,7 +11,7 @@ from gin_sim.cli import app
 from gin_sim.records import record_to_dict
 from gin_sim.rules import load_rules
 from gin_sim.simulate import simulate_deals
-from gin_sim.strategies import parse_players
+from gin_sim.strategies import load_strategy, parse_players
 
 runner = CliRunner()
 ROW = re.compile(
@@ -44,7 +44,8 @@ def test_replay_explains_every_search():
     kernel = simulate_deals(load_rules("hollywood"), parse_players(players), deal + 1, seed=seed)
     assert document["record"] == record_to_dict(kernel[deal])
     lines = document["lines"]
-    searches = [i for i, line in enumerate(lines) if "searches 32 worlds" in line]
+    worlds = load_strategy("mc").samples
+    searches = [i for i, line in enumerate(lines) if f"searches {worlds} worlds" in line]
     assert len(searches) >= 5
     for start in searches:
         assert "player 1 (mc)" in lines[start]
@@ -71,8 +72,8 @@ def test_replay_text_of_a_search():
     )
     assert result.exit_code == 0, result.output
     text = result.output
-    assert "player 1 (mc-fast) searches 8 worlds" in text
-    assert "* decline" in text and "95% interval" in text
+    assert f"player 1 (mc-fast) searches {load_strategy('mc-fast').samples} worlds" in text
+    assert "* take " in text and "95% interval" in text  # the first upcard, AC
     # A family player never searches.
     plain = runner.invoke(
         app, ["replay", "--players", "simple,simple", "--seed", "3", "--deal", "1"]
