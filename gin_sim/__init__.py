@@ -7,11 +7,13 @@ The public API, one way in for each concept:
 - rules and strategies: ``Rules``, ``load_rules``, ``load_strategy``
 - play: ``play_hand`` (one hand from an explicit deck), ``simulate_deals``,
   ``records_to_frame``
+- decisions from outside: ``decide`` (any strategy's decision for a view given as plain data)
 - runs: ``load_run`` (the records of a run folder written with ``--out``)
 """
 
 from gin_sim.cards import format_cards, parse_cards
 from gin_sim.deadwood import min_deadwood, min_deadwood_many
+from gin_sim.decide import Decision, decide
 from gin_sim.melds import Arrangement, best_arrangement
 from gin_sim.rules import Rules, load_rules
 from gin_sim.runs import load_run
@@ -22,10 +24,12 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Arrangement",
+    "Decision",
     "Rules",
     "Strategy",
     "__version__",
     "best_arrangement",
+    "decide",
     "format_cards",
     "load_rules",
     "load_run",

@@ -12,10 +12,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gin_sim.cards import N_RANKS, cards_of, format_card, format_cards
+from gin_sim.decide import Candidate, candidate_table, interval95
 from gin_sim.limits import check_index, check_seed
 from gin_sim.melds import Arrangement, best_arrangement, defender_layoffs
 from gin_sim.reference.engine import play_hand_reference
 from gin_sim.reference.rng import deck_for_deal
+from gin_sim.reference.search import SearchFigures, describe_action
 from gin_sim.rules import Rules
 from gin_sim.strategies import Strategy
 
@@ -117,6 +119,13 @@ def replay_hand(
             lines.append(f"     discards {format_card(card)} and {what}")
         elif kind == "big_gin":
             lines.append(f"     {names[player]} has big gin: all 11 cards in melds (R14)")
+        elif kind == "search":
+            _, figures = details
+            lines.append(
+                f"     {names[player]} searches {figures.worlds} worlds"
+                " (mean points from its side, 95% interval, gain over the first):"
+            )
+            lines += candidate_table(search_candidates(figures), figures.chosen, indent=7)
         elif kind == "draw":
             (reason,) = details
             lines.append(
@@ -145,6 +154,18 @@ def replay_hand(
                 )
             lines.append(score_line(record, names, rules))
     return Replay(lines, record)
+
+
+def search_candidates(figures: SearchFigures) -> tuple[Candidate, ...]:
+    """A reference search's candidates with their estimated values (as ``decide`` gives
+    the kernels' figures)."""
+    candidates = []
+    for c, action in enumerate(figures.candidates):
+        n = figures.worlds
+        mean, low, high = interval95(figures.sums[c], figures.squares[c], n)
+        gain = figures.gains[c] / n
+        candidates.append(Candidate(describe_action(action, figures.phase), mean, low, high, gain))
+    return tuple(candidates)
 
 
 def score_line(record: dict, names: list[str], rules: Rules) -> str:

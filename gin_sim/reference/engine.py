@@ -23,9 +23,9 @@ kernels.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from gin_sim.calibration import load_undercut_table
 from gin_sim.cards import FULL_DECK, N_CARDS, N_RANKS, N_SUITS, card_index, card_value, parse_deck
@@ -37,11 +37,19 @@ from gin_sim.rules import Rules, load_rules
 from gin_sim.strategies import Strategy, load_strategy
 
 __all__ = [
+    "BIG_GIN",
+    "DISCARD",
+    "DRAW",
     "NO_CARD",
+    "OFFER",
+    "Action",
+    "Discard",
     "Event",
+    "Situation",
     "View",
     "completes_a_meld",
     "danger",
+    "decisions_reference",
     "disinterest",
     "family_discard_or_knock",
     "family_takes",
@@ -72,6 +80,8 @@ NO_CARD = -1  # the top of an empty discard pile
 #   ("discard", p, card, deadwood_after)
 #   ("knock", p, card, deadwood_after)  the discard that knocks (R12, R13)
 #   ("draw", -1, reason)                (R18, R18a)
+#   ("search", p, phase, figures)       before a search player's action when it searched:
+#                                       the SearchFigures of gin_sim.reference.search
 #   ("showdown", knocker, arrangement, defender_deadwood, defender_deadwood_after,
 #    laid_off_points, winner, points)   after a knock; arrangement is the knocker's
 #                                       Arrangement (R16), None after gin or big gin
@@ -210,6 +220,44 @@ def player_view(table: _Table, player: int, taken_from_pile: int | None = None) 
         rules=table.rules,
         taken_from_pile=taken_from_pile,
     )
+
+
+# Which decision a position waits for (the kernels' ``Phase``), and the actions.
+OFFER, DRAW, DISCARD, OVER = "offer", "draw", "discard", "over"
+
+
+class Discard(NamedTuple):
+    """A discard action: put ``card`` on the pile, knocking with it if ``knock`` (R12)."""
+
+    card: int
+    knock: bool
+
+
+BIG_GIN = "big gin"  # the action declaring big gin (R14)
+# An action: at an offer or a draw, True takes the pile's top (the upcard) and False
+# declines it or draws from the stock; after taking, a Discard or BIG_GIN.
+Action = bool | Discard | str
+
+
+@dataclass(frozen=True)
+class Situation:
+    """What a search player knows when it decides (docs/strategies.md, "Search players",
+    "The decision"): its ``View`` and the public facts of the position that a world needs
+    to be played on: which decision and whose, the dealer, the discard pile in order
+    (bottom first), what the player itself has shown (the cards it took from the pile and
+    still holds, the cards it passed), its own turns, and the takes from the pile so far
+    (R18a). Built by ``_Hand.situation``; worlds are made of it and sampled cards only."""
+
+    view: View
+    phase: str  # OFFER, DRAW or DISCARD
+    player: int
+    dealer: int
+    pile_order: tuple[int, ...]
+    own_taken: int
+    own_passed: int
+    own_turns: int
+    upcard_takes: int
+    taken_card: int = NO_CARD  # phase DISCARD: the card taken this turn (from either source)
 
 
 def legal_discards(view: View) -> list[int]:
@@ -446,6 +494,13 @@ class _Player(Protocol):
     def discard_or_knock(self, view: View) -> tuple[int, bool]: ...
 
 
+class _Searching(Protocol):
+    """A search player (``gin_sim.reference.search.Searcher``): its action from its
+    ``Situation``, with the figures of the search (None when nothing was searched)."""
+
+    def decide(self, situation: Situation) -> tuple[Action, Any]: ...
+
+
 class _Family:
     """docs/strategies.md: a member of the strategy family (``simple`` is its default)."""
 
@@ -517,6 +572,39 @@ class _Table:
         self.turns_of = [0, 0]
         self.check()
 
+    @classmethod
+    def in_play(
+        cls,
+        situation: Situation,
+        opponent_hand: int,
+        stock: Sequence[int],
+    ) -> _Table:
+        """A table in mid-hand made of a player's ``situation`` (everything public, and
+        its own hand) and the cards hidden from it: the opponent's hand and the stock
+        order (``stock[0]`` on top). This is a search's world; the cards dealt before the
+        stock's top are unknown (``NO_CARD`` in ``deck``)."""
+        view, player = situation.view, situation.player
+        table = cls.__new__(cls)
+        table.rules = view.rules
+        table.knock_limit = view.knock_limit
+        table.stock_pos = N_CARDS - len(stock)
+        table.deck = [NO_CARD] * table.stock_pos + list(stock)
+        table.stock_masks = [0] * (N_CARDS + 1)
+        for i in range(N_CARDS - 1, table.stock_pos - 1, -1):
+            table.stock_masks[i] = table.stock_masks[i + 1] | _bit(table.deck[i])
+        table.hands = [0, 0]
+        table.hands[player], table.hands[1 - player] = view.hand, opponent_hand
+        table.pile = list(situation.pile_order)
+        table.pile_mask = view.pile
+        table.upcard_takes = situation.upcard_takes
+        table.taken, table.passed, table.turns_of = [0, 0], [0, 0], [0, 0]
+        table.taken[player], table.taken[1 - player] = situation.own_taken, view.opp_taken
+        table.passed[player], table.passed[1 - player] = situation.own_passed, view.opp_passed
+        table.turns_of[player], table.turns_of[1 - player] = situation.own_turns, view.opp_turns
+        table.turns = sum(table.turns_of)
+        table.check()
+        return table
+
     @property
     def stock_left(self) -> int:
         return N_CARDS - self.stock_pos
@@ -570,11 +658,82 @@ class _Table:
         assert not (self.taken[0] & ~hand0 or self.taken[1] & ~hand1)
 
 
+def _new_record(deal: int, dealer: int, upcard: int, knock_limit: int) -> dict[str, int | bool]:
+    """A hand's record before play: the fields of ``HAND_FIELDS`` at their defaults."""
+    return {
+        "deal": deal,
+        "hand0": 0,
+        "hand1": 0,
+        "dealer": dealer,
+        "upcard": upcard,
+        "knock_limit": knock_limit,
+        "first_upcard_taker": NO_PLAYER,
+        "knocker": NO_PLAYER,
+        "gin": False,
+        "big_gin": False,
+        "undercut": False,
+        "draw": False,
+        "draw_reason": DrawReason.NONE,
+        "winner": NO_PLAYER,
+        "stock_left": 0,
+        "knocker_deadwood": -1,
+        "defender_deadwood": -1,
+        "defender_deadwood_after": -1,
+        "laid_off_points": 0,
+        "points": 0,
+        "turns": 0,
+        "upcard_takes": 0,
+    }
+
+
+def _make_player(strategy: Strategy, rules: Rules, stream_state: int) -> _Player | _Searching:
+    """Player ``p``'s decision maker; ``stream_state`` starts its random stream (seed,
+    deal, p), which ``random`` and search players draw from (docs/engine.md)."""
+    if strategy.kind == "random":
+        return _Random(stream_state)
+    if strategy.kind == "mc":
+        from gin_sim.reference.search import Searcher  # it plays worlds with this engine
+
+        return Searcher(strategy, rules, stream_state)
+    return _Family(strategy)
+
+
 class _Hand:
-    """One hand in play: the table, the rules, the players and the record."""
+    """One hand in play: the table, the rules, the players and the record.
+
+    The hand is a position: ``phase`` says which decision it waits for and ``to_move``
+    whose. ``play`` asks the player to move for its action (``decide``) and carries it
+    out (``apply``) until the hand is over; a search copies a position into a world
+    (``in_world``), applies a candidate and plays the rest with family players.
+    """
 
     def __init__(
         self,
+        table: _Table,
+        dealer: int,
+        players: list[_Player | _Searching],
+        record: dict[str, int | bool],
+        trace: Trace,
+        phase: str,
+        to_move: int,
+        taken_card: int = NO_CARD,
+        from_pile: bool = False,
+    ) -> None:
+        self.table = table
+        self.rules = table.rules
+        self.dealer = dealer
+        self.players = players
+        self.record = record
+        self._trace = trace
+        self.knock_limit = table.knock_limit
+        self.phase = phase
+        self.to_move = to_move
+        self.taken_card = taken_card  # the card taken this turn (phase DISCARD)
+        self.from_pile = from_pile  # ... and whether it came from the discard pile
+
+    @classmethod
+    def dealt(
+        cls,
         deck: list[int],
         rules: Rules,
         players: tuple[Strategy, Strategy],
@@ -582,46 +741,44 @@ class _Hand:
         seed: int,
         deal: int,
         trace: Trace,
-    ) -> None:
-        self.rules = rules
-        self.dealer = dealer
-        self.table = _Table(deck, dealer, rules)
-        self.players: list[_Player] = [
-            _Random(player_stream_state(seed, deal, p))
-            if strategy.kind == "random"
-            else _Family(strategy)
+    ) -> _Hand:
+        """A new hand from a deck order (R6): the upcard is offered to the non-dealer (R7)."""
+        table = _Table(deck, dealer, rules)
+        choosers = [
+            _make_player(strategy, rules, player_stream_state(seed, deal, p))
             for p, strategy in enumerate(players)
         ]
-        self._trace = trace
-        upcard = deck[20]
-        self.knock_limit = self.table.knock_limit
-        self.record: dict[str, int | bool] = {
-            "deal": deal,
-            "hand0": 0,
-            "hand1": 0,
-            "dealer": dealer,
-            "upcard": upcard,
-            "knock_limit": self.knock_limit,
-            "first_upcard_taker": NO_PLAYER,
-            "knocker": NO_PLAYER,
-            "gin": False,
-            "big_gin": False,
-            "undercut": False,
-            "draw": False,
-            "draw_reason": DrawReason.NONE,
-            "winner": NO_PLAYER,
-            "stock_left": 0,
-            "knocker_deadwood": -1,
-            "defender_deadwood": -1,
-            "defender_deadwood_after": -1,
-            "laid_off_points": 0,
-            "points": 0,
-            "turns": 0,
-            "upcard_takes": 0,
-        }
-        hands = self.table.hands
-        self.emit(
-            "deal", NO_PLAYER, dealer, hands[1 - dealer], hands[dealer], upcard, self.knock_limit
+        record = _new_record(deal, dealer, deck[20], table.knock_limit)
+        hand = cls(table, dealer, choosers, record, trace, OFFER, 1 - dealer)
+        hands = table.hands
+        hand.emit(
+            "deal", NO_PLAYER, dealer, hands[1 - dealer], hands[dealer], deck[20], table.knock_limit
+        )
+        return hand
+
+    @classmethod
+    def in_world(
+        cls,
+        situation: Situation,
+        opponent_hand: int,
+        stock: Sequence[int],
+        policies: tuple[Strategy, Strategy],
+    ) -> _Hand:
+        """The position of ``situation`` with the hidden cards of one sampled world, played
+        on by the family strategies ``policies`` (per seat); no trace, no random numbers."""
+        table = _Table.in_play(situation, opponent_hand, stock)
+        view = situation.view
+        taken = NO_CARD if view.taken_from_pile is None else view.taken_from_pile
+        return cls(
+            table,
+            situation.dealer,
+            [_Family(policies[0]), _Family(policies[1])],
+            _new_record(0, situation.dealer, NO_CARD, view.knock_limit),
+            None,
+            situation.phase,
+            situation.player,
+            taken,
+            view.taken_from_pile is not None,
         )
 
     def emit(self, kind: str, player: int, *details: Any) -> None:
@@ -634,41 +791,10 @@ class _Hand:
             self._trace.append(event)
 
     def play(self) -> dict[str, int | bool]:
+        """Play to the end of the hand and return its record."""
+        while self.phase != OVER:
+            self.apply(self.decide())
         table = self.table
-        dealer, nondealer = self.dealer, 1 - self.dealer
-        upcard = table.pile[-1]
-        # R7: the non-dealer is offered the upcard; R8: if declined, the dealer.
-        # Declined offers are not turns.
-        player = NO_PLAYER
-        for offered in (nondealer, dealer):
-            taken = self.players[offered].takes(player_view(table, offered))
-            self.emit("offer", offered, upcard, taken)
-            if taken:
-                player = offered
-                break
-            table.decline(offered)
-        if player != NO_PLAYER:
-            self.record["first_upcard_taker"] = player
-            card = table.take_pile(player)
-            self.emit("take_pile", player, card)
-            over = self.finish_turn(player, card, from_pile=True)
-        else:
-            # R9: both declined, the non-dealer begins from the stock.
-            player = nondealer
-            card = table.take_stock(player)
-            self.emit("take_stock", player, card)
-            over = self.finish_turn(player, card, from_pile=False)
-        while not over:
-            player = 1 - player
-            # R10: a normal turn takes the top of the stock or of the discard pile.
-            if self.players[player].takes(player_view(table, player)):
-                card = table.take_pile(player)
-                self.emit("take_pile", player, card)
-                over = self.finish_turn(player, card, from_pile=True)
-            else:
-                card = table.take_stock(player)
-                self.emit("take_stock", player, card)
-                over = self.finish_turn(player, card, from_pile=False)
         self.record.update(
             hand0=table.hands[0],
             hand1=table.hands[1],
@@ -679,18 +805,96 @@ class _Hand:
         assert set(self.record) == set(HAND_FIELDS)
         return {name: self.record[name] for name in HAND_FIELDS}
 
-    def finish_turn(self, player: int, taken: int, from_pile: bool) -> bool:
-        """The rest of a turn with 11 cards (docs/engine.md steps 1 to 4); True if the hand ends."""
-        rules, table, chooser = self.rules, self.table, self.players[player]
-        view = player_view(table, player, taken if from_pile else None)
+    def view(self) -> View:
+        """The view of the player to move (with the card it took from the pile, if any)."""
+        from_pile = self.phase == DISCARD and self.from_pile
+        return player_view(self.table, self.to_move, self.taken_card if from_pile else None)
+
+    def situation(self, view: View) -> Situation:
+        """What a search player to move knows: ``view`` and the public facts of the position."""
+        table, player = self.table, self.to_move
+        return Situation(
+            view=view,
+            phase=self.phase,
+            player=player,
+            dealer=self.dealer,
+            pile_order=tuple(table.pile),
+            own_taken=table.taken[player],
+            own_passed=table.passed[player],
+            own_turns=table.turns_of[player],
+            upcard_takes=table.upcard_takes,
+            taken_card=self.taken_card if self.phase == DISCARD else NO_CARD,
+        )
+
+    def decide(self) -> Action:
+        """The action of the player to move, from what it knows only."""
+        player, chooser = self.to_move, self.players[self.to_move]
+        view = self.view()
+        if not isinstance(chooser, _Family | _Random):  # a search player
+            action, figures = chooser.decide(self.situation(view))
+            if figures is not None:
+                self.emit("search", player, self.phase, figures)
+            return action
+        if self.phase != DISCARD:
+            return chooser.takes(view)
+        # R14: big gin, only when it scores something.
+        if (
+            self.rules.big_gin_bonus > 0
+            and _deadwood(view.hand) == 0
+            and chooser.declares_big_gin(view)
+        ):
+            return BIG_GIN
+        # The discard, among the legal cards (R11), and whether to knock with it.
+        return Discard(*chooser.discard_or_knock(view))
+
+    def apply(self, action: Action) -> None:
+        """Carry out the action of the player to move; the hand moves to its next decision."""
+        table, player = self.table, self.to_move
+        if self.phase == OFFER:
+            # R7: the non-dealer is offered the upcard; R8: if declined, the dealer.
+            # Declined offers are not turns.
+            assert isinstance(action, bool)
+            self.emit("offer", player, table.pile[-1], action)
+            if action:
+                self.record["first_upcard_taker"] = player
+                self._take(player, from_pile=True)
+            else:
+                table.decline(player)
+                if player != self.dealer:
+                    self.to_move = self.dealer
+                else:  # R9: both declined, the non-dealer begins from the stock.
+                    self._take(1 - self.dealer, from_pile=False)
+        elif self.phase == DRAW:
+            # R10: a normal turn takes the top of the stock or of the discard pile.
+            assert isinstance(action, bool)
+            self._take(player, from_pile=action)
+        else:
+            assert self.phase == DISCARD
+            self._finish_turn(player, action)
+
+    def _take(self, player: int, from_pile: bool) -> None:
+        card = self.table.take_pile(player) if from_pile else self.table.take_stock(player)
+        self.emit("take_pile" if from_pile else "take_stock", player, card)
+        self.phase, self.to_move, self.taken_card, self.from_pile = DISCARD, player, card, from_pile
+
+    def _finish_turn(self, player: int, action: Action) -> None:
+        """The rest of a turn with 11 cards (docs/engine.md steps 1 to 4)."""
+        rules, table = self.rules, self.table
+        self.phase = OVER
         # 1. R14: big gin, only when it scores something.
-        if rules.big_gin_bonus > 0 and _deadwood(view.hand) == 0 and chooser.declares_big_gin(view):
-            self.emit("big_gin", player, view.hand)
+        if action == BIG_GIN:
+            hand = table.hands[player]
+            assert rules.big_gin_bonus > 0 and _deadwood(hand) == 0, "R14: not a big gin"
+            self.emit("big_gin", player, hand)
             self.showdown(player, big_gin=True)
-            return True
+            return
         # 2. The discard, among the legal cards (R11), and whether to knock with it.
-        card, knocks = chooser.discard_or_knock(view)
-        assert card in legal_discards(view), "R11: not a legal discard"
+        assert isinstance(action, Discard)
+        card, knocks = action
+        forbidden = self.taken_card if self.from_pile else None
+        assert table.hands[player] >> card & 1 and not (
+            card == forbidden and not rules.may_discard_drawn_upcard
+        ), "R11: not a legal discard"
         table.discard(player, card)
         deadwood = _deadwood(table.hands[player])
         # 3. R12: knock with at most the hand's knock limit; never compulsory.
@@ -698,16 +902,15 @@ class _Hand:
             assert deadwood <= self.knock_limit, "R12: a knock above the knock limit"
             self.emit("knock", player, card, deadwood)
             self.showdown(player, big_gin=False)
-            return True
+            return
         self.emit("discard", player, card, deadwood)
         # 4. R18: the wall; R18a: the cap on takes from the discard pile.
         if table.stock_left <= rules.wall:
             self.end_in_draw(DrawReason.WALL)
-            return True
-        if table.upcard_takes >= rules.max_upcard_takes:
+        elif table.upcard_takes >= rules.max_upcard_takes:
             self.end_in_draw(DrawReason.UPCARD_CAP)
-            return True
-        return False
+        else:
+            self.phase, self.to_move = DRAW, 1 - player
 
     def end_in_draw(self, reason: int) -> None:
         self.record.update(draw=True, draw_reason=reason)  # nobody scores (R18)
@@ -804,7 +1007,27 @@ def play_hand_reference(
         raise ValueError(f"dealer must be 0 or 1, got {dealer!r}")
     rule_set = load_rules(rules)
     pair = load_players(players, rule_set)
-    return _Hand(deck, rule_set, pair, dealer, seed, deal, trace).play()
+    return _Hand.dealt(deck, rule_set, pair, dealer, seed, deal, trace).play()
+
+
+def decisions_reference(
+    seed: int,
+    deal: int,
+    rules: Rules | str,
+    players: Players = ("simple", "simple"),
+    *,
+    trace: Trace = None,
+) -> Iterator[tuple[Situation, Action]]:
+    """Deal ``deal`` of ``seed`` played as ``play_deal_reference`` plays it, one decision
+    at a time: the situation of the player to move (``situation.player``), then its action."""
+    rule_set = load_rules(rules)
+    pair = load_players(players, rule_set)
+    hand = _Hand.dealt(deck_for_deal(seed, deal), rule_set, pair, deal % 2, seed, deal, trace)
+    while hand.phase != OVER:
+        situation = hand.situation(hand.view())
+        action = hand.decide()
+        yield situation, action
+        hand.apply(action)
 
 
 def play_deal_reference(

@@ -1,0 +1,468 @@
+"""Decisions from outside: any strategy's decision at a position given as plain data.
+
+``decide(view, rules, strategy, seed)`` takes what the deciding player knows (the fields
+of docs/strategies.md, "Decisions from outside"), builds a kernel position from it with
+the opponent's hidden cards and the stock filled in arbitrarily (no decision reads them:
+a search samples its own worlds), and asks the kernels: ``kernels.position.family_action_nb``
+for a family or ``random`` strategy, ``kernels.search.search_nb`` for a search player,
+whose candidates come back with their estimated values.
+
+>>> view = {
+...     "decision": "discard",
+...     "hand": "AS 2S 3S 4H 4D 4C 9H TH JH QS KD",
+...     "taken": "KD",
+...     "taken_from_pile": False,
+...     "pile": "7C",
+...     "stock_left": 30,
+...     "opp_turns": 0,
+...     "own_turns": 1,
+...     "dealer": "opponent",
+... }
+>>> decide(view, "hollywood", "simple").action
+'discard KD'
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from gin_sim.calibration import load_undercut_table
+from gin_sim.cards import FULL_DECK, N_CARDS, cards_of, format_card, format_cards, parse_card_list
+from gin_sim.enums import (
+    ACTION_BIG_GIN,
+    ACTION_CARD,
+    ACTION_KNOCK,
+    N_POSITION_MASKS,
+    N_POSITION_SLOTS,
+    Phase,
+    PositionMask,
+    PositionSlot,
+    StrategyKind,
+    StrategyParam,
+)
+from gin_sim.kernels.position import family_action_nb
+from gin_sim.kernels.search import search_nb, search_scratch_nb
+from gin_sim.reference.engine import Situation
+from gin_sim.reference.rng import GOLDEN_GAMMA, MASK64, player_stream_state
+from gin_sim.rules import Rules, load_rules
+from gin_sim.strategies import Strategy, load_strategy
+
+__all__ = [
+    "Candidate",
+    "Decision",
+    "candidate_table",
+    "decide",
+    "interval95",
+    "parse_view",
+    "position_from_view",
+    "stream_state",
+    "view_from_situation",
+]
+
+PHASES = {"offer": Phase.OFFER, "draw": Phase.DRAW, "discard": Phase.DISCARD}
+HAND_SIZE = 10
+Z95 = 1.959963984540054  # the 97.5% point of the normal distribution
+# Every field of a view: (required, what it is); docs/strategies.md repeats this list.
+VIEW_FIELDS = {
+    "decision": (True, '"offer", "draw" or "discard"'),
+    "hand": (True, "your cards: 10, or 11 when deciding a discard"),
+    "pile": (True, "the discard pile, bottom first (top last)"),
+    "stock_left": (True, "cards in the stock"),
+    "dealer": (True, '"me" or "opponent"'),
+    "opp_turns": (False, "turns the opponent has played (default 0)"),
+    "own_turns": (False, "turns you have played, this one included (default 0)"),
+    "pile_takes": (False, "cards taken from the discard pile so far by both (R18a, default 0)"),
+    "opp_taken": (False, "cards the opponent took from the pile and still holds"),
+    "opp_passed": (False, "cards the opponent showed no interest in"),
+    "own_taken": (False, "cards you took from the pile and still hold"),
+    "own_passed": (False, "cards you showed no interest in"),
+    "knock_limit": (False, "this hand's knock limit (default: the rule set's)"),
+    "taken": (False, "discard decisions: the card you just took"),
+    "taken_from_pile": (False, "discard decisions: whether it came from the discard pile"),
+}
+
+
+@dataclass(frozen=True)
+class View:
+    """A parsed and checked view (card sets as masks, the pile as a list, bottom first)."""
+
+    phase: int
+    hand: int
+    pile: tuple[int, ...]
+    stock_left: int
+    i_deal: bool
+    opp_turns: int
+    own_turns: int
+    pile_takes: int
+    opp_taken: int
+    opp_passed: int
+    own_taken: int
+    own_passed: int
+    knock_limit: int
+    taken: int  # -1 before a take
+    taken_from_pile: bool
+
+    @property
+    def unseen(self) -> int:
+        """Cards in the stock or hidden in the opponent's hand."""
+        pile = sum(1 << c for c in self.pile)
+        return FULL_DECK & ~self.hand & ~pile & ~self.opp_taken
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One action a search compared: its mean hand value over the worlds (points from the
+    searcher's side), the 95% interval of that mean, and its mean gain over the first
+    candidate (the rollout strategy's own choice) in the same worlds."""
+
+    action: str
+    mean: float
+    low: float
+    high: float
+    gain: float
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A decision: ``take`` at an offer or a draw (True: take the pile's top), else
+    ``discard`` (a card string) and ``knock``, or ``big_gin``. ``action`` says it in
+    words (``take``, ``decline``, ``draw``, ``discard 7H``, ``knock 7H``, ``big gin``).
+    For a search player that searched: ``candidates`` in the search's order and the
+    number of ``worlds``; ``chosen`` indexes the candidate taken."""
+
+    action: str
+    take: bool | None = None
+    discard: str | None = None
+    knock: bool = False
+    big_gin: bool = False
+    candidates: tuple[Candidate, ...] = ()
+    worlds: int = 0
+    chosen: int = 0
+
+
+def interval95(total: float, squares: float, n: int) -> tuple[float, float, float]:
+    """Mean and 95% interval (normal, sample standard deviation) from a sum and a sum of
+    squares over ``n`` values; with fewer than 2 values the interval is unknown (nan)."""
+    mean = total / n
+    if n < 2:
+        return mean, math.nan, math.nan
+    half = Z95 * math.sqrt(max((squares - n * mean * mean) / (n - 1), 0.0) / n)
+    return mean, mean - half, mean + half
+
+
+def candidate_table(candidates: tuple[Candidate, ...], chosen: int, indent: int = 6) -> list[str]:
+    """A compact table of a search's candidates, the chosen one marked with ``*``."""
+    pad = " " * indent
+    lines = [f"{pad}  {'candidate':<14}{'mean':>7}  {'95% interval':<17}{'gain':>7}"]
+    for i, c in enumerate(candidates):
+        interval = "n/a" if math.isnan(c.low) else f"[{c.low:6.1f}, {c.high:6.1f}]"
+        mark = "*" if i == chosen else " "
+        lines.append(f"{pad}{mark} {c.action:<14}{c.mean:7.1f}  {interval:<17}{c.gain:7.1f}")
+    return lines
+
+
+# ------------------------------------------------------------------------- the view
+def _fail(message: str) -> None:
+    raise ValueError(message)
+
+
+def _cards(document: Mapping[str, Any], key: str) -> list[int]:
+    value = document.get(key, "")
+    if isinstance(value, str):
+        text = value
+    elif isinstance(value, list | tuple) and all(isinstance(c, str) for c in value):
+        text = " ".join(value)
+    else:
+        raise ValueError(f"view field {key!r}: expected card strings such as '7H', got {value!r}")
+    try:
+        return parse_card_list(text)
+    except ValueError as error:
+        raise ValueError(f"view field {key!r}: {error}") from None
+
+
+def _count(document: Mapping[str, Any], key: str, low: int, high: int, default: int = 0) -> int:
+    value = document.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        _fail(f"view field {key!r} = {value!r}: allowed a whole number {low} to {high}")
+    return value
+
+
+def _mask(cards: list[int]) -> int:
+    return sum(1 << c for c in cards)
+
+
+def parse_view(document: Mapping[str, Any], rules: Rules) -> View:
+    """Check a view given as plain data (docs/strategies.md, "Decisions from outside")."""
+    if not isinstance(document, Mapping):
+        _fail(f"a view is a mapping of field names to values, got {type(document).__name__}")
+    for key in document:
+        if key not in VIEW_FIELDS:
+            _fail(f"unknown view field {key!r}: allowed {', '.join(VIEW_FIELDS)}")
+    for key, (required, _) in VIEW_FIELDS.items():
+        if required and key not in document:
+            _fail(f"view field {key!r} is missing: {VIEW_FIELDS[key][1]}")
+    decision = document["decision"]
+    if decision not in PHASES:
+        _fail(f"view field 'decision' = {decision!r}: allowed 'offer', 'draw' or 'discard'")
+    phase = PHASES[decision]
+    dealer = document["dealer"]
+    if dealer not in ("me", "opponent"):
+        _fail(f"view field 'dealer' = {dealer!r}: allowed 'me' or 'opponent'")
+    hand_cards = _cards(document, "hand")
+    size = 11 if phase == Phase.DISCARD else HAND_SIZE
+    if len(hand_cards) != size:
+        _fail(f"view field 'hand' has {len(hand_cards)} cards: a {decision} decision needs {size}")
+    hand = _mask(hand_cards)
+    pile = _cards(document, "pile")
+    opp_taken = _mask(_cards(document, "opp_taken"))
+    opp_passed = _mask(_cards(document, "opp_passed"))
+    own_taken = _mask(_cards(document, "own_taken"))
+    own_passed = _mask(_cards(document, "own_passed"))
+    for name, cards in (("pile", _mask(pile)), ("opp_taken", opp_taken)):
+        if hand & cards:
+            _fail(f"view fields 'hand' and {name!r} share {format_cards(hand & cards)}")
+    if _mask(pile) & opp_taken:
+        _fail(f"view fields 'pile' and 'opp_taken' share {format_cards(_mask(pile) & opp_taken)}")
+    if opp_taken.bit_count() > HAND_SIZE:
+        _fail(f"view field 'opp_taken' has {opp_taken.bit_count()} cards: at most {HAND_SIZE}")
+    if own_taken & ~hand:
+        _fail(f"view field 'own_taken': {format_cards(own_taken & ~hand)} not in your hand")
+    stock_left = _count(document, "stock_left", 0, 31)
+    expected = N_CARDS - size - len(pile) - HAND_SIZE
+    if stock_left != expected:
+        _fail(
+            f"view field 'stock_left' = {stock_left}: your {size} cards, the pile's {len(pile)} and the opponent's {HAND_SIZE} leave {expected} of the 52"
+        )
+    if stock_left < rules.wall + (phase != Phase.DISCARD):
+        _fail(f"view field 'stock_left' = {stock_left}: the hand ended at the wall (R18)")
+    limit_default = None if rules.oklahoma else rules.knock_limit
+    if "knock_limit" not in document and limit_default is None:
+        _fail("view field 'knock_limit' is missing: under Oklahoma (R14a) the upcard sets it")
+    knock_limit = _count(document, "knock_limit", 0, 10, limit_default or 0)
+    opp_turns = _count(document, "opp_turns", 0, 60)
+    own_turns = _count(document, "own_turns", 0, 60)
+    cap = rules.max_upcard_takes
+    pile_takes = _count(document, "pile_takes", 0, cap if phase == Phase.DISCARD else cap - 1)
+    drawn = 31 - stock_left  # every turn takes one card from the stock or from the pile
+    if opp_turns + own_turns != drawn + pile_takes:
+        _fail(
+            f"view fields 'own_turns' + 'opp_turns' = {own_turns + opp_turns}: with {drawn} cards drawn from the stock and {pile_takes} pile takes there were {drawn + pile_takes} turns"
+        )
+    if phase == Phase.DISCARD:
+        lead = own_turns - opp_turns
+        if own_turns < 1 or lead not in (0, 1):
+            _fail(
+                f"view fields 'own_turns' = {own_turns}, 'opp_turns' = {opp_turns}: when you discard you have played this turn and the turns alternate"
+            )
+    elif opp_turns - own_turns not in (0, 1):
+        _fail(
+            f"view fields 'own_turns' = {own_turns}, 'opp_turns' = {opp_turns}: the turns alternate"
+        )
+    if phase == Phase.OFFER:
+        if len(pile) != 1:
+            _fail(f"view field 'pile' has {len(pile)} cards: at the offer it is the upcard alone")
+        declined = _mask(pile) if dealer == "me" else 0  # R8: the non-dealer declined it
+        if opp_passed != declined or opp_taken or own_taken or own_passed:
+            _fail(
+                "at the offer only the upcard can have been passed, by the non-dealer when you deal"
+            )
+    elif not pile and phase == Phase.DRAW:
+        _fail("view field 'pile' is empty: at a draw the opponent's discard is on it")
+    taken, from_pile = -1, False
+    if phase == Phase.DISCARD:
+        for key in ("taken", "taken_from_pile"):
+            if key not in document:
+                _fail(f"view field {key!r} is missing: a discard decision needs it")
+        taken_cards = _cards(document, "taken")
+        if len(taken_cards) != 1 or not hand >> taken_cards[0] & 1:
+            _fail(f"view field 'taken' = {document['taken']!r}: one card of your hand")
+        taken = taken_cards[0]
+        from_pile = document["taken_from_pile"]
+        if not isinstance(from_pile, bool):
+            _fail(f"view field 'taken_from_pile' = {from_pile!r}: allowed true or false")
+        if from_pile:
+            own_taken |= 1 << taken  # it is known to be in your hand (docs/strategies.md)
+            if pile_takes < 1:
+                _fail("view field 'pile_takes' = 0, but you just took from the pile")
+    else:
+        for key in ("taken", "taken_from_pile"):
+            if key in document:
+                _fail(f"view field {key!r}: only a discard decision has a card just taken")
+    return View(
+        phase=phase,
+        hand=hand,
+        pile=tuple(pile),
+        stock_left=stock_left,
+        i_deal=dealer == "me",
+        opp_turns=opp_turns,
+        own_turns=own_turns,
+        pile_takes=pile_takes,
+        opp_taken=opp_taken,
+        opp_passed=opp_passed,
+        own_taken=own_taken,
+        own_passed=own_passed,
+        knock_limit=knock_limit,
+        taken=taken,
+        taken_from_pile=from_pile,
+    )
+
+
+def view_from_situation(situation: Situation) -> dict[str, Any]:
+    """The plain-data view of a reference engine's ``Situation`` (what ``decide`` takes)."""
+    view = situation.view
+    document: dict[str, Any] = {
+        "decision": situation.phase,
+        "hand": format_cards(view.hand),
+        "pile": format_cards(list(situation.pile_order)),
+        "stock_left": view.stock_left,
+        "dealer": "me" if situation.dealer == situation.player else "opponent",
+        "opp_turns": view.opp_turns,
+        "own_turns": situation.own_turns,
+        "pile_takes": situation.upcard_takes,
+        "opp_taken": format_cards(view.opp_taken),
+        "opp_passed": format_cards(view.opp_passed),
+        "own_taken": format_cards(situation.own_taken),
+        "own_passed": format_cards(situation.own_passed),
+        "knock_limit": view.knock_limit,
+    }
+    if situation.phase == "discard":
+        document["taken"] = format_card(situation.taken_card)
+        document["taken_from_pile"] = view.taken_from_pile is not None
+    return document
+
+
+def position_from_view(
+    view: View, seat: int = 0, fill: list[int] | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """A kernel position (masks, state) where player ``seat`` decides as ``view`` says.
+
+    The cards hidden from the player (the opponent's, other than those it took from the
+    pile, and the stock) are ``fill`` (by default the unseen cards in increasing order):
+    the opponent's first, then the stock from the top. No decision reads them."""
+    M, S = PositionMask, PositionSlot
+    me, opponent = seat, 1 - seat
+    unseen = cards_of(view.unseen)
+    if fill is None:
+        fill = unseen
+    if sorted(fill) != unseen:
+        raise ValueError("fill must be the unseen cards in some order")
+    hidden = HAND_SIZE - view.opp_taken.bit_count()
+    masks = np.zeros(N_POSITION_MASKS, np.uint64)
+    state = np.zeros(N_POSITION_SLOTS, np.int64)
+    masks[M.HAND + me] = view.hand
+    masks[M.HAND + opponent] = view.opp_taken | _mask(fill[:hidden])
+    masks[M.TAKEN + me] = view.own_taken
+    masks[M.TAKEN + opponent] = view.opp_taken
+    masks[M.PASSED + me] = view.own_passed
+    masks[M.PASSED + opponent] = view.opp_passed
+    masks[M.PILE] = _mask(list(view.pile))
+    stock_pos = N_CARDS - view.stock_left
+    state[S.PHASE] = view.phase
+    state[S.PLAYER] = me
+    state[S.DEALER] = me if view.i_deal else opponent
+    state[S.STOCK_POS] = stock_pos
+    state[S.PILE_SIZE] = len(view.pile)
+    for i, card in enumerate(view.pile):
+        state[S.PILE + i] = card
+    state[S.TAKEN_CARD] = view.taken
+    state[S.FROM_PILE] = int(view.taken_from_pile)
+    state[S.TAKES] = view.pile_takes
+    state[S.TURNS] = view.own_turns + view.opp_turns
+    state[S.TURNS_BY + me] = view.own_turns
+    state[S.TURNS_BY + opponent] = view.opp_turns
+    state[S.FIRST_TAKER] = -1  # read by the record only
+    state[S.LIMIT] = view.knock_limit
+    state[S.KNOCKER] = -1
+    for j in range(stock_pos):
+        state[S.DECK + j] = -1  # dealt before the stock's top: unknown
+    for j, card in enumerate(fill[hidden:]):
+        state[S.DECK + stock_pos + j] = card
+    return masks, state
+
+
+def stream_state(seed: int, deal: int = 0, seat: int = 0, draws: int = 0) -> int:
+    """The deciding player's random stream: the stream of player ``seat`` in deal ``deal``
+    of ``seed`` (docs/engine.md), after ``draws`` numbers were drawn from it."""
+    return (player_stream_state(seed, deal, seat) + draws * GOLDEN_GAMMA) & MASK64
+
+
+def _describe(action: int, phase: int) -> Decision:
+    if phase != Phase.DISCARD:
+        words = "take" if action else ("decline" if phase == Phase.OFFER else "draw")
+        return Decision(action=words, take=bool(action))
+    if action == ACTION_BIG_GIN:
+        return Decision(action="big gin", big_gin=True)
+    card = format_card(action & ACTION_CARD)
+    knock = bool(action & ACTION_KNOCK)
+    return Decision(action=f"{'knock' if knock else 'discard'} {card}", discard=card, knock=knock)
+
+
+def decide(
+    view: Mapping[str, Any],
+    rules: str | Rules = "hollywood",
+    strategy: str | Strategy = "mc",
+    seed: int = 0,
+    *,
+    deal: int = 0,
+    seat: int = 0,
+    draws: int = 0,
+) -> Decision:
+    """The decision of ``strategy`` (a name, a TOML path or a ``Strategy``) under ``rules``
+    for the player whose ``view`` is given (docs/strategies.md, "Decisions from outside").
+
+    A search player (and ``random``) draws from the random stream of player ``seat`` in
+    deal ``deal`` of ``seed`` after ``draws`` numbers (``stream_state``): with the
+    values of a simulated hand (an mc player draws one number per searched decision)
+    the decision is the one that player made there. Bad input is a ``ValueError``.
+    """
+    if seat not in (0, 1):
+        raise ValueError(f"seat = {seat!r}: allowed 0 or 1")
+    for name, value in (("seed", seed), ("deal", deal), ("draws", draws)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ValueError(f"{name} = {value!r}: allowed a whole number 0 or more")
+    if seed > MASK64:
+        raise ValueError(f"seed = {seed}: allowed 0 to 2**64 - 1")
+    rule_set = load_rules(rules)
+    played = load_strategy(strategy).for_rules(rule_set)
+    parsed = parse_view(view, rule_set)
+    masks, state = position_from_view(parsed, seat)
+    params = played.to_kernel(rule_set)
+    return _kernel_decision(
+        params, rule_set, masks, state, seat, stream_state(seed, deal, seat, draws)
+    )
+
+
+def _kernel_decision(
+    params: np.ndarray, rules: Rules, masks: np.ndarray, state: np.ndarray, seat: int, stream: int
+) -> Decision:
+    """The kernels' decision of player ``seat`` (strategy vector ``params``) at a position
+    (masks, state), its random stream at ``stream``."""
+    kernel_rules = rules.to_kernel()
+    table = load_undercut_table()
+    streams = np.zeros(2, np.uint64)
+    streams[seat] = stream
+    phase = int(state[PositionSlot.PHASE])
+    with np.errstate(over="ignore"):
+        if params[StrategyParam.KIND] != StrategyKind.MC:
+            action = family_action_nb(params, masks, state, kernel_rules, table, streams, seat)
+            return _describe(int(action), phase)
+        search = search_scratch_nb()
+        action = search_nb(params, masks, state, kernel_rules, table, streams, seat, search)
+    decision = _describe(int(action), phase)
+    n, worlds = (int(x) for x in search[13])
+    if worlds == 0:  # one candidate: nothing searched
+        return decision
+    candidates = []
+    for c in range(n):
+        mean, low, high = interval95(float(search[6][c]), float(search[7][c]), worlds)
+        words = _describe(int(search[5][c]), phase).action
+        candidates.append(Candidate(words, mean, low, high, float(search[14][c]) / worlds))
+    chosen = [int(a) for a in search[5][:n]].index(int(action))
+    return Decision(
+        **{**decision.__dict__, "candidates": tuple(candidates), "worlds": worlds, "chosen": chosen}
+    )

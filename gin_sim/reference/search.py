@@ -1,0 +1,290 @@
+"""Search players (kind ``mc``) in plain Python, written to be read next to the spec.
+
+docs/strategies.md ("Search players") is the specification; the numba kernels
+(``gin_sim/kernels/search.py``) implement it too, and tests compare the two decision for
+decision: the same candidates in the same order, the same random numbers, the same worlds,
+the same rollout values summed in the same order, the same choice.
+
+A search player decides from its ``Situation`` (its view and the public facts of the
+position), never from the table: each world is a new table made of the situation and
+sampled cards (``_Hand.in_world``), so the opponent's real cards cannot reach a rollout.
+
+>>> from gin_sim.reference.engine import play_deal_reference
+>>> record = play_deal_reference(3, 0, "hollywood", ("mc-fast", "simple"))
+>>> record["deal"], record["hand0"] & record["hand1"]
+(0, 0)
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from gin_sim.cards import format_card
+from gin_sim.reference.engine import (
+    BIG_GIN,
+    DISCARD,
+    OFFER,
+    Action,
+    Discard,
+    Situation,
+    _cards,
+    _deadwood,
+    _Hand,
+    _tie_break,
+    completes_a_meld,
+    discard_cost,
+    family_discard_or_knock,
+    family_takes,
+    simple_discard,
+    simple_discard_bounded,
+)
+from gin_sim.reference.rng import Stream, bounded
+from gin_sim.rules import Rules
+from gin_sim.strategies import Strategy, load_strategy
+
+__all__ = [
+    "HAND_SIZE",
+    "MAX_WORLD_TRIES",
+    "SearchFigures",
+    "Searcher",
+    "built_hand",
+    "candidate_actions",
+    "choose",
+    "contradicted_passes",
+    "describe_action",
+    "rollout_value",
+    "sample_world",
+    "search",
+]
+
+HAND_SIZE = 10  # R6: the opponent holds 10 cards whenever a search player decides
+MAX_WORLD_TRIES = 16  # with infer: worlds drawn at most, the last always kept
+TWO_TO_MINUS_53 = 2.0**-53
+
+
+# ---------------------------------------------------------------- 1. candidates
+def candidate_actions(strategy: Strategy, rollout: Strategy, situation: Situation) -> list[Action]:
+    """The actions the search compares, in order, duplicates dropped: first the decision
+    of the ``rollout`` strategy here, then the other choice of a take, or the knock with
+    the least-deadwood discard and the ``strategy.candidates`` cheapest discards by the
+    rollout strategy's discard cost. One candidate: no search."""
+    view = situation.view
+    # The rollout strategy's own decision (as the engine asks a family player).
+    if situation.phase != DISCARD:
+        own_take = family_takes(rollout, view)
+        return [own_take, not own_take]  # offer (R7, R8) or draw (R10)
+    if view.rules.big_gin_bonus > 0 and _deadwood(view.hand) == 0:
+        return [BIG_GIN]  # R14: declared whenever allowed, as the family does
+    own = Discard(*family_discard_or_knock(rollout, view))
+    # Never the card just taken from the pile (even when R11 allows it).
+    cards = [c for c in _cards(view.hand) if c != view.taken_from_pile]
+    best = simple_discard(view.hand, cards, view.taken_from_pile)
+    deadwood = _deadwood(view.hand & ~(1 << best))
+    if deadwood == 0:
+        return [Discard(best, True)]  # gin (R13): nothing can beat it
+    candidates = [own]
+
+    def add(action: Action) -> None:
+        if action not in candidates:
+            candidates.append(action)
+
+    if deadwood <= view.knock_limit:  # R12: knocking is a candidate
+        add(Discard(best, True))
+    by_cost = sorted(cards, key=lambda c: (discard_cost(rollout, view, c), *_tie_break(c)))
+    for card in by_cost[: strategy.candidates]:
+        add(Discard(card, False))
+    return candidates
+
+
+# -------------------------------------------------------------------- 3. worlds
+def shuffle(cards: list[int], stream: Stream) -> None:
+    """Fisher-Yates from the top, in place, as the deck shuffle (docs/engine.md)."""
+    for j in range(len(cards) - 1, 0, -1):
+        k = bounded(stream.next(), j + 1)
+        cards[j], cards[k] = cards[k], cards[j]
+
+
+def built_hand(known: int, cards: Sequence[int], hidden: int, extra: int) -> int:
+    """The opponent's hand as its model would have built it: the cards it is known to
+    hold and ``cards[:hidden]``; then, for each of ``extra`` turns, the next card comes in
+    and the card (not known) whose removal leaves the least deadwood goes out, ties to the
+    higher value, rank, suit (the ``simple`` discard)."""
+    hand = known
+    for card in cards[:hidden]:
+        hand |= 1 << card
+    for card in cards[hidden : hidden + extra]:
+        hand |= 1 << card
+        droppable = [c for c in _cards(hand) if not known >> c & 1]
+        # The bounded search finds the same card as simple_discard (tested), faster.
+        hand &= ~(1 << simple_discard_bounded(hand, droppable, None))
+    return hand
+
+
+def contradicted_passes(opp_hand: int, opp_passed: int) -> int:
+    """The cards the opponent passed over or discarded, not in ``opp_hand``, that make a
+    meld with it (R3): each one a pass that this hand makes unlikely."""
+    return sum(
+        1
+        for card in _cards(opp_passed)
+        if not opp_hand >> card & 1 and completes_a_meld(opp_hand, card)
+    )
+
+
+def sample_world(strategy: Strategy, situation: Situation, stream: Stream) -> tuple[int, list[int]]:
+    """One world consistent with the view: the opponent's hand and the stock, top first."""
+    view = situation.view
+    known = view.opp_taken
+    cards = _cards(view.unseen)  # in increasing card order
+    hidden = HAND_SIZE - known.bit_count()
+    extra = min(view.opp_turns, len(cards) - hidden) if strategy.infer else 0
+    opp_hand = known
+    for attempt in range(MAX_WORLD_TRIES):
+        shuffle(cards, stream)  # each try shuffles the previous try's order again
+        if not strategy.infer:
+            for card in cards[:hidden]:
+                opp_hand |= 1 << card
+            break
+        opp_hand = built_hand(known, cards, hidden, extra)
+        if attempt == MAX_WORLD_TRIES - 1:
+            break  # the last is always kept
+        keep = 1.0
+        for _ in range(contradicted_passes(opp_hand, view.opp_passed)):
+            keep *= strategy.infer_weight
+        if (stream.next() >> 11) * TWO_TO_MINUS_53 < keep:
+            break
+    stock = [c for c in cards if not opp_hand >> c & 1]  # in shuffled order
+    if strategy.infer:  # the cards the build dropped must not sit on the stock's top
+        shuffle(stock, stream)
+    return opp_hand, stock
+
+
+# ------------------------------------------------------------------ 4. rollouts
+def rollout_value(
+    situation: Situation,
+    opp_hand: int,
+    stock: Sequence[int],
+    action: Action,
+    policies: tuple[Strategy, Strategy],
+) -> int:
+    """Apply ``action`` in the world and play the hand to its end with the family
+    ``policies`` (per seat): the hand's points from the searcher's side (R17)."""
+    hand = _Hand.in_world(situation, opp_hand, stock, policies)
+    hand.apply(action)
+    record = hand.play()
+    if record["winner"] < 0:
+        return 0
+    return int(record["points"]) if record["winner"] == situation.player else -int(record["points"])
+
+
+# -------------------------------------------------------------------- 5. choice
+def choose(
+    confidence: float, worlds: int, gains: Sequence[float], gain_squares: Sequence[float]
+) -> int:
+    """The candidate with the greatest summed gain over the first (the earliest on ties),
+    if its mean gain is above ``confidence`` standard errors; else the first. With one
+    world there is no standard error and the best is taken (as the kernel does)."""
+    best = 0
+    for c in range(1, len(gains)):
+        if gains[c] > gains[best]:
+            best = c
+    if best == 0 or worlds < 2:
+        return best
+    mean = gains[best] / worlds
+    variance = (gain_squares[best] - worlds * mean * mean) / (worlds - 1)
+    error = math.sqrt(max(variance, 0.0) / worlds)
+    return best if mean > confidence * error else 0
+
+
+@dataclass(frozen=True)
+class SearchFigures:
+    """What one search found: its candidates in order, and per candidate the sums over
+    the worlds of its rollout value and of the value's square, and of its gain over the
+    first candidate in the same world and of that gain's square; ``chosen`` indexes the
+    action taken."""
+
+    phase: str
+    candidates: tuple[Action, ...]
+    sums: tuple[float, ...]
+    squares: tuple[float, ...]
+    gains: tuple[float, ...]
+    gain_squares: tuple[float, ...]
+    worlds: int
+    chosen: int
+
+
+def search(
+    strategy: Strategy,
+    rollout: Strategy,
+    opponent_model: Strategy,
+    situation: Situation,
+    player_stream: Stream,
+) -> tuple[Action, SearchFigures | None]:
+    """docs/strategies.md, "The decision", steps 1 to 5."""
+    candidates = candidate_actions(strategy, rollout, situation)
+    if len(candidates) == 1:
+        return candidates[0], None  # no search, no random number
+    world_stream = Stream(player_stream.next())  # 2. one number per search
+    policies = [opponent_model, opponent_model]
+    policies[situation.player] = rollout
+    n = len(candidates)
+    sums, squares, gains, gain_squares = [0.0] * n, [0.0] * n, [0.0] * n, [0.0] * n
+    for _ in range(strategy.samples):
+        opp_hand, stock = sample_world(strategy, situation, world_stream)
+        first = 0.0
+        for c, action in enumerate(candidates):  # the same world for every candidate
+            value = float(
+                rollout_value(situation, opp_hand, stock, action, (policies[0], policies[1]))
+            )
+            if c == 0:
+                first = value
+            sums[c] += value
+            squares[c] += value * value
+            gains[c] += value - first
+            gain_squares[c] += (value - first) * (value - first)
+    chosen = choose(strategy.confidence, strategy.samples, gains, gain_squares)
+    figures = SearchFigures(
+        situation.phase,
+        tuple(candidates),
+        tuple(sums),
+        tuple(squares),
+        tuple(gains),
+        tuple(gain_squares),
+        strategy.samples,
+        chosen,
+    )
+    return candidates[chosen], figures
+
+
+@functools.lru_cache(maxsize=64)
+def _policy(name: str, rules: Rules) -> Strategy:
+    """A named family strategy as played under ``rules`` (its ``[[adapt]]`` tables)."""
+    return load_strategy(name).for_rules(rules)
+
+
+class Searcher:
+    """A search player in the reference engine: it draws from its player stream (seed,
+    deal, seat) one number per searched decision."""
+
+    def __init__(self, strategy: Strategy, rules: Rules, stream_state: int) -> None:
+        self.strategy = strategy
+        self.rollout = _policy(strategy.rollout, rules)
+        self.opponent_model = _policy(strategy.opponent_model, rules)
+        self.stream = Stream(stream_state)
+
+    def decide(self, situation: Situation) -> tuple[Action, SearchFigures | None]:
+        return search(self.strategy, self.rollout, self.opponent_model, situation, self.stream)
+
+
+def describe_action(action: Action, phase: str) -> str:
+    """An action in words: ``take``, ``decline``, ``draw``, ``discard 7H``, ``knock 7H``,
+    ``big gin``."""
+    if action == BIG_GIN:
+        return "big gin"
+    if isinstance(action, Discard):
+        return f"{'knock' if action.knock else 'discard'} {format_card(action.card)}"
+    if action:
+        return "take"
+    return "decline" if phase == OFFER else "draw"

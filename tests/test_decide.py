@@ -1,0 +1,263 @@
+"""``gin_sim.decide``: any strategy's decision from a plain-data view, through the kernels.
+
+- Family decisions through ``decide`` equal the decisions played at the same positions
+  (the reference engine's, which plays the kernels' records: checked here too).
+- The cards filled in for the opponent's hidden hand and the stock never change a
+  decision nor a search's figures; the kernels' test-only leak (MC_PEEK) shows the check
+  can fail.
+- Bad views are one-line ValueErrors; the README example runs as written.
+"""
+
+from __future__ import annotations
+
+import doctest
+import random
+import re
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+import gin_sim
+from gin_sim.decide import (
+    _kernel_decision,
+    decide,
+    parse_view,
+    position_from_view,
+    stream_state,
+    view_from_situation,
+)
+from gin_sim.enums import StrategyParam
+from gin_sim.records import record_to_dict
+from gin_sim.reference.engine import BIG_GIN, decisions_reference, play_deal_reference
+from gin_sim.reference.search import describe_action
+from gin_sim.rules import load_rules
+from gin_sim.simulate import simulate_deals
+from gin_sim.strategies import Strategy, load_strategy
+
+SEED = 404
+README = Path(__file__).resolve().parents[1] / "README.md"
+VIEW = {
+    "decision": "discard",
+    "hand": "AS 2S 3S 4H 4D 4C 9H TH JH QS KD",
+    "taken": "KD",
+    "taken_from_pile": False,
+    "pile": "7C",
+    "opp_passed": "7C",
+    "own_passed": "7C",
+    "stock_left": 30,
+    "opp_turns": 0,
+    "own_turns": 1,
+    "dealer": "opponent",
+}
+
+
+@pytest.mark.parametrize(
+    ("rule_set", "players"),
+    [
+        ("hollywood", ("expert", "simple")),
+        ("standard", ("gin-hunter", "defensive")),
+        ("oklahoma", ("early-knocker", "basic")),
+    ],
+)
+def test_family_decisions_through_decide_equal_the_played_ones(rule_set, players):
+    rules = load_rules(rule_set)
+    deals = 12
+    kernel = simulate_deals(rules, tuple(load_strategy(p) for p in players), deals, seed=SEED)
+    kinds = set()
+    for deal in range(deals):
+        # The reference plays the kernels' hand ...
+        assert play_deal_reference(SEED, deal, rules, players) == record_to_dict(kernel[deal])
+        # ... and decide() takes the reference's decision at each of its positions.
+        for situation, action in decisions_reference(SEED, deal, rules, players):
+            view = view_from_situation(situation)
+            got = decide(view, rules, players[situation.player], seed=7)
+            assert got.action == describe_action(action, situation.phase), (deal, view)
+            assert got.candidates == () and got.worlds == 0
+            kinds.add(got.action.split()[0])
+    assert {"take", "draw", "discard", "knock"} <= kinds
+
+
+def _positions(players, rules, deals):
+    for deal in range(deals):
+        for situation, _ in decisions_reference(SEED, deal, rules, players):
+            yield deal, situation
+
+
+def _refills(view, count, rng):
+    unseen = sorted(c for c in range(52) if view.unseen >> c & 1)
+    for _ in range(count):
+        fill = unseen[:]
+        rng.shuffle(fill)
+        yield fill
+
+
+@pytest.mark.parametrize(
+    "strategy",
+    [
+        load_strategy("expert"),
+        replace(load_strategy("mc-fast"), samples=4),
+        replace(load_strategy("mc"), samples=3, infer=True),
+    ],
+    ids=["expert", "mc-fast", "mc-infer"],
+)
+def test_hidden_cards_filled_in_never_change_the_decision(strategy):
+    rules = load_rules("hollywood")
+    rng = random.Random(1)
+    checked = 0
+    for deal, situation in _positions((strategy, "expert"), rules, 4):
+        if situation.player != 0:
+            continue
+        view = parse_view(view_from_situation(situation), rules)
+        stream = stream_state(SEED, deal, 0, 0)
+        params = strategy.for_rules(rules).to_kernel(rules)
+        masks, state = position_from_view(view)
+        expected = _kernel_decision(params, rules, masks, state, 0, stream)
+        for fill in _refills(view, 2, rng):
+            masks, state = position_from_view(view, 0, fill)
+            assert _kernel_decision(params, rules, masks, state, 0, stream) == expected
+            checked += 1
+    assert checked > 30
+
+
+def test_the_fill_check_catches_a_search_that_peeks():
+    """MC_PEEK (the kernels' test-only leak) plays the rollouts with the position's own
+    hidden cards: then the cards filled in do change the figures."""
+    rules = load_rules("hollywood")
+    strategy = replace(load_strategy("mc-fast"), samples=4)
+    params = strategy.for_rules(rules).to_kernel(rules)
+    params[StrategyParam.MC_PEEK] = 1
+    rng = random.Random(2)
+    changed = 0
+    for _, situation in _positions((strategy, "simple"), rules, 2):
+        if situation.player != 0:
+            continue
+        view = parse_view(view_from_situation(situation), rules)
+        masks, state = position_from_view(view)
+        expected = _kernel_decision(params, rules, masks, state, 0, 99)
+        for fill in _refills(view, 2, rng):
+            masks, state = position_from_view(view, 0, fill)
+            changed += _kernel_decision(params, rules, masks, state, 0, 99) != expected
+    assert changed > 5
+
+
+def test_decide_returns_a_search_with_intervals():
+    decision = decide(VIEW, "hollywood", "mc", seed=3)
+    assert decision.worlds == load_strategy("mc").samples and decision.discard is not None
+    actions = [c.action for c in decision.candidates]
+    assert len(actions) == len(set(actions)) >= 3
+    assert actions[decision.chosen] == decision.action
+    for c in decision.candidates:
+        assert c.low < c.mean < c.high
+    assert decision.candidates[0].gain == 0.0
+    # The seed keys the search: another seed, other worlds; the same seed, the same figures.
+    assert decide(VIEW, "hollywood", "mc", seed=3) == decision
+    assert decide(VIEW, "hollywood", "mc", seed=4).candidates != decision.candidates
+    # Families do not search.
+    assert decide(VIEW, "hollywood", "simple") == gin_sim.Decision(
+        action="knock KD", discard="KD", knock=True
+    )
+
+
+def test_decide_offer_draw_and_big_gin():
+    offer = {
+        "decision": "offer",
+        "hand": "AS 2S 4H 4D 6C 8H TH JH QS KD",
+        "pile": "3S",
+        "stock_left": 31,
+        "dealer": "opponent",
+    }
+    assert decide(offer, "hollywood", "simple").take is True  # AS 2S 3S
+    assert decide({**offer, "pile": "9C"}, "hollywood", "simple").action == "decline"
+    dealer = {**offer, "pile": "9C", "dealer": "me", "opp_passed": "9C"}
+    search = decide(dealer, "hollywood", "mc-fast", seed=1)
+    assert [c.action for c in search.candidates] == ["decline", "take"]
+    draw = {
+        "decision": "draw",
+        "hand": "AS 2S 4H 4D 6C 8H TH JH QS KD",
+        "pile": "9C 7C 8D",  # both declined 9C; you drew and discarded 7C; so did they, 8D
+        "stock_left": 29,
+        "dealer": "opponent",
+        "own_turns": 1,
+        "opp_turns": 1,
+        "own_passed": "9C 7C",
+        "opp_passed": "9C 7C 8D",
+    }
+    assert decide(draw, "hollywood", "simple").action == "draw"
+    big = {
+        "decision": "discard",
+        "hand": "AS 2S 3S 4H 4D 4C 9H TH JH QH KH",
+        "taken": "KH",
+        "taken_from_pile": False,
+        "pile": "7C",
+        "stock_left": 30,
+        "own_turns": 1,
+        "dealer": "opponent",
+    }
+    gin = decide(big, "hollywood", "mc-fast")
+    assert gin.action == "knock KH" and gin.worlds == 0  # gin: one candidate, no search
+    assert decide(big, load_rules("hollywood", ["big_gin_bonus=31"]), "mc-fast").big_gin
+    assert BIG_GIN == "big gin"
+
+
+BAD = [
+    ({"hand": "AS"}, "'hand' has 1 cards"),
+    ({"hand": "AS 2S 3S 4H 4D 4C 9H TH JH QS XX"}, "unknown rank"),
+    ({"pile": "AS"}, "share AS"),
+    ({"decision": "knock"}, "'decision'"),
+    ({"dealer": "you"}, "'dealer'"),
+    ({"stock_left": 29}, "'stock_left' = 29"),
+    ({"own_turns": 2}, "'own_turns' + 'opp_turns' = 2"),
+    ({"opp_turns": 1, "own_turns": 0}, "'own_turns'"),
+    ({"colour": "red"}, "unknown view field 'colour'"),
+    ({"taken": "7C"}, "'taken'"),
+    ({"taken_from_pile": True}, "'pile_takes' = 0"),
+    ({"own_taken": "5C"}, "not in your hand"),
+    ({"knock_limit": 11}, "'knock_limit' = 11"),
+    ({"opp_taken": "AC 2C 3C 5C 6C 7C 8C 9C TC JC QC"}, None),
+]
+
+
+@pytest.mark.parametrize(("change", "message"), BAD)
+def test_bad_views_are_one_line_errors(change, message):
+    view = {**VIEW, **change}
+    with pytest.raises(ValueError) as error:
+        decide(view, "hollywood", "simple")
+    text = str(error.value)
+    assert "\n" not in text
+    if message is not None:
+        assert message in text, text
+
+
+def test_missing_fields_and_bad_arguments():
+    missing = {k: v for k, v in VIEW.items() if k != "taken"}
+    with pytest.raises(ValueError, match="'taken' is missing"):
+        decide(missing, "hollywood", "simple")
+    with pytest.raises(ValueError, match="'knock_limit' is missing"):
+        decide(VIEW, "oklahoma", "simple")
+    with pytest.raises(ValueError, match="seat"):
+        decide(VIEW, "hollywood", "simple", seat=2)
+
+
+def test_the_readme_example_runs_as_written():
+    text = README.read_text()
+    blocks = re.findall(r"```pycon\n(.*?)```", text, flags=re.S)
+    example = [b for b in blocks if "gin_sim.decide" in b]
+    assert len(example) == 1
+    parser = doctest.DocTestParser()
+    test = parser.get_doctest(example[0], {}, "README decide", str(README), 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
+    runner.run(test)
+    assert runner.summarize(verbose=False).failed == 0
+    assert len(test.examples) >= 3
+
+
+def test_strategy_objects_and_family_kinds():
+    rules = load_rules("hollywood")
+    assert decide(VIEW, rules, Strategy(name="x")).action == "knock KD"
+    assert decide(VIEW, rules, Strategy(knock_threshold=5)).action == "discard KD"
+    # random draws from the seat's stream: the same seed, deal, seat and draws, the same card.
+    first = decide(VIEW, rules, "random", seed=5, seat=1)
+    assert first == decide(VIEW, rules, "random", seed=5, seat=1)
+    picks = {decide(VIEW, rules, "random", seed=s).action for s in range(12)}
+    assert len(picks) > 3
