@@ -18,7 +18,7 @@ import pytest
 
 from gin_sim.cards import format_card
 from gin_sim.decide import decide, view_from_situation
-from gin_sim.records import record_to_dict
+from gin_sim.records import MATCH_FIELDS, record_to_dict
 from gin_sim.reference.engine import (
     BIG_GIN,
     DISCARD,
@@ -30,6 +30,7 @@ from gin_sim.reference.engine import (
     play_deal_reference,
     simple_discard,
 )
+from gin_sim.reference.match import play_match_reference
 from gin_sim.reference.rng import Stream, deck_for_deal, deck_stream_state
 from gin_sim.reference.search import (
     built_hand,
@@ -40,7 +41,7 @@ from gin_sim.reference.search import (
     shuffle,
 )
 from gin_sim.rules import load_rules
-from gin_sim.simulate import simulate_deals
+from gin_sim.simulate import simulate_deals, simulate_matches
 from gin_sim.strategies import Strategy, load_strategy
 
 SEED = 20270311
@@ -293,3 +294,15 @@ def test_a_search_reads_only_the_situation():
             checked += 1
             hand.apply(hand.decide())
     assert checked > 50
+
+
+def test_reference_matches_with_a_search_player_equal_the_kernels():
+    """Whole Hollywood matches (R19 to R23): the searcher's stream is keyed by the match's
+    key and the hand's index there, in both engines."""
+    rules = load_rules("hollywood")
+    # One world per search: the choice takes the best gain without a standard error.
+    pair = (mc("mc-fast", samples=1, infer=False, name="mcf1"), load_strategy("simple"))
+    kernel, _ = simulate_matches(rules, pair, 2, seed=SEED)
+    for m in range(2):
+        reference = play_match_reference(SEED, m, rules, pair)
+        assert {f: int(kernel[m][f]) for f in MATCH_FIELDS} == reference

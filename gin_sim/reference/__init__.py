@@ -1,6 +1,7 @@
 """The plain-Python reference: the engine and random numbers of docs/engine.md, no numba.
 
-Slow but literal; the numba kernels are tested against it record for record.
+Slow but literal; the numba kernels are tested against it record for record. Search
+players (kind ``mc``) are ``gin_sim.reference.search``.
 """
 
 from gin_sim.reference.engine import play_deal_reference, play_hand_reference
