@@ -38,13 +38,26 @@ from gin_sim.rules import Rules
 from gin_sim.strategies import Strategy, load_strategy
 
 NOT_TUNABLE = ("name", "description", "kind", "adapt")
+# Parameters of search players only (docs/strategies.md, "Search players"): a family
+# strategy ignores them, so searching them would search nothing.
+SEARCH_ONLY = (
+    "samples",
+    "candidates",
+    "rollout",
+    "opponent_model",
+    "infer",
+    "infer_weight",
+    "confidence",
+)
 SCHEDULE = "knock_schedule"
 _NUMBER = re.compile(r"^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$")
 _WHOLE = re.compile(r"^[-+]?\d+$")
 
 
-def tunable_parameters() -> list[str]:
-    return [f.name for f in fields(Strategy) if f.name not in NOT_TUNABLE]
+def tunable_parameters(kind: str = "family") -> list[str]:
+    """The parameters a space may name for a strategy of ``kind``."""
+    skip = NOT_TUNABLE + (SEARCH_ONLY if kind == "family" else ())
+    return [f.name for f in fields(Strategy) if f.name not in skip]
 
 
 @dataclass(frozen=True)
@@ -213,11 +226,11 @@ def parse_space(text: str, base: Strategy | None = None, rules: Rules | None = N
 
     base = base if base is not None else load_strategy("simple")
     rules = rules if rules is not None else load_rules("hollywood")
-    if base.kind != "family":
+    if base.kind == "random":
         raise ConfigError(
-            f"strategy {base.name!r} is of kind {base.kind!r}: the tuner searches the parameters of family strategies"
+            f"strategy {base.name!r} is of kind 'random': it has no parameters to search"
         )
-    allowed = tunable_parameters()
+    allowed = tunable_parameters(base.kind)
     types = get_type_hints(Strategy)
     items = [item.strip() for item in text.split(",")]
     if not text.strip() or not all(items):
@@ -232,6 +245,11 @@ def parse_space(text: str, base: Strategy | None = None, rules: Rules | None = N
         key, sep, value = (part.strip() for part in item.partition("="))
         if not sep or not key or not value:
             raise _fail(item, "expected key=low:high (e.g. knock_threshold=0:10) or key=value")
+        if key in SEARCH_ONLY and key not in allowed:
+            raise _fail(
+                item,
+                f"{key} applies to search players (kind mc) only: allowed {', '.join(allowed)}",
+            )
         if key not in allowed:
             raise _fail(item, f"unknown parameter {key!r}: allowed {', '.join(allowed)}")
         if key in seen:
@@ -241,6 +259,12 @@ def parse_space(text: str, base: Strategy | None = None, rules: Rules | None = N
         if key == SCHEDULE:
             searched, boundaries = _schedule(item, value, rules)
             dimensions += searched
+            continue
+        if kind is str:
+            if ":" in value:
+                raise _fail(item, f"{key} takes a name, not a range: write e.g. {key}=expert")
+            _check_value(item, key, value, base, rules)
+            fixed.append((key, value))
             continue
         if kind is bool:
             if value.lower() in ("false:true", "true:false"):

@@ -477,8 +477,11 @@ def strategy_toml(strategy: Strategy, comment: Sequence[str] = ()) -> str:
     if strategy.adapt:
         raise ValueError("strategy_toml writes strategies without [[adapt]] tables")
     lines = [f"# {line}" for line in comment]
+    defaults = Strategy(kind=strategy.kind).to_config() if strategy.kind != "random" else {}
     for key, value in strategy.to_config().items():
         if key == "adapt" or value is None or (key == "knock_schedule" and not value):
             continue
+        if key not in ("name", "description", "kind") and defaults.get(key) == value:
+            continue  # the family's default: the file lists what differs from it
         lines.append(f"{key} = {_toml_value(value)}")
     return "\n".join(lines) + "\n"

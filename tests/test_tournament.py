@@ -125,7 +125,7 @@ def test_tournament_on_dask_equals_in_process(tmp_path, tournament):
     from distributed import Client, LocalCluster
 
     with (
-        LocalCluster(n_workers=2, processes=False, dashboard_address=None) as cluster,
+        LocalCluster(n_workers=2, processes=False, dashboard_address=":0") as cluster,
         Client(cluster) as client,
     ):
         remote = _play(tmp_path / "runs", client=client)

@@ -172,6 +172,7 @@ def test_tune_command_writes_report_and_a_playable_winner(tmp_path):
     [
         ("knock_threshold=3:1", "low 3 is above high 1"),
         ("bogus=0:1", "unknown parameter 'bogus': allowed knock_threshold"),
+        ("samples=8:64", "search players (kind mc) only"),
         ("knock_threshold=0:12", "allowed 0 to 10"),
         ("undercut_risk=0.0:2.0", "allowed 0 to 1"),
         ("safety_weight=-1:3", "allowed a finite number >= 0"),
