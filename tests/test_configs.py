@@ -9,7 +9,13 @@ import numpy as np
 import pytest
 
 from gin_sim.config import ConfigError, configs_dir
-from gin_sim.enums import MAX_SCHEDULE_PHASES, N_STRATEGY_PARAMS, RuleParam, StrategyParam
+from gin_sim.enums import (
+    FAMILY_PARAMS,
+    MAX_SCHEDULE_PHASES,
+    N_STRATEGY_PARAMS,
+    RuleParam,
+    StrategyParam,
+)
 from gin_sim.rules import Rules, load_rules, named_rules
 from gin_sim.strategies import Strategy, load_strategy, named_strategies, parse_players
 
@@ -156,16 +162,34 @@ DISTINCT_STRATEGY = [
 ]  # fmt: skip
 
 
-def strategies_to_check() -> list[tuple[str, Strategy]]:
-    """Every strategy file as played under every rule file (adaptations applied), and a
-    strategy whose every parameter differs from the others."""
+# Search players (kind mc): their own slots, then two family vectors (rollout, opponent model).
+SEARCH_POSITIONS = {
+    "samples": StrategyParam.MC_SAMPLES,
+    "candidates": StrategyParam.MC_CANDIDATES,
+    "infer": StrategyParam.MC_INFER,
+    "infer_weight": StrategyParam.MC_INFER_WEIGHT,
+    "confidence": StrategyParam.MC_CONFIDENCE,
+}
+POLICY_BLOCKS = {"rollout": StrategyParam.MC_ROLLOUT, "opponent_model": StrategyParam.MC_OPPONENT}
+DISTINCT_SEARCH = [
+    "samples=7", "candidates=5", "infer=true", "infer_weight=0.125", "confidence=1.75",
+    "rollout=defensive", "opponent_model=gin-hunter",
+]  # fmt: skip
+HOLLYWOOD = load_rules("hollywood")
+
+
+def strategies_to_check() -> list[tuple[str, Strategy, Rules]]:
+    """Every strategy file as played under every rule file (adaptations applied), and
+    strategies whose every parameter differs from the others."""
     checked = []
     for path in sorted((configs_dir() / "strategies").glob("*.toml")):
         for rules_path in sorted((configs_dir() / "rules").glob("*.toml")):
-            played = load_strategy(path).for_rules(load_rules(rules_path))
-            checked.append((f"{path.stem}-under-{rules_path.stem}", played))
-    checked.append(("distinct", load_strategy("simple", DISTINCT_STRATEGY)))
-    checked.append(("schedule-of-one", load_strategy("simple", ["knock_schedule=0:4"])))
+            rules = load_rules(rules_path)
+            played = load_strategy(path).for_rules(rules)
+            checked.append((f"{path.stem}-under-{rules_path.stem}", played, rules))
+    checked.append(("distinct", load_strategy("simple", DISTINCT_STRATEGY), HOLLYWOOD))
+    checked.append(("schedule-of-one", load_strategy("simple", ["knock_schedule=0:4"]), HOLLYWOOD))
+    checked.append(("distinct-search", load_strategy("mc", DISTINCT_SEARCH), HOLLYWOOD))
     return checked
 
 
@@ -176,17 +200,36 @@ def test_strategy_positions_cover_every_slot_once():
     ]  # fmt: skip
     slots = [StrategyParam.SCHEDULE_MIN_STOCK + i for i in range(MAX_SCHEDULE_PHASES)]
     slots += [StrategyParam.SCHEDULE_THRESHOLD + i for i in range(MAX_SCHEDULE_PHASES)]
+    singles += [*SEARCH_POSITIONS.values(), StrategyParam.MC_PEEK]  # MC_PEEK: test-only
+    for start in POLICY_BLOCKS.values():
+        slots += [start + i for i in range(FAMILY_PARAMS)]
     assert sorted(singles + slots) == list(range(N_STRATEGY_PARAMS))
-    assert set(FLOAT_POSITIONS) | {"knock_threshold", "knock_schedule", "kind"} == {
-        f.name for f in fields(Strategy)
-    } - {"name", "description", "adapt"}
+    assert set(FLOAT_POSITIONS) | set(SEARCH_POSITIONS) | set(POLICY_BLOCKS) | {
+        "knock_threshold",
+        "knock_schedule",
+        "kind",
+    } == {f.name for f in fields(Strategy)} - {"name", "description", "adapt"}
 
 
-@pytest.mark.parametrize(("label", "strategy"), strategies_to_check(), ids=lambda x: str(x)[:40])
-def test_strategy_vector_has_each_field_at_its_position(label: str, strategy: Strategy):
-    vector = strategy.to_kernel()
+@pytest.mark.parametrize(
+    ("label", "strategy", "rules"), strategies_to_check(), ids=lambda x: str(x)[:40]
+)
+def test_strategy_vector_has_each_field_at_its_position(
+    label: str, strategy: Strategy, rules: Rules
+):
+    vector = strategy.to_kernel(rules)
     assert vector.dtype == np.float64 and vector.shape == (N_STRATEGY_PARAMS,)
-    assert vector[StrategyParam.KIND] == {"family": 0, "random": 1}[strategy.kind]
+    assert vector[StrategyParam.KIND] == {"family": 0, "random": 1, "mc": 2}[strategy.kind]
+    assert vector[StrategyParam.MC_PEEK] == 0  # the test-only leak is never set by a config
+    if strategy.kind == "mc":
+        for key, index in SEARCH_POSITIONS.items():
+            assert vector[index] == float(getattr(strategy, key)), (label, key)
+        for key, start in POLICY_BLOCKS.items():
+            policy = load_strategy(getattr(strategy, key)).for_rules(rules).to_kernel(rules)
+            block = vector[start : start + FAMILY_PARAMS]
+            assert np.array_equal(block, policy[:FAMILY_PARAMS]), (label, key)
+    else:
+        assert not vector[FAMILY_PARAMS:].any(), label
     # no threshold of its own: 10, which the kernel caps by each hand's knock limit
     expected_threshold = 10 if strategy.knock_threshold is None else strategy.knock_threshold
     assert vector[StrategyParam.KNOCK_THRESHOLD] == expected_threshold
