@@ -33,10 +33,11 @@ from gin_sim.enums import (
     PositionSlot,
     StrategyParam,
 )
-from gin_sim.kernels.deadwood import melds_with_card_nb, min_deadwood_nb
+from gin_sim.kernels.deadwood import melds_with_card_nb
 from gin_sim.kernels.decisions import (
     discard_cost_nb,
     least_deadwood_discard_nb,
+    least_deadwood_drop_nb,
     popcount_nb,
     tie_key_nb,
 )
@@ -184,19 +185,7 @@ def built_hand_nb(known, cards, hidden, extra):
         hand |= _bit(cards[j])
     for j in range(hidden, hidden + extra):
         hand |= _bit(cards[j])
-        drop = -1
-        drop_deadwood = 1 << 30
-        drop_key = -1
-        for card in range(52):
-            if not hand & _bit(card) or known & _bit(card):
-                continue
-            deadwood = min_deadwood_nb(hand & ~_bit(card))
-            key = tie_key_nb(card)
-            if deadwood < drop_deadwood or (deadwood == drop_deadwood and key > drop_key):
-                drop = card
-                drop_deadwood = deadwood
-                drop_key = key
-        hand &= ~_bit(drop)
+        hand &= ~_bit(least_deadwood_drop_nb(hand, hand & ~known)[0])
     return hand
 
 
