@@ -170,29 +170,48 @@ def least_deadwood_discard_nb(hand, forbidden):
 
 
 @njit(cache=True, _nrt=False)
-def discard_cost_nb(params, hand, card, unseen, opp_taken, opp_passed):
-    """The cost of discarding ``card`` from ``hand``: deadwood left, meld chances kept,
-    danger, disinterest (in exactly this order of float operations)."""
-    rest = hand & ~_bit(card)
+def cost_with_deadwood_nb(params, deadwood, hand, card, unseen, opp_taken, opp_passed):
+    """``deadwood`` plus the weighted terms of discarding ``card``, in exactly this order
+    of float operations: meld chances kept, danger, disinterest."""
     return (
-        np.float64(min_deadwood_nb(rest))
-        + params[StrategyParam.KEEP_WEIGHT] * live_nb(card, rest, unseen)
+        np.float64(deadwood)
+        + params[StrategyParam.KEEP_WEIGHT] * live_nb(card, hand & ~_bit(card), unseen)
         + params[StrategyParam.SAFETY_WEIGHT] * danger_nb(card, opp_taken)
         - params[StrategyParam.DISINTEREST_WEIGHT] * disinterest_nb(card, opp_passed)
     )
 
 
 @njit(cache=True, _nrt=False)
+def discard_cost_nb(params, hand, card, unseen, opp_taken, opp_passed):
+    """The cost of discarding ``card`` from ``hand``: deadwood left, meld chances kept,
+    danger, disinterest."""
+    deadwood = min_deadwood_nb(hand & ~_bit(card))
+    return cost_with_deadwood_nb(params, deadwood, hand, card, unseen, opp_taken, opp_passed)
+
+
+@njit(cache=True, _nrt=False)
 def weighted_discard_nb(params, hand, forbidden, unseen, opp_taken, opp_passed):
-    """The legal card of least cost (``discard_cost_nb``)."""
+    """The legal card of least cost (``discard_cost_nb``).
+
+    The deadwood left is at least ``deadwood(hand) - value`` (see
+    ``least_deadwood_drop_nb``), and float rounding keeps that order through the same
+    operations, so a card whose cost with that bound already loses needs no deadwood
+    evaluation (exact).
+    """
+    whole = min_deadwood_nb(hand)
     best_card = -1
     best_cost = np.inf
     best_key = -1
     for card in range(52):
         if not hand & _bit(card) or card == forbidden:
             continue
-        cost = discard_cost_nb(params, hand, card, unseen, opp_taken, opp_passed)
         key = tie_key_nb(card)
+        bound = cost_with_deadwood_nb(
+            params, whole - _CARD_VALUES[card], hand, card, unseen, opp_taken, opp_passed
+        )
+        if bound > best_cost or (bound == best_cost and key < best_key):
+            continue
+        cost = discard_cost_nb(params, hand, card, unseen, opp_taken, opp_passed)
         if cost < best_cost or (cost == best_cost and key > best_key):
             best_card = card
             best_cost = cost
