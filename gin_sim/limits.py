@@ -24,6 +24,9 @@ MAX_SEED = (1 << 64) - 1
 # so the bound is about time and disk: 10**10 duplicate decks are 2 * 10**10 hands, about
 # 700 GB of Parquet and hours on a cluster.
 MAX_COUNT = 10**10
+# Matches of one run: their summary (quantiles of the final margins) is computed from every
+# match record, held in memory (about 200 bytes a match, duplicate), so 10**8 is ~20 GB.
+MAX_MATCHES = 10**8
 # A run folder holds at most this many chunk files; resuming and summarizing look at each.
 MAX_CHUNKS = 10**6
 # Decks or matches in one chunk: a chunk's records are held in memory (twice, duplicate).

@@ -52,24 +52,25 @@ def user_errors() -> Iterator[None]:
     """Turn a ValueError (bad card, config value, name...) or an OSError (a file that
     cannot be read or written) into a one-line error, exit 2; print the library's
     warnings (a report index left alone, a sibling report skipped) as one line each."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", GinSimWarning)
-        try:
-            yield
-        except ValueError as error:
-            message: str | None = str(error)
-        except OSError as error:
-            message = describe_os_error(error)
-        else:
-            message = None
-        finally:
-            for warning in caught:
-                if issubclass(warning.category, GinSimWarning):
-                    warn(str(warning.message))
-                else:
-                    warnings.showwarning(
-                        warning.message, warning.category, warning.filename, warning.lineno
-                    )
+    message: str | None = None
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", GinSimWarning)
+            try:
+                yield
+            except ValueError as error:
+                message = str(error)
+            except OSError as error:
+                message = describe_os_error(error)
+    finally:
+        # Outside the recording block: what is shown here is not recorded again.
+        for warning in caught:
+            if issubclass(warning.category, GinSimWarning):
+                warn(str(warning.message))
+            else:
+                warnings.showwarning(
+                    warning.message, warning.category, warning.filename, warning.lineno
+                )
     if message is not None:
         fail(message)
 
