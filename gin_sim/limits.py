@@ -35,7 +35,8 @@ MAX_CHUNK_SIZE = 10**7
 MAX_REPORT_DEALS = 10**7
 MAX_REPORT_MATCHES = 10**6
 MAX_WORKERS = 256
-MAX_FINALISTS = 1000
+MAX_FINALISTS = 1000  # also tune --top and --blocks
+MAX_TRIALS = 100_000  # tune --trials
 # A hand in play holds 10 cards, 11 during a turn (R6, R10). Larger card sets are accepted up
 # to this size; beyond it the exhaustive searches grow exponentially (a 44-card hand takes
 # half a minute, the whole deck many minutes) and the arrangements run into the millions.

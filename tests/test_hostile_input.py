@@ -136,10 +136,17 @@ def test_overwrite_deletes_only_the_runs_own_files(tmp_path):
         (["report", "schedule", "--finalists", HUGE], "finalists"),
         (["report", "default", "--deals", HUGE], "deals"),
         (["report", "default", "--matches", HUGE], "matches"),
+        (["report", "tournament", "--deals", HUGE], "deals"),
+        (["report", "tournament", "--matches", HUGE], "matches"),
+        (["tune", "--space", "knock_threshold=0:10", "--trials", HUGE], "trials"),
+        (["tune", "--space", "knock_threshold=0:10", "--deals", HUGE], "deals"),
+        (["tune", "--space", "knock_threshold=0:10", "--holdout", HUGE], "holdout"),
+        (["tune", "--space", "knock_threshold=0:10", "--blocks", HUGE], "blocks"),
+        (["tune", "--space", "knock_threshold=0:10", "--top", HUGE], "top"),
     ],
 )
 def test_every_count_is_bounded(tmp_path, args, fragment):
-    if args[0] == "report":
+    if args[0] in ("report", "tune"):
         args = [*args, "--out", str(tmp_path / "r"), "--quiet"]
     started = time.perf_counter()
     assert_one_line_error(invoke(*args), fragment, "allowed")
