@@ -24,6 +24,9 @@ MAX_SEED = (1 << 64) - 1
 # so the bound is about time and disk: 10**10 duplicate decks are 2 * 10**10 hands, about
 # 700 GB of Parquet and hours on a cluster.
 MAX_COUNT = 10**10
+# Matches of one run: their summary (quantiles of the final margins) is computed from every
+# match record, held in memory (about 200 bytes a match, duplicate), so 10**8 is ~20 GB.
+MAX_MATCHES = 10**8
 # A run folder holds at most this many chunk files; resuming and summarizing look at each.
 MAX_CHUNKS = 10**6
 # Decks or matches in one chunk: a chunk's records are held in memory (twice, duplicate).
@@ -32,7 +35,8 @@ MAX_CHUNK_SIZE = 10**7
 MAX_REPORT_DEALS = 10**7
 MAX_REPORT_MATCHES = 10**6
 MAX_WORKERS = 256
-MAX_FINALISTS = 1000
+MAX_FINALISTS = 1000  # also tune --top and --blocks
+MAX_TRIALS = 100_000  # tune --trials
 # A hand in play holds 10 cards, 11 during a turn (R6, R10). Larger card sets are accepted up
 # to this size; beyond it the exhaustive searches grow exponentially (a 44-card hand takes
 # half a minute, the whole deck many minutes) and the arrangements run into the millions.

@@ -26,7 +26,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from gin_sim.config import ConfigError
-from gin_sim.limits import check_chunks, check_count, check_seed
+from gin_sim.limits import MAX_COUNT, MAX_MATCHES, check_chunks, check_count, check_seed
 from gin_sim.records import HAND_FIELDS, MATCH_FIELDS
 from gin_sim.rules import Rules, rules_from_dict
 from gin_sim.strategies import Strategy, strategy_from_dict
@@ -83,7 +83,7 @@ class RunConfig:
                 raise ConfigError(f"{key} = {getattr(self, key)!r}: allowed true or false")
         check_seed(self.seed)
         what = "deals" if self.kind == "hands" else "matches"
-        check_count(self.count, what)
+        check_count(self.count, what, 1, MAX_COUNT if self.kind == "hands" else MAX_MATCHES)
         check_chunks(self.count, self.chunk_size, what)
 
     @property

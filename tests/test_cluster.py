@@ -135,3 +135,19 @@ def test_report_on_workers_equals_report_in_process(tmp_path):
         assert (tmp_path / "a" / "knock" / name).read_bytes() == (
             tmp_path / "b" / "knock" / name
         ).read_bytes()
+
+
+def test_a_running_scheduler_passes_the_bounded_handshake(client):
+    """--scheduler ADDRESS: the handshake check (a timeout, the scheduler's identity) lets a
+    real scheduler through, and the run equals an in-process one."""
+    from typer.testing import CliRunner
+
+    from gin_sim.cli import app
+
+    address = client.scheduler.address
+    assert address.startswith("tcp://")
+    args = ["simulate", "--deals", "2000", "--chunk-size", "500", "--json"]
+    runner = CliRunner()
+    remote = runner.invoke(app, [*args, "--scheduler", address])
+    assert remote.exit_code == 0, remote.output
+    assert remote.stdout == runner.invoke(app, args).stdout

@@ -10,6 +10,8 @@ import os
 import shutil
 import socket
 import stat
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -119,7 +121,7 @@ def test_overwrite_deletes_only_the_runs_own_files(tmp_path):
     ("args", "fragment"),
     [
         (["simulate", "--deals", HUGE], "allowed 1 to 10,000,000,000"),
-        (["match", "--matches", HUGE], "allowed 1 to 10,000,000,000"),
+        (["match", "--matches", HUGE], "allowed 1 to 100,000,000"),
         (["simulate", "--deals", "1000", "--chunk-size", HUGE], "chunk size"),
         (["match", "--matches", "1000", "--chunk-size", HUGE], "chunk size"),
         (["simulate", "--deals", str(MAX_COUNT), "--chunk-size", "1000"], "at most 1,000,000"),
@@ -134,10 +136,17 @@ def test_overwrite_deletes_only_the_runs_own_files(tmp_path):
         (["report", "schedule", "--finalists", HUGE], "finalists"),
         (["report", "default", "--deals", HUGE], "deals"),
         (["report", "default", "--matches", HUGE], "matches"),
+        (["report", "tournament", "--deals", HUGE], "deals"),
+        (["report", "tournament", "--matches", HUGE], "matches"),
+        (["tune", "--space", "knock_threshold=0:10", "--trials", HUGE], "trials"),
+        (["tune", "--space", "knock_threshold=0:10", "--deals", HUGE], "deals"),
+        (["tune", "--space", "knock_threshold=0:10", "--holdout", HUGE], "holdout"),
+        (["tune", "--space", "knock_threshold=0:10", "--blocks", HUGE], "blocks"),
+        (["tune", "--space", "knock_threshold=0:10", "--top", HUGE], "top"),
     ],
 )
 def test_every_count_is_bounded(tmp_path, args, fragment):
-    if args[0] == "report":
+    if args[0] in ("report", "tune"):
         args = [*args, "--out", str(tmp_path / "r"), "--quiet"]
     started = time.perf_counter()
     assert_one_line_error(invoke(*args), fragment, "allowed")
@@ -524,3 +533,22 @@ def test_every_command_turns_an_os_error_into_one_line(tmp_path, monkeypatch):
     monkeypatch.setattr(Path, "unlink", unlink)
     result = invoke(*simulate_args(out, "--seed", "2", "--overwrite"))
     assert_one_line_error(result, str(out / "hands-00000"), "Permission denied")
+
+
+def test_warnings_of_other_libraries_pass_through_once():
+    """The command line prints gin-sim's warnings as one line each and shows any other
+    warning once, as Python would (not recorded again while being shown)."""
+    code = (
+        "import warnings\n"
+        "from gin_sim.cli.common import user_errors\n"
+        "from gin_sim.config import GinSimWarning\n"
+        "with user_errors():\n"
+        "    warnings.warn('from a library', UserWarning)\n"
+        "    warnings.warn('index left alone', GinSimWarning)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.count("from a library") == 1
+    assert "warning: index left alone\n" in result.stderr

@@ -266,6 +266,7 @@ def tournament(
 ) -> None:
     """A round robin: every pair of strategies on the same decks and matches, ranked."""
     with user_errors():
+        _check(out, deals, matches, seed)
         player_names = _names(players)
         rule_names = _names(rules)
         total = tournament_runs(len(rule_names), len(player_names), matches)
@@ -277,15 +278,18 @@ def tournament(
                 written = reports.tournament(
                     player_names, rule_names, deals, matches, seed, out, advance, runs, overwrite
                 )
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as stop:
+            terminated = isinstance(stop, Terminated)
             fail(
-                f"interrupted: the finished chunks are saved in {where}; run the same command "
-                "again to resume",
+                f"{'terminated' if terminated else 'interrupted'}: the finished chunks are saved "
+                f"in {where}; run the same command again to resume",
                 exit=False,
             )
-            raise typer.Exit(130) from None
+            raise typer.Exit(SIGTERM_EXIT if terminated else SIGINT_EXIT) from None
     typer.echo(f"report: {written / 'report.md'}")
-    typer.echo(f"index: {written.parent / 'index.md'} ({time.perf_counter() - started:.0f} s)")
+    if is_generated_index(written.parent / "index.md"):
+        elapsed = time.perf_counter() - started
+        typer.echo(f"index: {written.parent / 'index.md'} ({elapsed:.0f} s)")
 
 
 def _names(text: str) -> list[str]:

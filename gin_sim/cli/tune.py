@@ -10,7 +10,21 @@ from typing import Annotated
 
 import typer
 
-from gin_sim.cli.common import fail, progress_bar, user_errors
+from gin_sim.cli.common import (
+    SIGINT_EXIT,
+    SIGTERM_EXIT,
+    Terminated,
+    fail,
+    progress_bar,
+    user_errors,
+)
+from gin_sim.limits import (
+    MAX_FINALISTS,
+    MAX_REPORT_DEALS,
+    MAX_REPORT_MATCHES,
+    MAX_TRIALS,
+    check_count,
+)
 from gin_sim.reports.document import write_report
 from gin_sim.reports.tune import tune_report
 from gin_sim.rules import load_rules
@@ -72,10 +86,12 @@ def tune(
     with user_errors():
         if objective not in OBJECTIVES:
             fail(f"objective {objective!r}: allowed {', '.join(OBJECTIVES)}")
-        if top < 1:
-            fail(f"top = {top}: allowed 1 or more")
-        if trials < 1:
-            fail(f"trials = {trials}: allowed 1 or more")
+        check_count(top, "top", 1, MAX_FINALISTS)
+        check_count(trials, "trials", 1, MAX_TRIALS)
+        check_count(holdout, "holdout", 2, MAX_REPORT_DEALS)
+        check_count(blocks, "blocks", 1, MAX_FINALISTS)
+        check_count(deals, "deals", 1, MAX_REPORT_DEALS)
+        check_count(matches, "matches", 1, MAX_REPORT_MATCHES)
         rule_set = load_rules(rules)
         opponent_list = [load_strategy(n.strip()) for n in opponents.split(",") if n.strip()]
         settings = settings_from(
@@ -91,13 +107,14 @@ def tune(
                 confirmation = confirm(
                     settings, top_candidates(study, settings, top), holdout, advance
                 )
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as stop:
+            terminated = isinstance(stop, Terminated)
             fail(
-                f"interrupted: the finished trials are saved in {Path(out) / 'study.db'}; run the "
+                f"{'terminated' if terminated else 'interrupted'}: the finished trials are saved in {Path(out) / 'study.db'}; run the "
                 "same command again to resume",
                 exit=False,
             )
-            raise typer.Exit(130) from None
+            raise typer.Exit(SIGTERM_EXIT if terminated else SIGINT_EXIT) from None
         table = trials_table(study, settings)
         importance, method = importances(study)
         winner = confirmation.winner
