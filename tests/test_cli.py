@@ -87,24 +87,3 @@ def test_bad_input_is_one_line_exit_2(args, message):
     assert message in result.stderr
     assert "Traceback" not in result.stderr
 
-
-def test_other_warnings_pass_through_a_command_once():
-    """A warning that is not gin-sim's is shown once after the command (recording it
-    while showing it again once looped for ever and filled the memory)."""
-    import subprocess
-    import sys
-
-    code = (
-        "import warnings\n"
-        "from gin_sim.cli.common import user_errors\n"
-        "with warnings.catch_warnings(record=True) as outer:\n"
-        "    warnings.simplefilter('always')\n"
-        "    with user_errors():\n"
-        "        warnings.warn('plain', UserWarning)\n"
-        "print([str(w.message) for w in outer])\n"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120
-    )
-    assert result.returncode == 0, result.stderr[-500:]
-    assert result.stdout.strip() == "['plain']"
