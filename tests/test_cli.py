@@ -86,4 +86,3 @@ def test_bad_input_is_one_line_exit_2(args, message):
     assert result.stderr.count("\n") == 1 and result.stderr.startswith("error: "), result.stderr
     assert message in result.stderr
     assert "Traceback" not in result.stderr
-
