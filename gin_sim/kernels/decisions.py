@@ -5,6 +5,11 @@ Every decision reads only the deciding player's view: its own hand, the discard 
 (``opp_taken``), the cards the opponent passed over or discarded (``opp_passed``), the
 stock size, the opponent's turn count, the hand's knock limit. ``params`` is the player's
 float64 strategy vector (``StrategyParam``); ``streams`` the random streams (``random``).
+
+``undercut_table`` is indexed as ``undercut_table[min(opp_turns, 20), k]`` with ``k`` up to
+10 and no bounds check: callers must pass a table validated by
+``gin_sim.calibration.check_undercut_table`` (as ``load_undercut_table`` returns it):
+float64, C-contiguous, shape (21, 11), every value a finite probability in [0, 1].
 """
 
 from __future__ import annotations
