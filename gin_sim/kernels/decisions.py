@@ -175,23 +175,28 @@ def least_deadwood_discard_nb(hand, forbidden):
 
 
 @njit(cache=True, _nrt=False)
-def cost_with_deadwood_nb(params, deadwood, hand, card, unseen, opp_taken, opp_passed):
-    """``deadwood`` plus the weighted terms of discarding ``card``, in exactly this order
-    of float operations: meld chances kept, danger, disinterest."""
+def weighted_terms_nb(params, hand, card, unseen, opp_taken, opp_passed):
+    """The weighted terms of discarding ``card`` from ``hand``: meld chances kept, danger,
+    disinterest, each times its weight."""
     return (
-        np.float64(deadwood)
-        + params[StrategyParam.KEEP_WEIGHT] * live_nb(card, hand & ~_bit(card), unseen)
-        + params[StrategyParam.SAFETY_WEIGHT] * danger_nb(card, opp_taken)
-        - params[StrategyParam.DISINTEREST_WEIGHT] * disinterest_nb(card, opp_passed)
+        params[StrategyParam.KEEP_WEIGHT] * live_nb(card, hand & ~_bit(card), unseen),
+        params[StrategyParam.SAFETY_WEIGHT] * danger_nb(card, opp_taken),
+        params[StrategyParam.DISINTEREST_WEIGHT] * disinterest_nb(card, opp_passed),
     )
+
+
+@njit(cache=True, inline="always")
+def cost_from_terms_nb(deadwood, terms):
+    """The discard cost, in exactly this order of float operations (docs/strategies.md)."""
+    return np.float64(deadwood) + terms[0] + terms[1] - terms[2]
 
 
 @njit(cache=True, _nrt=False)
 def discard_cost_nb(params, hand, card, unseen, opp_taken, opp_passed):
     """The cost of discarding ``card`` from ``hand``: deadwood left, meld chances kept,
     danger, disinterest."""
-    deadwood = min_deadwood_nb(hand & ~_bit(card))
-    return cost_with_deadwood_nb(params, deadwood, hand, card, unseen, opp_taken, opp_passed)
+    terms = weighted_terms_nb(params, hand, card, unseen, opp_taken, opp_passed)
+    return cost_from_terms_nb(min_deadwood_nb(hand & ~_bit(card)), terms)
 
 
 @njit(cache=True, _nrt=False)
@@ -211,12 +216,11 @@ def weighted_discard_nb(params, hand, forbidden, unseen, opp_taken, opp_passed):
         if not hand & _bit(card) or card == forbidden:
             continue
         key = tie_key_nb(card)
-        bound = cost_with_deadwood_nb(
-            params, whole - _CARD_VALUES[card], hand, card, unseen, opp_taken, opp_passed
-        )
+        terms = weighted_terms_nb(params, hand, card, unseen, opp_taken, opp_passed)
+        bound = cost_from_terms_nb(whole - _CARD_VALUES[card], terms)
         if bound > best_cost or (bound == best_cost and key < best_key):
             continue
-        cost = discard_cost_nb(params, hand, card, unseen, opp_taken, opp_passed)
+        cost = cost_from_terms_nb(min_deadwood_nb(hand & ~_bit(card)), terms)
         if cost < best_cost or (cost == best_cost and key > best_key):
             best_card = card
             best_cost = cost
