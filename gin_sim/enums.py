@@ -68,11 +68,12 @@ class StrategyParamT(NamedTuple):
         24  # the family vector of the player's own rollout policy (FAMILY_PARAMS slots)
     )
     MC_OPPONENT: int = 42  # the family vector of the opponent model (FAMILY_PARAMS slots)
+    MC_SCREEN: int = 60  # worlds in which every discard plays before the best few go on; 0: none
 
 
 StrategyParam = StrategyParamT()
 FAMILY_PARAMS = StrategyParam.DISINTEREST_WEIGHT + 1  # the slots a family decision reads
-N_STRATEGY_PARAMS = StrategyParam.MC_OPPONENT + FAMILY_PARAMS
+N_STRATEGY_PARAMS = StrategyParam.MC_SCREEN + 1
 
 
 class PositionMaskT(NamedTuple):

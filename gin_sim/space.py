@@ -43,6 +43,7 @@ NOT_TUNABLE = ("name", "description", "kind", "adapt")
 SEARCH_ONLY = (
     "samples",
     "candidates",
+    "screen",
     "rollout",
     "opponent_model",
     "infer",

@@ -66,6 +66,7 @@ class Strategy:
     # kind "mc" only (docs/strategies.md, "Search players")
     samples: int = 32
     candidates: int = 4
+    screen: int = 0  # worlds that screen every discard first (0: the heuristic picks them)
     rollout: str = "simple"  # the family strategy playing the searcher's own later moves
     opponent_model: str = "simple"  # the family strategy playing the opponent in rollouts
     infer: bool = False
@@ -108,6 +109,10 @@ class Strategy:
         if not 1 <= self.candidates <= 11:
             raise ConfigError(
                 f"candidates = {self.candidates} in {where} is out of range: allowed 1 to 11"
+            )
+        if not (self.screen == 0 or 2 <= self.screen <= MAX_SAMPLES):
+            raise ConfigError(
+                f"screen = {self.screen} in {where} is out of range: allowed 0 (no screening) or 2 to {MAX_SAMPLES}"
             )
         if not 0.0 <= self.infer_weight <= 1.0:
             raise ConfigError(
@@ -205,6 +210,7 @@ class Strategy:
                 raise ValueError("an mc strategy needs the rule set to build its kernel vector")
             v[StrategyParam.MC_SAMPLES] = self.samples
             v[StrategyParam.MC_CANDIDATES] = self.candidates
+            v[StrategyParam.MC_SCREEN] = self.screen
             v[StrategyParam.MC_INFER] = float(self.infer)
             v[StrategyParam.MC_INFER_WEIGHT] = self.infer_weight
             v[StrategyParam.MC_CONFIDENCE] = self.confidence

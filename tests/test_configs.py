@@ -166,13 +166,14 @@ DISTINCT_STRATEGY = [
 SEARCH_POSITIONS = {
     "samples": StrategyParam.MC_SAMPLES,
     "candidates": StrategyParam.MC_CANDIDATES,
+    "screen": StrategyParam.MC_SCREEN,
     "infer": StrategyParam.MC_INFER,
     "infer_weight": StrategyParam.MC_INFER_WEIGHT,
     "confidence": StrategyParam.MC_CONFIDENCE,
 }
 POLICY_BLOCKS = {"rollout": StrategyParam.MC_ROLLOUT, "opponent_model": StrategyParam.MC_OPPONENT}
 DISTINCT_SEARCH = [
-    "samples=7", "candidates=5", "infer=true", "infer_weight=0.125", "confidence=1.75",
+    "samples=7", "candidates=5", "screen=3", "infer=true", "infer_weight=0.125", "confidence=1.75",
     "rollout=defensive", "opponent_model=gin-hunter",
 ]  # fmt: skip
 HOLLYWOOD = load_rules("hollywood")

@@ -74,6 +74,15 @@ PAIRINGS = [
         15,
     ),
     ("oklahoma", [], (mc("mc-fast", samples=2, infer=True, name="mcf2i"), "gin-hunter"), 30),
+    # Screening (step 4b): every discard plays the first 3 worlds, then clearly worse ones drop
+    # out, one discard goes on with the first and the knock, and some searches stop early.
+    (
+        "standard",
+        [],
+        (mc("mc-fast", samples=6, screen=3, candidates=1, infer=True, name="mcf-screen"), "simple"),
+        25,
+    ),
+    ("hollywood", [], ("expert", mc("mc", samples=5, screen=2, infer=False, name="mc-screen")), 20),
     # random draws from the other seat's stream; R18a cap, big gin (R14), R11 relaxed, a
     # lower knock limit and ties that do not undercut.
     (
@@ -133,6 +142,7 @@ def test_search_changes_the_play():
     [
         ("hollywood", mc("mc-fast", samples=3, infer=False)),
         ("standard", mc("mc", samples=2, infer=True, infer_weight=0.5)),
+        ("standard", mc("mc-fast", samples=5, screen=2, candidates=1, infer=True)),
     ],
 )
 def test_kernel_figures_equal_the_references_at_every_search(rule_set, searcher):
@@ -227,7 +237,8 @@ def test_choose_follows_the_paired_confidence_rule():
 def test_candidates_start_with_the_rollout_choice_then_knock_then_cheapest():
     rules = load_rules("hollywood")
     expert = load_strategy("expert").for_rules(rules)
-    searcher = mc("mc", candidates=3)
+    searcher = mc("mc", candidates=3, screen=0)  # the heuristic pre-selects the discards
+    screener = mc("mc", candidates=3, screen=16)
     shapes = set()
     for deal in range(12):
         for situation, _ in decisions_reference(SEED, deal, rules, ("simple", "simple")):
@@ -242,6 +253,12 @@ def test_candidates_start_with_the_rollout_choice_then_knock_then_cheapest():
             costs = [discard_cost(expert, view, c) for c in plain]
             assert costs == sorted(costs) and len(plain) <= 3
             shapes.add((len(actions), any(a.knock for a in actions)))
+            # With screening every legal discard is a candidate, in the same order.
+            screened = candidate_actions(screener, expert, situation)
+            assert screened[: len(actions)] == actions or len(actions) == 1
+            legal = {c for c in range(52) if view.hand >> c & 1} - {view.taken_from_pile}
+            if len(actions) > 1:
+                assert {a.card for a in screened if not a.knock} == legal
     # Gin (one candidate), a knock among the candidates, and plain discards only (the
     # expert's own choice is usually one of the three cheapest) were all seen.
     assert {(1, True), (4, True), (3, False)} <= shapes, shapes

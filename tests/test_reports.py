@@ -220,7 +220,8 @@ def test_variants_keep_the_swept_knocking_over_adaptations():
     variants = threshold_variants(expert, standard)
     assert [v.knock_threshold for v in variants.values()] == list(range(11))
     assert all(v.knock_schedule == () and v.adapt == () for v in variants.values())
-    assert variants[4].safety_weight == expert.safety_weight
+    # The rest of the adapted strategy stays (standard has its own weights).
+    assert variants[4].safety_weight == expert.for_rules(standard).safety_weight == 2.0
 
 
 def test_schedule_grid_is_canonical():

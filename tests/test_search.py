@@ -181,6 +181,8 @@ def test_mc_fast_beats_simple():
     [
         ("samples=0", "samples = 0"),
         ("candidates=12", "candidates = 12"),
+        ("screen=1", "screen = 1"),
+        ("screen=5000", "screen = 5000"),
         ("rollout=mc", "rollout = 'mc'"),
         ("opponent_model=nobody", "opponent_model = 'nobody'"),
         ("infer_weight=2", "infer_weight = 2.0"),

@@ -287,7 +287,8 @@ def test_adaptations_follow_the_rules():
     hollywood = expert.for_rules(load_rules("hollywood"))  # undercut_bonus 10
     assert standard.knock_schedule == ((6, 0), (0, 10)) and standard.knock_threshold == 0
     assert hollywood.knock_schedule == () and hollywood.knock_threshold is None
-    assert standard.adapt == () and hollywood.keep_weight == standard.keep_weight
+    assert standard.adapt == () and hollywood.take_melds == standard.take_melds  # not adapted
+    assert hollywood.safety_weight == expert.safety_weight != standard.safety_weight == 2.0
     on_boundary = expert.for_rules(load_rules("hollywood", ["undercut_bonus=20"]))
     assert on_boundary.knock_threshold == 0  # the range is inclusive
 

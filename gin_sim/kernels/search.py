@@ -57,6 +57,7 @@ _M = PositionMask
 HAND_SIZE = 10  # R6: the opponent holds 10 cards whenever the searching player decides
 MAX_CANDIDATES = 16  # the heuristic's action, a knock, and up to 11 discards
 MAX_WORLD_TRIES = 16  # rejection sampling gives up after this many worlds (infer)
+DROP_ERRORS = 2.0
 _INV_2_53 = 1.0 / 9007199254740992.0
 
 
@@ -105,9 +106,12 @@ def _add_candidate_nb(candidates, n, action):
 
 
 @njit(cache=True, _nrt=False)
-def candidates_nb(params, masks, state, rules, undercut_table, idle, player, candidates):
+def candidates_nb(
+    params, masks, state, rules, undercut_table, idle, player, candidates, cards, costs
+):
     """The actions the search compares, the rollout policy's own choice first (ties go to
-    it); returns how many. One candidate means the decision needs no search."""
+    it); returns how many. One candidate means the decision needs no search. ``cards``
+    and ``costs`` are scratch."""
     own = params[StrategyParam.MC_ROLLOUT : StrategyParam.MC_ROLLOUT + FAMILY_PARAMS]
     heuristic = family_action_nb(own, masks, state, rules, undercut_table, idle, player)
     candidates[0] = heuristic
@@ -130,24 +134,31 @@ def candidates_nb(params, masks, state, rules, undercut_table, idle, player, can
     opponent = 1 - player
     unseen = _ALL & ~hand & ~masks[_M.PILE] & ~masks[_M.TAKEN + opponent]
     wanted = np.int64(params[StrategyParam.MC_CANDIDATES])
+    if params[StrategyParam.MC_SCREEN] > 0:  # every discard, in that order; worlds screen them
+        wanted = HAND_SIZE + 1
+    # Each card's cost once (it does not change between picks), then the picks.
+    k = 0
+    for card in range(52):
+        if hand & _bit(card) and card != forbidden:
+            cards[k] = card
+            costs[k] = discard_cost_nb(
+                own, hand, card, unseen, masks[_M.TAKEN + opponent], masks[_M.PASSED + opponent]
+            )
+            k += 1
     chosen = np.uint64(0)
-    for _ in range(wanted):
+    for _ in range(min(wanted, k)):
         pick = -1
         pick_cost = np.inf
         pick_key = -1
-        for card in range(52):
-            if not hand & _bit(card) or card == forbidden or chosen & _bit(card):
+        for i in range(k):
+            card = cards[i]
+            if chosen & _bit(card):
                 continue
-            cost = discard_cost_nb(
-                own, hand, card, unseen, masks[_M.TAKEN + opponent], masks[_M.PASSED + opponent]
-            )
             key = tie_key_nb(card)
-            if cost < pick_cost or (cost == pick_cost and key > pick_key):
+            if costs[i] < pick_cost or (costs[i] == pick_cost and key > pick_key):
                 pick = card
-                pick_cost = cost
+                pick_cost = costs[i]
                 pick_key = key
-        if pick < 0:
-            break
         chosen |= _bit(pick)
         n = _add_candidate_nb(candidates, n, pick)
     return n
@@ -256,7 +267,9 @@ def search_nb(params, masks, state, rules, undercut_table, streams, player, sear
     ``search`` (candidates, value sums and squares, counts) for replay to explain."""
     (world_masks, world_state, roll_masks, roll_state, cards, candidates, sums, squares,
      policies, rng, idle, chains, result, counts, gains, gain_squares) = search  # fmt: skip
-    n = candidates_nb(params, masks, state, rules, undercut_table, idle, player, candidates)
+    n = candidates_nb(
+        params, masks, state, rules, undercut_table, idle, player, candidates, cards, gains
+    )
     counts[0] = n
     counts[1] = 0
     if n == 1:
@@ -272,7 +285,15 @@ def search_nb(params, masks, state, rules, undercut_table, streams, player, sear
         gains[c] = 0.0
         gain_squares[c] = 0.0
     samples = np.int64(params[StrategyParam.MC_SAMPLES])
-    for _ in range(samples):
+    screen = np.int64(params[StrategyParam.MC_SCREEN])
+    keep = np.int64(params[StrategyParam.MC_CANDIDATES])
+    worlds = samples
+    for world in range(samples):
+        if world == screen and screen > 1:  # the screened-out candidates play no more worlds
+            n = screen_nb(n, keep, world, candidates, sums, squares, gains, gain_squares)
+            if n == 1:  # the first is clearly best: the search stops here
+                worlds = world
+                break
         sample_world_nb(params, masks, state, player, world_masks, world_state, cards, rng)
         first = 0.0
         for c in range(n):
@@ -286,8 +307,53 @@ def search_nb(params, masks, state, rules, undercut_table, streams, player, sear
             squares[c] += value * value
             gains[c] += value - first
             gain_squares[c] += (value - first) * (value - first)
-    counts[1] = samples
-    return candidates[choose_nb(params, n, samples, gains, gain_squares)]
+    counts[0] = n
+    counts[1] = worlds
+    return candidates[choose_nb(params, n, worlds, gains, gain_squares)]
+
+
+@njit(cache=True, _nrt=False)
+def clearly_worse_nb(gain, gain_square, worlds):
+    """Whether a candidate's mean gain over the first is below 0 by more than
+    DROP_ERRORS standard errors (paired by world) after ``worlds`` worlds."""
+    mean = gain / worlds
+    variance = (gain_square - worlds * mean * mean) / (worlds - 1)
+    return mean + DROP_ERRORS * np.sqrt(max(variance, 0.0) / worlds) < 0.0
+
+
+@njit(cache=True, _nrt=False)
+def screen_nb(n, keep, worlds, candidates, sums, squares, gains, gain_squares):
+    """After the screening worlds: drop every candidate clearly worse than the first
+    (``clearly_worse_nb``), then keep of the other discards (not knocks) the ``keep`` with
+    the best value sums (ties: earlier). Compacted in order; returns how many are left."""
+    alive = np.uint64(1)  # bit c: candidate c is not clearly worse than the first
+    for c in range(1, n):
+        if not clearly_worse_nb(gains[c], gain_squares[c], worlds):
+            alive |= _ONE << np.uint64(c)
+    stays = np.uint64(1)
+    for c in range(1, n):
+        if not alive & (_ONE << np.uint64(c)):
+            continue
+        if candidates[c] & ACTION_KNOCK:
+            stays |= _ONE << np.uint64(c)
+            continue
+        better = 0  # alive discards ranked above this one
+        for d in range(1, n):
+            rival = d != c and alive & (_ONE << np.uint64(d)) and not candidates[d] & ACTION_KNOCK
+            if rival and (sums[d] > sums[c] or (sums[d] == sums[c] and d < c)):
+                better += 1
+        if better < keep:
+            stays |= _ONE << np.uint64(c)
+    m = 0
+    for c in range(n):  # m <= c: moving down never overwrites a candidate still to be read
+        if stays & (_ONE << np.uint64(c)):
+            candidates[m] = candidates[c]
+            sums[m] = sums[c]
+            squares[m] = squares[c]
+            gains[m] = gains[c]
+            gain_squares[m] = gain_squares[c]
+            m += 1
+    return m
 
 
 @njit(cache=True, _nrt=False)

@@ -63,6 +63,7 @@ __all__ = [
 HAND_SIZE = 10  # R6: the opponent holds 10 cards whenever a search player decides
 MAX_WORLD_TRIES = 16  # with infer: worlds drawn at most, the last always kept
 TWO_TO_MINUS_53 = 2.0**-53
+DROP_ERRORS = 2.0  # screening drops a candidate this many standard errors below the first
 
 
 # ---------------------------------------------------------------- 1. candidates
@@ -94,7 +95,8 @@ def candidate_actions(strategy: Strategy, rollout: Strategy, situation: Situatio
     if deadwood <= view.knock_limit:  # R12: knocking is a candidate
         add(Discard(best, True))
     by_cost = sorted(cards, key=lambda c: (discard_cost(rollout, view, c), *_tie_break(c)))
-    for card in by_cost[: strategy.candidates]:
+    # With screening every discard is a candidate; the first worlds pick the few that go on.
+    for card in by_cost if strategy.screen else by_cost[: strategy.candidates]:
         add(Discard(card, False))
     return candidates
 
@@ -198,6 +200,38 @@ def choose(
     return best if mean > confidence * error else 0
 
 
+def clearly_worse(gain: float, gain_square: float, worlds: int) -> bool:
+    """A mean gain over the first candidate below 0 by more than DROP_ERRORS standard
+    errors (paired by world)."""
+    mean = gain / worlds
+    variance = (gain_square - worlds * mean * mean) / (worlds - 1)
+    return mean + DROP_ERRORS * math.sqrt(max(variance, 0.0) / worlds) < 0.0
+
+
+def screened(
+    candidates: Sequence[Action],
+    sums: Sequence[float],
+    gains: Sequence[float],
+    gain_squares: Sequence[float],
+    worlds: int,
+    keep: int,
+) -> list[int]:
+    """Which candidates go on after the ``worlds`` screening worlds, in order: the first
+    (the rollout policy's own); of the others, those not clearly worse than it, and of
+    these the knock and the ``keep`` discards with the highest value sums (ties to the
+    earlier candidate)."""
+    alive = [0] + [
+        c for c in range(1, len(candidates)) if not clearly_worse(gains[c], gain_squares[c], worlds)
+    ]
+    plain = [c for c in alive[1:] if not _is_knock(candidates[c])]
+    best = sorted(plain, key=lambda c: (-sums[c], c))[:keep]
+    return [c for c in alive if c == 0 or c in best or _is_knock(candidates[c])]
+
+
+def _is_knock(action: Action) -> bool:
+    return isinstance(action, Discard) and action.knock
+
+
 @dataclass(frozen=True)
 class SearchFigures:
     """What one search found: its candidates in order, and per candidate the sums over
@@ -231,7 +265,16 @@ def search(
     policies[situation.player] = rollout
     n = len(candidates)
     sums, squares, gains, gain_squares = [0.0] * n, [0.0] * n, [0.0] * n, [0.0] * n
-    for _ in range(strategy.samples):
+    worlds = strategy.samples
+    for world in range(strategy.samples):
+        if world == strategy.screen > 1:  # 3b. screening
+            kept = screened(candidates, sums, gains, gain_squares, world, strategy.candidates)
+            candidates = [candidates[c] for c in kept]
+            sums, squares = [sums[c] for c in kept], [squares[c] for c in kept]
+            gains, gain_squares = [gains[c] for c in kept], [gain_squares[c] for c in kept]
+            if len(candidates) == 1:  # the first is clearly best: stop here
+                worlds = world
+                break
         opp_hand, stock = sample_world(strategy, situation, world_stream)
         first = 0.0
         for c, action in enumerate(candidates):  # the same world for every candidate
@@ -244,7 +287,7 @@ def search(
             squares[c] += value * value
             gains[c] += value - first
             gain_squares[c] += (value - first) * (value - first)
-    chosen = choose(strategy.confidence, strategy.samples, gains, gain_squares)
+    chosen = choose(strategy.confidence, worlds, gains, gain_squares)
     figures = SearchFigures(
         situation.phase,
         tuple(candidates),
@@ -252,7 +295,7 @@ def search(
         tuple(squares),
         tuple(gains),
         tuple(gain_squares),
-        strategy.samples,
+        worlds,
         chosen,
     )
     return candidates[chosen], figures
