@@ -91,6 +91,8 @@ def test_replay_of_an_explicit_deck_with_layoffs():
             ["replay", "--seed", "1", "--deal", "1", "--players", "simple,nope"],
             "unknown strategy 'nope'",
         ),
+        (["replay", "--seed", "1", "--deal", "1", "--dealer", "2"], "--dealer goes with --deck"),
+        (["replay", "--deck", " ".join(["AS"] * 52), "--dealer", "3"], "--dealer 3"),
     ],
 )
 def test_bad_replay_input(args, message):

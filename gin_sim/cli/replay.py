@@ -30,7 +30,9 @@ def replay(
     deck: Annotated[
         str | None, typer.Option(help="An explicit 52-card order instead of --seed/--deal.")
     ] = None,
-    dealer: Annotated[int, typer.Option(help="With --deck: the dealing player, 1 or 2.")] = 1,
+    dealer: Annotated[
+        int | None, typer.Option(help="With --deck: the dealing player, 1 (the default) or 2.")
+    ] = None,
     rules: RulesOption = "hollywood",
     players: PlayersOption = "simple,simple",
     rule: RuleOverrides = None,
@@ -49,6 +51,7 @@ def replay(
         if deck is not None:
             if seed is not None or deal is not None:
                 raise ConfigError("--deck replaces --seed and --deal: give one or the other")
+            dealer = 1 if dealer is None else dealer
             if dealer not in (1, 2):
                 raise ConfigError(f"--dealer {dealer}: allowed 1 or 2")
             heading = f"An explicit deck, rules {rule_set.name}: {pair[0].name} (player 1) v {pair[1].name} (player 2)"
@@ -56,6 +59,10 @@ def replay(
         else:
             if seed is None or deal is None:
                 raise ConfigError("replay needs --seed and --deal (or an explicit --deck)")
+            if dealer is not None:  # a run's deal has its own dealer: it would be ignored
+                raise ConfigError(
+                    "--dealer goes with --deck only: a run's deal has its own dealer (deal % 2)"
+                )
             result = replay_deal(seed, deal, rule_set, pair)
     if as_json:
         echo_json({"lines": result.lines, "record": result.record})
