@@ -454,7 +454,7 @@ def _kernel_decision(
         search = search_scratch_nb()
         action = search_nb(params, masks, state, kernel_rules, table, streams, seat, search)
     decision = _describe(int(action), phase)
-    n, worlds = (int(x) for x in search[13])
+    n, worlds = int(search[13][0]), int(search[13][1])
     if worlds == 0:  # one candidate: nothing searched
         return decision
     candidates = []

@@ -73,7 +73,8 @@ def search_scratch_nb():
     (world masks, world state, rollout masks, rollout state, unseen cards int64[52],
     candidates int64[16], value sums float64[16], sums of squares float64[16],
     rollout policies float64[2, FAMILY_PARAMS], world stream uint64[1], idle streams
-    uint64[2], chains int64[16, 2], score int64[8], counts int64[2]: candidates, worlds,
+    uint64[2], chains int64[16, 2], score int64[8], counts int64[3]: candidates, worlds,
+    rollouts played (screened-out candidates' included),
     sums and squares of each candidate's value less the first's, float64[16] each)
     """
     return (
@@ -90,7 +91,7 @@ def search_scratch_nb():
         np.zeros(2, np.uint64),
         np.zeros((16, 2), np.int64),
         np.zeros(8, np.int64),
-        np.zeros(2, np.int64),
+        np.zeros(3, np.int64),
         np.zeros(MAX_CANDIDATES, np.float64),
         np.zeros(MAX_CANDIDATES, np.float64),
     )
@@ -272,6 +273,7 @@ def search_nb(params, masks, state, rules, undercut_table, streams, player, sear
     )
     counts[0] = n
     counts[1] = 0
+    counts[2] = 0
     if n == 1:
         return candidates[0]
     opponent = 1 - player
@@ -296,6 +298,7 @@ def search_nb(params, masks, state, rules, undercut_table, streams, player, sear
                 break
         sample_world_nb(params, masks, state, player, world_masks, world_state, cards, rng)
         first = 0.0
+        counts[2] += n
         for c in range(n):
             copy_position_nb(world_masks, world_state, roll_masks, roll_state)
             apply_nb(roll_masks, roll_state, rules, candidates[c])
