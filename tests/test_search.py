@@ -95,9 +95,17 @@ def _search(params, masks, state, rules):
     return action, n, search[6][:n].copy(), search[7][:n].copy()
 
 
-@pytest.mark.parametrize("rules", [HOLLYWOOD, STANDARD])
-def test_hidden_cards_never_change_a_search(rules):
-    searcher = strategies_to_kernel((tiny("mc", "infer=true"), load_strategy("simple")), rules)[0]
+@pytest.mark.parametrize(
+    ("rules", "settings"),
+    [
+        (HOLLYWOOD, ["infer=true"]),
+        (STANDARD, ["infer=true"]),
+        # screening: which candidates go on, and early stops, come from the worlds alone
+        (STANDARD, ["infer=true", "samples=6", "screen=3", "candidates=1"]),
+    ],
+)
+def test_hidden_cards_never_change_a_search(rules, settings):
+    searcher = strategies_to_kernel((tiny("mc", *settings), load_strategy("simple")), rules)[0]
     leaky = searcher.copy()
     leaky[StrategyParam.MC_PEEK] = 1
     rng = np.random.default_rng(5)
