@@ -316,12 +316,20 @@ def search_nb(params, masks, state, rules, undercut_table, streams, player, sear
 
 
 @njit(cache=True, _nrt=False)
+def mean_gain_nb(gain, gain_square, worlds):
+    """(mean, standard error) of a candidate's gain over the first, paired by world, from
+    the sums of the gain and of its square over ``worlds`` (2 or more) worlds."""
+    mean = gain / worlds
+    variance = (gain_square - worlds * mean * mean) / (worlds - 1)
+    return mean, np.sqrt(max(variance, 0.0) / worlds)
+
+
+@njit(cache=True, _nrt=False)
 def clearly_worse_nb(gain, gain_square, worlds):
     """Whether a candidate's mean gain over the first is below 0 by more than
     DROP_ERRORS standard errors (paired by world) after ``worlds`` worlds."""
-    mean = gain / worlds
-    variance = (gain_square - worlds * mean * mean) / (worlds - 1)
-    return mean + DROP_ERRORS * np.sqrt(max(variance, 0.0) / worlds) < 0.0
+    mean, error = mean_gain_nb(gain, gain_square, worlds)
+    return mean + DROP_ERRORS * error < 0.0
 
 
 @njit(cache=True, _nrt=False)
@@ -370,9 +378,7 @@ def choose_nb(params, n, samples, gains, gain_squares):
             best = c
     if best == 0 or samples < 2:
         return best
-    mean = gains[best] / samples
-    variance = (gain_squares[best] - samples * mean * mean) / (samples - 1)
-    error = np.sqrt(max(variance, 0.0) / samples)
+    mean, error = mean_gain_nb(gains[best], gain_squares[best], samples)
     if mean > params[StrategyParam.MC_CONFIDENCE] * error:
         return best
     return 0

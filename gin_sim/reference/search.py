@@ -194,18 +194,23 @@ def choose(
             best = c
     if best == 0 or worlds < 2:
         return best
-    mean = gains[best] / worlds
-    variance = (gain_squares[best] - worlds * mean * mean) / (worlds - 1)
-    error = math.sqrt(max(variance, 0.0) / worlds)
+    mean, error = mean_gain(gains[best], gain_squares[best], worlds)
     return best if mean > confidence * error else 0
+
+
+def mean_gain(gain: float, gain_square: float, worlds: int) -> tuple[float, float]:
+    """(mean, standard error) of a candidate's gain over the first, paired by world, from
+    the sums of the gain and of its square over ``worlds`` (2 or more) worlds."""
+    mean = gain / worlds
+    variance = (gain_square - worlds * mean * mean) / (worlds - 1)
+    return mean, math.sqrt(max(variance, 0.0) / worlds)
 
 
 def clearly_worse(gain: float, gain_square: float, worlds: int) -> bool:
     """A mean gain over the first candidate below 0 by more than DROP_ERRORS standard
     errors (paired by world)."""
-    mean = gain / worlds
-    variance = (gain_square - worlds * mean * mean) / (worlds - 1)
-    return mean + DROP_ERRORS * math.sqrt(max(variance, 0.0) / worlds) < 0.0
+    mean, error = mean_gain(gain, gain_square, worlds)
+    return mean + DROP_ERRORS * error < 0.0
 
 
 def screened(
