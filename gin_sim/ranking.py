@@ -8,6 +8,12 @@ the net points per hand against the average member of the field, and ``r_a - r_b
 model's prediction for ``a`` against ``b``. Where the prediction and the head-to-head
 result disagree in sign, the pairwise results are not transitive.
 
+The fit is computed in that closed form and exactly: net points are whole numbers, so their
+sums over decks (and over resampled decks) are exact in float64 whatever order a BLAS
+library adds them in, and each rating is one division of such a sum. A least-squares solver
+(a pseudo-inverse) gave ratings that differed in the last digits from one CPU's BLAS kernels
+to another's, so regenerated reports were not byte-identical.
+
 Intervals come from a bootstrap over decks: every pairing plays the same decks (common
 random numbers), so one resample of deck numbers is applied to every pairing at once,
 which keeps their correlation; the ratings are refitted on each resample. The resamples
@@ -38,14 +44,23 @@ def design(pairs: Sequence[tuple[int, int]], players: int) -> np.ndarray:
     return matrix
 
 
-def fit_ratings(pairs: Sequence[tuple[int, int]], values: np.ndarray, players: int) -> np.ndarray:
-    """Least-squares ratings (summing to 0) of ``values[p] ~ r[a] - r[b]``.
+def fit_ratings(
+    pairs: Sequence[tuple[int, int]], values: np.ndarray, players: int, scale: float = 1.0
+) -> np.ndarray:
+    """Least-squares ratings (summing to 0) of ``values[p] / scale ~ r[a] - r[b]`` in a
+    complete round robin (every pair of the ``players`` once).
 
-    ``values`` may be float64[pairs] or float64[pairs, k] (k fits at once). The minimum-norm
-    solution of the pseudo-inverse is the one whose ratings sum to 0, since the all-ones
-    vector spans the null space of a connected design.
+    ``values`` may be float64[pairs] or float64[pairs, k] (k fits at once). The fit is the
+    closed form ``r_a = (1/n) * sum over b of c_ab``; with whole-number ``values`` the sums
+    are exact and each rating is one correctly rounded division, the same on every machine.
     """
-    return np.linalg.pinv(design(pairs, players)) @ values
+    wanted = {(a, b) for a in range(players) for b in range(a + 1, players)}
+    ordered = {(min(a, b), max(a, b)) for a, b in pairs}
+    if len(pairs) != len(wanted) or ordered != wanted:
+        raise ValueError(
+            f"pairs: expected every pair of {players} players once (a complete round robin)"
+        )
+    return (design(pairs, players).T @ values) / (players * scale)
 
 
 @dataclass
@@ -97,13 +112,19 @@ def bootstrap_ratings(
     seed: int,
     replicates: int = BOOTSTRAP_REPLICATES,
 ) -> Ratings:
-    """Ratings from ``per_deck`` (float64[pairs, decks]: the net points of ``a`` against ``b``
-    over the hands of each deck, the same decks in every row), resampling decks ``replicates``
-    times with the generator seeded by ``seed``."""
+    """Ratings from ``per_deck`` (whole numbers[pairs, decks]: the net points of ``a``
+    against ``b`` over the hands of each deck, the same decks in every row), resampling decks
+    ``replicates`` times with the generator seeded by ``seed``."""
     per_deck = np.asarray(per_deck, dtype=np.float64)
     decks = per_deck.shape[1]
-    cells = per_deck.sum(axis=1) / (hands_per_deck * decks)
-    rating = fit_ratings(pairs, cells, len(names))
+    # Whole numbers keep every sum below exact (module docstring); 2**53 bounds float64's
+    # whole numbers, and a resampled sum is at most decks times the largest deck.
+    if not np.array_equal(per_deck, np.round(per_deck)):
+        raise ValueError("per_deck: expected whole net points per deck")
+    if decks * float(np.abs(per_deck).max(initial=0)) >= 2.0**53:
+        raise ValueError("per_deck: too many points for exact sums")
+    units = hands_per_deck * decks
+    rating = fit_ratings(pairs, per_deck.sum(axis=1), len(names), units)
     generator = np.random.default_rng(seed)
     draws = []
     for start in range(0, replicates, _BATCH):
@@ -111,8 +132,8 @@ def bootstrap_ratings(
         weights = np.stack(
             [np.bincount(generator.integers(0, decks, decks), minlength=decks) for _ in range(size)]
         ).astype(np.float64)  # float64[size, decks]: how often each deck is drawn
-        resampled = (per_deck @ weights.T) / (hands_per_deck * decks)  # [pairs, size]
-        draws.append(fit_ratings(pairs, resampled, len(names)).T)
+        resampled = per_deck @ weights.T  # [pairs, size], whole numbers: exact
+        draws.append(fit_ratings(pairs, resampled, len(names), units).T)
     return Ratings(list(names), rating, np.concatenate(draws))
 
 

@@ -4,6 +4,10 @@ ranking model on synthetic results, resume after an interruption, Dask, and the 
 from __future__ import annotations
 
 import itertools
+import os
+import subprocess
+import sys
+from fractions import Fraction
 
 import numpy as np
 import pandas as pd
@@ -73,7 +77,7 @@ def test_ranking_recovers_a_known_order():
     shared = generator.normal(0, 4, decks)  # the luck of a deck, common to every pairing
     per_deck = np.stack(
         [2 * (truth[a] - truth[b]) + 0.3 * shared + generator.normal(0, 6, decks) for a, b in pairs]
-    )
+    ).round()  # whole net points, as games give
     ratings = bootstrap_ratings(names, pairs, per_deck, 2, seed=1, replicates=400)
     table = ratings.table()
     assert list(table["player"]) == names
@@ -94,9 +98,48 @@ def test_exact_ratings_and_cycles():
     np.testing.assert_allclose(
         fit_ratings(pairs, np.array([0.5, 1.5, 1.0]), 3), [2 / 3, 1 / 6, -5 / 6]
     )
+    with pytest.raises(ValueError, match="complete round robin"):
+        fit_ratings([(0, 1), (1, 2)], np.array([1.0, 1.0]), 3)
     beats = np.array([[0, 1, 0], [0, 0, 1], [1, 0, 0]], dtype=bool)
     assert cycles(["r", "s", "p"], beats) == [("r", "s", "p")]
     assert cycles(["r", "s", "p"], np.triu(np.ones((3, 3), dtype=bool), 1)) == []
+
+
+def _ratings_bytes(coretype: str | None) -> bytes:
+    """Ratings of a fixed synthetic round robin computed in a fresh process, with OpenBLAS
+    told to use the kernels of ``coretype`` (as on another CPU), as CSV and raw draws."""
+    script = (
+        "import sys, numpy as np\n"
+        "from gin_sim.ranking import bootstrap_ratings\n"
+        "pairs = [(a, b) for a in range(6) for b in range(a + 1, 6)]\n"
+        "per_deck = np.random.default_rng(3).integers(-60, 61, (15, 20_000))\n"
+        "r = bootstrap_ratings(list('abcdef'), pairs, per_deck, 2, 1, replicates=200)\n"
+        "sys.stdout.buffer.write(r.table().to_csv().encode() + r.draws.tobytes())\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_CORETYPE"}
+    if coretype:
+        env["OPENBLAS_CORETYPE"] = coretype
+    return subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, check=True
+    ).stdout
+
+
+def test_ratings_are_exact_and_byte_identical_on_every_cpu():
+    # A pseudo-inverse gave other last digits under other BLAS kernels (issue 18, item 15).
+    assert _ratings_bytes(None) == _ratings_bytes("Prescott")
+    # and the ratings are the exact fractions, one rounding each
+    pairs = list(itertools.combinations(range(4), 2))
+    per_deck = np.random.default_rng(5).integers(-40, 41, (6, 999))
+    ratings = bootstrap_ratings(list("abcd"), pairs, per_deck, 2, seed=1, replicates=20)
+    for player in range(4):
+        total = sum(
+            int(per_deck[row].sum()) * (1 if a == player else -1)
+            for row, (a, b) in enumerate(pairs)
+            if player in (a, b)
+        )
+        assert ratings.rating[player] == float(Fraction(total, 4 * 2 * 999))
+    with pytest.raises(ValueError, match="whole net points"):
+        bootstrap_ratings(list("abcd"), pairs, per_deck + 0.5, 2, seed=1)
 
 
 def test_interrupted_tournament_resumes_with_identical_results(tmp_path, tournament):
