@@ -32,6 +32,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from gin_sim.holdout import bonferroni_factor
+from gin_sim.summary import Z95
+
 BOOTSTRAP_REPLICATES = 1000
 _BATCH = 50  # resamples drawn at once (memory: batch x decks weights)
 
@@ -93,10 +96,17 @@ class Ratings:
             )
         return pd.DataFrame.from_records(rows)
 
-    def difference(self, first: int, second: int) -> tuple[float, float, float]:
-        """Rating of ``first`` minus ``second``, with its 95% percentile interval."""
-        low, high = np.percentile(self.draws[:, first] - self.draws[:, second], [2.5, 97.5])
-        return float(self.rating[first] - self.rating[second]), float(low), float(high)
+    def difference(
+        self, first: int, second: int, comparisons: int = 1
+    ) -> tuple[float, float, float]:
+        """Rating of ``first`` minus ``second`` with its 95% interval, Bonferroni-adjusted for
+        ``comparisons`` differences stated at once: the difference plus or minus the normal
+        quantile times its bootstrap standard error (the far tails that an adjusted
+        percentile interval would need hold too few of the resamples)."""
+        difference = float(self.rating[first] - self.rating[second])
+        spread = float(np.std(self.draws[:, first] - self.draws[:, second], ddof=1))
+        half_width = Z95 * bonferroni_factor(comparisons) * spread
+        return difference, difference - half_width, difference + half_width
 
 
 def _ranks(draws: np.ndarray) -> np.ndarray:

@@ -20,7 +20,10 @@
 - Confirmation (``gin_sim.holdout``): the ``top`` best completed trials and the starting
   strategy play fresh holdout decks (or matches) from another seed stream; each candidate's
   gain over the starting strategy is paired by deck, with Bonferroni-adjusted intervals for
-  the ``top`` comparisons. The winner is the candidate with the best holdout figure.
+  the ``top`` comparisons. The winner is the candidate with the best holdout figure, so its
+  holdout figure is the best of ``top`` and optimistic; the winner and the starting
+  strategy then play as many decks (matches) of a third stream, and the winner's reported
+  gain is that one, fixed before those decks were dealt.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ import json
 import logging
 import warnings
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +40,7 @@ import numpy as np
 import pandas as pd
 
 from gin_sim.config import ConfigError
-from gin_sim.holdout import adjusted, holdout_seed
+from gin_sim.holdout import adjusted, confirmation_seed, holdout_seed
 from gin_sim.rules import Rules
 from gin_sim.simulate import check_seed, head_to_head, head_to_head_matches
 from gin_sim.space import Space, apply, parse_space
@@ -352,14 +355,19 @@ def importances(study: Any) -> tuple[pd.DataFrame, str]:
 # -- confirmation on holdout decks ----------------------------------------------------------
 @dataclass
 class Confirmation:
-    """The best trials re-measured on holdout decks against the starting strategy."""
+    """The best trials re-measured on holdout decks against the starting strategy, and the
+    winner (picked there) measured again on decks of a third stream."""
 
-    seed: int
-    count: int  # holdout decks or matches
+    seed: int  # of the holdout decks, on which the winner is picked
+    count: int  # holdout decks or matches, and as many confirmation ones
     candidates: pd.DataFrame  # one row per candidate, best holdout figure first
-    start: Estimate
-    winner: Strategy | None = None
-    winner_parameters: dict[str, Any] = field(default_factory=dict)
+    start: Estimate  # the starting strategy on the holdout decks
+    winner: Strategy
+    winner_parameters: dict[str, Any]
+    final_seed: int  # of the confirmation decks, used for nothing else
+    final_start: Estimate  # the starting strategy on them
+    final_winner: Estimate  # the winner on them
+    final_gain: Estimate  # the winner minus the start, paired: the reported gain
 
 
 def top_candidates(
@@ -390,27 +398,29 @@ def confirm(
 ) -> Confirmation:
     """Play the starting strategy and every candidate on ``count`` holdout decks (or matches,
     by objective) against every opponent; gains over the start are paired by deck (match)
-    and their intervals Bonferroni-adjusted for ``len(candidates)`` comparisons."""
+    and their intervals Bonferroni-adjusted for ``len(candidates)`` comparisons. The best
+    holdout figure wins; the winner and the start then play ``count`` decks (matches) of
+    the confirmation stream, which give the winner's reported gain."""
     if count < 2:
         raise ConfigError(f"holdout count = {count}: allowed 2 or more")
     if not candidates:
         raise TuneError("no completed trial to confirm: run more trials")
     seed = holdout_seed(settings.seed)
 
-    def pooled(strategy: Strategy) -> np.ndarray:
+    def pooled(strategy: Strategy, stream: int) -> np.ndarray:
         parts = [
-            play_units(settings.rules, strategy, o, settings.objective, count, seed, 0)
+            play_units(settings.rules, strategy, o, settings.objective, count, stream, 0)
             for o in settings.opponents
         ]
         return np.mean(parts, axis=0)  # per deck (match): the opponents weighted equally
 
     start_strategy = settings.strategy.for_rules(settings.rules)
-    start = pooled(start_strategy)
+    start = pooled(start_strategy, seed)
     two = np.full(count, 2)
     rows = []
     for number, values, tuning_value in candidates:
         strategy = settings.candidate(settings.space.parameters(values))
-        units = pooled(strategy)
+        units = pooled(strategy, seed)
         figure = Moments.of(units, two).estimate()
         gain = adjusted(Moments.of(units - start, two).estimate(), len(candidates))
         rows.append(
@@ -440,13 +450,23 @@ def confirm(
     best = table.iloc[0]
     values = {d.name: _plain(best[d.name]) for d in settings.space.dimensions}
     parameters = settings.space.parameters(values)
+    winner = settings.candidate(parameters)
+    final_seed = confirmation_seed(settings.seed)
+    final_start = pooled(start_strategy, final_seed)
+    final_winner = pooled(winner, final_seed)
+    if on_candidate is not None:
+        on_candidate(1)
     return Confirmation(
         seed,
         count,
         table,
         Moments.of(start, two).estimate(),
-        settings.candidate(parameters),
+        winner,
         parameters,
+        final_seed,
+        Moments.of(final_start, two).estimate(),
+        Moments.of(final_winner, two).estimate(),
+        Moments.of(final_winner - final_start, two).estimate(),
     )
 
 

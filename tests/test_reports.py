@@ -121,8 +121,11 @@ def test_tables_have_the_expected_rows(default_set):
         range(1, len(screened) + 1)
     )
     confirmed = SMALL.finalists + len(thresholds)
-    assert len(_rows(folder, "confirmation")) == confirmed * len(HAND_FIGURES)
-    assert len(_rows(folder, "confirmation-differences")) == confirmed
+    assert len(_rows(folder, "holdout")) == confirmed * len(HAND_FIGURES)
+    assert len(_rows(folder, "holdout-differences")) == confirmed
+    # the picked schedule and the reference, again on the third stream
+    assert len(_rows(folder, "confirmation")) == 2 * len(HAND_FIGURES)
+    assert len(_rows(folder, "confirmation-difference")) == 2
 
 
 def _direct(hands: pd.DataFrame, matches: pd.DataFrame) -> dict[str, tuple[float, float]]:

@@ -205,3 +205,32 @@ def test_bad_tournament_players_are_one_line_errors(tmp_path, players, message):
     )
     assert result.exit_code == 2
     assert message in result.output and len(result.output.strip().splitlines()) == 1
+
+
+def test_significance_in_words_is_adjusted_for_every_pairing(tournament):
+    from gin_sim.holdout import bonferroni_factor
+    from gin_sim.reports.tournament import ratings_by_rules, rules_findings
+
+    cross = tournament.cross_table()
+    ratings = ratings_by_rules(tournament)
+    family = 3 * len(RULES)  # 3 pairings of 3 players under each rule set
+    factor = bonferroni_factor(family)
+    for rules in RULES:
+        findings = rules_findings(tournament, rules, cross, ratings[rules])
+        net = cross[(cross["rules"] == rules) & (cross["figure"] == NET)]
+        expected = [
+            f"`{row.player}`–`{row.opponent}`"
+            for row in net.itertuples()
+            if PLAYERS.index(row.player) < PLAYERS.index(row.opponent)
+            and abs(row.mean) <= row.half_width * factor
+        ]
+        sentence = next(f for f in findings if f.startswith("Not significant"))
+        assert sentence.count("–") == len(expected) and all(e in sentence for e in expected)
+        head = next(f for f in findings if f.startswith("Head to head"))
+        assert f"adjustment for the {family} pairings" in head
+        # a pairing named as beaten is beaten with the adjusted interval above 0
+        for row in net.itertuples():
+            if row.mean - row.half_width * factor > 0:
+                assert f"`{row.player}` beats" in head
+        steps = next(f for f in findings if f.startswith("Steps of the ranking"))
+        assert f"adjusted for the {2 * len(RULES)} steps" in steps

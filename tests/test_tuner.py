@@ -5,6 +5,7 @@ bad spaces are one-line errors, and the winner's TOML file plays."""
 from __future__ import annotations
 
 import doctest
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -14,19 +15,19 @@ from typer.testing import CliRunner
 import gin_sim.holdout
 import gin_sim.ranking
 import gin_sim.space
+import gin_sim.tuner
 from gin_sim.cli import app
-from gin_sim.holdout import bonferroni_factor, holdout_seed
+from gin_sim.holdout import bonferroni_factor, confirmation_seed, holdout_seed
+from gin_sim.reference.rng import deck_for_deal
 from gin_sim.reports.schedule import schedule_search
 from gin_sim.reports.sweeps import knock_sweep
-from gin_sim.reports.tables import NET
 from gin_sim.rules import load_rules
 from gin_sim.simulate import head_to_head
 from gin_sim.space import parse_space
 from gin_sim.strategies import load_strategy
-from gin_sim.summary import Moments
+from gin_sim.summary import Z95
 from gin_sim.tuner import (
     confirm,
-    net_by_deck,
     optimise,
     settings_from,
     top_candidates,
@@ -41,24 +42,44 @@ def test_doctests(module):
     assert doctest.testmod(module).failed == 0
 
 
-def test_tuner_finds_the_knock_threshold_the_knock_report_finds(tmp_path):
+def _net_per_deck(hands: pd.DataFrame) -> pd.Series:
+    """Net points of ``players[0]`` by deck, straight from the records: it sits in seat 0,
+    or seat 1 in the replay with the seats swapped (written apart from the tuner's own)."""
+    seat = hands["swapped"].astype(int)
+    sign = np.where(hands["winner"] == seat, 1, np.where(hands["winner"] == 1 - seat, -1, 0))
+    return pd.Series(sign * hands["points"].to_numpy()).groupby(hands["deal"].to_numpy()).sum()
+
+
+def test_every_trial_scores_what_direct_play_gives_on_the_tuning_decks(tmp_path):
     rules, basic, simple = load_rules("hollywood"), load_strategy("basic"), load_strategy("simple")
-    deals, seed = 3_000, 4
+    deals, seed, blocks = 3_000, 4, 4
     settings = settings_from(
-        basic, "knock_threshold=0:10", [simple], rules, deals=deals, blocks=4, seed=seed
+        basic, "knock_threshold=0:10", [simple], rules, deals=deals, blocks=blocks, seed=seed
     )
     study = optimise(settings, tmp_path, trials=25)
+    # each threshold played directly on the tuning decks: seed 4, decks 0 to 2,999
+    per_deck = {
+        t: _net_per_deck(
+            head_to_head(rules, (replace(basic, knock_threshold=t), simple), deals, seed)
+        )
+        for t in range(11)
+    }
+    assert all(list(net.index) == list(range(deals)) for net in per_deck.values())
     trials = trials_table(study, settings)
-    sweep = knock_sweep(rules, basic, simple, deals, 0, seed)
-    net = sweep.figures[sweep.figures["figure"] == NET].set_index("threshold")["mean"]
+    for row in trials.itertuples():  # completed: every deck; pruned: the blocks it played
+        played = row.blocks * deals // blocks
+        expected = per_deck[row.knock_threshold].iloc[:played].sum() / (2 * played)
+        assert row.value == pytest.approx(expected, abs=1e-12)
+        assert row.state == "COMPLETE" or row.blocks < blocks
     complete = trials[trials["state"] == "COMPLETE"]
-    best = complete.sort_values("value", ascending=False).iloc[0]
-    assert best["knock_threshold"] == sweep.best()
-    for row in complete.itertuples():  # every completed trial scores what the sweep measured
-        assert row.value == pytest.approx(net.loc[row.knock_threshold], abs=1e-12)
-    for row in trials[trials["state"] == "PRUNED"].itertuples():
-        assert row.blocks < settings.blocks
-    assert complete["knock_threshold"].nunique() >= 2  # the search compared something
+    assert complete["knock_threshold"].nunique() >= 3  # the search compared something
+    # the best trial is the threshold that direct play puts first among those completed
+    direct = {t: per_deck[t].mean() for t in complete["knock_threshold"]}
+    (_, values, value), *_ = top_candidates(study, settings, 1)
+    assert values == {"knock_threshold": max(direct, key=direct.get)}
+    assert value == pytest.approx(max(direct.values()) / 2, abs=1e-12)
+    # and, played on every threshold, the knock report picks the same one
+    assert max(direct, key=direct.get) == knock_sweep(rules, basic, simple, deals, 0, seed).best()
 
 
 def _settings(**options):
@@ -110,36 +131,78 @@ def test_a_study_resumes_without_repeating_trials(tmp_path):
     )
 
 
-def test_holdout_confirmation_uses_other_decks_and_adjusted_intervals(tmp_path):
+def test_three_streams_of_decks_and_a_winner_confirmed_on_the_third(tmp_path, monkeypatch):
     settings = _settings()
+    played: list[tuple[int, list[int]]] = []  # (seed, deck numbers) of every head-to-head
+
+    def spy(rules, players, deals, seed, *args, **kwargs):
+        hands = head_to_head(rules, players, deals, seed, *args, **kwargs)
+        played.append((seed, sorted(set(hands["deal"]))))
+        return hands
+
+    monkeypatch.setattr(gin_sim.tuner, "head_to_head", spy)
     study = optimise(settings, tmp_path, trials=6)
+    tuning = {deck for seed, decks in played if seed == settings.seed for deck in decks}
+    assert {seed for seed, _ in played} == {settings.seed}
+    assert tuning == set(range(settings.deals))  # the tuning decks: seed 9, 0 to 799
+    played.clear()
     candidates = top_candidates(study, settings, 3)
     count = 600
     confirmation = confirm(settings, candidates, count)
-    seed = holdout_seed(settings.seed)
-    assert confirmation.seed == seed != settings.seed
-    table = confirmation.candidates
-    assert len(table) == len(candidates) and table["holdout"].is_monotonic_decreasing
-    # recompute the winner's gain by hand: holdout decks of the other seed, opponents
-    # weighted equally, paired by deck, the half-width widened for the candidates compared
-    row = table.iloc[0]
-    values = {name: row[name] for name in ("knock_threshold", "keep_weight")}
-    tuned = settings.candidate(settings.space.parameters(values))
+    holdout, final = holdout_seed(settings.seed), confirmation_seed(settings.seed)
+    assert (confirmation.seed, confirmation.final_seed) == (holdout, final)
+    assert len({settings.seed, holdout, final}) == 3
+    assert all(decks == list(range(count)) for _, decks in played)
+    opponents = len(settings.opponents)
+    # every candidate and the start on the holdout decks; the winner and the start on the third
+    assert [seed for seed, _ in played].count(holdout) == (len(candidates) + 1) * opponents
+    assert [seed for seed, _ in played].count(final) == 2 * opponents
+    # the three streams deal different decks (the reference shuffle, not the kernels)
+    decks = {
+        seed: {tuple(deck_for_deal(seed, d)) for d in range(200)}
+        for seed in (settings.seed, holdout, final)
+    }
+    assert all(len(d) == 200 for d in decks.values())
+    assert not decks[settings.seed] & decks[holdout] and not decks[holdout] & decks[final]
+    assert not decks[settings.seed] & decks[final]
+
+    # every figure again by direct play: opponents weighted equally, per hand
     start = settings.strategy.for_rules(settings.rules)
 
-    def per_deck(strategy):
+    def per_hand(strategy, seed):
         nets = [
-            net_by_deck(head_to_head(settings.rules, (strategy, opponent), count, seed))
-            for opponent in settings.opponents
+            _net_per_deck(head_to_head(settings.rules, (strategy, o), count, seed)).to_numpy()
+            for o in settings.opponents
         ]
-        return np.mean(nets, axis=0)
+        return np.mean(nets, axis=0) / 2  # per deck, per hand
 
-    gain = Moments.of(per_deck(tuned) - per_deck(start), np.full(count, 2)).estimate()
-    assert row["gain"] == pytest.approx(gain.mean, abs=1e-12)
-    factor = bonferroni_factor(len(candidates))
-    assert factor > 1.1
-    assert row["gain_half_width"] == pytest.approx(gain.half_width * factor, rel=1e-9)
-    assert row["holdout"] != row["tuning_value"]  # other decks than the tuning ones
+    def interval(values, comparisons=1):
+        half = Z95 * values.std(ddof=1) / np.sqrt(len(values))
+        return values.mean(), half * bonferroni_factor(comparisons)
+
+    table = confirmation.candidates
+    strategies = {
+        row["trial"]: settings.candidate(settings.space.parameters(
+            {name: row[name] for name in ("knock_threshold", "keep_weight")}
+        ))
+        for _, row in table.iterrows()
+    }  # fmt: skip
+    holdout_start = per_hand(start, holdout)
+    figures = {}
+    for _, row in table.iterrows():
+        units = per_hand(strategies[row["trial"]], holdout)
+        assert row["holdout"] == pytest.approx(units.mean(), abs=1e-12)
+        gain, half = interval(units - holdout_start, len(candidates))
+        assert row["gain"] == pytest.approx(gain, abs=1e-12)
+        assert row["gain_half_width"] == pytest.approx(half, rel=1e-9)
+        figures[row["trial"]] = units.mean()
+    winner_trial = max(figures, key=lambda t: (figures[t], -t))  # best holdout figure wins
+    assert table.iloc[0]["trial"] == winner_trial
+    assert confirmation.winner == strategies[winner_trial]
+    gain, half = interval(per_hand(strategies[winner_trial], final) - per_hand(start, final))
+    assert confirmation.final_gain.mean == pytest.approx(gain, abs=1e-12)
+    assert confirmation.final_gain.half_width == pytest.approx(half, rel=1e-9)
+    assert bonferroni_factor(len(candidates)) > 1.1  # the holdout intervals really widen
 
 
 def test_tune_command_writes_report_and_a_playable_winner(tmp_path):
@@ -150,7 +213,12 @@ def test_tune_command_writes_report_and_a_playable_winner(tmp_path):
     result = runner.invoke(app, arguments)
     assert result.exit_code == 0, result.output
     markdown = (out / "report.md").read_text()
-    for text in ("## Confirmation on holdout decks", "## Optimisation history", "gin-sim tune"):
+    for text in (
+        "## Confirmation of the winner",
+        "## Holdout: the best trials compared",
+        "## Optimisation history",
+        "gin-sim tune",
+    ):
         assert text in markdown
     assert (out / "history.png").stat().st_size > 1000
     winner = load_strategy(str(out / "best.toml"))
@@ -220,10 +288,25 @@ def test_spaces_give_the_right_kinds_and_schedules():
     assert tuned.knock_threshold is None and not tuned.adapt
 
 
-def test_schedule_search_confirms_on_another_seed_with_adjusted_intervals():
+def test_schedule_search_picks_on_holdout_decks_and_confirms_on_a_third_stream():
     rules, basic, simple = load_rules("hollywood"), load_strategy("basic"), load_strategy("simple")
     search = schedule_search(rules, basic, simple, (20,), (0, 10), 500, 700, 2, seed=6)
     assert search.confirmation.seed == holdout_seed(6) and search.screening.seed == 6
+    # the schedule picked on the holdout decks and the reference, on the third stream
+    verification = search.verification
+    assert verification.seed == confirmation_seed(6) and verification.deals == 700
+    assert set(verification.variants) == {search.best_schedule(), search.best_single()}
+    holdout_order = [s for s in search.confirmation.ranking()["schedule"] if "," in s]
+    assert search.best_schedule() == holdout_order[0]
+    picked, reference = (
+        _net_per_deck(head_to_head(rules, (verification.variants[label], simple), 700, confirmation_seed(6))).to_numpy() / 2
+        for label in (search.best_schedule(), search.best_single())
+    )  # fmt: skip
+    differences = picked - reference
+    gain = search.gain()
+    assert gain["mean"] == pytest.approx(differences.mean(), abs=1e-12)
+    half = Z95 * differences.std(ddof=1) / np.sqrt(700)  # one comparison: not widened
+    assert gain["half_width"] == pytest.approx(half, rel=1e-9)
     screening_singles = [s for s in search.screening.ranking()["schedule"] if "," not in s]
     assert search.best_single() == screening_singles[0]  # chosen before the fresh decks
     plain = search.confirmation.differences(search.best_single()).set_index("schedule")

@@ -103,7 +103,7 @@ def tune(
         try:
             with progress_bar(trials, "trials", not quiet) as advance:
                 study = optimise(settings, out, trials, advance)
-            with progress_bar(top, "holdout", not quiet) as advance:
+            with progress_bar(top + 1, "holdout", not quiet) as advance:
                 confirmation = confirm(
                     settings, top_candidates(study, settings, top), holdout, advance
                 )

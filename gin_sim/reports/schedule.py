@@ -5,13 +5,16 @@ docs/strategies.md). The search has two stages, both with common random numbers:
 
 1. Screening: every schedule of a grid (one threshold per phase from a list) and every
    single threshold play the same ``deals`` decks; the schedules are ranked by net points.
-2. Confirmation: the best ``finalists`` schedules and every single threshold play
+2. Holdout: the best ``finalists`` schedules and every single threshold play
    ``confirm_deals`` fresh decks from another seed stream (``holdout.holdout_seed``), so the
-   figures reported are not inflated by the screening's selection. Each is compared with
-   the reference, the best single threshold of the screening (chosen before the
-   confirmation decks are seen), paired deck by deck, with Bonferroni-adjusted intervals
-   for the number of comparisons: the best finalist is picked on the confirmation decks,
-   and the adjusted intervals keep its gain honest after that pick.
+   figures are not inflated by the screening's selection. Each is compared with the
+   reference, the best single threshold of the screening (chosen before these decks are
+   seen), paired deck by deck, with Bonferroni-adjusted intervals for the number of
+   comparisons. The best finalist is picked on these decks, so its point estimate there is
+   the largest of several and optimistic.
+3. Confirmation: the picked schedule and the reference play ``confirm_deals`` decks of a
+   third stream (``holdout.confirmation_seed``) that no choice has seen; the schedule's
+   reported gain is that paired difference, with a plain 95% interval.
 """
 
 from __future__ import annotations
@@ -23,7 +26,12 @@ from dataclasses import dataclass
 import pandas as pd
 
 from gin_sim.config import ConfigError
-from gin_sim.holdout import adjust_differences, bonferroni_factor, holdout_seed
+from gin_sim.holdout import (
+    adjust_differences,
+    bonferroni_factor,
+    confirmation_seed,
+    holdout_seed,
+)
 from gin_sim.limits import MAX_FINALISTS, check_count
 from gin_sim.reports import figures
 from gin_sim.reports.document import Report, Section, display, format_value
@@ -85,18 +93,23 @@ def is_single(label: str) -> bool:
     return "," not in label
 
 
+def first_ranked(sweep: Sweep, single: bool) -> str:
+    """The best single threshold (``single``) or the best real schedule of ``sweep``."""
+    return next(label for label in sweep.ranking()["schedule"] if is_single(label) == single)
+
+
 @dataclass
 class ScheduleSearch:
     boundaries: tuple[int, ...]
     thresholds: tuple[int, ...]
     finalists: list[str]
     screening: Sweep
-    confirmation: Sweep
+    confirmation: Sweep  # the holdout stage: finalists and singles, the winner picked here
+    verification: Sweep  # the picked schedule and the reference on the third stream
 
     def best_single(self) -> str:
         """The reference: the best single threshold on the screening decks."""
-        ranking = self.screening.ranking()
-        return next(label for label in ranking["schedule"] if is_single(label))
+        return first_ranked(self.screening, single=True)
 
     def comparisons(self) -> int:
         """Confirmed variants compared with the reference (the Bonferroni family)."""
@@ -112,12 +125,14 @@ class ScheduleSearch:
         return table.set_index("schedule").loc[order].reset_index()
 
     def best_schedule(self) -> str:
-        ranking = self.confirmation.ranking()
-        return next(label for label in ranking["schedule"] if not is_single(label))
+        """The schedule picked: the best finalist on the holdout decks."""
+        return first_ranked(self.confirmation, single=False)
 
     def gain(self) -> pd.Series:
-        """Best finalist minus the reference, paired on the confirmation decks (adjusted)."""
-        return self.differences().set_index("schedule").loc[self.best_schedule()]
+        """The picked schedule minus the reference, paired on the third stream's decks (one
+        comparison fixed before they were dealt: a plain 95% interval)."""
+        table = self.verification.differences(self.best_single())
+        return table.set_index("schedule").loc[self.best_schedule()]
 
 
 def check_grid(rules: Rules, boundaries: Sequence[int], thresholds: Sequence[int]) -> None:
@@ -147,7 +162,7 @@ def search_runs(
     """The number of runs ``schedule_search`` plays (for progress bars)."""
     singles = rules.knock_limit + 1
     screened = len(set(grid(boundaries, thresholds)) | {((0, t),) for t in range(singles)})
-    return screened + singles + finalists
+    return screened + singles + finalists + 2  # + the picked schedule and the reference
 
 
 def schedule_search(
@@ -194,7 +209,20 @@ def schedule_search(
         holdout_seed(seed),
         on_run=on_run,
     )
-    return ScheduleSearch(tuple(boundaries), tuple(thresholds), chosen, screening, confirmation)
+    picked = [first_ranked(confirmation, single=False), first_ranked(screening, single=True)]
+    verification = play_sweep(
+        rules,
+        opponent,
+        "schedule",
+        {label: screening.variants[label] for label in picked},
+        confirm_deals,
+        0,
+        confirmation_seed(seed),
+        on_run=on_run,
+    )
+    return ScheduleSearch(
+        tuple(boundaries), tuple(thresholds), chosen, screening, confirmation, verification
+    )
 
 
 def screening_table(search: ScheduleSearch) -> pd.DataFrame:
@@ -211,39 +239,41 @@ def screening_table(search: ScheduleSearch) -> pd.DataFrame:
 
 
 def schedule_findings(search: ScheduleSearch) -> list[str]:
-    confirmation = search.confirmation
+    holdout, verification = search.confirmation, search.verification
     best, single = search.best_schedule(), search.best_single()
     gain = search.gain()
-    net = confirmation.ranking().set_index("schedule")
-    overall = confirmation.best()
+    picked = search.differences().set_index("schedule").loc[best]
+    net = verification.ranking().set_index("schedule")
     if gain["significant"] and gain["mean"] > 0:
         verdict = "a statistically significant gain (95% interval above 0)"
     elif gain["significant"]:
-        verdict = "a statistically significant loss: no schedule in the grid beats the best single threshold"
+        verdict = "a statistically significant loss: the schedule picked is worse than the best single threshold"
     else:
         verdict = "not statistically significant: the best schedule and the best single threshold cannot be told apart"
     findings = [
-        f"Best schedule found against `{confirmation.opponent.name}`: **{best}** "
-        f"({describe(best)}), "
-        f"{format_value(NET, net.loc[best, 'mean'], net.loc[best, 'half_width'])} net points per "
-        f"hand on the confirmation decks; the reference, the best single threshold of the "
-        f"screening, is **{single.split(':')[1]}**, "
-        f"{format_value(NET, net.loc[single, 'mean'], net.loc[single, 'half_width'])}.",
-        f"Gain of the schedule over the reference: "
-        f"{format_value(NET, gain['mean'], gain['half_width'])} points per hand, paired on "
-        f"{confirmation.deals:,} fresh decks of another seed, the interval adjusted for "
-        f"{search.comparisons()} comparisons (Bonferroni): {verdict}.",
-        f"The screening ({len(search.screening.variants)} schedules on {search.screening.deals:,} "
-        f"decks) ranked {search.finalists[0]} first; the finalists were re-measured on fresh "
-        f"decks (seed {confirmation.seed}, never used by the screening) because the screening's "
-        "top scores are biased upwards by the selection. The best finalist is then picked on "
-        "the confirmation decks, which is why every confirmation interval is widened for the "
-        f"{search.comparisons()} comparisons (×{bonferroni_factor(search.comparisons()):.2f}): "
-        "they hold all at once, so the picked one's holds too.",
+        f"Best schedule found against `{holdout.opponent.name}`: **{best}** ({describe(best)}); "
+        f"the reference, the best single threshold of the screening, is "
+        f"**{single.split(':')[1]}**. On {verification.deals:,} confirmation decks (seed "
+        f"{verification.seed}, used by no choice): "
+        f"{format_value(NET, net.loc[best, 'mean'], net.loc[best, 'half_width'])} against "
+        f"{format_value(NET, net.loc[single, 'mean'], net.loc[single, 'half_width'])} net points "
+        "per hand.",
+        f"Gain of the schedule over the reference on the confirmation decks: "
+        f"{format_value(NET, gain['mean'], gain['half_width'])} points per hand, paired, one "
+        f"comparison fixed before those decks were dealt (plain 95% interval): {verdict}.",
+        f"How it was picked: the screening ({len(search.screening.variants)} schedules on "
+        f"{search.screening.deals:,} decks) ranked {search.finalists[0]} first; its top scores "
+        "are biased upwards by the selection, so the finalists and every single threshold "
+        f"were measured again on {holdout.deals:,} holdout decks (seed {holdout.seed}), with "
+        f"intervals widened for the {search.comparisons()} comparisons "
+        f"(×{bonferroni_factor(search.comparisons()):.2f}, Bonferroni). The best finalist "
+        f"there, picked on those decks, gained {format_value(NET, picked['mean'], picked['half_width'])}: "
+        "as the largest of several, that point estimate is optimistic, which is why the gain "
+        "above comes from the third set of decks.",
     ]
-    if is_single(overall):
+    if is_single(holdout.best()):
         findings.insert(
-            2, "On the confirmation decks no finalist scored above the best single threshold."
+            2, "On the holdout decks no finalist scored above the best single threshold."
         )
     return findings
 
@@ -268,12 +298,15 @@ def schedule_report(search: ScheduleSearch, strategy: Strategy, command: str) ->
     )
     setup[3] = (
         f"Screening: every schedule on {search.screening.deals:,} decks (seed {search.screening.seed}, "
-        f"decks 0 to {search.screening.deals - 1:,}). Confirmation: the {len(search.finalists)} "
+        f"decks 0 to {search.screening.deals - 1:,}). Holdout: the {len(search.finalists)} "
         f"best schedules and every single threshold on {confirmation.deals:,} fresh decks of "
         f"another seed ({confirmation.seed} = `holdout_seed({search.screening.seed})`, decks "
         f"{confirmation.first_deal:,} to {confirmation.first_deal + confirmation.deals - 1:,}), "
         "compared with the best single threshold of the screening; their intervals are "
-        f"Bonferroni-adjusted for {search.comparisons()} comparisons. "
+        f"Bonferroni-adjusted for {search.comparisons()} comparisons, and the best schedule is "
+        "picked there. Confirmation: that schedule and the reference on "
+        f"{search.verification.deals:,} decks of a third seed ({search.verification.seed} = "
+        f"`confirmation_seed({search.screening.seed})`), which give its reported gain. "
         "Each deck is played twice with the seats swapped (duplicate deals), and every "
         "schedule plays the same decks (common random numbers)."
     )
@@ -288,7 +321,7 @@ def schedule_report(search: ScheduleSearch, strategy: Strategy, command: str) ->
         {
             "schedule": differences["schedule"],
             "in words": differences["schedule"].map(describe),
-            "net points vs reference (adjusted)": [
+            "net points vs reference (adjusted; the picked one's is optimistic)": [
                 format_value(NET, m, h)
                 for m, h in zip(differences["mean"], differences["half_width"], strict=True)
             ],
@@ -305,23 +338,33 @@ def schedule_report(search: ScheduleSearch, strategy: Strategy, command: str) ->
             path,
             differences,
             "schedule",
-            f"Net points per hand minus the reference ({single}), fresh decks, adjusted 95%",
+            f"Net points per hand minus the reference ({single}), holdout decks, adjusted 95%",
             "net points per hand vs the reference",
             highlight=[search.best_schedule(), single],
         ),
     }
+    verified = search.verification.differences(single)
     sections = [
         Section(
-            "Confirmation on fresh decks",
+            "Confirmation of the picked schedule",
+            f"The schedule picked on the holdout decks and the reference on "
+            f"{search.verification.deals:,} decks of a third seed ({search.verification.seed}), "
+            "paired deck by deck; a plain 95% interval, since this one comparison was fixed "
+            "before these decks were dealt. This is the schedule's reported gain.",
+            display(search.verification.figures, "schedule"),
+        ),
+        Section(
+            "Holdout: finalists and single thresholds compared",
             "Finalists and single thresholds (written `0:t`), best first, against the reference "
             "(the best single threshold of the screening), paired deck by deck; the intervals "
             f"are Bonferroni-adjusted for {search.comparisons()} comparisons, so they hold all "
-            "at once.",
+            "at once. The best schedule is picked here, so its point estimate is the largest of "
+            "several and biased upwards.",
             shown_differences,
             ["confirmation"],
         ),
         Section(
-            "Figures of the confirmed schedules",
+            "Figures of the schedules on the holdout decks",
             "",
             display(confirmation.figures, "schedule"),
         ),
@@ -362,8 +405,10 @@ def schedule_report(search: ScheduleSearch, strategy: Strategy, command: str) ->
         sections=sections,
         tables={
             "screening": screening,
-            "confirmation": confirmation.figures,
-            "confirmation-differences": differences,
+            "holdout": confirmation.figures,
+            "holdout-differences": differences,
+            "confirmation": search.verification.figures,
+            "confirmation-difference": verified,
         },
         figures=figure_draws,
     )

@@ -13,6 +13,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from gin_sim.holdout import bonferroni_factor
 from gin_sim.ranking import Ratings, bootstrap_ratings, cycles
 from gin_sim.reports import figures
 from gin_sim.reports.document import Report, Section
@@ -87,14 +88,31 @@ def _list(names: list[str]) -> str:
     return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
 
 
+def comparisons(tournament: Tournament) -> tuple[int, int]:
+    """How many statements of each kind the findings make over all rule sets: pairings
+    (head to head, and rating differences of any two strategies), and steps of a ranking
+    (adjacent places). Their intervals are Bonferroni-adjusted for these numbers."""
+    players, rule_sets = len(tournament.names), len(tournament.rules)
+    return len(tournament.pairs()) * rule_sets, (players - 1) * rule_sets
+
+
+def adjusted_cells(cells: pd.DataFrame, family: int) -> pd.DataFrame:
+    """Cells (``mean``, ``half_width``) with ``low`` and ``high`` widened for ``family``
+    simultaneous comparisons (Bonferroni)."""
+    half_width = cells["half_width"] * bonferroni_factor(family)
+    return cells.assign(low=cells["mean"] - half_width, high=cells["mean"] + half_width)
+
+
 def rules_findings(
     tournament: Tournament, rules: str, cross: pd.DataFrame, ratings: Ratings
 ) -> list[str]:
-    """Findings under one rule set, in plain words."""
+    """Findings under one rule set, in plain words; every statement of significance uses
+    intervals adjusted for the number of such statements in the report (``comparisons``)."""
     names = tournament.names
     index = {name: i for i, name in enumerate(names)}
     table = ratings.table()
-    net = _cells(cross, rules, NET)
+    pair_family, step_family = comparisons(tournament)
+    net = adjusted_cells(_cells(cross, rules, NET), pair_family)
     findings = []
     order = ", ".join(
         f"{row.rank}. `{row.player}` {row.rating:+.3f} [{row.low:+.3f}, {row.high:+.3f}]"
@@ -107,7 +125,7 @@ def rules_findings(
     # adjacent places: is each step of the order significant?
     steps = []
     for upper, lower in zip(table["player"][:-1], table["player"][1:], strict=True):
-        difference, low, high = ratings.difference(index[upper], index[lower])
+        difference, low, high = ratings.difference(index[upper], index[lower], step_family)
         significant = low > 0
         steps.append(
             f"`{upper}` over `{lower}` by {difference:.3f} [{low:.3f}, {high:.3f}]"
@@ -115,7 +133,8 @@ def rules_findings(
         )
     certain = [f"{row.player} {row.rank_low}-{row.rank_high}" for row in table.itertuples()]
     findings.append(
-        "Steps of the ranking (rating differences, bootstrap 95% intervals): "
+        "Steps of the ranking (rating differences with 95% intervals from the bootstrap "
+        f"standard error, Bonferroni-adjusted for the {step_family} steps in this report): "
         + "; ".join(steps)
         + ". 95% rank intervals: "
         + ", ".join(certain)
@@ -144,7 +163,12 @@ def rules_findings(
             words.append(
                 f"`{player}` " + (" and ".join(parts) if parts else "has no significant result")
             )
-    findings.append("Head to head (significant at 95% only): " + "; ".join(words) + ".")
+    findings.append(
+        f"Head to head (significant at 95% after a Bonferroni adjustment for the {pair_family} "
+        "pairings in this report, ×"
+        f"{bonferroni_factor(pair_family):.2f} the half-widths of the tables' per-cell "
+        "intervals): " + "; ".join(words) + "."
+    )
     loops = cycles(names, beats)
     upsets = []
     for player in names:
@@ -154,7 +178,7 @@ def rules_findings(
                 row = net.loc[(player, opponent)]
                 upsets.append(
                     f"`{player}` beats the higher-rated `{opponent}` "
-                    f"({row['mean']:+.3f} ± {row['half_width']:.3f}"
+                    f"({row['mean']:+.3f}, adjusted interval [{row['low']:+.3f}, {row['high']:+.3f}]"
                     + (", significant)" if row["low"] > 0 else ", not significant)")
                 )
     if loops or upsets:
@@ -169,9 +193,9 @@ def rules_findings(
                 described.append(
                     f"`{a}` > `{b}` > `{c}` > `{a}`"
                     + (
-                        " (every step significant)"
+                        " (every step significant after the adjustment)"
                         if all_significant
-                        else " (not every step significant)"
+                        else " (not every step significant after the adjustment)"
                     )
                 )
             sentence += "the cycle" + ("s " if len(loops) > 1 else " ") + "; ".join(described)
@@ -185,12 +209,12 @@ def rules_findings(
             "there is no cycle (a beats b beats c beats a)."
         )
     unclear = [
-        f"`{player}`–`{opponent}` ({row['mean']:+.3f} ± {row['half_width']:.3f})"
+        f"`{player}`–`{opponent}` ({row['mean']:+.3f}, adjusted [{row['low']:+.3f}, {row['high']:+.3f}])"
         for (player, opponent), row in net.iterrows()
         if index[player] < index[opponent] and row["low"] <= 0 <= row["high"]
     ]
     findings.append(
-        "Not significant (the 95% interval of net points per hand includes 0): "
+        "Not significant (the adjusted 95% interval of net points per hand includes 0): "
         + ("; ".join(unclear) if unclear else "none: every pairing has a clear winner")
         + "."
     )
@@ -233,8 +257,9 @@ def ranking_by_matches(tournament: Tournament, rules: str) -> list[tuple[str, fl
     return sorted(rates, key=lambda item: -item[1])
 
 
-def changes_between(first: str, second: str, ratings: dict[str, Ratings]) -> str:
-    """Plain words on how the ranking under ``second`` differs from ``first``."""
+def changes_between(first: str, second: str, ratings: dict[str, Ratings], family: int) -> str:
+    """Plain words on how the ranking under ``second`` differs from ``first``; a swap is
+    significant by rating differences adjusted for ``family`` comparisons."""
     a, b = ratings[first], ratings[second]
     order_a = list(a.table()["player"])
     order_b = list(b.table()["player"])
@@ -250,8 +275,8 @@ def changes_between(first: str, second: str, ratings: dict[str, Ratings]) -> str
     for i, upper in enumerate(order_a):
         for lower in order_a[i + 1 :]:
             if order_b.index(lower) < order_b.index(upper):
-                _, low_a, _ = a.difference(index[upper], index[lower])
-                _, low_b, _ = b.difference(index[lower], index[upper])
+                _, low_a, _ = a.difference(index[upper], index[lower], family)
+                _, low_b, _ = b.difference(index[lower], index[upper], family)
                 sure = (
                     "significant under both"
                     if low_a > 0 and low_b > 0
@@ -263,9 +288,8 @@ def changes_between(first: str, second: str, ratings: dict[str, Ratings]) -> str
     return (
         f"The ranking changes from `{first}` to `{second}`: places "
         + ", ".join(moved)
-        + ". Pairs whose order swaps: "
-        + "; ".join(flips)
-        + "."
+        + ". Pairs whose order swaps (significance adjusted for every pair of strategies under "
+        "every rule set): " + "; ".join(flips) + "."
     )
 
 
@@ -314,7 +338,7 @@ def tournament_report(tournament: Tournament, command: str, runs: str | None) ->
     for rules in rule_names:
         findings += rules_findings(tournament, rules, cross, ratings[rules])
     for first, second in itertools.pairwise(rule_names):
-        findings.append(changes_between(first, second, ratings))
+        findings.append(changes_between(first, second, ratings, comparisons(tournament)[0]))
     for rules in rule_names:
         fitted = ratings[rules].table()
         ranked = list(fitted["player"])  # tables and heat map rows best first
