@@ -28,6 +28,20 @@ from gin_sim.config import (
 )
 from gin_sim.enums import RuleParam
 
+# The allowed range of every numeric rule (None: no upper bound).
+RULE_BOUNDS: dict[str, tuple[int, int | None]] = {
+    "knock_limit": (0, 10),
+    # Upper bounds keep every score and count inside the int16 record fields.
+    "gin_bonus": (0, 1000),
+    "undercut_bonus": (0, 1000),
+    "big_gin_bonus": (0, 1000),
+    # The stock holds 31 cards after the deal (R6); a wall of 31 would end the hand before
+    # anyone could draw.
+    "wall": (0, 30),
+    "max_upcard_takes": (1, 1000),
+    "game_target": (1, 100_000),
+}
+
 
 @dataclass(frozen=True)
 class Rules:
@@ -51,18 +65,7 @@ class Rules:
 
     def validate(self, where: str = "rules") -> None:
         where = f"rules {self.name!r}" if where == "rules" else where
-        checks: list[tuple[str, int, int, int | None]] = [
-            ("knock_limit", self.knock_limit, 0, 10),
-            # Upper bounds keep every score and count inside the int16 record fields.
-            ("gin_bonus", self.gin_bonus, 0, 1000),
-            ("undercut_bonus", self.undercut_bonus, 0, 1000),
-            ("big_gin_bonus", self.big_gin_bonus, 0, 1000),
-            # The stock holds 31 cards after the deal (R6); a wall of 31 would end
-            # the hand before anyone could draw.
-            ("wall", self.wall, 0, 30),
-            ("max_upcard_takes", self.max_upcard_takes, 1, 1000),
-            ("game_target", self.game_target, 1, 100_000),
-        ]
+        checks = [(key, getattr(self, key), low, high) for key, (low, high) in RULE_BOUNDS.items()]
         for key, value, low, high in checks:
             if value < low or (high is not None and value > high):
                 allowed = f"{low} to {high}" if high is not None else f"{low} or more"

@@ -29,36 +29,27 @@ dropped, so that the searched threshold is the one played.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from typing import Any, get_type_hints
 
 from gin_sim.config import ConfigError
 from gin_sim.enums import MAX_SCHEDULE_PHASES
 from gin_sim.rules import Rules
-from gin_sim.strategies import Strategy, load_strategy
+from gin_sim.strategies import FAMILY_KEYS, KIND_KEYS, SEARCH_KEYS, Strategy, load_strategy
 
-NOT_TUNABLE = ("name", "description", "kind", "adapt")
-# Parameters of search players only (docs/strategies.md, "Search players"): a family
-# strategy ignores them, so searching them would search nothing.
-SEARCH_ONLY = (
-    "samples",
-    "candidates",
-    "screen",
-    "rollout",
-    "opponent_model",
-    "infer",
-    "infer_weight",
-    "confidence",
-)
 SCHEDULE = "knock_schedule"
+# Larger numbers are no parameter's value (the largest, samples, is at most 4096); beyond
+# this, sums in the kernels' weighted costs would lose all precision.
+MAX_BOUND = 1e6
+_ALL_VALUES = 64
 _NUMBER = re.compile(r"^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$")
 _WHOLE = re.compile(r"^[-+]?\d+$")
 
 
 def tunable_parameters(kind: str = "family") -> list[str]:
-    """The parameters a space may name for a strategy of ``kind``."""
-    skip = NOT_TUNABLE + (SEARCH_ONLY if kind == "family" else ())
-    return [f.name for f in fields(Strategy) if f.name not in skip]
+    """The parameters a space may name for a strategy of ``kind``: those the kind plays by
+    (searching one it ignores would search nothing)."""
+    return list(KIND_KEYS[kind])
 
 
 @dataclass(frozen=True)
@@ -156,9 +147,34 @@ def _range(item: str, text: str) -> tuple[str, Any, Any, Any]:
     step = numbers[2] if len(numbers) == 3 else None
     if low > high:
         raise _fail(item, f"low {low} is above high {high}: write low:high")
+    if low == high:
+        raise _fail(item, f"the range {low}:{high} holds one value: write key={low} to fix it")
     if step is not None and not step > 0:
         raise _fail(item, f"step {step}: allowed a number above 0")
+    if step is not None:
+        # Optuna would silently move ``high`` onto the grid (with a warning of its own).
+        places = (high - low) / step
+        if abs(places - round(places)) > 1e-9 * max(1.0, places):
+            raise _fail(
+                item, f"step {step} does not divide {low}:{high}: allowed a step that reaches high"
+            )
+    if not all(abs(n) <= MAX_BOUND for n in numbers):
+        raise _fail(item, f"bounds beyond ±{MAX_BOUND:g}: no parameter is that large")
     return ("int" if whole else "float"), low, high, step
+
+
+def _probes(kind: str, low: Any, high: Any, step: Any) -> list[Any]:
+    """The values of a range that are checked against the strategy's own rules before any
+    trial: every value of a whole-number range of up to ``_ALL_VALUES`` values, else the two
+    at each end. Allowed sets are intervals but for one gap next to an end (``screen``
+    allows 0 and 2 up, not 1), so this finds every value a trial could not use."""
+    if kind != "int":
+        return [low, high]
+    step = step or 1
+    values = range(low, high + 1, step)
+    if len(values) <= _ALL_VALUES:
+        return list(values)
+    return [low, low + step, high - step, high]
 
 
 def _check_value(item: str, key: str, value: Any, base: Strategy, rules: Rules) -> None:
@@ -246,17 +262,19 @@ def parse_space(text: str, base: Strategy | None = None, rules: Rules | None = N
         key, sep, value = (part.strip() for part in item.partition("="))
         if not sep or not key or not value:
             raise _fail(item, "expected key=low:high (e.g. knock_threshold=0:10) or key=value")
-        if key in SEARCH_ONLY and key not in allowed:
+        if key in SEARCH_KEYS + FAMILY_KEYS and key not in allowed:
+            owner = "search players (kind mc)" if key in SEARCH_KEYS else "family strategies"
             raise _fail(
                 item,
-                f"{key} applies to search players (kind mc) only: allowed {', '.join(allowed)}",
+                f"{key} does nothing for strategy {base.name!r} of kind {base.kind!r}: it "
+                f"applies to {owner} only; allowed {', '.join(allowed)}",
             )
         if key not in allowed:
             raise _fail(item, f"unknown parameter {key!r}: allowed {', '.join(allowed)}")
         if key in seen:
             raise _fail(item, f"{key} is given twice")
         seen.add(key)
-        kind = types[key]
+        kind = int if key == "knock_threshold" else types[key]
         if key == SCHEDULE:
             searched, boundaries = _schedule(item, value, rules)
             dimensions += searched
@@ -279,18 +297,18 @@ def parse_space(text: str, base: Strategy | None = None, rules: Rules | None = N
             if not _NUMBER.match(value):
                 raise _fail(item, "expected a number or a range low:high")
             number = int(value) if _WHOLE.match(value) else float(value)
-            if key == "knock_threshold" and not isinstance(number, int):
-                raise _fail(item, "knock_threshold takes whole numbers, e.g. knock_threshold=6")
+            if kind is int and not isinstance(number, int):
+                raise _fail(item, f"{key} takes whole numbers, e.g. {key}=6")
+            if abs(number) > MAX_BOUND:
+                raise _fail(item, f"{number} is beyond ±{MAX_BOUND:g}: no parameter is that large")
             _check_value(item, key, number, base, rules)
             fixed.append((key, number))
             continue
         range_kind, low, high, step = _range(item, value)
-        if key == "knock_threshold" and range_kind != "int":
-            raise _fail(
-                item, "knock_threshold takes whole numbers: write e.g. knock_threshold=0:10"
-            )
-        for end in (low, high):
-            _check_value(item, key, end, base, rules)
+        if kind is int and range_kind != "int":
+            raise _fail(item, f"{key} takes whole numbers: write both ends without a decimal point")
+        for value in _probes(range_kind, low, high, step):
+            _check_value(item, key, value, base, rules)
         dimensions.append(Dimension(key, range_kind, low, high, step))
     if "knock_threshold" in seen and SCHEDULE in seen:
         raise ConfigError(

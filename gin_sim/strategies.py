@@ -44,6 +44,31 @@ Schedule = tuple[tuple[int, int], ...]
 # boolean. See docs/strategies.md ("Adapting to the rules").
 Adaptation = tuple[tuple[tuple[str, Any], ...], tuple[tuple[str, Any], ...]]
 NOT_ADAPTABLE = ("name", "description", "kind", "adapt")
+# The parameters each kind plays by (docs/strategies.md): a family strategy ignores the
+# search keys, a search player the family keys (its rollout policies are named strategies),
+# and random ignores both. A key its kind ignores is refused, since it would do nothing.
+FAMILY_KEYS = (
+    "knock_threshold",
+    "knock_schedule",
+    "undercut_risk",
+    "take_melds",
+    "take_min_gain",
+    "improve_weight",
+    "keep_weight",
+    "safety_weight",
+    "disinterest_weight",
+)
+SEARCH_KEYS = (
+    "samples",
+    "candidates",
+    "screen",
+    "rollout",
+    "opponent_model",
+    "infer",
+    "infer_weight",
+    "confidence",
+)
+KIND_KEYS = {"family": FAMILY_KEYS, "mc": SEARCH_KEYS, "random": ()}
 MAX_SAMPLES = 4096  # worlds per search: beyond this a decision takes seconds
 
 
@@ -149,8 +174,28 @@ class Strategy:
                 f"knock_schedule in {where}: the last phase must start at min_stock 0 so every stock size has a threshold"
             )
 
+        self.check_used(where)
+
+    def check_used(self, where: str, keys: Any = None) -> None:
+        """Refuse a parameter that this strategy's kind ignores: among ``keys`` (those given
+        in a file or on the command line), or, without ``keys``, any such parameter away
+        from its default (a strategy built in Python)."""
+        used = KIND_KEYS.get(self.kind, ())
+        for key in [f.name for f in fields(self)] if keys is None else keys:
+            if key in NOT_ADAPTABLE or key in used:
+                continue
+            if keys is None and getattr(self, key) == _DEFAULTS[key]:
+                continue
+            owner = "search players (kind mc)" if key in SEARCH_KEYS else "family strategies"
+            raise ConfigError(
+                f"{key} in {where} does nothing: strategy kind {self.kind!r} ignores it (it "
+                f"applies to {owner} only); "
+                + (f"allowed {', '.join(used)}" if used else "random has no parameters")
+            )
+
     def validate_adaptations(self, where: str) -> None:
         for _, overrides in self.adapt:  # every adapted form must itself be valid
+            self.check_used(f"{where} (adapt)", [key for key, _ in overrides])
             replace(self, adapt=(), **dict(overrides)).validate(f"{where} (adapt)")
 
     def for_rules(self, rules: Rules) -> Strategy:
@@ -233,6 +278,8 @@ class Strategy:
 
 
 _FIELD_TYPES: dict[str, Any] = get_type_hints(Strategy)
+_DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(Strategy)}
+assert set(_DEFAULTS) == {*NOT_ADAPTABLE, *FAMILY_KEYS, *SEARCH_KEYS}, "a key of no kind"
 
 
 def _holds(value: Any, wanted: Any) -> bool:
@@ -244,6 +291,7 @@ def _holds(value: Any, wanted: Any) -> bool:
 
 def _coerce_adapt(value: Any, where: str) -> tuple[Adaptation, ...]:
     """``[[adapt]]`` tables: ``when = {rule_key = [low, high] or true/false}`` plus overrides."""
+    from gin_sim.rules import RULE_BOUNDS
     from gin_sim.rules import Rules as RuleSet
 
     if not isinstance(value, list | tuple):
@@ -251,6 +299,7 @@ def _coerce_adapt(value: Any, where: str) -> tuple[Adaptation, ...]:
             f"adapt in {where}: expected [[adapt]] tables with a when = {{...}} condition"
         )
     rule_keys = [f.name for f in fields(RuleSet) if f.name != "name"]
+    rule_types = get_type_hints(RuleSet)
     adaptations = []
     for entry in value:
         if isinstance(entry, tuple):  # already typed (a Strategy rebuilt from its fields)
@@ -275,10 +324,28 @@ def _coerce_adapt(value: Any, where: str) -> tuple[Adaptation, ...]:
                 and len(wanted) == 2
                 and all(isinstance(x, int | float) and not isinstance(x, bool) for x in wanted)
             )
-            if not (isinstance(wanted, bool) or ok_range):
-                raise ConfigError(
-                    f"adapt when {key} = {wanted!r} in {where}: expected [low, high] or true/false"
-                )
+            boolean = rule_types[key] is bool
+            if not ((isinstance(wanted, bool) and boolean) or (ok_range and not boolean)):
+                expected = "true or false" if boolean else "[low, high]"
+                raise ConfigError(f"adapt when {key} = {wanted!r} in {where}: expected {expected}")
+            if ok_range:
+                low, high = wanted
+                bounds = RULE_BOUNDS[key]
+                if low > high:
+                    raise ConfigError(
+                        f"adapt when {key} = {wanted!r} in {where}: low {low} is above high "
+                        f"{high}, so it never holds; write [low, high]"
+                    )
+                if high < bounds[0] or (bounds[1] is not None and low > bounds[1]):
+                    allowed = (
+                        f"{bounds[0]} to {bounds[1]}"
+                        if bounds[1] is not None
+                        else f"{bounds[0]} or more"
+                    )
+                    raise ConfigError(
+                        f"adapt when {key} = {wanted!r} in {where} never holds: {key} is "
+                        f"allowed {allowed}"
+                    )
             conditions.append((key, wanted if isinstance(wanted, bool) else tuple(wanted)))
         overrides = {k: v for k, v in entry.items() if k != "when"}
         for key in overrides:
@@ -351,9 +418,9 @@ def load_strategy(spec: str | Path | Strategy, overrides: list[str] | None = Non
     if isinstance(spec, Strategy):
         strategy = spec
     else:
-        strategy = strategy_from_dict(
-            *read_named_config(spec, strategies_dir(), "strategy", "strategies")
-        )
+        values, where = read_named_config(spec, strategies_dir(), "strategy", "strategies")
+        strategy = strategy_from_dict(values, where)
+        strategy.check_used(where, values)  # a key given explicitly, even at its default
     if overrides:
         changes = {}
         for text in overrides:
@@ -361,6 +428,7 @@ def load_strategy(spec: str | Path | Strategy, overrides: list[str] | None = Non
             changes |= _typed({key: value}, "strategy overrides")
         strategy = replace(strategy, **changes)
         strategy.validate("strategy overrides")
+        strategy.check_used("strategy overrides", changes)
     return strategy
 
 
