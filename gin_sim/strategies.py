@@ -327,7 +327,10 @@ def _coerce_adapt(value: Any, where: str) -> tuple[Adaptation, ...]:
             boolean = rule_types[key] is bool
             if not ((isinstance(wanted, bool) and boolean) or (ok_range and not boolean)):
                 expected = "true or false" if boolean else "[low, high]"
-                raise ConfigError(f"adapt when {key} = {wanted!r} in {where}: expected {expected}")
+                raise ConfigError(
+                    f"adapt when {key} = {wanted!r} in {where}: expected [low, high] or "
+                    f"true/false ({key} takes {expected})"
+                )
             if ok_range:
                 low, high = wanted
                 bounds = RULE_BOUNDS[key]

@@ -50,11 +50,11 @@ def simulate(players: str, *more: str):
         ),
         (
             'name = "x"\n[[adapt]]\nwhen = { knock_limit = true }\nkeep_weight = 1.0\n',
-            ["knock_limit = True", "expected [low, high]"],
+            ["knock_limit = True", "takes [low, high]"],
         ),
         (
             'name = "x"\n[[adapt]]\nwhen = { oklahoma = [0, 1] }\nkeep_weight = 1.0\n',
-            ["oklahoma", "expected true or false"],
+            ["oklahoma", "takes true or false"],
         ),
     ],
 )
