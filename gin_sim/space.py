@@ -84,7 +84,7 @@ class Dimension:
 class Space:
     """The searched dimensions and the fixed values of a space."""
 
-    text: str
+    text: str  # canonical: items joined by commas, no white space
     dimensions: tuple[Dimension, ...]
     fixed: tuple[tuple[str, Any], ...] = ()
     boundaries: tuple[Any, ...] = ()  # knock schedule: an int, or the name of a searched start
@@ -258,10 +258,13 @@ def parse_space(text: str, base: Strategy | None = None, rules: Rules | None = N
     fixed: list[tuple[str, Any]] = []
     boundaries: list[Any] = []
     seen: set[str] = set()
+    canonical: list[str] = []
     for item in items:
         key, sep, value = (part.strip() for part in item.partition("="))
         if not sep or not key or not value:
             raise _fail(item, "expected key=low:high (e.g. knock_threshold=0:10) or key=value")
+        value = re.sub(r"\s+", "", value)
+        canonical.append(f"{key}={value}")
         if key in SEARCH_KEYS + FAMILY_KEYS and key not in allowed:
             owner = "search players (kind mc)" if key in SEARCH_KEYS else "family strategies"
             raise _fail(
@@ -318,4 +321,6 @@ def parse_space(text: str, base: Strategy | None = None, rules: Rules | None = N
         raise ConfigError(
             f"--space {text!r}: nothing to search; give at least one range, e.g. knock_threshold=0:10"
         )
-    return Space(text, tuple(dimensions), tuple(fixed), tuple(boundaries))
+    # The space as written without its white space (line breaks included), so that a
+    # study, its configuration and best.toml hold one line, the same for the same space.
+    return Space(",".join(canonical), tuple(dimensions), tuple(fixed), tuple(boundaries))

@@ -28,8 +28,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
+import sqlite3
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
@@ -39,7 +41,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from gin_sim.config import ConfigError
+from gin_sim.config import ConfigError, GinSimWarning
 from gin_sim.holdout import adjusted, confirmation_seed, holdout_seed
 from gin_sim.rules import Rules
 from gin_sim.simulate import check_seed, head_to_head, head_to_head_matches
@@ -187,18 +189,106 @@ def block_values(settings: TuneSettings, strategy: Strategy) -> Iterator[float]:
 
 
 # -- the study ----------------------------------------------------------------------------
-def _quiet_optuna() -> None:
+class _OptunaLog(logging.Handler):
+    """Optuna's log records as one-line gin-sim warnings. A failed trial's record is
+    dropped: the error that failed it reaches the caller, which reports it itself (Ctrl-C
+    included, whose traceback Optuna would otherwise print)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        message = record.getMessage()
+        if record.exc_info is not None or " failed with " in message:
+            return
+        warnings.warn(f"optuna: {message}", GinSimWarning, stacklevel=2)
+
+
+@contextlib.contextmanager
+def optuna_messages() -> Iterator[None]:
+    """Run Optuna with its log and its Python warnings turned into one-line gin-sim
+    warnings (each once); its experimental-feature notices are dropped."""
     import optuna
 
     optuna.logging.set_verbosity(logging.WARNING)
-    warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)
+    optuna.logging.disable_default_handler()
+    logger = logging.getLogger("optuna")
+    handler = _OptunaLog(logging.WARNING)
+    logger.addHandler(handler)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            yield
+    finally:
+        logger.removeHandler(handler)
+        shown: set[str] = set()
+        for warning in caught:
+            if issubclass(warning.category, optuna.exceptions.ExperimentalWarning):
+                continue
+            text = str(warning.message)
+            if not issubclass(warning.category, GinSimWarning):
+                text = f"optuna: {text}"
+            if text not in shown:
+                shown.add(text)
+                warnings.warn(text, GinSimWarning, stacklevel=3)
+
+
+@contextlib.contextmanager
+def study_errors(path: Path) -> Iterator[None]:
+    """Errors of the study's storage (a damaged or locked database, a folder that cannot
+    be written) as one-line ``TuneError``s naming the file."""
+    import optuna
+    import sqlalchemy.exc
+
+    try:
+        yield
+    except (sqlalchemy.exc.SQLAlchemyError, optuna.exceptions.StorageInternalError) as error:
+        cause = getattr(error, "orig", None) or error.__cause__ or error
+        raise TuneError(
+            f"cannot use the study {path}: {cause}; the trials it holds are kept (move it "
+            "away to start afresh, or use another --out)"
+        ) from None
+
+
+def check_study_file(path: Path) -> None:
+    """Refuse a ``study.db`` that is not an Optuna study of gin-sim's, before Optuna opens it:
+    Optuna would add its tables to another database, or fail with a traceback on a damaged
+    one. An empty file is a new study."""
+    if not path.exists() or path.stat().st_size == 0:
+        return
+    where = f"{path} is not a usable study"
+    advice = "move it away to start the study afresh, or use another --out"
+    with path.open("rb") as handle:
+        if handle.read(16) != b"SQLite format 3\x00":
+            raise TuneError(f"{where} (not an SQLite database: damaged or another file): {advice}")
+    try:
+        connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            check = connection.execute("PRAGMA quick_check").fetchone()[0]
+            tables = {
+                row[0]
+                for row in connection.execute("SELECT name FROM sqlite_master WHERE type='table'")
+            }
+            names = (
+                {row[0] for row in connection.execute("SELECT study_name FROM studies")}
+                if "studies" in tables
+                else set()
+            )
+        finally:
+            connection.close()
+    except sqlite3.Error as error:
+        raise TuneError(f"{where} (damaged: {error}): {advice}") from None
+    if check != "ok":
+        raise TuneError(f"{where} (damaged: {check}): {advice}")
+    if tables and not {"studies", "trials", "version_info"} <= tables:
+        raise TuneError(f"{where} (a database of something else): {advice}")
+    if names - {STUDY_NAME}:
+        raise TuneError(
+            f"{where} (it holds other Optuna studies: {', '.join(sorted(names))}): {advice}"
+        )
 
 
 def open_study(settings: TuneSettings, folder: str | Path) -> Any:
     """Create the study in ``folder`` or reopen it; another configuration is refused."""
     import optuna
 
-    _quiet_optuna()
     directory = Path(folder)
     try:
         directory.mkdir(parents=True, exist_ok=True)
@@ -227,19 +317,27 @@ def open_study(settings: TuneSettings, folder: str | Path) -> Any:
         temporary = config_path.with_suffix(".tmp")
         temporary.write_text(json.dumps(document, indent=2) + "\n")
         temporary.replace(config_path)
-    storage = optuna.storages.RDBStorage(f"sqlite:///{(directory / STUDY).resolve()}")
-    study = optuna.create_study(
-        study_name=STUDY_NAME,
-        storage=storage,
-        direction="maximize",
-        load_if_exists=True,
-        pruner=optuna.pruners.SuccessiveHalvingPruner(
-            min_resource=PRUNER_MIN_BLOCKS, reduction_factor=PRUNER_REDUCTION
-        ),
-    )
-    # A trial left running by a killed process is dropped: it is played again from scratch.
-    for trial in study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.RUNNING,)):
-        storage.set_trial_state_values(trial._trial_id, optuna.trial.TrialState.FAIL)
+    path = directory / STUDY
+    check_study_file(path)
+    with study_errors(path):
+        try:
+            storage = optuna.storages.RDBStorage(f"sqlite:///{path.resolve()}")
+        except RuntimeError as error:  # a schema of another Optuna version
+            raise TuneError(f"{path} is not a usable study ({error}): use another --out") from None
+        study = optuna.create_study(
+            study_name=STUDY_NAME,
+            storage=storage,
+            direction="maximize",
+            load_if_exists=True,
+            pruner=optuna.pruners.SuccessiveHalvingPruner(
+                min_resource=PRUNER_MIN_BLOCKS, reduction_factor=PRUNER_REDUCTION
+            ),
+        )
+        if study.direction != optuna.study.StudyDirection.MAXIMIZE:
+            raise TuneError(f"{path} is not a usable study (it minimises): use another --out")
+        # A trial left running by a killed process is dropped: it is played again anew.
+        for trial in study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.RUNNING,)):
+            storage.set_trial_state_values(trial._trial_id, optuna.trial.TrialState.FAIL)
     return study
 
 
@@ -267,10 +365,22 @@ def optimise(
     ``on_trial(1, resumed)`` reports progress (finished trials found on resume first);
     ``on_block(trial_number, block)`` is called after each block a trial plays.
     """
-    import optuna
 
     if trials < 1:
         raise ConfigError(f"trials = {trials}: allowed 1 or more")
+    with optuna_messages():
+        return _optimise(settings, Path(folder), trials, on_trial, on_block)
+
+
+def _optimise(
+    settings: TuneSettings,
+    folder: Path,
+    trials: int,
+    on_trial: Callable[[int, bool], None] | None,
+    on_block: Callable[[int, int], None] | None,
+) -> Any:
+    import optuna
+
     study = open_study(settings, folder)
     done = len(finished_trials(study))
     if on_trial is not None and done:
@@ -298,8 +408,9 @@ def optimise(
 
     while done < trials:
         study.sampler = optuna.samplers.TPESampler(seed=trial_seed(settings.seed, done))
-        study.optimize(objective, n_trials=1, catch=())
-        now = len(finished_trials(study))
+        with study_errors(folder / STUDY):
+            study.optimize(objective, n_trials=1, catch=())
+            now = len(finished_trials(study))
         if on_trial is not None and now > done:
             on_trial(now - done, False)
         done = now
@@ -343,7 +454,8 @@ def importances(study: Any) -> tuple[pd.DataFrame, str]:
     except ImportError:
         evaluator, method = optuna.importance.PedAnovaImportanceEvaluator(), "PED-ANOVA"
     try:
-        values = optuna.importance.get_param_importances(study, evaluator=evaluator)
+        with optuna_messages():
+            values = optuna.importance.get_param_importances(study, evaluator=evaluator)
     except (ValueError, RuntimeError, ZeroDivisionError) as error:
         return pd.DataFrame(
             columns=["parameter", "importance"]
@@ -496,7 +608,8 @@ def strategy_toml(strategy: Strategy, comment: Sequence[str] = ()) -> str:
     strategy must have no ``[[adapt]]`` tables (the tuner writes the adapted form)."""
     if strategy.adapt:
         raise ValueError("strategy_toml writes strategies without [[adapt]] tables")
-    lines = [f"# {line}" for line in comment]
+    # Every line of a comment is a TOML comment line, whatever line breaks it holds.
+    lines = [f"# {part}".rstrip() for line in comment for part in str(line).splitlines() or [""]]
     defaults = Strategy(kind=strategy.kind).to_config() if strategy.kind != "random" else {}
     for key, value in strategy.to_config().items():
         if key == "adapt" or value is None or (key == "knock_schedule" and not value):

@@ -66,11 +66,17 @@ def tune(
     ] = "deals",
     trials: Annotated[int, typer.Option(help="Finished trials to reach (a rerun resumes).")] = 100,
     deals: Annotated[
-        int, typer.Option(help="Tuning decks per trial and opponent (objective deals).")
-    ] = 20_000,
+        int | None,
+        typer.Option(
+            help="Tuning decks per trial and opponent (objective deals) [default: 20000]."
+        ),
+    ] = None,
     matches: Annotated[
-        int, typer.Option(help="Tuning matches per trial and opponent (objective matches).")
-    ] = 2_000,
+        int | None,
+        typer.Option(
+            help="Tuning matches per trial and opponent (objective matches) [default: 2000]."
+        ),
+    ] = None,
     blocks: Annotated[
         int, typer.Option(help="Blocks of the tuning decks; weak trials stop early.")
     ] = 8,
@@ -86,17 +92,27 @@ def tune(
     with user_errors():
         if objective not in OBJECTIVES:
             fail(f"objective {objective!r}: allowed {', '.join(OBJECTIVES)}")
+        # The count of the other objective would do nothing.
+        if objective == "deals" and matches is not None:
+            fail("--matches applies to --objective matches: drop it, or add --objective matches")
+        if objective == "matches" and deals is not None:
+            fail(
+                "--deals applies to --objective deals (the default): drop it with --objective matches"
+            )
         check_count(top, "top", 1, MAX_FINALISTS)
         check_count(trials, "trials", 1, MAX_TRIALS)
         check_count(holdout, "holdout", 2, MAX_REPORT_DEALS)
         check_count(blocks, "blocks", 1, MAX_FINALISTS)
-        check_count(deals, "deals", 1, MAX_REPORT_DEALS)
-        check_count(matches, "matches", 1, MAX_REPORT_MATCHES)
+        counts = {key: n for key, n in (("deals", deals), ("matches", matches)) if n is not None}
+        if deals is not None:
+            check_count(deals, "deals", 1, MAX_REPORT_DEALS)
+        if matches is not None:
+            check_count(matches, "matches", 1, MAX_REPORT_MATCHES)
         rule_set = load_rules(rules)
         opponent_list = [load_strategy(n.strip()) for n in opponents.split(",") if n.strip()]
         settings = settings_from(
             load_strategy(strategy), space, opponent_list, rule_set,
-            objective=objective, deals=deals, matches=matches, blocks=blocks, seed=seed,
+            objective=objective, blocks=blocks, seed=seed, **counts,
         )  # fmt: skip
         if holdout < 2:
             fail(f"holdout = {holdout}: allowed 2 or more")
@@ -128,12 +144,14 @@ def tune(
         winner_path = Path(out) / WINNER
         options = [
             f"--strategy {shlex.quote(strategy)}",
-            f"--space {shlex.quote(space)}",
-            f"--opponents {shlex.quote(opponents)}",
+            f"--space {shlex.quote(settings.space.text)}",
+            f"--opponents {shlex.quote(','.join(n.strip() for n in opponents.split(',') if n.strip()))}",
             f"--rules {shlex.quote(rules)}",
             f"--objective {objective}",
             f"--trials {trials}",
-            f"--deals {deals}" if objective == "deals" else f"--matches {matches}",
+            f"--deals {settings.deals}"
+            if objective == "deals"
+            else f"--matches {settings.matches}",
             f"--blocks {blocks}",
             f"--top {top}",
             f"--holdout {holdout}",
