@@ -125,10 +125,11 @@ def tune(
                 )
         except KeyboardInterrupt as stop:
             terminated = isinstance(stop, Terminated)
-            fail(
-                f"{'terminated' if terminated else 'interrupted'}: the finished trials are saved in {Path(out) / 'study.db'}; run the "
-                "same command again to resume",
-                exit=False,
+            # Worded as every command's interruption (cli.common.interrupted): not an error.
+            typer.echo(
+                f"{'terminated' if terminated else 'interrupted'}; the finished trials are "
+                f"saved in {Path(out) / 'study.db'}: run the same command again to resume",
+                err=True,
             )
             raise typer.Exit(SIGTERM_EXIT if terminated else SIGINT_EXIT) from None
         table = trials_table(study, settings)
