@@ -236,12 +236,15 @@ def play_tournament(
     root = Path(runs) if runs is not None else None
     folders = {key: run_folder(root, tournament, key) if root else None for key in configs}
     tasks: dict[tuple[str, int, int, str], dict[int, Any]] = {}
+    opened: list[Any] = []  # runs held open (their folders locked) while their tasks play
     if client is not None:
         from gin_sim.cluster import TASK_RETRIES
         from gin_sim.runs import Run
 
         for key, config in configs.items():
             run = Run.open(folders[key], config, overwrite) if folders[key] else None
+            if run is not None:
+                opened.append(run)
             tasks[key] = {
                 chunk: client.submit(
                     play_chunk_on_worker,
@@ -256,6 +259,16 @@ def play_tournament(
                 if run is None or not run.is_done(chunk)
             }
         overwrite = False  # the folders are open now; execute must not clear them again
+    try:
+        tournament.results = _collect(configs, folders, tasks, client, overwrite, on_run)
+    finally:
+        for run in opened:
+            run.close()
+    return tournament
+
+
+def _collect(configs, folders, tasks, client, overwrite: bool, on_run: Progress):
+    """Play or read every run of a tournament, in order: the results by pairing."""
     partial: dict[tuple[str, int, int], PairResult] = {}
     for key, config in configs.items():
         rule_name, a, b, kind = key
@@ -273,5 +286,4 @@ def play_tournament(
             result.game1_losses = _by_match(frame, "game1_winner", seat, 1)
         if on_run is not None:
             on_run(1)
-    tournament.results = partial
-    return tournament
+    return partial

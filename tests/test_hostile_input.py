@@ -98,9 +98,13 @@ def test_report_rewrites_its_own_index_and_skips_a_broken_sibling(tmp_path):
     assert "(again/report.md)" in (tmp_path / "index.md").read_text()
 
 
-def test_overwrite_deletes_only_the_runs_own_files(tmp_path):
+@pytest.mark.parametrize("overwrite", [False, True])
+def test_a_run_refuses_a_folder_holding_a_users_files(tmp_path, overwrite):
+    """A run writes only into a folder of its own files: new, resumed or overwritten."""
     out = tmp_path / "run"
-    assert invoke(*simulate_args(out)).exit_code == 0
+    first = invoke(*simulate_args(out, "--deals", "2000", "--chunk-size", "1000"))
+    assert first.exit_code == 0, first.output
+    (out / "hands-000001.parquet").unlink()  # unfinished: resuming would write
     mine = {
         "data.parquet": b"my own data",
         "hands-1.parquet": b"not a chunk name",
@@ -109,11 +113,21 @@ def test_overwrite_deletes_only_the_runs_own_files(tmp_path):
     }
     for name, data in mine.items():
         (out / name).write_bytes(data)
-    result = invoke(*simulate_args(out, "--seed", "9", "--overwrite"))
-    assert result.exit_code == 0, result.output
-    assert read_manifest(out).seed == 9
+    more = ["--seed", "9", "--overwrite"] if overwrite else []
+    result = invoke(*simulate_args(out, "--deals", "2000", "--chunk-size", "1000", *more))
+    assert result.exit_code == 2
+    assert "holds files that are not this run's (.scratch.tmp, data.parquet" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
     for name, data in mine.items():
         assert (out / name).read_bytes() == data
+    assert read_manifest(out).seed == 1 and (out / "hands-000000.parquet").exists()
+
+
+def test_a_new_run_refuses_a_non_empty_folder(tmp_path):
+    (tmp_path / "notes.txt").write_text("mine")
+    result = invoke(*simulate_args(tmp_path))
+    assert result.exit_code == 2 and "notes.txt" in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".gin-sim.lock", "notes.txt"]
 
 
 # -- 2. hangs and runaway memory -------------------------------------------------------
@@ -430,14 +444,14 @@ def test_a_chunk_without_the_run_stamp_is_checked_by_its_deal_range(tmp_path):
     pq.write_table(table.replace_schema_metadata({}), out / "hands-000001.parquet")
     for args in (simulate_args(out), ["summarize", str(out)]):
         assert_one_line_error(invoke(*args), "hands-000001.parquet", "deals 0 to 999")
-    # an unstamped chunk of the right range (older runs) is still accepted
+    # an unstamped chunk of the right range (from before chunks carried their run's identity)
+    # cannot be told apart from another pairing's chunk: refused too
     pq.write_table(
         pq.read_table(out / "hands-000002.parquet").replace_schema_metadata({}),
         out / "hands-000002.parquet",
     )
     shutil.move(out / "hands-000001.parquet", tmp_path / "moved.parquet")
-    assert invoke(*simulate_args(out)).exit_code == 0
-    assert len(gin_sim.load_run(out)) == 6000
+    assert_one_line_error(invoke(*simulate_args(out)), "hands-000002.parquet is not this run's")
 
 
 # -- 8. stale temporary files ----------------------------------------------------------
@@ -451,13 +465,18 @@ def test_stale_temporary_files_of_the_run_are_removed(tmp_path, overwrite):
     next(iterator)
     iterator.close()
     stale = [".hands-000002.parquet.1a2b3c.tmp", ".manifest.json.ffee00112233.tmp"]
-    kept = [".notes.tmp", "hands.tmp", ".hands-000002.parquet.keep", ".data.parquet.1a2b.tmp"]
-    for name in stale + kept:
+    for name in stale:
         (out / name).write_bytes(b"half-written")
     result = invoke(*simulate_args(out, *(["--overwrite"] if overwrite else [])))
     assert result.exit_code == 0, result.output
     names = {p.name for p in out.iterdir()}
-    assert not names & set(stale) and set(kept) <= names
+    assert not names & set(stale)
+    # names that only look like the run's temporary files are a user's: refused, kept
+    kept = [".notes.tmp", "hands.tmp", ".hands-000002.parquet.keep", ".data.parquet.1a2b.tmp"]
+    for name in kept:
+        (out / name).write_bytes(b"mine")
+    result = invoke(*simulate_args(out, "--seed", "2", "--overwrite"))
+    assert result.exit_code == 2 and set(kept) <= {p.name for p in out.iterdir()}
 
 
 # -- 9. permissions --------------------------------------------------------------------
