@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import errno
 import fcntl
+import hashlib
 import json
 import os
 import secrets
@@ -43,6 +44,32 @@ _NAMES_SHOWN = 3
 
 class FolderError(ConfigError):
     """A folder gin-sim may not write into as asked (another writer, a user's files)."""
+
+
+# -- names that become file names -----------------------------------------------------------
+_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-")
+_LONGEST_NAME = 80
+
+
+def safe_name(text: str) -> str:
+    """A strategy's or rule set's name as one file or folder name, injectively: letters,
+    digits and ``-`` stay, every other byte of its UTF-8 text (``_``, ``.``, ``/``, a space)
+    becomes ``_`` and two hex digits, so two names never share a file and no name leaves
+    its folder (``..`` is ``_2e_2e``). A name longer than 80 characters so written keeps
+    its first 48 and a hash of the whole (``~`` never appears otherwise).
+
+    >>> safe_name("hollywood-gin20"), safe_name("my rules"), safe_name("my_rules")
+    ('hollywood-gin20', 'my_20rules', 'my_5frules')
+    """
+    encoded = "".join(
+        chr(byte) if chr(byte) in _SAFE else f"_{byte:02x}" for byte in text.encode("utf-8")
+    )
+    if not encoded:
+        return "_"
+    if len(encoded) > _LONGEST_NAME:
+        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+        encoded = f"{encoded[:48]}~{digest}"
+    return encoded
 
 
 # -- the writer lock -------------------------------------------------------------------------
@@ -202,6 +229,7 @@ class Claim:
         self.kind = kind
         self.options = options
         self.finished = False
+        self.created = False  # the claim made the folder (it did not exist)
         self._key: Path | None = None
 
     def finish(self) -> None:
@@ -210,6 +238,17 @@ class Claim:
         self.finished = True
 
     def release(self) -> None:
+        """Give the folder back. A folder this claim created that still holds nothing but
+        gin-sim's bookkeeping (the command was refused or stopped before writing) is
+        removed, so a refused command leaves nothing behind."""
+        if self.created and not self.finished and self._key is not None:
+            try:
+                if not foreign_entries(self.folder, lambda name: False):
+                    for name in (OWNER, LOCK):
+                        (self.folder / name).unlink(missing_ok=True)
+                    self.folder.rmdir()
+            except OSError:
+                pass  # something appeared meanwhile: the folder stays
         unlock_folder(self._key)
         self._key = None
 
@@ -303,6 +342,7 @@ def claim_folder(
     ):
         claim.finished = True
         return claim
+    claim.created = not path.exists()
     make_folder(path, "folder")
     claim._key = lock_folder(path)
     try:

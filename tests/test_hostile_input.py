@@ -74,28 +74,113 @@ def simulate_args(out: Path, *more: str) -> list[str]:
 REPORT = ["report", "knock", "--deals", "100", "--matches", "0", "--quiet"]
 
 
-def test_report_leaves_an_index_it_did_not_write_alone(tmp_path):
+def test_report_writes_no_index_in_a_folder_gin_sim_does_not_own(tmp_path):
     (tmp_path / "index.md").write_text("notes\n")
     result = invoke(*REPORT, "--out", str(tmp_path / "knock"))
     assert result.exit_code == 0, result.output
     assert (tmp_path / "index.md").read_text() == "notes\n"
     assert (tmp_path / "knock" / "report.md").exists()
-    assert f"warning: {tmp_path / 'index.md'} was not written by gin-sim" in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["index.md", "knock"]
+    assert "index:" not in result.stdout
 
 
 def test_report_rewrites_its_own_index_and_skips_a_broken_sibling(tmp_path):
-    (tmp_path / "broken").mkdir()
-    (tmp_path / "broken" / "report.json").write_bytes(b"\xff{ not json")
-    result = invoke(*REPORT, "--out", str(tmp_path / "knock"))
+    root = tmp_path / "reports"  # made by gin-sim: a report set, with its index
+    result = invoke(*REPORT, "--out", str(root / "knock"))
+    assert result.exit_code == 0, result.output
+    assert f"index: {root / 'index.md'}" in result.stdout
+    (root / "broken").mkdir()
+    (root / "broken" / "report.json").write_bytes(b"\xff{ not json")
+    result = invoke(*REPORT, "--out", str(root / "again"))
     assert result.exit_code == 0, result.output  # the broken sibling does not fail the report
-    assert f"warning: {tmp_path / 'broken' / 'report.json'}" in result.stderr
-    index = (tmp_path / "index.md").read_text()
-    assert index.startswith("<!-- written by gin-sim") and "(knock/report.md)" in index
+    assert f"warning: {root / 'broken' / 'report.json'}" in result.stderr
+    index = (root / "index.md").read_text()
+    assert index.startswith("<!-- written by gin-sim")
+    assert "(knock/report.md)" in index and "(again/report.md)" in index
     assert "broken" not in index
-    # the marked index is gin-sim's: the next report is added to it, with no warning
-    result = invoke(*REPORT, "--out", str(tmp_path / "again"))
-    assert result.exit_code == 0 and "was not written by gin-sim" not in result.stderr
-    assert "(again/report.md)" in (tmp_path / "index.md").read_text()
+
+
+# Every report command, with small counts (a tournament of two fast strategies).
+REPORTS = {
+    "knock": ["report", "knock", "--deals", "100", "--matches", "0"],
+    "undercut": ["report", "undercut", "--deals", "100"],
+    "variants": ["report", "variants", "--rules", "hollywood,standard", "--deals", "50", "--matches", "0"],
+    "schedule": ["report", "schedule", "--phases", "10", "--thresholds", "0,10", "--deals", "50", "--confirm-deals", "50", "--finalists", "1"],
+    "tournament": ["report", "tournament", "--players", "simple,basic", "--deals", "50", "--matches", "0"],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("kind", sorted(REPORTS))
+def test_a_report_refuses_a_folder_holding_a_users_files(tmp_path, kind):
+    """Issue 18, item 2: a user's report.md, report.json, ranking.csv... are never replaced."""
+    for name in ("report.md", "report.json", "ranking.csv", "notes.txt"):
+        (tmp_path / name).write_text(f"my {name}")
+    result = invoke(*REPORTS[kind], "--quiet", "--out", str(tmp_path))
+    assert_one_line_error(result, "holds files gin-sim did not write (notes.txt, ranking.csv")
+    for name in ("report.md", "report.json", "ranking.csv", "notes.txt"):
+        assert (tmp_path / name).read_text() == f"my {name}"
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        ["report.md", "report.json", "ranking.csv", "notes.txt"]
+    )
+
+
+@pytest.mark.parametrize("kind", ["knock", "undercut"])
+def test_a_finished_report_is_not_rewritten_and_other_options_are_refused(tmp_path, kind):
+    out = tmp_path / "out"
+    assert invoke(*REPORTS[kind], "--quiet", "--out", str(out)).exit_code == 0
+    (out / "report.md").write_text("my edit")
+    before = {p.name: p.stat().st_mtime_ns for p in out.iterdir()}
+    again = invoke(*REPORTS[kind], "--quiet", "--out", str(out))
+    assert again.exit_code == 0 and "already written by this command" in again.stdout
+    assert {p.name: p.stat().st_mtime_ns for p in out.iterdir()} == before
+    assert (out / "report.md").read_text() == "my edit"
+    other = [a if a != "100" else "120" for a in REPORTS[kind]]
+    assert_one_line_error(
+        invoke(*other, "--quiet", "--out", str(out)), "holds a finished report", "deals 100 there"
+    )
+    # another kind of report in the same folder is refused too
+    other_kind = "undercut" if kind == "knock" else "knock"
+    assert_one_line_error(
+        invoke(*REPORTS[other_kind], "--quiet", "--out", str(out)),
+        f"holds gin-sim's report {kind} output",
+    )
+    assert (out / "report.md").read_text() == "my edit"
+
+
+def test_a_report_set_refuses_a_folder_holding_a_users_files(tmp_path):
+    (tmp_path / "variants").mkdir()
+    (tmp_path / "variants" / "report.md").write_text("mine")
+    result = invoke("report", "default", "--deals", "50", "--matches", "0", "--out", str(tmp_path))
+    assert_one_line_error(result, "holds files gin-sim did not write (variants)")
+    assert (tmp_path / "variants" / "report.md").read_text() == "mine"
+
+
+def test_tournament_names_that_differ_by_a_space_or_underscore_get_their_own_folders(tmp_path):
+    """Issue 18, item 3: folder names are injective and stay inside --out."""
+    for name in ("my basic", "my_basic", "my.basic"):
+        (tmp_path / f"{name}.toml").write_text(f'name = "{name}"\nknock_threshold = 5\n')
+    hollywood = (Path(__file__).parent.parent / "configs" / "rules" / "hollywood.toml").read_text()
+    (tmp_path / "dots.toml").write_text(hollywood.replace('name = "hollywood"', 'name = ".."'))
+    players = ",".join(str(tmp_path / f"{n}.toml") for n in ("my basic", "my_basic", "my.basic"))
+    out = tmp_path / "out"
+    result = invoke(
+        "report", "tournament", "--players", players, "--rules", str(tmp_path / "dots.toml"),
+        "--deals", "30", "--matches", "0", "--quiet", "--out", str(out),
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    runs = out / "runs"
+    assert [p.name for p in runs.iterdir() if p.is_dir()] == ["_2e_2e"]
+    pairs = sorted(p.name for p in (runs / "_2e_2e").iterdir())
+    assert pairs == [
+        "my_20basic_vs_my_2ebasic",
+        "my_20basic_vs_my_5fbasic",
+        "my_5fbasic_vs_my_2ebasic",
+    ]
+    assert len(gin_sim.load_run(runs / "_2e_2e" / pairs[0] / "hands")) == 60
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        ["my basic.toml", "my_basic.toml", "my.basic.toml", "dots.toml", "out"]
+    )
+    assert (out / "cross-table-_2e_2e.png").exists()
 
 
 @pytest.mark.parametrize("overwrite", [False, True])
