@@ -9,6 +9,7 @@ a deal depends only on (seed, index) the result is identical to an uninterrupted
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -27,6 +28,13 @@ import pyarrow.parquet as pq
 
 from gin_sim.config import ConfigError
 from gin_sim.limits import MAX_COUNT, MAX_MATCHES, check_chunks, check_count, check_seed
+from gin_sim.outputs import (
+    describe_entries,
+    foreign_entries,
+    lock_folder,
+    make_folder,
+    unlock_folder,
+)
 from gin_sim.records import HAND_FIELDS, MATCH_FIELDS
 from gin_sim.rules import Rules, rules_from_dict
 from gin_sim.strategies import Strategy, strategy_from_dict
@@ -148,6 +156,26 @@ def _run_files(folder: Path) -> list[Path]:
     return [p for p in folder.iterdir() if CHUNK_NAME.fullmatch(p.name) and p.is_file()]
 
 
+def _is_run_file(name: str) -> bool:
+    return name == MANIFEST or bool(CHUNK_NAME.fullmatch(name) or TEMPORARY_NAME.fullmatch(name))
+
+
+def _refuse_foreign_files(folder: Path) -> None:
+    """A run writes only into a folder that holds nothing but its own files."""
+    foreign = foreign_entries(folder, _is_run_file)
+    if foreign:
+        raise RunError(
+            f"{folder} holds files that are not this run's ({describe_entries(foreign)}): a run folder holds only gin-sim's files; move them away or choose another --out"
+        )
+
+
+def run_identity(config: RunConfig) -> str:
+    """What identifies a run in each of its chunks: a hash of its whole configuration
+    (players, rules, seed, counts, settings), so a chunk of any other run is told apart."""
+    text = json.dumps(config.to_json(), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
 def _remove_temporary_files(folder: Path) -> None:
     """Remove what a killed writer left behind: only the run's own temporary names."""
     for path in folder.iterdir():
@@ -161,23 +189,31 @@ class Run:
     def __init__(self, directory: Path, config: RunConfig) -> None:
         self.directory = directory
         self.config = config
+        self.identity = run_identity(config)
+        self._lock: Path | None = None
 
     # -- opening -------------------------------------------------------------------
     @classmethod
     def open(cls, directory: str | Path, config: RunConfig, overwrite: bool = False) -> Run:
         """Create the folder, resume the same run in it, or refuse another run's folder.
 
-        A finished run is only read, so it may sit in a folder that cannot be written.
+        The folder's writer lock (``gin_sim.outputs``) is held until ``close``, so a second
+        process cannot write into it meanwhile. A finished run is only read, so it may sit
+        in a folder that cannot be written, or beside files that are not the run's.
         """
         folder = Path(directory)
-        if folder.exists() and not folder.is_dir():
-            raise RunError(f"cannot create the run folder {folder}: it is a file, not a folder")
+        make_folder(folder, "run folder")
+        lock = lock_folder(folder)
         try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise RunError(
-                f"cannot create the run folder {folder}: {error.strerror or error}"
-            ) from None
+            run = cls._open_locked(folder, config, overwrite)
+        except BaseException:
+            unlock_folder(lock)
+            raise
+        run._lock = lock
+        return run
+
+    @classmethod
+    def _open_locked(cls, folder: Path, config: RunConfig, overwrite: bool) -> Run:
         manifest = folder / MANIFEST
         writable = os.access(folder, os.W_OK | os.X_OK)
         if manifest.exists() and not overwrite:
@@ -188,15 +224,18 @@ class Run:
                     f"{folder} holds another run ({differences}): use another --out, the same settings to resume it, or --overwrite to replace it"
                 )
             run = cls(folder, config)
-            if not writable and run.missing() > 0:
+            if run.missing() == 0:
+                return run
+            if not writable:
                 raise RunError(
                     f"cannot write to the run folder {folder}: it holds this run unfinished; make it writable or choose another --out"
                 )
-            if writable:
-                _remove_temporary_files(folder)
+            _refuse_foreign_files(folder)
+            _remove_temporary_files(folder)
             return run
         if not writable:
             raise RunError(f"cannot write to the run folder {folder}: choose another --out")
+        _refuse_foreign_files(folder)
         _remove_temporary_files(folder)
         if overwrite:
             for stale in [*_run_files(folder), manifest]:
@@ -213,6 +252,11 @@ class Run:
         }
         _write_atomically(manifest, lambda p: p.write_text(json.dumps(document, indent=2) + "\n"))
         return cls(folder, config)
+
+    def close(self) -> None:
+        """Release the folder's writer lock (a run opened with ``open``)."""
+        unlock_folder(self._lock)
+        self._lock = None
 
     # -- chunks --------------------------------------------------------------------
     def chunk_files(self, chunk: int) -> dict[str, Path]:
@@ -281,6 +325,12 @@ class Run:
             raise RunError(
                 f"chunk file {path} holds {key}s {low} to {high}, expected {start} to {stop - 1}: {redo}"
             )
+        if recorded.get("run") != self.identity:
+            # Same seed and range, other players, rules or settings: two runs mixed in one
+            # folder, or a chunk from before chunks carried their run's identity.
+            raise RunError(
+                f"chunk file {path} is not this run's (its players, rules or settings differ from {MANIFEST}, or it predates run stamps): {redo}"
+            )
 
     def missing(self) -> int:
         """The number of chunks not finished yet."""
@@ -303,7 +353,7 @@ class Run:
         start, stop = self.config.chunk_range(chunk)
         stamp = json.dumps(
             {"seed": str(self.config.seed), "kind": self.config.kind, "chunk": chunk,
-             "first": start, "stop": stop}, sort_keys=True,
+             "first": start, "stop": stop, "run": self.identity}, sort_keys=True,
         ).encode()  # fmt: skip
         for level, path in self.chunk_files(chunk).items():
             table = pa.Table.from_pandas(frames[level], preserve_index=False)
@@ -482,6 +532,21 @@ def execute(
     shared, at the same path on every worker): then each worker writes its own chunk.
     """
     run = Run.open(directory, config, overwrite) if directory is not None else None
+    try:
+        yield from _play_run(config, run, threads, on_chunk, client, workers_write)
+    finally:
+        if run is not None:
+            run.close()
+
+
+def _play_run(
+    config: RunConfig,
+    run: Run | None,
+    threads: int | None,
+    on_chunk: Callable[[int, bool], None] | None,
+    client: Any,
+    workers_write: bool,
+) -> Iterator[pd.DataFrame]:
     level = summary_level(config)
     shared = str(run.directory) if run is not None and workers_write else None
     # Nothing here grows with the run: chunks are looked at one by one, and on a cluster

@@ -14,7 +14,6 @@ player per deck (its two hands) and its match and game-1 wins and losses per mat
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from gin_sim.config import ConfigError
+from gin_sim.outputs import claim_folder, safe_name
 from gin_sim.rules import Rules
 from gin_sim.runs import RunConfig, execute, play_chunk_on_worker
 from gin_sim.strategies import Strategy
@@ -157,10 +157,6 @@ def check_entrants(rules: Sequence[Rules], players: Sequence[Strategy]) -> None:
             player.for_rules(rule_set)  # a threshold above the knock limit is an error here
 
 
-def _folder_name(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]+", "_", text)
-
-
 def run_configs(tournament: Tournament) -> dict[tuple[str, int, int, str], RunConfig]:
     """The runs of a tournament: (rules, a, b, kind) -> the run's configuration."""
     configs = {}
@@ -180,10 +176,11 @@ def run_configs(tournament: Tournament) -> dict[tuple[str, int, int, str], RunCo
 
 
 def run_folder(root: Path, tournament: Tournament, key: tuple[str, int, int, str]) -> Path:
-    """``root/<rules>/<first>--<second>/<hands or matches>``."""
+    """``root/<rules>/<first>_vs_<second>/<hands or matches>``, the names written by
+    ``safe_name``: distinct names never share a folder, and none leaves ``root``."""
     rules, a, b, kind = key
-    pair = f"{_folder_name(tournament.names[a])}--{_folder_name(tournament.names[b])}"
-    return root / _folder_name(rules) / pair / kind
+    pair = f"{safe_name(tournament.names[a])}_vs_{safe_name(tournament.names[b])}"
+    return root / safe_name(rules) / pair / kind
 
 
 def tournament_runs(rule_sets: int, players: int, matches: int) -> int:
@@ -235,13 +232,32 @@ def play_tournament(
     configs = run_configs(tournament)
     root = Path(runs) if runs is not None else None
     folders = {key: run_folder(root, tournament, key) if root else None for key in configs}
+    # The runs folder is gin-sim's: new or empty, or one a tournament wrote (any tournament's:
+    # each run folder in it is checked against its own manifest).
+    claim = (
+        claim_folder(root, "tournament runs", {}, lambda name: (root / name).is_dir())
+        if root is not None
+        else None
+    )
+    try:
+        _play(tournament, configs, folders, overwrite, client, on_run)
+    finally:
+        if claim is not None:
+            claim.release()
+    return tournament
+
+
+def _play(tournament, configs, folders, overwrite: bool, client: Any, on_run: Progress) -> None:
     tasks: dict[tuple[str, int, int, str], dict[int, Any]] = {}
+    opened: list[Any] = []  # runs held open (their folders locked) while their tasks play
     if client is not None:
         from gin_sim.cluster import TASK_RETRIES
         from gin_sim.runs import Run
 
         for key, config in configs.items():
             run = Run.open(folders[key], config, overwrite) if folders[key] else None
+            if run is not None:
+                opened.append(run)
             tasks[key] = {
                 chunk: client.submit(
                     play_chunk_on_worker,
@@ -256,6 +272,15 @@ def play_tournament(
                 if run is None or not run.is_done(chunk)
             }
         overwrite = False  # the folders are open now; execute must not clear them again
+    try:
+        tournament.results = _collect(configs, folders, tasks, client, overwrite, on_run)
+    finally:
+        for run in opened:
+            run.close()
+
+
+def _collect(configs, folders, tasks, client, overwrite: bool, on_run: Progress):
+    """Play or read every run of a tournament, in order: the results by pairing."""
     partial: dict[tuple[str, int, int], PairResult] = {}
     for key, config in configs.items():
         rule_name, a, b, kind = key
@@ -273,5 +298,4 @@ def play_tournament(
             result.game1_losses = _by_match(frame, "game1_winner", seat, 1)
         if on_run is not None:
             on_run(1)
-    tournament.results = partial
-    return tournament
+    return partial

@@ -74,33 +74,122 @@ def simulate_args(out: Path, *more: str) -> list[str]:
 REPORT = ["report", "knock", "--deals", "100", "--matches", "0", "--quiet"]
 
 
-def test_report_leaves_an_index_it_did_not_write_alone(tmp_path):
+def test_report_writes_no_index_in_a_folder_gin_sim_does_not_own(tmp_path):
     (tmp_path / "index.md").write_text("notes\n")
     result = invoke(*REPORT, "--out", str(tmp_path / "knock"))
     assert result.exit_code == 0, result.output
     assert (tmp_path / "index.md").read_text() == "notes\n"
     assert (tmp_path / "knock" / "report.md").exists()
-    assert f"warning: {tmp_path / 'index.md'} was not written by gin-sim" in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["index.md", "knock"]
+    assert "index:" not in result.stdout
 
 
 def test_report_rewrites_its_own_index_and_skips_a_broken_sibling(tmp_path):
-    (tmp_path / "broken").mkdir()
-    (tmp_path / "broken" / "report.json").write_bytes(b"\xff{ not json")
-    result = invoke(*REPORT, "--out", str(tmp_path / "knock"))
+    root = tmp_path / "reports"  # made by gin-sim: a report set, with its index
+    result = invoke(*REPORT, "--out", str(root / "knock"))
+    assert result.exit_code == 0, result.output
+    assert f"index: {root / 'index.md'}" in result.stdout
+    (root / "broken").mkdir()
+    (root / "broken" / "report.json").write_bytes(b"\xff{ not json")
+    result = invoke(*REPORT, "--out", str(root / "again"))
     assert result.exit_code == 0, result.output  # the broken sibling does not fail the report
-    assert f"warning: {tmp_path / 'broken' / 'report.json'}" in result.stderr
-    index = (tmp_path / "index.md").read_text()
-    assert index.startswith("<!-- written by gin-sim") and "(knock/report.md)" in index
+    assert f"warning: {root / 'broken' / 'report.json'}" in result.stderr
+    index = (root / "index.md").read_text()
+    assert index.startswith("<!-- written by gin-sim")
+    assert "(knock/report.md)" in index and "(again/report.md)" in index
     assert "broken" not in index
-    # the marked index is gin-sim's: the next report is added to it, with no warning
-    result = invoke(*REPORT, "--out", str(tmp_path / "again"))
-    assert result.exit_code == 0 and "was not written by gin-sim" not in result.stderr
-    assert "(again/report.md)" in (tmp_path / "index.md").read_text()
 
 
-def test_overwrite_deletes_only_the_runs_own_files(tmp_path):
+# Every report command, with small counts (a tournament of two fast strategies).
+REPORTS = {
+    "knock": ["report", "knock", "--deals", "100", "--matches", "0"],
+    "undercut": ["report", "undercut", "--deals", "100"],
+    "variants": ["report", "variants", "--rules", "hollywood,standard", "--deals", "50", "--matches", "0"],
+    "schedule": ["report", "schedule", "--phases", "10", "--thresholds", "0,10", "--deals", "50", "--confirm-deals", "50", "--finalists", "1"],
+    "tournament": ["report", "tournament", "--players", "simple,basic", "--deals", "50", "--matches", "0"],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("kind", sorted(REPORTS))
+def test_a_report_refuses_a_folder_holding_a_users_files(tmp_path, kind):
+    """Issue 18, item 2: a user's report.md, report.json, ranking.csv... are never replaced."""
+    for name in ("report.md", "report.json", "ranking.csv", "notes.txt"):
+        (tmp_path / name).write_text(f"my {name}")
+    result = invoke(*REPORTS[kind], "--quiet", "--out", str(tmp_path))
+    assert_one_line_error(result, "holds files gin-sim did not write (notes.txt, ranking.csv")
+    for name in ("report.md", "report.json", "ranking.csv", "notes.txt"):
+        assert (tmp_path / name).read_text() == f"my {name}"
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        ["report.md", "report.json", "ranking.csv", "notes.txt"]
+    )
+
+
+@pytest.mark.parametrize("kind", ["knock", "undercut"])
+def test_a_finished_report_is_not_rewritten_and_other_options_are_refused(tmp_path, kind):
+    out = tmp_path / "out"
+    assert invoke(*REPORTS[kind], "--quiet", "--out", str(out)).exit_code == 0
+    (out / "report.md").write_text("my edit")
+    before = {p.name: p.stat().st_mtime_ns for p in out.iterdir()}
+    again = invoke(*REPORTS[kind], "--quiet", "--out", str(out))
+    assert again.exit_code == 0 and "already written by this command" in again.stdout
+    assert {p.name: p.stat().st_mtime_ns for p in out.iterdir()} == before
+    assert (out / "report.md").read_text() == "my edit"
+    other = [a if a != "100" else "120" for a in REPORTS[kind]]
+    assert_one_line_error(
+        invoke(*other, "--quiet", "--out", str(out)), "holds a finished report", "deals 100 there"
+    )
+    # another kind of report in the same folder is refused too
+    other_kind = "undercut" if kind == "knock" else "knock"
+    assert_one_line_error(
+        invoke(*REPORTS[other_kind], "--quiet", "--out", str(out)),
+        f"holds gin-sim's report {kind} output",
+    )
+    assert (out / "report.md").read_text() == "my edit"
+
+
+def test_a_report_set_refuses_a_folder_holding_a_users_files(tmp_path):
+    (tmp_path / "variants").mkdir()
+    (tmp_path / "variants" / "report.md").write_text("mine")
+    result = invoke("report", "default", "--deals", "50", "--matches", "0", "--out", str(tmp_path))
+    assert_one_line_error(result, "holds files gin-sim did not write (variants)")
+    assert (tmp_path / "variants" / "report.md").read_text() == "mine"
+
+
+def test_tournament_names_that_differ_by_a_space_or_underscore_get_their_own_folders(tmp_path):
+    """Issue 18, item 3: folder names are injective and stay inside --out."""
+    for name in ("my basic", "my_basic", "my.basic"):
+        (tmp_path / f"{name}.toml").write_text(f'name = "{name}"\nknock_threshold = 5\n')
+    hollywood = (Path(__file__).parent.parent / "configs" / "rules" / "hollywood.toml").read_text()
+    (tmp_path / "dots.toml").write_text(hollywood.replace('name = "hollywood"', 'name = ".."'))
+    players = ",".join(str(tmp_path / f"{n}.toml") for n in ("my basic", "my_basic", "my.basic"))
+    out = tmp_path / "out"
+    result = invoke(
+        "report", "tournament", "--players", players, "--rules", str(tmp_path / "dots.toml"),
+        "--deals", "30", "--matches", "0", "--quiet", "--out", str(out),
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    runs = out / "runs"
+    assert [p.name for p in runs.iterdir() if p.is_dir()] == ["_2e_2e"]
+    pairs = sorted(p.name for p in (runs / "_2e_2e").iterdir())
+    assert pairs == [
+        "my_20basic_vs_my_2ebasic",
+        "my_20basic_vs_my_5fbasic",
+        "my_5fbasic_vs_my_2ebasic",
+    ]
+    assert len(gin_sim.load_run(runs / "_2e_2e" / pairs[0] / "hands")) == 60
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        ["my basic.toml", "my_basic.toml", "my.basic.toml", "dots.toml", "out"]
+    )
+    assert (out / "cross-table-_2e_2e.png").exists()
+
+
+@pytest.mark.parametrize("overwrite", [False, True])
+def test_a_run_refuses_a_folder_holding_a_users_files(tmp_path, overwrite):
+    """A run writes only into a folder of its own files: new, resumed or overwritten."""
     out = tmp_path / "run"
-    assert invoke(*simulate_args(out)).exit_code == 0
+    first = invoke(*simulate_args(out, "--deals", "2000", "--chunk-size", "1000"))
+    assert first.exit_code == 0, first.output
+    (out / "hands-000001.parquet").unlink()  # unfinished: resuming would write
     mine = {
         "data.parquet": b"my own data",
         "hands-1.parquet": b"not a chunk name",
@@ -109,11 +198,21 @@ def test_overwrite_deletes_only_the_runs_own_files(tmp_path):
     }
     for name, data in mine.items():
         (out / name).write_bytes(data)
-    result = invoke(*simulate_args(out, "--seed", "9", "--overwrite"))
-    assert result.exit_code == 0, result.output
-    assert read_manifest(out).seed == 9
+    more = ["--seed", "9", "--overwrite"] if overwrite else []
+    result = invoke(*simulate_args(out, "--deals", "2000", "--chunk-size", "1000", *more))
+    assert result.exit_code == 2
+    assert "holds files that are not this run's (.scratch.tmp, data.parquet" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
     for name, data in mine.items():
         assert (out / name).read_bytes() == data
+    assert read_manifest(out).seed == 1 and (out / "hands-000000.parquet").exists()
+
+
+def test_a_new_run_refuses_a_non_empty_folder(tmp_path):
+    (tmp_path / "notes.txt").write_text("mine")
+    result = invoke(*simulate_args(tmp_path))
+    assert result.exit_code == 2 and "notes.txt" in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".gin-sim.lock", "notes.txt"]
 
 
 # -- 2. hangs and runaway memory -------------------------------------------------------
@@ -430,14 +529,14 @@ def test_a_chunk_without_the_run_stamp_is_checked_by_its_deal_range(tmp_path):
     pq.write_table(table.replace_schema_metadata({}), out / "hands-000001.parquet")
     for args in (simulate_args(out), ["summarize", str(out)]):
         assert_one_line_error(invoke(*args), "hands-000001.parquet", "deals 0 to 999")
-    # an unstamped chunk of the right range (older runs) is still accepted
+    # an unstamped chunk of the right range (from before chunks carried their run's identity)
+    # cannot be told apart from another pairing's chunk: refused too
     pq.write_table(
         pq.read_table(out / "hands-000002.parquet").replace_schema_metadata({}),
         out / "hands-000002.parquet",
     )
     shutil.move(out / "hands-000001.parquet", tmp_path / "moved.parquet")
-    assert invoke(*simulate_args(out)).exit_code == 0
-    assert len(gin_sim.load_run(out)) == 6000
+    assert_one_line_error(invoke(*simulate_args(out)), "hands-000002.parquet is not this run's")
 
 
 # -- 8. stale temporary files ----------------------------------------------------------
@@ -451,13 +550,18 @@ def test_stale_temporary_files_of_the_run_are_removed(tmp_path, overwrite):
     next(iterator)
     iterator.close()
     stale = [".hands-000002.parquet.1a2b3c.tmp", ".manifest.json.ffee00112233.tmp"]
-    kept = [".notes.tmp", "hands.tmp", ".hands-000002.parquet.keep", ".data.parquet.1a2b.tmp"]
-    for name in stale + kept:
+    for name in stale:
         (out / name).write_bytes(b"half-written")
     result = invoke(*simulate_args(out, *(["--overwrite"] if overwrite else [])))
     assert result.exit_code == 0, result.output
     names = {p.name for p in out.iterdir()}
-    assert not names & set(stale) and set(kept) <= names
+    assert not names & set(stale)
+    # names that only look like the run's temporary files are a user's: refused, kept
+    kept = [".notes.tmp", "hands.tmp", ".hands-000002.parquet.keep", ".data.parquet.1a2b.tmp"]
+    for name in kept:
+        (out / name).write_bytes(b"mine")
+    result = invoke(*simulate_args(out, "--seed", "2", "--overwrite"))
+    assert result.exit_code == 2 and set(kept) <= {p.name for p in out.iterdir()}
 
 
 # -- 9. permissions --------------------------------------------------------------------

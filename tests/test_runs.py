@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -16,8 +17,9 @@ from typer.testing import CliRunner
 
 import gin_sim
 from gin_sim.cli import app
+from gin_sim.outputs import FolderError
 from gin_sim.rules import load_rules
-from gin_sim.runs import RunConfig, RunError, execute, read_manifest
+from gin_sim.runs import RunConfig, RunError, execute, load_run, read_manifest
 from gin_sim.strategies import parse_players
 
 runner = CliRunner()
@@ -39,6 +41,7 @@ def test_run_writes_chunks_and_manifest_and_reads_back(tmp_path):
     frames = list(execute(hands_config(), tmp_path / "run"))
     files = sorted(p.name for p in (tmp_path / "run").iterdir())
     assert files == [
+        ".gin-sim.lock",  # the writer lock (gin_sim.outputs): kept, never replaced
         "hands-000000.parquet",
         "hands-000001.parquet",
         "hands-000002.parquet",
@@ -285,3 +288,79 @@ def test_unfinished_run_is_reported(tmp_path):
         gin_sim.load_run(tmp_path / "run")
     list(execute(hands_config(), tmp_path / "run"))
     assert len(gin_sim.load_run(tmp_path / "run")) == 6_000
+
+
+# -- one run per folder (issue 18, item 1) ----------------------------------------------------
+def test_two_runs_started_at_once_on_one_folder_never_mix(tmp_path):
+    """Two ``simulate --out D`` of different pairings started together: one plays, the other
+    is refused in one line (the folder's writer lock, or the first run's manifest), and the
+    folder holds exactly the one run."""
+    out = tmp_path / "run"
+    common = [
+        "simulate",
+        "--deals",
+        "200000",
+        "--chunk-size",
+        "20000",
+        "--out",
+        str(out),
+        "--quiet",
+    ]
+    processes = [
+        subprocess.Popen(
+            [sys.executable, "-m", "gin_sim", *common, "--players", players],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for players in ("simple,simple", "basic,simple")
+    ]
+    results = [(p.wait(timeout=600), p.stderr.read()) for p in processes]
+    codes = sorted(code for code, _ in results)
+    assert codes == [0, 2], results
+    refused = next(err for code, err in results if code == 2)
+    assert refused.startswith("error: ") and len(refused.strip().splitlines()) == 1
+    assert "another gin-sim process" in refused or "holds another run" in refused
+    frame = load_run(out)
+    names = set(frame["seat0_strategy"]) | set(frame["seat1_strategy"])
+    assert names == {p.name for p in read_manifest(out).players}
+    assert len(frame) == 400_000
+
+
+def test_a_folder_locked_by_another_process_is_refused(tmp_path):
+    """The lock is held by another process for as long as it writes."""
+    out = tmp_path / "run"
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys, time; from pathlib import Path; from gin_sim.outputs import lock_folder; "
+            f"Path({str(out)!r}).mkdir(); lock_folder(Path({str(out)!r})); print('locked', flush=True); time.sleep(60)",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        with pytest.raises(FolderError, match="being written by another gin-sim process"):
+            list(execute(hands_config(), out))
+        assert sorted(p.name for p in out.iterdir()) == [".gin-sim.lock"]
+    finally:
+        holder.kill()
+        holder.wait()
+    assert len(pd.concat(execute(hands_config(), out))) == 6000  # free again: it plays
+
+
+def test_a_chunk_of_another_pairing_with_the_same_seed_and_range_is_refused(tmp_path):
+    """Chunks carry their run's identity (players, rules, seed, settings), checked on resume
+    and when the run is read (summarize, load_run)."""
+    ours, theirs = tmp_path / "ours", tmp_path / "theirs"
+    list(execute(hands_config(), ours))
+    list(execute(hands_config(players=parse_players("simple,simple")), theirs))
+    shutil.copy(theirs / "hands-000001.parquet", ours / "hands-000001.parquet")
+    with pytest.raises(RunError, match=r"hands-000001.parquet is not this run's"):
+        load_run(ours)
+    with pytest.raises(RunError, match=r"hands-000001.parquet is not this run's"):
+        list(execute(hands_config(), ours))
+    result = run_cli("summarize", str(ours))
+    assert result.returncode == 2 and "is not this run's" in result.stderr

@@ -189,10 +189,19 @@ def test_tournament_command_writes_the_report_and_refuses_another_configuration(
     ranking = pd.read_parquet(out / "ranking.parquet")
     assert sorted(ranking["rules"].unique()) == ["hollywood", "standard"]
     assert "tournament/report.md" in (out.parent / "index.md").read_text()
+    # the same command again: nothing played or rewritten (an edit survives)
+    (out / "report.md").write_text("my edit")
+    result = runner.invoke(app, [*arguments, "--out", str(out)])
+    assert result.exit_code == 0 and "nothing played or rewritten" in result.output
+    assert (out / "report.md").read_text() == "my edit"
     changed = [a if a != "300" else "400" for a in arguments]
     result = runner.invoke(app, [*changed, "--out", str(out)])
     assert result.exit_code == 2
-    assert "holds another run" in result.output
+    assert "holds a finished report tournament of other options (deals 300 there" in result.output
+    # the runs folder of another report's tournament refuses another configuration per run
+    other = tmp_path / "other"
+    result = runner.invoke(app, [*changed, "--out", str(other), "--runs", str(out / "runs")])
+    assert result.exit_code == 2 and "holds another run" in result.output
 
 
 @pytest.mark.parametrize(

@@ -24,8 +24,19 @@ from gin_sim.cli.common import (
 from gin_sim.cluster import dask_client
 from gin_sim.config import ConfigError
 from gin_sim.limits import MAX_FINALISTS, check_count, check_seed
-from gin_sim.reports.build import FAST_STRATEGIES, DefaultSet, check_counts
-from gin_sim.reports.document import check_folder, is_generated_index
+from gin_sim.reports.build import (
+    FAST_STRATEGIES,
+    DefaultSet,
+    check_counts,
+    default_set_options,
+    finished_report,
+    knock_options,
+    schedule_options,
+    tournament_options,
+    undercut_options,
+    variants_options,
+)
+from gin_sim.reports.document import check_report_set, is_generated_index, is_report_set
 from gin_sim.reports.schedule import check_grid, search_runs
 from gin_sim.reports.sweeps import sweep_runs
 from gin_sim.rules import load_rules
@@ -51,7 +62,12 @@ Matches = Annotated[
     int, typer.Option(help="Hollywood matches per variant, each played twice; 0 for none.")
 ]
 Seed = Annotated[int, typer.Option(help="Seed: deck i depends only on (seed, i).")]
-Out = Annotated[str, typer.Option(help="The report folder; index.md is refreshed beside it.")]
+Out = Annotated[
+    str,
+    typer.Option(
+        help="The report folder: new or empty, or this kind of report written by gin-sim (the same command again rewrites nothing)."
+    ),
+]
 Quiet = Annotated[bool, typer.Option("--quiet", help="No progress bar.")]
 
 
@@ -84,19 +100,27 @@ def _run(
             fail(f"{what}: the report under way was not written", exit=False)
             raise typer.Exit(SIGTERM_EXIT if terminated else SIGINT_EXIT) from None
     folders = written if isinstance(written, list) else [written]
-    elapsed = time.perf_counter() - started
+    _show(folders, time.perf_counter() - started)
+
+
+def _show(folders: list[Path], elapsed: float) -> None:
     for folder in folders:
         typer.echo(f"report: {folder / 'report.md'}")
     index = folders[0].parent / "index.md"
-    if is_generated_index(index):
+    if is_report_set(folders[0].parent) and is_generated_index(index):
         typer.echo(f"index: {index} ({elapsed:.0f} s)")
 
 
-def _check(out: str, deals: int, matches: int, seed: int) -> None:
-    """What can be refused before anything is played (and before a cluster starts)."""
-    check_counts(deals, matches)
-    check_seed(seed)
-    check_folder(out)
+def _finished(out: str, kind: str, options: dict[str, object]) -> bool:
+    """What can be refused before anything is played (and before a cluster starts); True,
+    with a line saying so, when the same report is already written in ``out``."""
+    check_seed(options["seed"])  # type: ignore[arg-type]
+    if not finished_report(out, kind, options):
+        return False
+    typer.echo(
+        f"report: {Path(out) / 'report.md'} (already written by this command: nothing played or rewritten)"
+    )
+    return True
 
 
 @report_app.command("knock")
@@ -114,7 +138,9 @@ def knock(
 ) -> None:
     """Sweep the knock threshold from 0 (gin only) to the knock limit on the same decks."""
     with user_errors():
-        _check(out, deals, matches, seed)
+        check_counts(deals, matches)
+        if _finished(out, "knock", knock_options(rules, strategy, opponent, deals, matches, seed)):
+            return
         total = sweep_runs(load_rules(rules), matches)
     _run(
         total,
@@ -141,7 +167,9 @@ def undercut(
 ) -> None:
     """Undercut rate by the knocker's deadwood and the cards left in the stock (heat map)."""
     with user_errors():
-        _check(out, deals, 0, seed)
+        check_counts(deals)
+        if _finished(out, "undercut", undercut_options(rules, strategy, opponent, deals, seed)):
+            return
         total = sweep_runs(load_rules(rules), 0)
     _run(
         total,
@@ -169,8 +197,11 @@ def variants(
 ) -> None:
     """The knock sweep under each rule set on the same decks, side by side."""
     with user_errors():
-        _check(out, deals, matches, seed)
-        names = [name.strip() for name in rules.split(",") if name.strip()]
+        check_counts(deals, matches)
+        names = _names(rules)
+        options = variants_options(names, strategy, opponent, deals, matches, seed)
+        if _finished(out, "variants", options):
+            return
         total = sum(sweep_runs(load_rules(name), matches) for name in names)
     _run(
         total,
@@ -207,12 +238,17 @@ def schedule(
 ) -> None:
     """Search knock schedules (thresholds by stock depth) by a paired two-stage search."""
     with user_errors():
-        _check(out, deals, 0, seed)
+        check_counts(deals)
         check_counts(confirm_deals, what="confirm deals")
         check_count(finalists, "finalists", 1, MAX_FINALISTS)
         stocks, grid = _integers(phases, "phases"), _integers(thresholds, "thresholds")
         rule_set = load_rules(rules)
         check_grid(rule_set, stocks, grid)
+        options = schedule_options(
+            rules, strategy, opponent, stocks, grid, deals, confirm_deals, finalists, seed
+        )
+        if _finished(out, "schedule", options):
+            return
         total = search_runs(rule_set, stocks, grid, finalists)
     _run(
         total,
@@ -266,9 +302,12 @@ def tournament(
 ) -> None:
     """A round robin: every pair of strategies on the same decks and matches, ranked."""
     with user_errors():
-        _check(out, deals, matches, seed)
+        check_counts(deals, matches)
         player_names = _names(players)
         rule_names = _names(rules)
+        options = tournament_options(player_names, rule_names, deals, matches, seed, out, runs)
+        if _finished(out, "tournament", options):
+            return
         total = tournament_runs(len(rule_names), len(player_names), matches)
     where = runs or str(Path(out) / "runs")
     started = time.perf_counter()
@@ -286,10 +325,7 @@ def tournament(
                 exit=False,
             )
             raise typer.Exit(SIGTERM_EXIT if terminated else SIGINT_EXIT) from None
-    typer.echo(f"report: {written / 'report.md'}")
-    if is_generated_index(written.parent / "index.md"):
-        elapsed = time.perf_counter() - started
-        typer.echo(f"index: {written.parent / 'index.md'} ({elapsed:.0f} s)")
+    _show([written], time.perf_counter() - started)
 
 
 def _names(text: str) -> list[str]:
@@ -311,8 +347,11 @@ def default(
         check_counts(deals, matches)
         check_seed(seed)
         settings = DefaultSet(deals=deals, matches=matches, seed=seed)
-        for name in settings.folders():
-            check_folder(Path(out) / name)
+        if check_report_set(out, default_set_options(settings)):
+            typer.echo(
+                f"reports: {out} (already written by this command: nothing played or rewritten)"
+            )
+            return
         total = settings.runs()
     _run(
         total,

@@ -9,12 +9,19 @@ depends only on the seed and its number, so the same command gives the same file
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from gin_sim.config import ConfigError
 from gin_sim.limits import MAX_REPORT_DEALS, MAX_REPORT_MATCHES, check_count, check_seed
-from gin_sim.reports.document import check_folder, command_line, write_report
+from gin_sim.reports.document import (
+    check_report_folder,
+    claim_report,
+    claim_report_set,
+    command_line,
+    write_index,
+    write_report,
+)
 from gin_sim.reports.knock import knock_report
 from gin_sim.reports.schedule import schedule_report, schedule_search, search_runs
 from gin_sim.reports.sweeps import Progress, Sweep, knock_sweep, sweep_runs
@@ -36,6 +43,31 @@ def check_counts(deals: int, matches: int = 0, what: str = "deals") -> None:
     check_count(matches, "matches", 0, MAX_REPORT_MATCHES)
 
 
+def report_options(kind: str, **values: object) -> dict[str, object]:
+    """The options that identify a report of ``kind`` (everything but where it is written),
+    as the command line spells them: lists joined by commas. The same options in the same
+    folder are the same report; its command line is ``command_line(kind, options + out)``."""
+    return {
+        key: ",".join(map(str, value)) if isinstance(value, list | tuple) else value
+        for key, value in values.items()
+    }
+
+
+def finished_report(out: str | Path, kind: str, options: dict[str, object]) -> bool:
+    """Refuse before anything is played a folder the report may not write; True when the
+    same report is already written there (then it is neither played nor rewritten)."""
+    return check_report_folder(out, kind, options)
+
+
+def knock_options(
+    rules: str, strategy: str, opponent: str, deals: int, matches: int, seed: int
+) -> dict[str, object]:
+    return report_options(
+        "knock", rules=rules, strategy=strategy, opponent=opponent, deals=deals,
+        matches=matches, seed=seed,
+    )  # fmt: skip
+
+
 def knock(
     rules: str,
     strategy: str,
@@ -50,23 +82,24 @@ def knock(
     """The knock-threshold report (``sweep``: one already played with these settings)."""
     check_counts(deals, matches)
     check_seed(seed)
-    check_folder(out)
-    rule_set, player, other = load_rules(rules), load_strategy(strategy), load_strategy(opponent)
-    if sweep is None:
-        sweep = knock_sweep(rule_set, player, other, deals, matches, seed, on_run)
-    command = command_line(
-        "knock",
-        {
-            "rules": rules,
-            "strategy": strategy,
-            "opponent": opponent,
-            "deals": deals,
-            "matches": matches,
-            "seed": seed,
-            "out": out,
-        },
+    options = knock_options(rules, strategy, opponent, deals, matches, seed)
+    with claim_report(out, "knock", options) as claim:
+        if claim.finished:
+            return claim.folder
+        rule_set, player = load_rules(rules), load_strategy(strategy)
+        if sweep is None:
+            other = load_strategy(opponent)
+            sweep = knock_sweep(rule_set, player, other, deals, matches, seed, on_run)
+        command = command_line("knock", options | {"out": out})
+        return write_report(knock_report(sweep, player, command), claim)
+
+
+def undercut_options(
+    rules: str, strategy: str, opponent: str, deals: int, seed: int
+) -> dict[str, object]:
+    return report_options(
+        "undercut", rules=rules, strategy=strategy, opponent=opponent, deals=deals, seed=seed
     )
-    return write_report(knock_report(sweep, player, command), out)
 
 
 def undercut(
@@ -86,23 +119,26 @@ def undercut(
     """
     check_counts(deals)
     check_seed(seed)
-    check_folder(out)
-    rule_set, player, other = load_rules(rules), load_strategy(strategy), load_strategy(opponent)
-    if sweep is None:
-        sweep = knock_sweep(rule_set, player, other, deals, 0, seed, on_run)
-    sweep = replace(sweep, matches=0)
-    command = command_line(
-        "undercut",
-        {
-            "rules": rules,
-            "strategy": strategy,
-            "opponent": opponent,
-            "deals": deals,
-            "seed": seed,
-            "out": out,
-        },
-    )
-    return write_report(undercut_report(sweep, player, command), out)
+    options = undercut_options(rules, strategy, opponent, deals, seed)
+    with claim_report(out, "undercut", options) as claim:
+        if claim.finished:
+            return claim.folder
+        rule_set, player = load_rules(rules), load_strategy(strategy)
+        if sweep is None:
+            other = load_strategy(opponent)
+            sweep = knock_sweep(rule_set, player, other, deals, 0, seed, on_run)
+        sweep = replace(sweep, matches=0)
+        command = command_line("undercut", options | {"out": out})
+        return write_report(undercut_report(sweep, player, command), claim)
+
+
+def variants_options(
+    rules: Sequence[str], strategy: str, opponent: str, deals: int, matches: int, seed: int
+) -> dict[str, object]:
+    return report_options(
+        "variants", rules=list(rules), strategy=strategy, opponent=opponent, deals=deals,
+        matches=matches, seed=seed,
+    )  # fmt: skip
 
 
 def variants(
@@ -119,32 +155,42 @@ def variants(
     """The rule-variant report: a knock sweep per rule set on the same decks and matches."""
     check_counts(deals, matches)
     check_seed(seed)
-    check_folder(out)
     if len(rules) < 2 or len(set(rules)) != len(rules):
         raise ConfigError(f"rules {','.join(rules)}: allowed two or more different rule sets")
-    player, other = load_strategy(strategy), load_strategy(opponent)
-    played = dict(sweeps or {})
-    for name in rules:
-        if name not in played:
-            played[name] = knock_sweep(
-                load_rules(name), player, other, deals, matches, seed, on_run
-            )
-    by_name = {played[name].rules.name: played[name] for name in rules}
-    if len(by_name) != len(rules):
-        raise ConfigError(f"rules {','.join(rules)}: two of them have the same name")
-    command = command_line(
-        "variants",
-        {
-            "rules": ",".join(rules),
-            "strategy": strategy,
-            "opponent": opponent,
-            "deals": deals,
-            "matches": matches,
-            "seed": seed,
-            "out": out,
-        },
-    )
-    return write_report(variants_report(by_name, player, command), out)
+    options = variants_options(rules, strategy, opponent, deals, matches, seed)
+    with claim_report(out, "variants", options) as claim:
+        if claim.finished:
+            return claim.folder
+        player, other = load_strategy(strategy), load_strategy(opponent)
+        played = dict(sweeps or {})
+        for name in rules:
+            if name not in played:
+                played[name] = knock_sweep(
+                    load_rules(name), player, other, deals, matches, seed, on_run
+                )
+        by_name = {played[name].rules.name: played[name] for name in rules}
+        if len(by_name) != len(rules):
+            raise ConfigError(f"rules {','.join(rules)}: two of them have the same name")
+        command = command_line("variants", options | {"out": out})
+        return write_report(variants_report(by_name, player, command), claim)
+
+
+def schedule_options(
+    rules: str,
+    strategy: str,
+    opponent: str,
+    phases: Sequence[int],
+    thresholds: Sequence[int],
+    deals: int,
+    confirm_deals: int,
+    finalists: int,
+    seed: int,
+) -> dict[str, object]:
+    return report_options(
+        "schedule", rules=rules, strategy=strategy, opponent=opponent, phases=list(phases),
+        thresholds=list(thresholds), deals=deals, confirm_deals=confirm_deals,
+        finalists=finalists, seed=seed,
+    )  # fmt: skip
 
 
 def schedule(
@@ -164,27 +210,38 @@ def schedule(
     check_counts(deals)
     check_counts(confirm_deals, what="confirm deals")
     check_seed(seed)
-    check_folder(out)
-    rule_set, player, other = load_rules(rules), load_strategy(strategy), load_strategy(opponent)
-    search = schedule_search(
-        rule_set, player, other, phases, thresholds, deals, confirm_deals, finalists, seed, on_run
+    options = schedule_options(
+        rules, strategy, opponent, phases, thresholds, deals, confirm_deals, finalists, seed
     )
-    command = command_line(
-        "schedule",
-        {
-            "rules": rules,
-            "strategy": strategy,
-            "opponent": opponent,
-            "phases": ",".join(map(str, phases)),
-            "thresholds": ",".join(map(str, thresholds)),
-            "deals": deals,
-            "confirm_deals": confirm_deals,
-            "finalists": finalists,
-            "seed": seed,
-            "out": out,
-        },
-    )
-    return write_report(schedule_report(search, player, command), out)
+    with claim_report(out, "schedule", options) as claim:
+        if claim.finished:
+            return claim.folder
+        rule_set, player = load_rules(rules), load_strategy(strategy)
+        other = load_strategy(opponent)
+        search = schedule_search(
+            rule_set, player, other, phases, thresholds, deals, confirm_deals, finalists, seed,
+            on_run,
+        )  # fmt: skip
+        command = command_line("schedule", options | {"out": out})
+        return write_report(schedule_report(search, player, command), claim)
+
+
+def tournament_options(
+    players: Sequence[str],
+    rules: Sequence[str],
+    deals: int,
+    matches: int,
+    seed: int,
+    out: str | Path,
+    runs: str | Path | None = None,
+) -> dict[str, object]:
+    options = report_options(
+        "tournament", players=list(players), rules=list(rules), deals=deals, matches=matches,
+        seed=seed,
+    )  # fmt: skip
+    if runs is not None and Path(runs) != Path(out) / "runs":
+        options["runs"] = str(runs)
+    return options
 
 
 def tournament(
@@ -206,30 +263,25 @@ def tournament(
 
     check_counts(deals, matches)
     check_seed(seed)
+    options = tournament_options(players, rules, deals, matches, seed, out, runs)
     runs = Path(out) / "runs" if runs is None else Path(runs)
-    played = play_tournament(
-        [load_rules(name) for name in rules],
-        [load_strategy(name) for name in players],
-        deals,
-        matches,
-        seed,
-        runs if keep_runs else None,
-        overwrite,
-        active_client(),
-        on_run,
-    )
-    options: dict[str, object] = {
-        "players": ",".join(players),
-        "rules": ",".join(rules),
-        "deals": deals,
-        "matches": matches,
-        "seed": seed,
-        "out": out,
-    }
-    if runs != Path(out) / "runs":
-        options["runs"] = runs
-    command = command_line("tournament", options)
-    return write_report(tournament_report(played, command, str(runs) if keep_runs else None), out)
+    with claim_report(out, "tournament", options) as claim:
+        if claim.finished:
+            return claim.folder
+        played = play_tournament(
+            [load_rules(name) for name in rules],
+            [load_strategy(name) for name in players],
+            deals,
+            matches,
+            seed,
+            runs if keep_runs else None,
+            overwrite,
+            active_client(),
+            on_run,
+        )
+        command = command_line("tournament", options | {"out": out})
+        report = tournament_report(played, command, str(runs) if keep_runs else None)
+        return write_report(report, claim)
 
 
 # The named strategies that play fast enough for the default set's tournament.
@@ -296,8 +348,24 @@ def default_set(
     s = settings
     check_counts(s.deals, s.matches)
     check_seed(s.seed)
-    for name in settings.folders():
-        check_folder(root / name)
+    with claim_report_set(root, default_set_options(s)) as claim:
+        if claim.finished:
+            return [root / name for name in s.folders()]
+        return _write_default_set(root, s, on_run, claim)
+
+
+def default_set_options(settings: DefaultSet) -> dict[str, object]:
+    return report_options("default", **asdict(settings))
+
+
+def _write_default_set(root: Path, s: DefaultSet, on_run: Progress, claim) -> list[Path]:
+    sub_options = {
+        **{f"knock-{name}": ("knock", knock_options(name, s.strategy, s.opponent, s.deals, s.matches, s.seed)) for name in s.knock_rules},
+        f"undercut-{s.undercut_rules}": ("undercut", undercut_options(s.undercut_rules, s.strategy, s.opponent, s.deals, s.seed)),
+        "variants": ("variants", variants_options(s.variant_rules, s.strategy, s.opponent, s.deals, s.matches, s.seed)),
+    }  # fmt: skip
+    for name, (kind, options) in sub_options.items():
+        check_report_folder(root / name, kind, options)
     player, other = load_strategy(s.strategy), load_strategy(s.opponent)
     sweeps: dict[str, Sweep] = {}
     for name in dict.fromkeys([*s.knock_rules, s.undercut_rules, *s.variant_rules]):
@@ -356,4 +424,6 @@ def default_set(
                 keep_runs=False,  # make run starts afresh: no run folders in reports/
             )
         )
+    write_index(root)
+    claim.finish()
     return written

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
 import warnings
 from collections.abc import Callable
@@ -19,7 +18,15 @@ from pathlib import Path
 
 import pandas as pd
 
-from gin_sim.config import ConfigError, GinSimWarning
+from gin_sim.config import GinSimWarning
+from gin_sim.outputs import (
+    OWNER,
+    Claim,
+    FolderError,
+    check_folder,
+    claim_folder,
+    read_owner,
+)
 from gin_sim.reports.tables import RATE_FIGURES
 
 META = "report.json"
@@ -59,26 +66,96 @@ def command_line(subcommand: str, options: dict[str, object]) -> str:
     return " ".join(parts)
 
 
-def write_report(report: Report, folder: str | Path) -> Path:
-    """Write the report into ``folder`` (created), then refresh the parent's ``index.md``
-    (only an index gin-sim wrote, see ``write_index``)."""
-    directory = check_folder(folder)
-    directory.mkdir(parents=True, exist_ok=True)
-    for name, table in report.tables.items():
-        table.to_csv(directory / f"{name}.csv", index=False)
-        table.to_parquet(directory / f"{name}.parquet", index=False)
-    for name, draw in report.figures.items():
-        draw(directory / f"{name}.png")
-    (directory / "report.md").write_text(render_markdown(report))
-    meta = {
-        "kind": report.kind,
-        "title": report.title,
-        "command": report.command,
-        "headline": report.findings[0] if report.findings else "",
-    }
-    (directory / META).write_text(json.dumps(meta, indent=2) + "\n")
-    write_index(directory.parent)
+def write_report(report: Report, folder: Claim | str | Path) -> Path:
+    """Write the report into its claimed folder (``claim_report``; a path is claimed here,
+    with the report's command as its options), mark it finished, then refresh the parent's
+    ``index.md`` when the parent is a report set gin-sim owns (see ``write_index``)."""
+    claim = folder if isinstance(folder, Claim) else None
+    if claim is None:
+        claim = claim_report(folder, report.kind, {"command": report.command})
+    try:
+        directory = claim.folder
+        for name, table in report.tables.items():
+            table.to_csv(directory / f"{name}.csv", index=False)
+            table.to_parquet(directory / f"{name}.parquet", index=False)
+        for name, draw in report.figures.items():
+            draw(directory / f"{name}.png")
+        (directory / "report.md").write_text(render_markdown(report))
+        meta = {
+            "kind": report.kind,
+            "title": report.title,
+            "command": report.command,
+            "headline": report.findings[0] if report.findings else "",
+        }
+        (directory / META).write_text(json.dumps(meta, indent=2) + "\n")
+        claim.finish()
+    finally:
+        if not isinstance(folder, Claim):
+            claim.release()
+    if is_report_set(directory.parent):
+        write_index(directory.parent)
     return directory
+
+
+# -- the folders reports own ------------------------------------------------------------------
+# What a report writes into its folder: report.md, report.json, its tables (CSV, Parquet), its
+# figures (PNG) and, for a tournament, the pairings' run folders under runs/.
+_REPORT_FILE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\.(?:md|json|csv|parquet|png)|runs")
+REPORT_SET = "report set"
+
+
+def report_kind(kind: str) -> str:
+    return f"report {kind}"
+
+
+def _is_report_file(name: str) -> bool:
+    return bool(_REPORT_FILE.fullmatch(name))
+
+
+def check_report_folder(folder: str | Path, kind: str, options: dict[str, object]) -> bool:
+    """Refuse, before anything is played, a folder the report may not write (a file, a
+    user's files, another kind of output, a finished report of other options); True when
+    the same report is already there, finished (then nothing is played or rewritten)."""
+    return check_folder(folder, report_kind(kind), options, _is_report_file)
+
+
+def claim_report(folder: str | Path, kind: str, options: dict[str, object]) -> Claim:
+    """Hold ``folder`` for a report of ``kind`` made with ``options`` (``gin_sim.outputs``):
+    new or empty, or gin-sim's report of that kind. An unfinished report of other options
+    (an interrupted command) is taken over; a finished one is refused. A parent folder
+    that gin-sim has to create becomes a report set (it gets an ``index.md``)."""
+    parent = Path(folder).parent
+    if parent.exists():
+        return claim_folder(folder, report_kind(kind), options, _is_report_file)
+    # gin-sim makes the parent too, so it is gin-sim's: a report set with its index.md.
+    with claim_report_set(parent, {}):
+        return claim_folder(folder, report_kind(kind), options, _is_report_file)
+
+
+def _is_set_member(root: Path) -> Callable[[str], bool]:
+    # A report set holds its index and report folders (each gin-sim's, with its own record).
+    def member(name: str) -> bool:
+        return name == "index.md" or (root / name / OWNER).is_file()
+
+    return member
+
+
+def check_report_set(folder: str | Path, options: dict[str, object]) -> bool:
+    return check_folder(folder, REPORT_SET, options, _is_set_member(Path(folder)))
+
+
+def claim_report_set(folder: str | Path, options: dict[str, object]) -> Claim:
+    """Hold ``folder`` for a report set (``report default``): its reports and index.md."""
+    return claim_folder(folder, REPORT_SET, options, _is_set_member(Path(folder)))
+
+
+def is_report_set(folder: Path) -> bool:
+    """True when ``folder`` is a report set gin-sim owns: only there is index.md written."""
+    try:
+        record = read_owner(folder)
+    except FolderError:
+        return False
+    return record is not None and record["kind"] == REPORT_SET
 
 
 def render_markdown(report: Report) -> str:
@@ -152,25 +229,6 @@ def display(table: pd.DataFrame, key: str, key_label: str | None = None) -> pd.D
     return pd.DataFrame(out)
 
 
-def check_folder(folder: str | Path) -> Path:
-    """Refuse, before anything is played, a report folder that could not be written: a
-    file, a path below a file, or a place without write permission."""
-    path = Path(folder)
-    if path.exists() and not path.is_dir():
-        raise ConfigError(f"report folder {path} is a file: allowed a new or existing folder")
-    for parent in path.parents:
-        if parent.exists():
-            if not parent.is_dir():
-                raise ConfigError(
-                    f"report folder {path} cannot be created: {parent} is a file, not a folder"
-                )
-            break
-    existing = next((p for p in (path, *path.parents) if p.exists()), Path("."))
-    if not os.access(existing, os.W_OK | os.X_OK):
-        raise ConfigError(f"cannot write the report folder {path}: {existing} is not writable")
-    return path
-
-
 def is_generated_index(path: Path) -> bool:
     """True when ``path`` is an index that gin-sim wrote (its first line is the marker, or
     it has the heading that indexes had before the marker): only such a file is rewritten."""
@@ -206,8 +264,10 @@ def _sibling_reports(directory: Path) -> list[tuple[str, dict]]:
 def write_index(root: str | Path) -> Path | None:
     """``root/index.md``: every report folder under ``root``, with its headline finding.
 
-    The file's first line marks it as written by gin-sim. An ``index.md`` without the
-    mark is the user's own: it is left as it is, with a warning, and None is returned.
+    Only a report set's folder gets an index (``report default``, or a report written into
+    one): gin-sim writes only in folders it owns. The file's first line marks it as written
+    by gin-sim; an ``index.md`` without the mark is left as it is, with a warning, and None
+    is returned.
     """
     directory = Path(root)
     path = directory / "index.md"

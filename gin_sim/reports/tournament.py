@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from gin_sim.holdout import bonferroni_factor
+from gin_sim.outputs import safe_name
 from gin_sim.ranking import Ratings, bootstrap_ratings, cycles
 from gin_sim.reports import figures
 from gin_sim.reports.document import Report, Section
@@ -376,8 +377,8 @@ def tournament_report(tournament: Tournament, command: str, runs: str | None) ->
                 )
                 for p in fitted["player"]
             ]
-        heat = f"cross-table-{rules}"
-        ranked_figure = f"ranking-{rules}"
+        heat = f"cross-table-{safe_name(rules)}"
+        ranked_figure = f"ranking-{safe_name(rules)}"
         net_rows = cross[(cross["rules"] == rules) & (cross["figure"] == NET)]
         figure_draws[heat] = lambda path, rows=net_rows, rules=rules, order=ranked: (
             figures.cross_table_heat_map(

@@ -7,6 +7,7 @@ from dataclasses import fields
 
 import pandas as pd
 
+from gin_sim.outputs import safe_name
 from gin_sim.reports import figures, tables
 from gin_sim.reports.document import Report, Section, format_value
 from gin_sim.reports.knock import run_setup, value
@@ -270,13 +271,15 @@ def variants_report(sweeps: Mapping[str, Sweep], strategy: Strategy, command: st
         panels = differences.assign(
             figure=differences["rules"] + f" minus {reference}: net points per hand"
         )
-        figure_draws[f"difference-from-{reference}"] = lambda path: figures.lines_with_bands(
-            path,
-            panels,
-            "threshold",
-            list(dict.fromkeys(panels["figure"])),
-            title="Paired differences on the same decks (95% intervals)",
-            x_label="knock threshold",
+        figure_draws[f"difference-from-{safe_name(reference)}"] = lambda path: (
+            figures.lines_with_bands(
+                path,
+                panels,
+                "threshold",
+                list(dict.fromkeys(panels["figure"])),
+                title="Paired differences on the same decks (95% intervals)",
+                x_label="knock threshold",
+            )
         )
     sections.append(
         Section(
