@@ -43,6 +43,16 @@ import pandas as pd
 
 from gin_sim.config import ConfigError, GinSimWarning
 from gin_sim.holdout import adjusted, confirmation_seed, holdout_seed
+from gin_sim.outputs import (
+    Claim,
+    check_folder,
+    claim_folder,
+    lock_folder,
+    make_folder,
+    plain,
+    unlock_folder,
+)
+from gin_sim.reports.document import is_report_file
 from gin_sim.rules import Rules
 from gin_sim.simulate import check_seed, head_to_head, head_to_head_matches
 from gin_sim.space import Space, apply, parse_space
@@ -50,8 +60,11 @@ from gin_sim.strategies import Strategy
 from gin_sim.summary import Estimate, Moments, seat_of
 
 OBJECTIVES = ("deals", "matches")
+KIND = "tune"  # the kind of output in a tuning folder's owner record
 CONFIG = "tune.json"
+CONFIG_TEMPORARY = "tune.tmp"
 STUDY = "study.db"
+WINNER = "best.toml"
 STUDY_NAME = "tune"
 # Successive halving: rungs at 2 and 4 blocks (of 8), keeping the better half at each.
 PRUNER_MIN_BLOCKS = 2
@@ -285,37 +298,70 @@ def check_study_file(path: Path) -> None:
         )
 
 
+def check_config(settings: TuneSettings, folder: str | Path) -> bool:
+    """Refuse a folder holding another tuning study (its ``tune.json``), reading only;
+    True when it holds this study's configuration."""
+    directory = Path(folder)
+    config_path = directory / CONFIG
+    if not config_path.exists():
+        if (directory / STUDY).exists():
+            raise TuneError(f"{directory} holds a {STUDY} but no {CONFIG}: use another --out")
+        return False
+    try:
+        existing = json.loads(config_path.read_text())
+    except (OSError, ValueError) as error:
+        raise TuneError(f"{config_path} is damaged ({error}): use another --out") from None
+    document = plain(settings.to_json())
+    if existing != document:
+        keys = [
+            k for k in document if not isinstance(existing, dict) or existing.get(k) != document[k]
+        ]
+        keys += [k for k in existing if k not in document] if isinstance(existing, dict) else []
+        raise TuneError(
+            f"{directory} holds another tuning study (different {', '.join(keys) or 'configuration'}): use another --out, or the same settings to resume it"
+        )
+    return True
+
+
+def tuning_options(settings: TuneSettings, trials: int, top: int, holdout: int) -> dict[str, Any]:
+    """What a tuning folder's owner record holds (``gin_sim.outputs``): the study's
+    configuration and the options that decide the rest of its output."""
+    return {"study": settings.to_json(), "trials": trials, "top": top, "holdout": holdout}
+
+
+def is_tuning_file(name: str) -> bool:
+    """The names a tune writes in its folder: the configuration, the study (with SQLite's
+    journal files), best.toml and the report's files."""
+    study = (STUDY, f"{STUDY}-journal", f"{STUDY}-wal", f"{STUDY}-shm")
+    return name in (CONFIG, CONFIG_TEMPORARY, WINNER, *study) or is_report_file(name)
+
+
+def claim_tuning(
+    settings: TuneSettings, folder: str | Path, trials: int, top: int, holdout: int
+) -> Claim:
+    """Hold ``folder`` for this tune (``gin_sim.outputs``): new or empty, or gin-sim's tuning
+    folder of the same study. Another study is refused, and so is a finished tune of other
+    options; an unfinished one of this study goes on with the options now given (its
+    trials are kept). Two tunes at once on one folder: the second is refused at once.
+    ``claim.finished``: this command already finished there (nothing is to be written)."""
+    check_config(settings, folder)
+    options = tuning_options(settings, trials, top, holdout)
+    # Judged before the claim takes the lock, which would leave its lock file in a folder
+    # of a user's that is then refused.
+    check_folder(folder, KIND, options, is_tuning_file, reclaim_unfinished=True)
+    return claim_folder(folder, KIND, options, is_tuning_file, reclaim_unfinished=True)
+
+
 def open_study(settings: TuneSettings, folder: str | Path) -> Any:
     """Create the study in ``folder`` or reopen it; another configuration is refused."""
     import optuna
 
     directory = Path(folder)
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise TuneError(
-            f"cannot create the tuning folder {directory}: {error.strerror or error}"
-        ) from None
+    make_folder(directory, "tuning folder")
     config_path = directory / CONFIG
-    document = settings.to_json()
-    if config_path.exists():
-        try:
-            existing = json.loads(config_path.read_text())
-        except (OSError, json.JSONDecodeError) as error:
-            raise TuneError(f"{config_path} is damaged ({error}): use another --out") from None
-        if existing != json.loads(json.dumps(document)):
-            keys = [
-                k for k in document if existing.get(k) != json.loads(json.dumps(document)).get(k)
-            ]
-            keys += [k for k in existing if k not in document]
-            raise TuneError(
-                f"{directory} holds another tuning study (different {', '.join(keys) or 'configuration'}): use another --out, or the same settings to resume it"
-            )
-    elif (directory / STUDY).exists():
-        raise TuneError(f"{directory} holds a {STUDY} but no {CONFIG}: use another --out")
-    else:
-        temporary = config_path.with_suffix(".tmp")
-        temporary.write_text(json.dumps(document, indent=2) + "\n")
+    if not check_config(settings, directory):
+        temporary = directory / CONFIG_TEMPORARY
+        temporary.write_text(json.dumps(settings.to_json(), indent=2) + "\n")
         temporary.replace(config_path)
     path = directory / STUDY
     check_study_file(path)
@@ -368,8 +414,13 @@ def optimise(
 
     if trials < 1:
         raise ConfigError(f"trials = {trials}: allowed 1 or more")
-    with optuna_messages():
-        return _optimise(settings, Path(folder), trials, on_trial, on_block)
+    make_folder(Path(folder), "tuning folder")
+    lock = lock_folder(Path(folder))  # one writer per study (taken again by a claim's holder)
+    try:
+        with optuna_messages():
+            return _optimise(settings, Path(folder), trials, on_trial, on_block)
+    finally:
+        unlock_folder(lock)
 
 
 def _optimise(

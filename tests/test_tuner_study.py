@@ -42,6 +42,15 @@ def finished(tmp_path_factory):
     return out
 
 
+def _unfinished_copy(finished, out):
+    """A tuning folder of the same command, stopped before its study was written: its
+    configuration and gin-sim's owner record (unfinished)."""
+    out.mkdir()
+    shutil.copy(finished / "tune.json", out / "tune.json")
+    record = json.loads((finished / ".gin-sim.json").read_text())
+    (out / ".gin-sim.json").write_text(json.dumps(record | {"finished": False}))
+
+
 def _foreign(path, _finished):
     with sqlite3.connect(path) as connection:
         connection.execute("CREATE TABLE recipes (name TEXT)")
@@ -66,8 +75,7 @@ def _other_study(path, finished):
 )
 def test_a_study_file_optuna_cannot_use_is_one_line_and_kept(tmp_path, finished, damage, fragment):
     out = tmp_path / "t"
-    out.mkdir()
-    shutil.copy(finished / "tune.json", out / "tune.json")
+    _unfinished_copy(finished, out)
     damage(out / "study.db", finished)
     before = (out / "study.db").read_bytes()
     assert_one_line_error(tune(out), str(out / "study.db"), fragment)
@@ -76,8 +84,7 @@ def test_a_study_file_optuna_cannot_use_is_one_line_and_kept(tmp_path, finished,
 
 def test_an_empty_study_file_is_a_new_study(tmp_path, finished):
     out = tmp_path / "t"
-    out.mkdir()
-    shutil.copy(finished / "tune.json", out / "tune.json")
+    _unfinished_copy(finished, out)
     (out / "study.db").write_bytes(b"")
     result = tune(out)
     assert result.exit_code == 0, result.output
@@ -151,3 +158,65 @@ def test_ctrl_c_in_a_trial_is_one_line_and_optuna_says_nothing_raw(tmp_path):
     lines = result.stderr.splitlines()
     assert all(line.startswith("warning: ") for line in lines), result.stderr
     assert "Traceback" not in result.stderr and "optuna_warn" not in result.stderr
+
+
+# -- the tuning folder: gin-sim's own, one writer (issue 18, item 2) ---------------------------
+def _snapshot(folder):
+    return {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in folder.iterdir()}
+
+
+def test_a_finished_tune_rerun_prints_it_and_rewrites_nothing(tmp_path, finished):
+    out = tmp_path / "t"
+    shutil.copytree(finished, out)
+    edited = (out / "best.toml").read_text() + "# my note\n"
+    (out / "best.toml").write_text(edited)
+    before = _snapshot(out)
+    result = tune(out)
+    assert result.exit_code == 0, result.output
+    assert "already written by this command: nothing played or rewritten" in result.stdout
+    assert _snapshot(out) == before  # the user's edit of best.toml survives
+    # other options on the finished folder are refused; the same study with more trials too
+    for more, fragment in (
+        (["--top", "2"], "top 1 there, 2 asked"),
+        (["--seed", "2"], "another tuning study"),
+    ):
+        arguments = ["tune", "--space", SPACE, *SMALL, *more, "--out", str(out)]
+        assert_one_line_error(runner.invoke(app, arguments), str(out), fragment)
+    assert _snapshot(out) == before
+
+
+def test_an_unfinished_tune_goes_on_with_new_output_options(tmp_path, finished):
+    out = tmp_path / "t"
+    _unfinished_copy(finished, out)
+    result = runner.invoke(app, ["tune", "--space", SPACE, *SMALL, "--top", "2", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert json.loads((out / ".gin-sim.json").read_text())["options"]["top"] == 2
+
+
+@pytest.mark.parametrize("name", ["best.toml", "notes.txt", "report.md"])
+def test_a_folder_holding_a_users_files_is_refused_and_left_alone(tmp_path, name):
+    out = tmp_path / "t"
+    out.mkdir()
+    (out / name).write_text("mine\n")
+    assert_one_line_error(tune(out), str(out), "gin-sim did not write", name)
+    assert [p.name for p in out.iterdir()] == [name] and (out / name).read_text() == "mine\n"
+
+
+def test_two_tunes_at_once_on_one_folder_the_second_is_refused(tmp_path):
+    import fcntl
+    import os
+
+    out = tmp_path / "t"
+    first = tune(out, SPACE, "--trials", "2")  # a tuning folder of gin-sim's, unfinished below
+    assert first.exit_code == 0, first.output
+    record = json.loads((out / ".gin-sim.json").read_text())
+    (out / ".gin-sim.json").write_text(json.dumps(record | {"finished": False}))
+    # another process writing there holds the folder's lock (flock: another descriptor)
+    descriptor = os.open(out / ".gin-sim.lock", os.O_RDWR)
+    fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    try:
+        before = _snapshot(out)
+        assert_one_line_error(tune(out, SPACE, "--trials", "2"), "being written by another")
+        assert _snapshot(out) == before
+    finally:
+        os.close(descriptor)

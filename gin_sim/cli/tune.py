@@ -31,6 +31,8 @@ from gin_sim.rules import load_rules
 from gin_sim.strategies import load_strategy
 from gin_sim.tuner import (
     OBJECTIVES,
+    WINNER,
+    claim_tuning,
     confirm,
     importances,
     optimise,
@@ -39,8 +41,6 @@ from gin_sim.tuner import (
     top_candidates,
     trials_table,
 )
-
-WINNER = "best.toml"
 
 
 def tune(
@@ -116,67 +116,81 @@ def tune(
         )  # fmt: skip
         if holdout < 2:
             fail(f"holdout = {holdout}: allowed 2 or more")
-        try:
-            with progress_bar(trials, "trials", not quiet) as advance:
-                study = optimise(settings, out, trials, advance)
-            with progress_bar(top + 1, "holdout", not quiet) as advance:
-                confirmation = confirm(
-                    settings, top_candidates(study, settings, top), holdout, advance
-                )
-        except KeyboardInterrupt as stop:
-            terminated = isinstance(stop, Terminated)
-            # Worded as every command's interruption (cli.common.interrupted): not an error.
-            typer.echo(
-                f"{'terminated' if terminated else 'interrupted'}; the finished trials are "
-                f"saved in {Path(out) / 'study.db'}: run the same command again to resume",
-                err=True,
-            )
-            raise typer.Exit(SIGTERM_EXIT if terminated else SIGINT_EXIT) from None
-        table = trials_table(study, settings)
-        importance, method = importances(study)
-        winner = confirmation.winner
-        name = f"{settings.strategy.name}-tuned"
-        winner = replace(
-            winner,  # type: ignore[arg-type]
-            name=name,
-            description=f"{settings.strategy.name} tuned under {settings.rules.name} against "
-            f"{', '.join(o.name for o in settings.opponents)} (gin-sim tune).",
-        )
         winner_path = Path(out) / WINNER
-        options = [
-            f"--strategy {shlex.quote(strategy)}",
-            f"--space {shlex.quote(settings.space.text)}",
-            f"--opponents {shlex.quote(','.join(n.strip() for n in opponents.split(',') if n.strip()))}",
-            f"--rules {shlex.quote(rules)}",
-            f"--objective {objective}",
-            f"--trials {trials}",
-            f"--deals {settings.deals}"
-            if objective == "deals"
-            else f"--matches {settings.matches}",
-            f"--blocks {blocks}",
-            f"--top {top}",
-            f"--holdout {holdout}",
-            f"--seed {seed}",
-            f"--out {shlex.quote(out)}",
-        ]
-        command = "gin-sim tune " + " ".join(options)
-        text = strategy_toml(
-            winner,
-            [
-                f"Tuned by: {command}",
-                f"Under rules {settings.rules.name} against {', '.join(o.name for o in settings.opponents)}; "
-                "see report.md beside this file for its holdout figures.",
-            ],
-        )
-        winner_path.parent.mkdir(parents=True, exist_ok=True)
-        winner_path.write_text(text)
-        load_strategy(str(winner_path))  # the file must load as written
-        folder = write_report(
-            tune_report(
-                settings, table, importance, method, confirmation, text, str(winner_path), command
-            ),
-            out,
-        )
+        with claim_tuning(settings, out, trials, top, holdout) as claim:
+            if claim.finished:  # this very command finished here: show it, touch nothing
+                typer.echo(
+                    f"report: {Path(out) / 'report.md'} (already written by this command: "
+                    "nothing played or rewritten)"
+                )
+                typer.echo(f"winner: {winner_path}")
+                return
+            try:
+                with progress_bar(trials, "trials", not quiet) as advance:
+                    study = optimise(settings, out, trials, advance)
+                with progress_bar(top + 1, "holdout", not quiet) as advance:
+                    confirmation = confirm(
+                        settings, top_candidates(study, settings, top), holdout, advance
+                    )
+            except KeyboardInterrupt as stop:
+                terminated = isinstance(stop, Terminated)
+                # Worded as every command's interruption (cli.common.interrupted): not an error.
+                typer.echo(
+                    f"{'terminated' if terminated else 'interrupted'}; the finished trials are "
+                    f"saved in {Path(out) / 'study.db'}: run the same command again to resume",
+                    err=True,
+                )
+                raise typer.Exit(SIGTERM_EXIT if terminated else SIGINT_EXIT) from None
+            table = trials_table(study, settings)
+            importance, method = importances(study)
+            winner = confirmation.winner
+            name = f"{settings.strategy.name}-tuned"
+            winner = replace(
+                winner,  # type: ignore[arg-type]
+                name=name,
+                description=f"{settings.strategy.name} tuned under {settings.rules.name} against "
+                f"{', '.join(o.name for o in settings.opponents)} (gin-sim tune).",
+            )
+            options = [
+                f"--strategy {shlex.quote(strategy)}",
+                f"--space {shlex.quote(settings.space.text)}",
+                f"--opponents {shlex.quote(','.join(n.strip() for n in opponents.split(',') if n.strip()))}",
+                f"--rules {shlex.quote(rules)}",
+                f"--objective {objective}",
+                f"--trials {trials}",
+                f"--deals {settings.deals}"
+                if objective == "deals"
+                else f"--matches {settings.matches}",
+                f"--blocks {blocks}",
+                f"--top {top}",
+                f"--holdout {holdout}",
+                f"--seed {seed}",
+                f"--out {shlex.quote(out)}",
+            ]
+            command = "gin-sim tune " + " ".join(options)
+            text = strategy_toml(
+                winner,
+                [
+                    f"Tuned by: {command}",
+                    f"Under rules {settings.rules.name} against {', '.join(o.name for o in settings.opponents)}; "
+                    "see report.md beside this file for its confirmation.",
+                ],
+            )
+            winner_path.write_text(text)
+            load_strategy(str(winner_path))  # the file must load as written
+            folder = write_report(
+                tune_report(
+                    settings,
+                    table,
+                    importance,
+                    method,
+                    confirmation,
+                    text,
+                    str(winner_path),
+                    command,
+                ),
+                claim,
+            )
     typer.echo(f"report: {folder / 'report.md'}")
     typer.echo(f"winner: {winner_path} ({time.perf_counter() - started:.0f} s)")
 

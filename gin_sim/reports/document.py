@@ -108,7 +108,8 @@ def report_kind(kind: str) -> str:
     return f"report {kind}"
 
 
-def _is_report_file(name: str) -> bool:
+def is_report_file(name: str) -> bool:
+    """A name a report writes in its folder (the tuner's folders hold a report too)."""
     return bool(_REPORT_FILE.fullmatch(name))
 
 
@@ -116,7 +117,7 @@ def check_report_folder(folder: str | Path, kind: str, options: dict[str, object
     """Refuse, before anything is played, a folder the report may not write (a file, a
     user's files, another kind of output, a finished report of other options); True when
     the same report is already there, finished (then nothing is played or rewritten)."""
-    return check_folder(folder, report_kind(kind), options, _is_report_file)
+    return check_folder(folder, report_kind(kind), options, is_report_file)
 
 
 def claim_report(folder: str | Path, kind: str, options: dict[str, object]) -> Claim:
@@ -126,10 +127,10 @@ def claim_report(folder: str | Path, kind: str, options: dict[str, object]) -> C
     that gin-sim has to create becomes a report set (it gets an ``index.md``)."""
     parent = Path(folder).parent
     if parent.exists():
-        return claim_folder(folder, report_kind(kind), options, _is_report_file)
+        return claim_folder(folder, report_kind(kind), options, is_report_file)
     # gin-sim makes the parent too, so it is gin-sim's: a report set with its index.md.
     with claim_report_set(parent, {}):
-        return claim_folder(folder, report_kind(kind), options, _is_report_file)
+        return claim_folder(folder, report_kind(kind), options, is_report_file)
 
 
 def _is_set_member(root: Path) -> Callable[[str], bool]:
