@@ -16,7 +16,10 @@
   a trial cut short by Ctrl-C or a killed process is dropped and played anew. Each trial's
   sampler is seeded from ``seed`` and the number of trials finished before it, so a resumed
   study proposes exactly what an uninterrupted one would. Another configuration in the
-  same folder is refused.
+  same folder is refused. The command holds the folder through ``claim_tuning``
+  (``gin_sim.outputs``: one writer, nothing but a tune's files, a finished tune left as it
+  is); ``study.db`` is checked read-only before Optuna opens it, and storage errors are
+  one-line ``TuneError``s.
 - Confirmation (``gin_sim.holdout``): the ``top`` best completed trials and the starting
   strategy play fresh holdout decks (or matches) from another seed stream; each candidate's
   gain over the starting strategy is paired by deck, with Bonferroni-adjusted intervals for
