@@ -34,6 +34,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import os
 import sqlite3
 import warnings
 from collections.abc import Callable, Iterator, Sequence
@@ -238,12 +239,22 @@ def optuna_messages() -> Iterator[None]:
         for warning in caught:
             if issubclass(warning.category, optuna.exceptions.ExperimentalWarning):
                 continue
+            if not (issubclass(warning.category, GinSimWarning) or _from_optuna(warning)):
+                # another library's warning goes on as it came (the command line shows it)
+                warnings.warn_explicit(
+                    warning.message, warning.category, warning.filename, warning.lineno
+                )
+                continue
             text = str(warning.message)
             if not issubclass(warning.category, GinSimWarning):
                 text = f"optuna: {text}"
             if text not in shown:
                 shown.add(text)
                 warnings.warn(text, GinSimWarning, stacklevel=3)
+
+
+def _from_optuna(warning: warnings.WarningMessage) -> bool:
+    return f"{os.sep}optuna{os.sep}" in str(warning.filename)
 
 
 @contextlib.contextmanager
