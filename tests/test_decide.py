@@ -143,7 +143,8 @@ def test_the_fill_check_catches_a_search_that_peeks():
 
 def test_decide_returns_a_search_with_intervals():
     decision = decide(VIEW, "hollywood", "mc", seed=3)
-    assert decision.worlds == load_strategy("mc").samples and decision.discard is not None
+    mc = load_strategy("mc")  # the choice is made on the worlds after screening
+    assert decision.worlds == mc.samples - mc.screen and decision.discard is not None
     actions = [c.action for c in decision.candidates]
     assert len(actions) == len(set(actions)) >= 3
     assert actions[decision.chosen] == decision.action

@@ -289,13 +289,21 @@ def search_nb(params, masks, state, rules, undercut_table, streams, player, sear
     samples = np.int64(params[StrategyParam.MC_SAMPLES])
     screen = np.int64(params[StrategyParam.MC_SCREEN])
     keep = np.int64(params[StrategyParam.MC_CANDIDATES])
-    worlds = samples
+    worlds = samples  # the worlds the figures (and the choice) are over
     for world in range(samples):
         if world == screen and screen > 1:  # the screened-out candidates play no more worlds
             n = screen_nb(n, keep, world, candidates, sums, squares, gains, gain_squares)
             if n == 1:  # the first is clearly best: the search stops here
                 worlds = world
                 break
+            # The survivors were picked for doing well on these worlds: the choice is made
+            # on the worlds still to come, which the screening did not see.
+            worlds = samples - world
+            for c in range(n):
+                sums[c] = 0.0
+                squares[c] = 0.0
+                gains[c] = 0.0
+                gain_squares[c] = 0.0
         sample_world_nb(params, masks, state, player, world_masks, world_state, cards, rng)
         first = 0.0
         counts[2] += n
