@@ -9,8 +9,9 @@ numbers). docs/strategies.md ("Search players") is the exact specification; the
 reference engine (``gin_sim.reference.search``) implements it too.
 
 Information hygiene is structural: a world is the position with the opponent's hidden
-cards and every undealt card overwritten from the sample, so nothing the player cannot
-see reaches the rollouts (``MC_PEEK``, a test-only leak, is the single exception).
+cards and every undealt card overwritten from the sample, the cards dealt and drawn before
+the stock's top blanked, so nothing the player cannot see reaches the rollouts
+(tests/test_search.py varies every hidden field of a position and checks it).
 
 Contract: only NumPy arrays and scalars; positions as in ``kernels/position.py``;
 ``search`` is the scratch tuple of ``search_scratch_nb``; ``streams`` uint64[2] holds
@@ -215,8 +216,6 @@ def sample_world_nb(params, masks, state, player, world_masks, world_state, card
     """
     opponent = 1 - player
     copy_position_nb(masks, state, world_masks, world_state)
-    if params[StrategyParam.MC_PEEK] != 0:  # the test-only leak: the true hidden cards
-        return
     known = masks[_M.TAKEN + opponent]
     unseen = _ALL & ~masks[_M.HAND + player] & ~masks[_M.PILE] & ~known
     n_unseen = 0
@@ -258,6 +257,8 @@ def sample_world_nb(params, masks, state, player, world_masks, world_state, card
     for j in range(stock_pos):  # dealt cards: nothing after the deal reads them
         if j != 20:  # but the record's upcard
             world_state[_S.DECK + j] = -1
+    if state[_S.PHASE] != Phase.DISCARD:  # the opponent's last take: maybe a stock draw
+        world_state[_S.TAKEN_CARD] = -1
     for j in range(n_stock):
         world_state[_S.DECK + stock_pos + j] = cards[j]
 
