@@ -11,6 +11,7 @@ reference's exactly.
 
 from __future__ import annotations
 
+import copy
 import math
 import random
 import statistics
@@ -390,35 +391,69 @@ def test_worlds_keep_the_view_and_deal_the_unseen_cards():
                 break
 
 
-def test_a_search_reads_only_the_situation():
-    """Two tables that differ only in the cards hidden from the searcher give the same
-    situation, so the same search (worlds are built from the situation alone)."""
-    import copy
-    import random
+def _hidden_varied(hand: _Hand, rng: random.Random) -> _Hand:
+    """A copy of ``hand`` where everything its player to move may not see is changed: the
+    opponent's unshown cards and the stock dealt again from their union, the cards dealt
+    and drawn before the stock's top reordered, and (at an offer or a draw) the opponent's
+    last take replaced by another card."""
+    other = copy.deepcopy(hand)
+    table, opp = other.table, 1 - hand.to_move
+    free = [c for c in range(52) if (table.hands[opp] & ~table.taken[opp]) >> c & 1]
+    pool = free + table.deck[table.stock_pos :]
+    rng.shuffle(pool)
+    table.hands[opp] = table.taken[opp] | sum(1 << c for c in pool[: len(free)])
+    table.deck[table.stock_pos :] = pool[len(free) :]
+    for start, stop in ((0, 20), (21, table.stock_pos)):
+        part = table.deck[start:stop]
+        rng.shuffle(part)
+        table.deck[start:stop] = part
+    for i in range(51, -1, -1):
+        table.stock_masks[i] = table.stock_masks[i + 1] | 1 << table.deck[i]
+    table.check()
+    if other.phase != DISCARD:
+        other.taken_card = rng.choice(pool)
+    return other
 
+
+def _searched(hand: _Hand) -> tuple:
+    """The action of the player to move in (a copy of) ``hand`` and its search's figures."""
+    hand = copy.deepcopy(hand)  # deciding draws from the searcher's stream
+    events: list = []
+    hand._trace = events
+    return hand.decide(), [e[3] for e in events if e[0] == "search"]
+
+
+@pytest.mark.parametrize("leak", [False, True])
+def test_a_search_reads_only_what_its_player_may_know(monkeypatch, leak):
+    """Searches played from two positions that differ only in what the searcher may not see
+    give the same action and the same figures. With a leaky situation (the opponent's whole
+    hand counted as cards it is known to hold), they differ: the comparison can fail."""
     rules = load_rules("hollywood")
+    if leak:
+        honest = _Hand.situation
+
+        def leaky(hand: _Hand, view):
+            hidden = hand.table.hands[1 - hand.to_move]
+            return honest(hand, replace(view, opp_taken=view.opp_taken | hidden))
+
+        monkeypatch.setattr(_Hand, "situation", leaky)
+    searcher = mc("mc-fast", samples=2, infer=True)
     rng = random.Random(3)
-    checked = 0
-    for deal in range(5):
-        hand = _Hand.dealt(
-            deck_for_deal(SEED, deal), rules, (Strategy(), Strategy()), 0, SEED, deal, None
-        )
+    searched = differ = 0
+    for deal in range(4):
+        pair = (searcher, load_strategy("simple"))
+        hand = _Hand.dealt(deck_for_deal(SEED, deal), rules, pair, deal % 2, SEED, deal, None)
         while hand.phase != "over":
-            player = hand.to_move
-            before = hand.situation(hand.view())
-            other = copy.deepcopy(hand)
-            table = other.table
-            opp = 1 - player
-            free = [c for c in range(52) if (table.hands[opp] & ~table.taken[opp]) >> c & 1]
-            stock = table.deck[table.stock_pos :]
-            pool = free + stock
-            rng.shuffle(pool)
-            table.hands[opp] = table.taken[opp] | sum(1 << c for c in pool[: len(free)])
-            table.deck[table.stock_pos :] = pool[len(free) :]
-            assert other.situation(other.view()) == before
-            checked += 1
+            if hand.to_move == 0:
+                first = _searched(hand)
+                differ += _searched(_hidden_varied(hand, rng)) != first
+                searched += bool(first[1])
             hand.apply(hand.decide())
-    assert checked > 50
+    assert searched > 15
+    if leak:
+        assert differ > 5
+    else:
+        assert differ == 0
 
 
 def test_reference_matches_with_a_search_player_equal_the_kernels():
