@@ -9,9 +9,9 @@ numbers). docs/strategies.md ("Search players") is the exact specification; the
 reference engine (``gin_sim.reference.search``) implements it too.
 
 Information hygiene is structural: a world is the position with the opponent's hidden
-cards and every undealt card overwritten from the sample, the cards dealt and drawn before
-the stock's top blanked, so nothing the player cannot see reaches the rollouts
-(tests/test_search.py varies every hidden field of a position and checks it).
+cards and every undealt card overwritten from the sample, and the cards dealt and drawn
+before the stock's top and the opponent's last take blanked, so nothing the player cannot
+see reaches the rollouts (tests/test_search.py varies every hidden field of a position).
 
 Contract: only NumPy arrays and scalars; positions as in ``kernels/position.py``;
 ``search`` is the scratch tuple of ``search_scratch_nb``; ``streams`` uint64[2] holds
@@ -266,7 +266,8 @@ def sample_world_nb(params, masks, state, player, world_masks, world_state, card
 @njit(cache=True, _nrt=False)
 def search_nb(params, masks, state, rules, undercut_table, streams, player, search):
     """The mc decision of ``player`` at this position; the search's figures stay in
-    ``search`` (candidates, value sums and squares, counts) for replay to explain."""
+    ``search`` (candidates, value sums and squares, counts) for replay to explain. With
+    screening they are over the worlds after it, on which the choice is made."""
     (world_masks, world_state, roll_masks, roll_state, cards, candidates, sums, squares,
      policies, rng, idle, chains, result, counts, gains, gain_squares) = search  # fmt: skip
     n = candidates_nb(

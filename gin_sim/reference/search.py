@@ -272,7 +272,7 @@ def search(
     sums, squares, gains, gain_squares = [0.0] * n, [0.0] * n, [0.0] * n, [0.0] * n
     worlds = strategy.samples  # the worlds the figures (and the choice) are over
     for world in range(strategy.samples):
-        if world == strategy.screen > 1:  # 3b. screening
+        if world == strategy.screen > 1:  # 4b. screening
             kept = screened(candidates, sums, gains, gain_squares, world, strategy.candidates)
             candidates = [candidates[c] for c in kept]
             if len(candidates) == 1:  # the first is clearly best: stop here
