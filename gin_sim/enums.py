@@ -61,14 +61,11 @@ class StrategyParamT(NamedTuple):
     MC_INFER: int = 20  # 1: weight worlds by the opponent's passes and discards
     MC_INFER_WEIGHT: int = 21  # each pass a world contradicts multiplies its weight by this
     MC_CONFIDENCE: int = 22  # leave the rollout policy's choice only for a gain this many SEs up
-    MC_PEEK: int = (
-        23  # test-only leak (tests/test_search.py shows the probe can fail); never set by Strategy
-    )
     MC_ROLLOUT: int = (
-        24  # the family vector of the player's own rollout policy (FAMILY_PARAMS slots)
+        23  # the family vector of the player's own rollout policy (FAMILY_PARAMS slots)
     )
-    MC_OPPONENT: int = 42  # the family vector of the opponent model (FAMILY_PARAMS slots)
-    MC_SCREEN: int = 60  # worlds in which every discard plays before the best few go on; 0: none
+    MC_OPPONENT: int = 41  # the family vector of the opponent model (FAMILY_PARAMS slots)
+    MC_SCREEN: int = 59  # worlds in which every discard plays before the best few go on; 0: none
 
 
 StrategyParam = StrategyParamT()
