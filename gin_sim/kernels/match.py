@@ -52,6 +52,47 @@ def credit_nb(totals, boxes, entered, game_winner, player, points, target, games
 
 
 @njit(cache=True)
+def load_start_nb(start, mk, target, totals, boxes, entered, game_winner):
+    """Set the columns (zeroed by the caller) from the start vector and return the first
+    dealer: the start's, or drawn from the match key ``mk`` (R5)."""
+    for player in range(2):
+        for game in range(start[MatchStartSlot.GAMES]):
+            totals[player, game] = start[MatchStartSlot.POINTS + 3 * player + game]
+            boxes[player, game] = start[MatchStartSlot.BOXES + 3 * player + game]
+            entered[player, game] = boxes[player, game] > 0  # R19: a credited hand enters
+            if totals[player, game] >= target:  # R20: a game that has ended
+                game_winner[game] = player
+    first_dealer = start[MatchStartSlot.FIRST_DEALER]
+    if first_dealer < 0:
+        first_dealer = bounded_nb(splitmix64_nb(mk), 2)  # R5: the first dealer at random
+    return first_dealer
+
+
+@njit(cache=True)
+def final_tallies_nb(totals, boxes, game_winner, bonuses, tallies):
+    """Each game's final tally per player into ``tallies`` (int64[2, 3]); with ``bonuses``
+    R23 applies to ended games: 25 a box, 100 to the winner, the winner's whole tally
+    doubled when the loser scored no points in the game."""
+    for game in range(3):
+        tally0 = totals[0, game]
+        tally1 = totals[1, game]
+        winner = game_winner[game]
+        if bonuses and winner >= 0:  # R23, on the final tally only
+            tally0 += BOX_BONUS * boxes[0, game]
+            tally1 += BOX_BONUS * boxes[1, game]
+            if winner == 0:
+                tally0 += GAME_BONUS
+                if totals[1, game] == 0:
+                    tally0 *= 2
+            else:
+                tally1 += GAME_BONUS
+                if totals[0, game] == 0:
+                    tally1 *= 2
+        tallies[0, game] = tally0
+        tallies[1, game] = tally1
+
+
+@njit(cache=True)
 def play_match_nb(
     mk,
     rules,
@@ -78,16 +119,7 @@ def play_match_nb(
     boxes = np.zeros((2, 3), np.int64)
     entered = np.zeros((2, 3), np.bool_)
     game_winner = np.full(3, -1, np.int64)
-    for player in range(2):
-        for game in range(games):
-            totals[player, game] = start[MatchStartSlot.POINTS + 3 * player + game]
-            boxes[player, game] = start[MatchStartSlot.BOXES + 3 * player + game]
-            entered[player, game] = boxes[player, game] > 0  # R19: a credited hand enters
-            if totals[player, game] >= target:  # R20: a game that has ended
-                game_winner[game] = player
-    first_dealer = start[MatchStartSlot.FIRST_DEALER]
-    if first_dealer < 0:
-        first_dealer = bounded_nb(splitmix64_nb(mk), 2)  # R5: the first dealer at random
+    first_dealer = load_start_nb(start, mk, target, totals, boxes, entered, game_winner)
     dealer = first_dealer
     hand = 0
     draws = 0
@@ -124,32 +156,13 @@ def play_match_nb(
     out["game1_winner"] = game_winner[0]
     out["game2_winner"] = game_winner[1]
     out["game3_winner"] = game_winner[2]
-    bonuses = rules[RuleParam.HOLLYWOOD_BONUSES] != 0
+    tallies = np.empty((2, 3), np.int64)
+    final_tallies_nb(totals, boxes, game_winner, rules[RuleParam.HOLLYWOOD_BONUSES] != 0, tallies)
     for game in range(3):
-        tally0 = totals[0, game]
-        tally1 = totals[1, game]
-        winner = game_winner[game]
-        if bonuses and winner >= 0:  # R23, on the final tally only
-            tally0 += BOX_BONUS * boxes[0, game]
-            tally1 += BOX_BONUS * boxes[1, game]
-            if winner == 0:
-                tally0 += GAME_BONUS
-                if totals[1, game] == 0:
-                    tally0 *= 2
-            else:
-                tally1 += GAME_BONUS
-                if totals[0, game] == 0:
-                    tally1 *= 2
         _store_game_nb(
-            out,
-            game,
-            totals[0, game],
-            totals[1, game],
-            tally0,
-            tally1,
-            boxes[0, game],
-            boxes[1, game],
-        )
+            out, game, totals[0, game], totals[1, game], tallies[0, game], tallies[1, game],
+            boxes[0, game], boxes[1, game],
+        )  # fmt: skip
     return hand
 
 
