@@ -281,7 +281,7 @@ def equity_report(study: EquityStudy, command: str) -> Report:
         table = study.match_heat[study.match_heat["phase"] == phase]
         figure_functions[name] = lambda path, table=table, phase=phase: figures.heat_map(
             path, table, "me", "opponent", "equity", "matches",
-            f"{me} against {opponent}: match equity, {phase} ({rules.name})",
+            f"match equity, {phase} ({me} against {opponent})",
             "my score in that game", "opponent's score", MIN_CELL_MATCHES,
             count_label="model matches",
         )  # fmt: skip

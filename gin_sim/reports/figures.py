@@ -417,7 +417,7 @@ def equity_maps(
     """Dense probability maps side by side (rows and columns: scores from 0), with
     contours at every 10% and one colour scale from 0 to 100%."""
     fig, axes = plt.subplots(
-        1, len(grids), figsize=(5.0 * len(grids), 4.6), squeeze=False, layout="constrained"
+        1, len(grids), figsize=(5.0 * len(grids), 5.0), squeeze=False, layout="constrained"
     )
     image = None
     levels = np.arange(10, 100, 10)
