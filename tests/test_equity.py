@@ -103,7 +103,7 @@ def test_match_model_from_a_won_game_and_its_interval():
     rules = load_rules("hollywood")
     outcomes = _outcomes(rules, [20], _symmetric(0.45, [20]))
     start_run = model_matches(outcomes, MatchStart(), 20_000, seed=1, replicates=4)
-    equity_at_start, low, high = start_run.equity()
+    _, low, high = start_run.equity()
     assert low < 0.5 < high and high - low < 0.06  # symmetric players
     won = model_matches(outcomes, parse_start("100:20,40:20,20:0", rules=rules), 20_000, 1, 4)
     assert won.equity()[1] > 0.6  # a game up
