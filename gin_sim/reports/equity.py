@@ -66,20 +66,28 @@ def _findings(study: EquityStudy) -> list[str]:
         f"percentage points of game equity (95% bootstrap intervals over the decks)."
     ]
     lead = max(1, round(target / 5))
-    parts = []
+    worths = []
     for level in (0, round(0.4 * target), round(0.7 * target)):
         if level + lead < target:
-            worth = both[level + lead, level] - both[level, level]
-            parts.append(f"{100 * worth:+.1f} percentage points at {level}:{level}")
+            worths.append((level, both[level + lead, level] - both[level, level]))
+    change = worths[-1][1] - worths[0][1] if len(worths) > 1 else 0.0
+    trend = (
+        "the same lead weighs more the nearer the target is"
+        if change > 0.02
+        else "the same lead weighs less the nearer the target is"
+        if change < -0.02
+        else "about the same at every stage"
+    )
     findings.append(
         f"**A lead of {lead} points** (averaged over who deals) is worth "
-        + ", ".join(parts)
-        + ": the same points weigh more the nearer the target is."
+        + ", ".join(f"{100 * w:+.1f} percentage points at {v}:{v}" for v, w in worths)
+        + f": {trend}."
     )
     near = target - max(1, round(target / 10))
     findings.append(
-        f"**Near the end**: at {near}:{near} the player to deal wins "
-        f"{_percent(cell(near, near, 'me').equity)} of games; needing {target - near} points "
+        f"**Near the end**: at {near}:{near} I win {_percent(cell(near, near, 'me').equity)} "
+        f"of games when I deal and {_percent(cell(near, near, 'opponent').equity)} when the "
+        f"opponent deals; needing {target - near} points "
         f"against an opponent on 0, I win {_percent(both[near, 0])} (averaged over the dealer)."
     )
     validation = study.game_validation
@@ -103,7 +111,7 @@ def _findings(study: EquityStudy) -> list[str]:
     won = states.loc[("I won game 1, games 2 and 3 level", "me")]
     lost = states.loc[("I lost game 1, games 2 and 3 level", "me")]
     findings.append(
-        f"**Game 1 is most of the match**: winning it (games 2 and 3 level) lifts my match "
+        f"**Game 1**: winning it (games 2 and 3 level) takes my match "
         f"equity to {_percent(won.equity, won.low, won.high)}; losing it drops it to "
         f"{_percent(lost.equity, lost.low, lost.high)}."
     )
