@@ -87,14 +87,14 @@ class MatchStart:
         return vector
 
     def describe(self) -> str:
-        """The state as ``--start`` and ``--first-dealer`` spell it."""
+        """The state as ``--start`` and ``--first-dealer`` spell it (points/hands)."""
         columns = ",".join(f"{self._score(0, g)}:{self._score(1, g)}" for g in range(self.games))
         dealer = (
             "first dealer drawn at random"
             if self.first_dealer is None
             else f"player {self.first_dealer + 1} deals first"
         )
-        return f"{self.format} from {columns}, {dealer}"
+        return f"from {columns}, {dealer}"
 
     def _score(self, player: int, game: int) -> str:
         return f"{self.points[player][game]}/{self.boxes[player][game]}"

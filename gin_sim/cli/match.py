@@ -59,7 +59,7 @@ def match_title(config: RunConfig) -> str:
     what = "Hollywood matches"
     if config.start is not None:
         what = "games to the target" if config.start.format == "game" else what
-        what += f" ({config.start.describe()})"
+        what += f" {config.start.describe()}"
     return f"{config.count:,} {what} ({mode}), rules {config.rules.name}, seed {config.seed}; 95% intervals"
 
 
