@@ -193,10 +193,13 @@ def equity_report(study: EquityStudy, command: str) -> Report:
         f"numbers) are played again under {MODEL_REPLICATES} bootstrap resamples of the "
         "decks; the spread between them is the measured distribution's uncertainty, added to the "
         "Monte Carlo error in each 95% interval.",
-        f"Direct simulation (`gin-sim match --format game|hollywood --start ...`): "
-        f"{study.games:,} games per checked game cell, {study.matches:,} matches per checked "
-        "match state, each cell on its own matches.",
     ]
+    if study.games or study.matches:
+        setup.append(
+            f"Direct simulation (`gin-sim match --format game|hollywood --start ...`): "
+            f"{study.games:,} games per checked game cell, {study.matches:,} matches per checked "
+            "match state, each cell on its own matches."
+        )
     hands = outcomes.copy()
     for column in hands.columns[1:]:
         if "points" in column:
