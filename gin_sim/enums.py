@@ -139,3 +139,16 @@ class DrawReasonT(NamedTuple):
 DrawReason = DrawReasonT()
 
 NO_PLAYER = -1
+
+
+class MatchStartSlotT(NamedTuple):
+    """Slots of a match's int64 start vector (``MatchStart.to_kernel``, ``kernels/match.py``)."""
+
+    POINTS: int = 0  # 6 slots: player * 3 + game, each player's points in each column
+    BOXES: int = 6  # 6 slots: hands credited to each column (R19 entries, R23 box bonuses)
+    FIRST_DEALER: int = 12  # 0 or 1; -1: drawn from the match key (R5)
+    GAMES: int = 13  # 3: a Hollywood match; 1: a plain game to the target (game 1 alone)
+
+
+MatchStartSlot = MatchStartSlotT()
+N_MATCH_START_SLOTS = MatchStartSlot.GAMES + 1
