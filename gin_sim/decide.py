@@ -133,7 +133,8 @@ class Decision:
     ``discard`` (a card string) and ``knock``, or ``big_gin``. ``action`` says it in
     words (``take``, ``decline``, ``draw``, ``discard 7H``, ``knock 7H``, ``big gin``).
     For a search player that searched: ``candidates`` in the search's order and the
-    number of ``worlds``; ``chosen`` indexes the candidate taken."""
+    number of ``worlds`` their figures are over (with screening, the worlds after it);
+    ``chosen`` indexes the candidate taken."""
 
     action: str
     take: bool | None = None

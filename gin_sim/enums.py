@@ -61,14 +61,11 @@ class StrategyParamT(NamedTuple):
     MC_INFER: int = 20  # 1: weight worlds by the opponent's passes and discards
     MC_INFER_WEIGHT: int = 21  # each pass a world contradicts multiplies its weight by this
     MC_CONFIDENCE: int = 22  # leave the rollout policy's choice only for a gain this many SEs up
-    MC_PEEK: int = (
-        23  # test-only leak (tests/test_search.py shows the probe can fail); never set by Strategy
-    )
     MC_ROLLOUT: int = (
-        24  # the family vector of the player's own rollout policy (FAMILY_PARAMS slots)
+        23  # the family vector of the player's own rollout policy (FAMILY_PARAMS slots)
     )
-    MC_OPPONENT: int = 42  # the family vector of the opponent model (FAMILY_PARAMS slots)
-    MC_SCREEN: int = 60  # worlds in which every discard plays before the best few go on; 0: none
+    MC_OPPONENT: int = 41  # the family vector of the opponent model (FAMILY_PARAMS slots)
+    MC_SCREEN: int = 59  # worlds in which every discard plays before the best few go on; 0: none
 
 
 StrategyParam = StrategyParamT()
@@ -142,3 +139,16 @@ class DrawReasonT(NamedTuple):
 DrawReason = DrawReasonT()
 
 NO_PLAYER = -1
+
+
+class MatchStartSlotT(NamedTuple):
+    """Slots of a match's int64 start vector (``MatchStart.to_kernel``, ``kernels/match.py``)."""
+
+    POINTS: int = 0  # 6 slots: player * 3 + game, each player's points in each column
+    BOXES: int = 6  # 6 slots: hands credited to each column (R19 entries, R23 box bonuses)
+    FIRST_DEALER: int = 12  # 0 or 1; -1: drawn from the match key (R5)
+    GAMES: int = 13  # 3: a Hollywood match; 1: a plain game to the target (game 1 alone)
+
+
+MatchStartSlot = MatchStartSlotT()
+N_MATCH_START_SLOTS = MatchStartSlot.GAMES + 1

@@ -23,6 +23,7 @@ GAME_BONUS = 100  # R23: for winning a game
 @dataclass
 class HollywoodScore:
     target: int = 100
+    games: int = N_GAMES  # 1: a plain game to the target (game 1's column alone)
     totals: list[list[int]] = field(default_factory=lambda: [[0] * N_GAMES for _ in range(2)])
     boxes: list[list[int]] = field(default_factory=lambda: [[0] * N_GAMES for _ in range(2)])
     entered: list[list[bool]] = field(default_factory=lambda: [[False] * N_GAMES for _ in range(2)])
@@ -34,21 +35,21 @@ class HollywoodScore:
     @property
     def finished(self) -> bool:
         """R21: the match goes on until all three games have ended."""
-        return not any(self.is_open(g) for g in range(N_GAMES))
+        return not any(self.is_open(g) for g in range(self.games))
 
     def credit(self, player: int, points: int) -> None:
         """R19, R20: credit a won hand to the player's open games, enter the next one."""
-        for game in range(N_GAMES):
+        for game in range(self.games):
             if self.entered[player][game] and self.is_open(game):
                 self._add(player, game, points)
         # R19: the win also enters the first open game the player has not entered yet
         # (a game that ended can no longer be entered).
-        for game in range(N_GAMES):
+        for game in range(self.games):
             if not self.entered[player][game] and self.is_open(game):
                 self.entered[player][game] = True
                 self._add(player, game, points)
                 break
-        for game in range(N_GAMES):  # R20: a game ends at the target; several may end at once
+        for game in range(self.games):  # R20: a game ends at the target; several may end at once
             if self.is_open(game) and self.totals[player][game] >= self.target:
                 self.game_winner[game] = player
 
@@ -61,7 +62,10 @@ class HollywoodScore:
 
     @property
     def match_winner(self) -> int:
-        """R21: the player who won two of the three games, -1 while that is undecided."""
+        """R21: the player who won two of the three games, -1 while that is undecided
+        (a plain game: its winner)."""
+        if self.games == 1:
+            return self.game_winner[0]
         for player in (0, 1):
             if self.games_won(player) >= 2:
                 return player

@@ -122,7 +122,7 @@ def replay_hand(
         elif kind == "search":
             _, figures = details
             lines.append(
-                f"     {names[player]} searches {figures.worlds} worlds"
+                f"     {names[player]} {search_worlds(players[player], figures)}"
                 " (mean points from its side, 95% interval, gain over the first):"
             )
             lines += candidate_table(search_candidates(figures), figures.chosen, indent=7)
@@ -154,6 +154,16 @@ def replay_hand(
                 )
             lines.append(score_line(record, names, rules))
     return Replay(lines, record)
+
+
+def search_worlds(strategy: Strategy, figures: SearchFigures) -> str:
+    """Which worlds a search's figures are over (docs/strategies.md, steps 4b and 5)."""
+    screen = strategy.screen if 1 < strategy.screen < strategy.samples else 0
+    if not screen:
+        return f"searches {figures.worlds} worlds"
+    if len(figures.candidates) == 1:  # every other candidate clearly worse: stopped
+        return f"searches {screen} screening worlds and stops"
+    return f"searches {screen} screening worlds, then {figures.worlds} more for the choice"
 
 
 def search_candidates(figures: SearchFigures) -> tuple[Candidate, ...]:

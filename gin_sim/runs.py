@@ -28,6 +28,7 @@ import pyarrow.parquet as pq
 
 from gin_sim.config import ConfigError
 from gin_sim.limits import MAX_COUNT, MAX_MATCHES, check_chunks, check_count, check_seed
+from gin_sim.match_start import MatchStart
 from gin_sim.outputs import (
     describe_entries,
     foreign_entries,
@@ -74,6 +75,9 @@ class RunConfig:
     duplicate: bool
     chunk_size: int
     with_hands: bool = False  # matches runs: also keep every hand of every match
+    # matches runs: the score state every match starts from (``gin_sim.match_start``),
+    # also a plain game to the target; None: whole Hollywood matches from 0.
+    start: MatchStart | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -93,6 +97,12 @@ class RunConfig:
         what = "deals" if self.kind == "hands" else "matches"
         check_count(self.count, what, 1, MAX_COUNT if self.kind == "hands" else MAX_MATCHES)
         check_chunks(self.count, self.chunk_size, what)
+        if self.start is not None:
+            if self.kind != "matches":
+                raise ConfigError("a start state is for matches runs only")
+            if not isinstance(self.start, MatchStart):
+                raise ConfigError(f"start = {self.start!r}: expected a match start state")
+            self.start.validate(self.rules)
 
     @property
     def n_chunks(self) -> int:
@@ -105,6 +115,12 @@ class RunConfig:
     def to_json(self) -> dict[str, Any]:
         document = asdict(self)
         document["players"] = [p.to_config() for p in self.players]
+        # Runs from the start of a match keep the manifest (and so the run identity) they
+        # had before start states existed.
+        if self.start is None:
+            del document["start"]
+        else:
+            document["start"] = self.start.to_json()
         return document
 
     @classmethod
@@ -117,6 +133,10 @@ class RunConfig:
             values["players"] = tuple(
                 strategy_from_dict(p, f"{where} (players)") for p in values["players"]
             )
+            if "start" in values:
+                values["start"] = MatchStart.from_json(
+                    values["start"], values["rules"], f"{where} (start)"
+                )
             return cls(**values)
         except RunError:
             raise
@@ -505,6 +525,7 @@ def play_chunk(
     matches, hands = head_to_head_matches(
         config.rules, config.players, stop - start, config.seed, config.duplicate,
         with_hands=config.with_hands, first_match=start, chunk=stop - start, threads=threads,
+        start=config.start,
     )  # fmt: skip
     return {"match": matches} | ({"hand": hands} if hands is not None else {})
 

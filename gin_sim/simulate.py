@@ -18,6 +18,7 @@ from gin_sim.config import ConfigError
 from gin_sim.kernels.match import play_matches_nb
 from gin_sim.kernels.playout import play_deals_nb, play_deck_nb
 from gin_sim.limits import MAX_SEED, check_count, check_seed  # noqa: F401  (MAX_SEED: API)
+from gin_sim.match_start import MatchStart
 from gin_sim.records import HAND_RECORD, MATCH_RECORD, record_to_dict
 from gin_sim.rules import Rules, load_rules
 from gin_sim.strategies import Strategy, parse_players, strategies_to_kernel
@@ -175,31 +176,40 @@ def simulate_matches(
     chunk: int = 100_000,
     threads: int | None = None,
     on_chunk: Callable[[int], None] | None = None,
+    start: MatchStart | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Play Hollywood matches ``first_match ..``: (MATCH_RECORD array, HAND_RECORD array).
 
+    Each match starts from ``start`` (``gin_sim.match_start``; None: a whole match from
+    0, the first dealer drawn), whose format may also be a plain game to the target.
     The hand records (only ``with_hands``) are in match order; their ``deal`` field is
     the hand number within the match. Results do not depend on ``chunk`` or ``threads``.
     """
     rule_vector, strategy_matrix, undercut_table = _kernel_arguments(
         rules, players, "matches", matches, seed, chunk, threads
     )
+    state = start if start is not None else MatchStart()
+    state.validate(rules)
+    start_vector = state.to_kernel()
     out = np.zeros(matches, dtype=MATCH_RECORD)
     hand_parts = []
-    for start in range(0, matches, chunk):
-        stop = min(matches, start + chunk)
-        part = out[start:stop]
-        args = (np.uint64(seed), first_match + start, rule_vector, strategy_matrix, undercut_table)
+    for begin in range(0, matches, chunk):
+        stop = min(matches, begin + chunk)
+        part = out[begin:stop]
+        args = (
+            np.uint64(seed), first_match + begin, rule_vector, strategy_matrix, undercut_table,
+            start_vector,
+        )  # fmt: skip
         with _wrapping_arithmetic():
-            scratch_rows = np.zeros(stop - start, dtype=HAND_RECORD)
-            play_matches_nb(*args, np.arange(stop - start + 1), scratch_rows, False, part)
+            scratch_rows = np.zeros(stop - begin, dtype=HAND_RECORD)
+            play_matches_nb(*args, np.arange(stop - begin + 1), scratch_rows, False, part)
             if with_hands:  # a second, identical play now that the hand counts are known
                 offsets = np.concatenate([[0], np.cumsum(part["hands"], dtype=np.int64)])
                 hands = np.zeros(int(offsets[-1]), dtype=HAND_RECORD)
                 play_matches_nb(*args, offsets, hands, True, part)
                 hand_parts.append(hands)
         if on_chunk is not None:
-            on_chunk(stop - start)
+            on_chunk(stop - begin)
     hands = np.concatenate(hand_parts) if hand_parts else np.zeros(0, dtype=HAND_RECORD)
     return out, hands
 
@@ -215,20 +225,29 @@ def head_to_head_matches(
     chunk: int = 100_000,
     threads: int | None = None,
     on_chunk: Callable[[int], None] | None = None,
+    start: MatchStart | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame | None]:
     """Matches between two strategies; with ``duplicate`` each match is replayed over the
     same deck sequence with the strategies' seats swapped. The first dealer's seat comes from
     the match key and stays, so in the replay the other strategy deals the first hand.
 
+    ``start`` (``gin_sim.match_start``) belongs to the players, not the seats: in the
+    replay each strategy keeps its scores (and, when ``start`` names one, the first dealer
+    stays the same strategy, so the replay deals every strategy the same cards again).
+
     Returns the match frame (plus ``swapped``) and, ``with_hands``, the hand frame (plus
     ``match``, ``swapped``; ``deal`` is the hand number within its match).
     """
-    orders = [(players, False)] + ([((players[1], players[0]), True)] if duplicate else [])
+    state = start if start is not None else MatchStart()
+    orders = [(players, state, False)]
+    if duplicate:
+        orders.append(((players[1], players[0]), state.swapped(), True))
     match_frames, hand_frames = [], []
-    for pair, swapped in orders:
+    for pair, seat_state, swapped in orders:
         match_records, hand_records = simulate_matches(
-            rules, pair, matches, seed, first_match, with_hands, chunk, threads, on_chunk
-        )
+            rules, pair, matches, seed, first_match, with_hands, chunk, threads, on_chunk,
+            seat_state,
+        )  # fmt: skip
         frame = pd.DataFrame.from_records(match_records)
         frame["swapped"] = swapped
         match_frames.append(frame)

@@ -197,11 +197,10 @@ def strategies_to_check() -> list[tuple[str, Strategy, Rules]]:
 def test_strategy_positions_cover_every_slot_once():
     singles = [
         StrategyParam.KIND, StrategyParam.KNOCK_THRESHOLD, StrategyParam.SCHEDULE_PHASES,
-        *FLOAT_POSITIONS.values(),
+        *FLOAT_POSITIONS.values(), *SEARCH_POSITIONS.values(),
     ]  # fmt: skip
     slots = [StrategyParam.SCHEDULE_MIN_STOCK + i for i in range(MAX_SCHEDULE_PHASES)]
     slots += [StrategyParam.SCHEDULE_THRESHOLD + i for i in range(MAX_SCHEDULE_PHASES)]
-    singles += [*SEARCH_POSITIONS.values(), StrategyParam.MC_PEEK]  # MC_PEEK: test-only
     for start in POLICY_BLOCKS.values():
         slots += [start + i for i in range(FAMILY_PARAMS)]
     assert sorted(singles + slots) == list(range(N_STRATEGY_PARAMS))
@@ -221,7 +220,6 @@ def test_strategy_vector_has_each_field_at_its_position(
     vector = strategy.to_kernel(rules)
     assert vector.dtype == np.float64 and vector.shape == (N_STRATEGY_PARAMS,)
     assert vector[StrategyParam.KIND] == {"family": 0, "random": 1, "mc": 2}[strategy.kind]
-    assert vector[StrategyParam.MC_PEEK] == 0  # the test-only leak is never set by a config
     if strategy.kind == "mc":
         for key, index in SEARCH_POSITIONS.items():
             assert vector[index] == float(getattr(strategy, key)), (label, key)

@@ -3,8 +3,7 @@
 - Family decisions through ``decide`` equal the decisions played at the same positions
   (the reference engine's, which plays the kernels' records: checked here too).
 - The cards filled in for the opponent's hidden hand and the stock never change a
-  decision nor a search's figures; the kernels' test-only leak (MC_PEEK) shows the check
-  can fail.
+  decision nor a search's figures; a peeking test double shows the check can fail.
 - Bad views are one-line ValueErrors; the README example runs as written.
 """
 
@@ -27,7 +26,7 @@ from gin_sim.decide import (
     stream_state,
     view_from_situation,
 )
-from gin_sim.enums import StrategyParam
+from gin_sim.enums import PositionMask, PositionSlot
 from gin_sim.records import record_to_dict
 from gin_sim.reference.engine import BIG_GIN, decisions_reference, play_deal_reference
 from gin_sim.reference.search import describe_action
@@ -121,29 +120,33 @@ def test_hidden_cards_filled_in_never_change_the_decision(strategy):
 
 
 def test_the_fill_check_catches_a_search_that_peeks():
-    """MC_PEEK (the kernels' test-only leak) plays the rollouts with the position's own
-    hidden cards: then the cards filled in do change the figures."""
+    """A peeking test double (the search with the opponent's filled-in hand and the stock
+    mixed into its random stream, so its worlds depend on them): then the cards filled in
+    do change the figures."""
     rules = load_rules("hollywood")
     strategy = replace(load_strategy("mc-fast"), samples=4)
     params = strategy.for_rules(rules).to_kernel(rules)
-    params[StrategyParam.MC_PEEK] = 1
+
+    def peeking_decision(masks, state):
+        hidden = (int(masks[PositionMask.HAND + 1]), *(int(c) for c in state[PositionSlot.DECK :]))
+        return _kernel_decision(params, rules, masks, state, 0, hash(hidden) & (2**63 - 1))
+
     rng = random.Random(2)
     changed = 0
     for _, situation in _positions((strategy, "simple"), rules, 2):
         if situation.player != 0:
             continue
         view = parse_view(view_from_situation(situation), rules)
-        masks, state = position_from_view(view)
-        expected = _kernel_decision(params, rules, masks, state, 0, 99)
+        expected = peeking_decision(*position_from_view(view))
         for fill in _refills(view, 2, rng):
-            masks, state = position_from_view(view, 0, fill)
-            changed += _kernel_decision(params, rules, masks, state, 0, 99) != expected
+            changed += peeking_decision(*position_from_view(view, 0, fill)) != expected
     assert changed > 5
 
 
 def test_decide_returns_a_search_with_intervals():
     decision = decide(VIEW, "hollywood", "mc", seed=3)
-    assert decision.worlds == load_strategy("mc").samples and decision.discard is not None
+    mc = load_strategy("mc")  # the choice is made on the worlds after screening
+    assert decision.worlds == mc.samples - mc.screen and decision.discard is not None
     actions = [c.action for c in decision.candidates]
     assert len(actions) == len(set(actions)) >= 3
     assert actions[decision.chosen] == decision.action

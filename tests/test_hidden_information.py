@@ -2,13 +2,15 @@
 on the opponent's hidden cards: a probe on the numba kernel and on the reference engine.
 
 The probe plays a deck, then the same deck with one of the opponent's unshown cards (dealt
-to it and never discarded, so the observer never sees it) swapped with a stock card that
-nobody draws in the first play. Until the opponent's public behaviour changes (what it
+to it, or drawn by it from the stock, and never discarded, so the observer never sees it)
+swapped with a stock card that nobody draws in the first play. Until the opponent's public behaviour changes (what it
 takes from the pile, what it discards, whether it knocks; not which stock card it draws),
 everything the observer may know is the same in both plays, so every decision of the
 observer (take or draw, discard, knock) must be the same too. The probe runs over many
-random deals with every named family strategy as the observer, and is shown to catch a
-deliberately leaky player (one whose view includes the opponent's hidden cards).
+random deals with every named family strategy as the observer, and is shown to catch
+deliberately leaky players: one whose view includes the opponent's hidden cards, and one
+that reads the opponent's last stock draw. (The search players' probe, which varies every
+hidden field of a kernel position, is in tests/test_search.py.)
 
 The kernel keeps no list of moves, so the kernel's moves are recovered from records only:
 the same deck played again with an earlier wall (R18) or a lower cap on takes from the
@@ -150,14 +152,19 @@ def public(move: Move) -> Move:
 def swapped_deck(
     deck: list[int], moves: list[Move], dealer: int, observer: int, rng: np.random.Generator
 ) -> list[int]:
-    """The deck with one of the opponent's unshown cards swapped with an undrawn stock card."""
+    """The deck with one of the opponent's unshown cards swapped with an undrawn stock card:
+    in half the deals (when it drew any) a card it drew from the stock and still holds (at
+    the observer's next decision, the opponent's last stock draw), else one dealt to it."""
     opponent = 1 - observer
     dealt = range(0, 20, 2) if opponent != dealer else range(1, 20, 2)
     shown = {m[2] for m in moves if m[1] == opponent and m[0] in ("discard", "knock")}
-    hidden = [i for i in dealt if deck[i] not in shown]
-    drawn = sum(1 for m in moves if m[0] == "take_stock")
-    undrawn = range(21 + drawn, 52)
-    assert hidden and undrawn, (hidden, drawn)
+    stock_draws = [m for m in moves if m[0] == "take_stock"]  # the k-th is deck[21 + k]
+    drawn = [21 + k for k, m in enumerate(stock_draws) if m[1] == opponent]
+    kinds = [[i for i in places if deck[i] not in shown] for places in (dealt, drawn)]
+    kinds = [hidden for hidden in kinds if hidden]
+    undrawn = range(21 + len(stock_draws), 52)
+    assert kinds and undrawn, (kinds, stock_draws)
+    hidden = kinds[int(rng.integers(len(kinds)))]
     i, j = int(rng.choice(hidden)), int(rng.choice(undrawn))
     other = list(deck)
     other[i], other[j] = other[j], other[i]
@@ -292,3 +299,23 @@ def test_the_probe_catches_a_player_that_peeks(hollywood, monkeypatch):
     leaks = results["defensive"][1]
     assert leaks, "the probe must catch the peeking defensive player"
     assert not results["simple"][1]
+
+
+def test_the_probe_catches_a_player_that_reads_the_opponents_last_stock_draw(
+    hollywood, monkeypatch
+):
+    """A leaky player: at a draw decision it reads the card the opponent last drew from
+    the stock (the hand's ``taken_card``, hidden from it) and takes the pile's top instead
+    of drawing, or the reverse, when that card is odd. Caught, because the probe also swaps
+    cards the opponent drew; with only its dealt cards swapped, it never is."""
+    honest_decide = reference_engine._Hand.decide
+
+    def peeking_decide(hand):
+        action = honest_decide(hand)
+        if hand.phase == reference_engine.DRAW and not hand.from_pile and hand.taken_card % 2:
+            return not action
+        return action
+
+    monkeypatch.setattr(reference_engine._Hand, "decide", peeking_decide)
+    results = probe(reference_play(hollywood), ["basic"], REFERENCE_DEALS, 14, hollywood)
+    assert len(results["basic"][1]) >= 5, "the probe must catch a player that reads the draw"

@@ -11,14 +11,21 @@ reference's exactly.
 
 from __future__ import annotations
 
+import copy
 import math
+import random
+import statistics
 from dataclasses import replace
 
+import numpy as np
 import pytest
 
 from gin_sim.cards import format_card
 from gin_sim.decide import decide, view_from_situation
+from gin_sim.enums import N_STRATEGY_PARAMS, StrategyParam
+from gin_sim.kernels.search import choose_nb
 from gin_sim.records import MATCH_FIELDS, record_to_dict
+from gin_sim.reference import search as reference_search
 from gin_sim.reference.engine import (
     BIG_GIN,
     DISCARD,
@@ -222,16 +229,118 @@ def test_contradicted_passes_count_melding_passes_outside_the_hand():
     assert contradicted_passes(hand, passed) == 2
 
 
+def _expected_choice(confidence: float, per_world: list[list[float]]) -> int:
+    """The choice rule of docs/strategies.md, step 5, computed from each world's gains
+    with the statistics module (two-pass standard deviation), not from sums of squares."""
+    means = [statistics.fmean(g) for g in per_world]
+    best = means.index(max(means))  # the earliest of the greatest
+    if best == 0 or len(per_world[0]) < 2:
+        return best
+    error = statistics.stdev(per_world[best]) / math.sqrt(len(per_world[best]))
+    return best if means[best] > confidence * error else 0
+
+
 def test_choose_follows_the_paired_confidence_rule():
-    # Best by summed gain, earliest on ties.
-    assert choose(0.0, 4, [0.0, 8.0, 8.0], [0.0, 20.0, 20.0]) == 1
-    # mean 2, variance (20 - 4*4)/3 = 4/3, error sqrt(1/3) ~ 0.577: kept at 3 errors, not 4.
-    assert choose(3.0, 4, [0.0, 8.0], [0.0, 20.0]) == 1
-    assert choose(4.0, 4, [0.0, 8.0], [0.0, 20.0]) == 0
-    assert math.isclose(2 / math.sqrt(1 / 3), 3.4641016, rel_tol=1e-6)
-    # One world: no standard error, the best is taken (as the kernel does).
-    assert choose(10.0, 1, [0.0, 1.0], [0.0, 1.0]) == 1
-    assert choose(1.0, 5, [0.0, -1.0], [0.0, 1.0]) == 0
+    """Random per-world gains (integers, as rollouts give): the reference's and the
+    kernel's choice from the sums equal the rule computed world by world. Cases within
+    1e-9 of the rule's boundary are left out (the two ways of computing a standard error
+    may round differently there)."""
+    rng = random.Random(4)
+    checked = chosen = 0
+    for _ in range(400):
+        worlds, n = rng.choice([1, 2, 3, 5, 16]), rng.randint(2, 5)
+        spread = rng.choice([0, 1, 3, 10])
+        per_world = [[0.0] * worlds] + [
+            [float(rng.randint(-spread, spread) + rng.randint(-1, 2)) for _ in range(worlds)]
+            for _ in range(n - 1)
+        ]
+        confidence = rng.choice([0.0, 0.5, 1.0, 2.0, 3.0])
+        if worlds >= 2:
+            means = [statistics.fmean(g) for g in per_world]
+            best = means.index(max(means))
+            error = statistics.stdev(per_world[best]) / math.sqrt(worlds)
+            if best and abs(means[best] - confidence * error) < 1e-9:
+                continue
+        gains = [sum(g) for g in per_world]
+        squares = [sum(x * x for x in g) for g in per_world]
+        expected = _expected_choice(confidence, per_world)
+        assert choose(confidence, worlds, gains, squares) == expected, (confidence, per_world)
+        params = np.zeros(N_STRATEGY_PARAMS)
+        params[StrategyParam.MC_CONFIDENCE] = confidence
+        kernel = choose_nb(params, n, worlds, np.array(gains), np.array(squares))
+        assert kernel == expected, (confidence, per_world)
+        checked += 1
+        chosen += expected != 0
+    assert checked > 300 and 50 < chosen < checked - 50  # both outcomes well represented
+
+
+# --------------------------------------------- the choice after screening (step 4b)
+class _ScriptedWorlds:
+    """Rollout values from a script instead of playing: ``values[c][w]`` for the search's
+    original candidate ``c`` in world ``w``. The world is counted by the first candidate's
+    rollouts (it plays first in every world); the calls are recorded."""
+
+    def __init__(self, actions, values) -> None:
+        self.actions, self.values = list(actions), values
+        self.world, self.calls = -1, []
+
+    def __call__(self, situation, opp_hand, stock, action, policies) -> int:
+        if action == self.actions[0]:
+            self.world += 1
+        self.calls.append((self.world, action))
+        return self.values[self.actions.index(action)][self.world]
+
+
+def _screening_situation():
+    """A discard decision where a screening searcher compares several discards."""
+    rules = load_rules("hollywood")
+    searcher = mc("mc-fast", samples=8, screen=4, candidates=1, confidence=1.0)
+    rollout = load_strategy(searcher.rollout).for_rules(rules)
+    for situation, _ in decisions_reference(SEED, 0, rules, ("simple", "simple")):
+        actions = candidate_actions(searcher, rollout, situation)
+        if situation.phase == DISCARD and len(actions) >= 4:
+            return searcher, rollout, situation, actions
+    raise AssertionError("no discard decision with several candidates")
+
+
+@pytest.mark.parametrize(
+    ("screening", "after", "confidence", "picked"),
+    [
+        # Best on the screening worlds, worse than the first after: not chosen (counting the
+        # screening worlds again, its mean gain would be +4.5 at 2.6 errors: chosen).
+        ([10, 12, 10, 12], [-1, -3, -1, -3], 1.0, False),
+        # Even on the screening worlds, clearly better after: chosen.
+        ([-1, 1, -1, 1], [5, 7, 5, 7], 1.0, True),
+        # The confidence rule on the worlds after screening alone: mean gain 2, standard
+        # error stdev(1, 3, 1, 3) / 2 = 0.577, so 3.46 errors: kept at 3, not at 4. (Over
+        # all 8 worlds it would be 1.0 at 2.9 errors: not kept at 3.)
+        ([0, 0, 0, 0], [1, 3, 1, 3], 3.0, True),
+        ([0, 0, 0, 0], [1, 3, 1, 3], 4.0, False),
+    ],
+)
+def test_the_choice_after_screening_uses_only_the_worlds_it_did_not_see(
+    monkeypatch, screening, after, confidence, picked
+):
+    """Scripted rollout values: the first candidate scores 0 everywhere, one discard
+    (``screening`` then ``after``), every other candidate -100 (clearly worse, dropped by
+    the screening). The survivor's figures and the choice come from worlds 4 to 7 alone."""
+    searcher, rollout, situation, actions = _screening_situation()
+    searcher = replace(searcher, confidence=confidence)
+    contender = next(c for c in range(1, len(actions)) if not actions[c].knock)
+    values = [[-100 - w for w in range(8)] for _ in actions]
+    values[0] = [0] * 8
+    values[contender] = screening + after
+    script = _ScriptedWorlds(actions, values)
+    monkeypatch.setattr(reference_search, "rollout_value", script)
+    action, figures = reference_search.search(searcher, rollout, rollout, situation, Stream(SEED))
+    assert figures.candidates == (actions[0], actions[contender])
+    assert figures.worlds == 4
+    assert figures.sums == (0.0, float(sum(after)))
+    assert figures.gains == (0.0, float(sum(after)))
+    assert figures.gain_squares == (0.0, float(sum(x * x for x in after)))
+    assert action == (actions[contender] if picked else actions[0])
+    # Every candidate played the 4 screening worlds, the two survivors the 4 others.
+    assert len(script.calls) == 4 * len(actions) + 4 * 2
 
 
 def test_candidates_start_with_the_rollout_choice_then_knock_then_cheapest():
@@ -282,35 +391,69 @@ def test_worlds_keep_the_view_and_deal_the_unseen_cards():
                 break
 
 
-def test_a_search_reads_only_the_situation():
-    """Two tables that differ only in the cards hidden from the searcher give the same
-    situation, so the same search (worlds are built from the situation alone)."""
-    import copy
-    import random
+def _hidden_varied(hand: _Hand, rng: random.Random) -> _Hand:
+    """A copy of ``hand`` where everything its player to move may not see is changed: the
+    opponent's unshown cards and the stock dealt again from their union, the cards dealt
+    and drawn before the stock's top reordered, and (at an offer or a draw) the opponent's
+    last take replaced by another card."""
+    other = copy.deepcopy(hand)
+    table, opp = other.table, 1 - hand.to_move
+    free = [c for c in range(52) if (table.hands[opp] & ~table.taken[opp]) >> c & 1]
+    pool = free + table.deck[table.stock_pos :]
+    rng.shuffle(pool)
+    table.hands[opp] = table.taken[opp] | sum(1 << c for c in pool[: len(free)])
+    table.deck[table.stock_pos :] = pool[len(free) :]
+    for start, stop in ((0, 20), (21, table.stock_pos)):
+        part = table.deck[start:stop]
+        rng.shuffle(part)
+        table.deck[start:stop] = part
+    for i in range(51, -1, -1):
+        table.stock_masks[i] = table.stock_masks[i + 1] | 1 << table.deck[i]
+    table.check()
+    if other.phase != DISCARD:
+        other.taken_card = rng.choice(pool)
+    return other
 
+
+def _searched(hand: _Hand) -> tuple:
+    """The action of the player to move in (a copy of) ``hand`` and its search's figures."""
+    hand = copy.deepcopy(hand)  # deciding draws from the searcher's stream
+    events: list = []
+    hand._trace = events
+    return hand.decide(), [e[3] for e in events if e[0] == "search"]
+
+
+@pytest.mark.parametrize("leak", [False, True])
+def test_a_search_reads_only_what_its_player_may_know(monkeypatch, leak):
+    """Searches played from two positions that differ only in what the searcher may not see
+    give the same action and the same figures. With a leaky situation (the opponent's whole
+    hand counted as cards it is known to hold), they differ: the comparison can fail."""
     rules = load_rules("hollywood")
+    if leak:
+        honest = _Hand.situation
+
+        def leaky(hand: _Hand, view):
+            hidden = hand.table.hands[1 - hand.to_move]
+            return honest(hand, replace(view, opp_taken=view.opp_taken | hidden))
+
+        monkeypatch.setattr(_Hand, "situation", leaky)
+    searcher = mc("mc-fast", samples=2, infer=True)
     rng = random.Random(3)
-    checked = 0
-    for deal in range(5):
-        hand = _Hand.dealt(
-            deck_for_deal(SEED, deal), rules, (Strategy(), Strategy()), 0, SEED, deal, None
-        )
+    searched = differ = 0
+    for deal in range(4):
+        pair = (searcher, load_strategy("simple"))
+        hand = _Hand.dealt(deck_for_deal(SEED, deal), rules, pair, deal % 2, SEED, deal, None)
         while hand.phase != "over":
-            player = hand.to_move
-            before = hand.situation(hand.view())
-            other = copy.deepcopy(hand)
-            table = other.table
-            opp = 1 - player
-            free = [c for c in range(52) if (table.hands[opp] & ~table.taken[opp]) >> c & 1]
-            stock = table.deck[table.stock_pos :]
-            pool = free + stock
-            rng.shuffle(pool)
-            table.hands[opp] = table.taken[opp] | sum(1 << c for c in pool[: len(free)])
-            table.deck[table.stock_pos :] = pool[len(free) :]
-            assert other.situation(other.view()) == before
-            checked += 1
+            if hand.to_move == 0:
+                first = _searched(hand)
+                differ += _searched(_hidden_varied(hand, rng)) != first
+                searched += bool(first[1])
             hand.apply(hand.decide())
-    assert checked > 50
+    assert searched > 15
+    if leak:
+        assert differ > 5
+    else:
+        assert differ == 0
 
 
 def test_reference_matches_with_a_search_player_equal_the_kernels():

@@ -44,8 +44,9 @@ def test_replay_explains_every_search():
     kernel = simulate_deals(load_rules("hollywood"), parse_players(players), deal + 1, seed=seed)
     assert document["record"] == record_to_dict(kernel[deal])
     lines = document["lines"]
-    worlds = load_strategy("mc").samples
-    searches = [i for i, line in enumerate(lines) if f"searches {worlds} worlds" in line]
+    mc = load_strategy("mc")  # the figures are over the worlds after screening (step 4b)
+    heading = f"searches {mc.screen} screening worlds, then {mc.samples - mc.screen} more"
+    searches = [i for i, line in enumerate(lines) if heading in line]
     assert len(searches) >= 5
     for start in searches:
         assert "player 1 (mc)" in lines[start]

@@ -1,8 +1,9 @@
 """Search players (kind mc, docs/strategies.md "Search players") on the kernels.
 
-What a searcher may know is tested on the kernels themselves: re-dealing every card it
-cannot see (the opponent's unshown cards, the stock order) leaves each decision and each
-figure of the search unchanged, while a deliberately leaky searcher (``MC_PEEK``) changes.
+What a searcher may know is tested on the kernels themselves: changing every field of the
+position it cannot see (the opponent's unshown cards, the stock, the deal, the cards drawn
+from the stock, the opponent's last stock draw) leaves each decision and each figure of the
+search unchanged, while a peeking test double that reads any one of those fields changes.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typer.testing import CliRunner
 
 from gin_sim.cli import app
 from gin_sim.config import ConfigError
-from gin_sim.enums import Phase, PositionMask, PositionSlot, StrategyParam
+from gin_sim.enums import Phase, PositionMask, PositionSlot
 from gin_sim.kernels.playout import scratch_nb
 from gin_sim.kernels.position import apply_nb, deal_nb, family_action_nb
 from gin_sim.kernels.search import search_nb, search_scratch_nb
@@ -66,64 +67,143 @@ def _positions(rules, opponent, n_deals, seed):
     return found
 
 
-def _redeal_hidden(masks, state, rng):
-    """The same view for seat 0, with the opponent's unshown cards and the stock re-dealt."""
-    masks, state = masks.copy(), state.copy()
-    known = int(masks[PositionMask.TAKEN + 1])
-    hidden = [
-        c for c in range(52) if int(masks[PositionMask.HAND + 1]) >> c & 1 and not known >> c & 1
-    ]
+# The fields of a position (kernels/position.py) that seat 0, deciding, may not see, each
+# with what it holds. The rest is public or its own: its hand, what either player took from
+# the pile or passed, the pile in order (beyond PILE_SIZE, cards taken from it), the counts,
+# the phase, the dealer, the knock limit, the upcard DECK[20].
+def _unshown(masks, state):  # HAND[1] less TAKEN[1]: the opponent's cards not shown
+    return (int(masks[PositionMask.HAND + 1] & ~masks[PositionMask.TAKEN + 1]),)
+
+
+def _stock(masks, state):  # DECK[STOCK_POS:], in order
+    return tuple(int(c) for c in state[PositionSlot.DECK + state[PositionSlot.STOCK_POS] :])
+
+
+def _deal(masks, state):  # DECK[:20]: who was dealt what, in which order
+    return tuple(int(c) for c in state[PositionSlot.DECK : PositionSlot.DECK + 20])
+
+
+def _drawn(masks, state):  # DECK[21:STOCK_POS]: the cards drawn from the stock so far
     stock_pos = int(state[PositionSlot.STOCK_POS])
-    stock = [int(c) for c in state[PositionSlot.DECK + stock_pos : PositionSlot.DECK + 52]]
-    pool = np.array(hidden + stock)
-    rng.shuffle(pool)
-    opp = known
-    for card in pool[: len(hidden)]:
-        opp |= 1 << int(card)
-    masks[PositionMask.HAND + 1] = np.uint64(opp)
-    state[PositionSlot.DECK + stock_pos : PositionSlot.DECK + 52] = pool[len(hidden) :]
+    return tuple(int(c) for c in state[PositionSlot.DECK + 21 : PositionSlot.DECK + stock_pos])
+
+
+def _last_take(masks, state):  # TAKEN_CARD at an offer or a draw: the opponent's last take
+    if state[PositionSlot.PHASE] == Phase.DISCARD:
+        return ()  # then it is the card seat 0 just took
+    return (int(state[PositionSlot.TAKEN_CARD]),)
+
+
+HIDDEN_FIELDS = {
+    "the opponent's unshown cards": _unshown,
+    "the stock": _stock,
+    "the deal": _deal,
+    "the cards drawn from the stock": _drawn,
+    "the opponent's last stock draw": _last_take,
+}
+
+
+def _vary_hidden(masks, state, rng):
+    """The same view for seat 0 with every hidden field changed (HIDDEN_FIELDS): the
+    opponent's unshown cards and the stock dealt again from their union, each such card
+    renamed alike wherever it appears (deal, draws, last take); the deal, the draws and the
+    stock reordered; the opponent's last take, when it came from the stock, replaced by
+    another card it may have drawn (one it holds unshown, or the pile's top it discarded)."""
+    masks, state = masks.copy(), state.copy()
+    deck = state[PositionSlot.DECK :]  # a view: writes go to ``state``
+    stock_pos = int(state[PositionSlot.STOCK_POS])
+    unshown = _unshown(masks, state)[0]
+    pool = [c for c in range(52) if unshown >> c & 1] + [int(c) for c in deck[stock_pos:]]
+    renamed = dict(zip(pool, (int(c) for c in rng.permutation(pool)), strict=True))
+    hand = int(masks[PositionMask.TAKEN + 1])
+    for card in range(52):
+        if unshown >> card & 1:
+            hand |= 1 << renamed[card]
+    masks[PositionMask.HAND + 1] = np.uint64(hand)
+    for j in range(52):
+        if j != 20 and int(deck[j]) in renamed:
+            deck[j] = renamed[int(deck[j])]
+    for segment in (deck[:20], deck[21:stock_pos], deck[stock_pos:]):
+        rng.shuffle(segment)
+    taken = PositionSlot.TAKEN_CARD
+    stock_draw = state[PositionSlot.PHASE] != Phase.DISCARD and not state[PositionSlot.FROM_PILE]
+    if stock_draw and state[taken] >= 0:
+        top = int(state[PositionSlot.PILE + state[PositionSlot.PILE_SIZE] - 1])
+        could = [c for c in range(52) if _unshown(masks, state)[0] >> c & 1] + [top]
+        state[taken] = rng.choice([c for c in could if c != state[taken]])
     return masks, state
 
 
-def _search(params, masks, state, rules):
-    streams = np.array([12345, 678], np.uint64)
+def _search(params, masks, state, rules, leak=0):
+    """Seat 0's search at a position: (action, counts, then the value sums, their squares,
+    the gains and their squares per candidate). ``leak`` is mixed into its random stream."""
+    streams = np.array([12345 ^ leak, 678], np.uint64)
     search = search_scratch_nb()
     action = search_nb(
         params, masks, state, rules.to_kernel(), load_undercut_table(), streams, 0, search
     )
     n = int(search[13][0])
-    return action, n, search[6][:n].copy(), search[7][:n].copy()
+    figures = [search[i][:n].copy() for i in (6, 7, 14, 15)]
+    return (int(action), tuple(int(x) for x in search[13]), *figures)
 
 
-@pytest.mark.parametrize(
-    ("rules", "settings"),
-    [
-        (HOLLYWOOD, ["infer=true"]),
-        (STANDARD, ["infer=true"]),
-        # screening: which candidates go on, and early stops, come from the worlds alone
-        (STANDARD, ["infer=true", "samples=6", "screen=3", "candidates=1"]),
-    ],
-)
-def test_hidden_cards_never_change_a_search(rules, settings):
-    searcher = strategies_to_kernel((tiny("mc", *settings), load_strategy("simple")), rules)[0]
-    leaky = searcher.copy()
-    leaky[StrategyParam.MC_PEEK] = 1
+def _same(first, second):
+    arrays = zip(first[2:], second[2:], strict=True)
+    return first[:2] == second[:2] and all(np.array_equal(a, b) for a, b in arrays)
+
+
+def _peeking(read):
+    """A test double of a search player that reads one hidden field: ``search_nb`` with the
+    field's content mixed into its random stream, so its worlds depend on that field."""
+
+    def search(params, masks, state, rules):
+        leak = hash(read(masks, state)) & (2**63 - 1)
+        return _search(params, masks, state, rules, leak)
+
+    return search
+
+
+PROBE_SETTINGS = [
+    (HOLLYWOOD, ["infer=true"]),
+    (STANDARD, ["infer=true"]),
+    # screening: which candidates go on, and early stops, come from the worlds alone
+    (STANDARD, ["infer=true", "samples=6", "screen=3", "candidates=1"]),
+]
+
+
+def _probe_positions(rules):
+    """Positions where seat 0 decides, each with the same view and every hidden field varied."""
     rng = np.random.default_rng(5)
-    searched = leaks = 0
     for masks, state in _positions(rules, load_strategy("expert"), 120, seed=3):
-        other_masks, other_state = _redeal_hidden(masks, state, rng)
-        if np.array_equal(other_masks, masks) and np.array_equal(other_state, state):
-            continue
-        first = _search(searcher, masks, state, rules)
-        second = _search(searcher, other_masks, other_state, rules)
-        assert first[0] == second[0] and first[1] == second[1]
-        assert np.array_equal(first[2], second[2]) and np.array_equal(first[3], second[3])
-        searched += first[1] > 1
-        peek_first = _search(leaky, masks, state, rules)
-        peek_second = _search(leaky, other_masks, other_state, rules)
-        leaks += not np.array_equal(peek_first[2], peek_second[2])
+        yield (masks, state), _vary_hidden(masks, state, rng)
+
+
+@pytest.mark.parametrize(("rules", "settings"), PROBE_SETTINGS)
+def test_hidden_fields_never_change_a_search(rules, settings):
+    searcher = strategies_to_kernel((tiny("mc", *settings), load_strategy("simple")), rules)[0]
+    searched = 0
+    varied = dict.fromkeys(HIDDEN_FIELDS, 0)
+    for position, other in _probe_positions(rules):
+        first = _search(searcher, *position, rules)
+        assert _same(first, _search(searcher, *other, rules))
+        searched += first[1][1] > 0
+        for name, read in HIDDEN_FIELDS.items():
+            varied[name] += read(*position) != read(*other)
     assert searched > 50
-    assert leaks > 10  # the probe catches a searcher that reads the hidden cards
+    assert min(varied.values()) >= 20, varied  # each field varied at many positions
+
+
+@pytest.mark.parametrize("field", HIDDEN_FIELDS)
+def test_the_probe_catches_a_searcher_that_reads_any_hidden_field(field):
+    """A peeking double for each hidden field in turn: the probe above finds positions where
+    its search changes (the honest search, through the same helper, never does)."""
+    rules, settings = PROBE_SETTINGS[0]
+    searcher = strategies_to_kernel((tiny("mc", *settings), load_strategy("simple")), rules)[0]
+    peek = _peeking(HIDDEN_FIELDS[field])
+    caught = 0
+    for position, other in _probe_positions(rules):
+        caught += not _same(peek(searcher, *position, rules), peek(searcher, *other, rules))
+    assert caught >= 10, caught
 
 
 def test_permuting_undrawn_stock_cards_never_changes_a_record():

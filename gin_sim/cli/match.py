@@ -33,6 +33,8 @@ from gin_sim.cli.common import (
     user_errors,
 )
 from gin_sim.cluster import dask_client
+from gin_sim.config import ConfigError
+from gin_sim.match_start import parse_start
 from gin_sim.rules import load_rules
 from gin_sim.runs import RunConfig, execute
 from gin_sim.summary import (
@@ -54,7 +56,11 @@ def match_title(config: RunConfig) -> str:
     mode = (
         "duplicate: each match replayed, seats swapped" if config.duplicate else "each match once"
     )
-    return f"{config.count:,} Hollywood matches ({mode}), rules {config.rules.name}, seed {config.seed}; 95% intervals"
+    what = "Hollywood matches"
+    if config.start is not None:
+        what = "games to the target" if config.start.format == "game" else what
+        what += f" {config.start.describe()}"
+    return f"{config.count:,} {what} ({mode}), rules {config.rules.name}, seed {config.seed}; 95% intervals"
 
 
 def print_matches(df: pd.DataFrame, names: tuple[str, str], title: str, caption: str = "") -> None:
@@ -91,12 +97,31 @@ def match(
     rule: RuleOverrides = None,
     param1: Param1Option = None,
     param2: Param2Option = None,
-    duplicate: Annotated[
-        bool,
+    game_format: Annotated[
+        str,
         typer.Option(
-            help="Replay every match's deck sequence with the strategies' seats swapped (the first dealer's seat stays, so the other strategy deals first); pair by match."
+            "--format",
+            help="hollywood: three games at once (R19 to R23); game: one game to the target alone (game 1's column: R17 hand scores, R20).",
         ),
-    ] = True,
+    ] = "hollywood",
+    start: Annotated[
+        str | None,
+        typer.Option(
+            help="The score state every match starts from, player 1 first. --format game: P1:P2 (e.g. 80:40). hollywood: one P1:P2 column per game, in order (e.g. 80:40,30:0,0:0; columns left out are 0:0). A score at the target means that game has ended, won by that player (R20); a player has entered a game where a hand was credited (R19). A score may carry its hand count, 80/3 (entries of 0 points, R23 box bonuses); without it, the fewest hands that make the columns. States no match can reach are errors. Default: 0 everywhere."
+        ),
+    ] = None,
+    first_dealer: Annotated[
+        int | None,
+        typer.Option(
+            help="Who deals the first hand, 1 or 2 (player 1 or player 2); default: drawn at random for each match (R5)."
+        ),
+    ] = None,
+    duplicate: Annotated[
+        bool | None,
+        typer.Option(
+            help="Replay every match's deck sequence with the strategies' seats swapped (the first dealer's seat stays, so the other strategy deals first; a --start score stays with its player); pair by match. Default: on, off with --first-dealer (the dealer stays with its player, so a replay would deal every strategy the same cards again)."
+        ),
+    ] = None,
     out: OutOption = None,
     with_hands: Annotated[
         bool, typer.Option(help="With --out, also keep every hand of every match.")
@@ -112,13 +137,23 @@ def match(
     as_json: JsonOption = False,
     quiet: QuietOption = False,
 ) -> None:
-    """Play MATCHES Hollywood matches (three games to the game target at once)."""
+    """Play MATCHES Hollywood matches (three games to the game target at once), or plain
+    games to the target (--format game), from the start or from any score (--start)."""
     frames: list[pd.DataFrame] = []
     with user_errors():
         check_run_options(out, overwrite, workers_write, scheduler, workers, with_hands)
+        if duplicate and first_dealer is not None:
+            raise ConfigError(
+                "--duplicate with --first-dealer: the first dealer stays with its player, so the replay would deal every strategy the same cards again; leave out --duplicate"
+            )
+        duplicate = first_dealer is None if duplicate is None else duplicate
+        rule_set = load_rules(rules, rule)
+        start_state = None
+        if (start, first_dealer, game_format) != (None, None, "hollywood"):
+            start_state = parse_start(start, game_format, first_dealer, rule_set)
         config = RunConfig(
-            "matches", load_rules(rules, rule), resolve_players(players, param1, param2),
-            seed, matches, duplicate, chunk_size, with_hands,
+            "matches", rule_set, resolve_players(players, param1, param2),
+            seed, matches, duplicate, chunk_size, with_hands, start_state,
         )  # fmt: skip
         started = time.perf_counter()
         chunks = None
@@ -136,6 +171,8 @@ def match(
     names = (config.players[0].name, config.players[1].name)
     if as_json:
         document = match_summary_json(df, names) | {"rules": config.rules.name, "seed": seed}
+        if config.start is not None:
+            document["start"] = config.start.to_json()
         echo_json(document | ({"out": out} if out else {}))
         return
     caption = f"{len(df):,} matches in {elapsed:.1f} s ({len(df) / elapsed:,.0f} matches/s)"

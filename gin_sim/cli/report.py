@@ -28,7 +28,9 @@ from gin_sim.reports.build import (
     FAST_STRATEGIES,
     DefaultSet,
     check_counts,
+    check_equity_counts,
     default_set_options,
+    equity_options,
     finished_report,
     knock_options,
     schedule_options,
@@ -326,6 +328,58 @@ def tournament(
             )
             raise typer.Exit(SIGTERM_EXIT if terminated else SIGINT_EXIT) from None
     _show([written], time.perf_counter() - started)
+
+
+@report_app.command("equity")
+def equity(
+    out: Out,
+    players: Annotated[
+        str,
+        typer.Option(
+            help='Two strategies A,B (names or TOML files): equities are A\'s, "me", against B.'
+        ),
+    ] = "expert,expert",
+    rules: Rules = "hollywood",
+    deals: Annotated[
+        int,
+        typer.Option(
+            help="Decks whose hands give the outcome distribution, each played once with each player dealing."
+        ),
+    ] = 200_000,
+    games: Annotated[
+        int,
+        typer.Option(
+            help="Games played with cards from each checked cell of the game table (0: no check)."
+        ),
+    ] = 4_000,
+    matches: Annotated[
+        int,
+        typer.Option(
+            help="Hollywood matches played with cards from each checked match state (0: no check)."
+        ),
+    ] = 2_000,
+    seed: Seed = 1,
+    quiet: Quiet = False,
+) -> None:
+    """Game-to-target and Hollywood match equity tables: the probability of winning from
+    every score, with 95% intervals, checked against play from the state."""
+    from gin_sim.equity import study_steps
+
+    with user_errors():
+        player_names = _names(players)
+        check_equity_counts(player_names, deals, games, matches)
+        options = equity_options(player_names, rules, deals, games, matches, seed)
+        if _finished(out, "equity", options):
+            return
+    _run(
+        study_steps(games, matches),
+        quiet,
+        None,
+        None,
+        lambda advance: reports.equity(
+            player_names, rules, deals, games, matches, seed, out, advance
+        ),
+    )
 
 
 def _names(text: str) -> list[str]:

@@ -4,6 +4,11 @@ Match ``m`` under ``seed`` has its own key ``mk`` (docs/engine.md, "Matches"): h
 ``h`` of the match is deal ``h`` under the seed ``mk`` (its deck and the players'
 random streams), and the first dealer is drawn from ``mk``. So a match depends only on
 (seed, m), however matches are split over threads or calls.
+
+A match starts from the state in its int64 ``start`` vector (``MatchStartSlot``,
+``gin_sim.match_start``): each column's points and hands, the first dealer (or -1 to
+draw it) and the number of games (3, or 1 for a plain game to the target). The decks do
+not depend on the start: hand ``h`` is always deal ``h`` under ``mk``.
 """
 
 from __future__ import annotations
@@ -11,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from gin_sim.enums import RuleParam
+from gin_sim.enums import MatchStartSlot, RuleParam
 from gin_sim.kernels.playout import play_hand_nb, scratch_nb
 from gin_sim.kernels.rng import bounded_nb, player_key_nb, shuffle_deck_nb, splitmix64_nb
 
@@ -28,83 +33,46 @@ def match_key_nb(seed, match):
 
 
 @njit(cache=True)
-def credit_nb(totals, boxes, entered, game_winner, player, points, target):
-    """R19, R20: credit a won hand. totals/boxes int64[2, 3], entered bool[2, 3], game_winner int64[3]."""
-    for game in range(3):
+def credit_nb(totals, boxes, entered, game_winner, player, points, target, games=3):
+    """R19, R20: credit a won hand. totals/boxes int64[2, 3], entered bool[2, 3], game_winner
+    int64[3]; only the first ``games`` columns are played (1: a plain game to the target)."""
+    for game in range(games):
         if entered[player, game] and game_winner[game] < 0:
             totals[player, game] += points
             boxes[player, game] += 1
-    for game in range(3):  # R19: also enter the first open game not yet entered
+    for game in range(games):  # R19: also enter the first open game not yet entered
         if not entered[player, game] and game_winner[game] < 0:
             entered[player, game] = True
             totals[player, game] += points
             boxes[player, game] += 1
             break
-    for game in range(3):  # R20: several games may end on the same hand
+    for game in range(games):  # R20: several games may end on the same hand
         if game_winner[game] < 0 and totals[player, game] >= target:
             game_winner[game] = player
 
 
 @njit(cache=True)
-def play_match_nb(
-    mk,
-    rules,
-    strategies,
-    undercut_table,
-    deck,
-    state,
-    scratch,
-    hand_out,
-    record_hands,
-    out,
-):
-    """Play one match keyed by ``mk`` into the MATCH_RECORD ``out``.
+def load_start_nb(start, mk, target, totals, boxes, entered, game_winner):
+    """Set the columns (zeroed by the caller) from the start vector and return the first
+    dealer: the start's, or drawn from the match key ``mk`` (R5)."""
+    for player in range(2):
+        for game in range(start[MatchStartSlot.GAMES]):
+            totals[player, game] = start[MatchStartSlot.POINTS + 3 * player + game]
+            boxes[player, game] = start[MatchStartSlot.BOXES + 3 * player + game]
+            entered[player, game] = boxes[player, game] > 0  # R19: a credited hand enters
+            if totals[player, game] >= target:  # R20: a game that has ended
+                game_winner[game] = player
+    first_dealer = start[MatchStartSlot.FIRST_DEALER]
+    if first_dealer < 0:
+        first_dealer = bounded_nb(splitmix64_nb(mk), 2)  # R5: the first dealer at random
+    return first_dealer
 
-    ``hand_out`` is a HAND_RECORD array with room for every hand of the match when
-    ``record_hands`` (else one scratch row); its ``deal`` field is the hand number.
-    Returns the number of hands played.
-    """
-    target = rules[RuleParam.GAME_TARGET]
-    totals = np.zeros((2, 3), np.int64)
-    boxes = np.zeros((2, 3), np.int64)
-    entered = np.zeros((2, 3), np.bool_)
-    game_winner = np.full(3, -1, np.int64)
-    first_dealer = bounded_nb(splitmix64_nb(mk), 2)  # R5: the first dealer at random
-    dealer = first_dealer
-    hand = 0
-    draws = 0
-    while (game_winner < 0).any() and hand < MAX_HANDS:
-        shuffle_deck_nb(mk, hand, deck, state)
-        scratch[0][0] = player_key_nb(mk, hand, 0)
-        scratch[0][1] = player_key_nb(mk, hand, 1)
-        row = hand if record_hands else 0
-        record = hand_out[row]
-        play_hand_nb(deck, dealer, rules, strategies, undercut_table, scratch, record)
-        record["deal"] = hand
-        winner = record["winner"]
-        if winner >= 0:
-            credit_nb(
-                totals, boxes, entered, game_winner, winner, np.int64(record["points"]), target
-            )
-            dealer = winner  # R5: the winner deals next
-        else:
-            draws += 1  # R5, R18: a drawn (or scoreless) hand is dealt again by the same dealer
-        hand += 1
 
-    out["first_dealer"] = first_dealer
-    out["hands"] = hand
-    out["draws"] = draws
-    won = np.zeros(2, np.int64)
-    for game in range(3):
-        if game_winner[game] >= 0:
-            won[game_winner[game]] += 1
-    out["games_won0"] = won[0]
-    out["games_won1"] = won[1]
-    out["winner"] = 0 if won[0] >= 2 else (1 if won[1] >= 2 else -1)  # R21
-    out["game1_winner"] = game_winner[0]
-    out["game2_winner"] = game_winner[1]
-    out["game3_winner"] = game_winner[2]
-    bonuses = rules[RuleParam.HOLLYWOOD_BONUSES] != 0
+@njit(cache=True)
+def final_tallies_nb(totals, boxes, game_winner, bonuses, tallies):
+    """Each game's final tally per player into ``tallies`` (int64[2, 3]); with ``bonuses``
+    R23 applies to ended games: 25 a box, 100 to the winner, the winner's whole tally
+    doubled when the loser scored no points in the game."""
     for game in range(3):
         tally0 = totals[0, game]
         tally1 = totals[1, game]
@@ -120,16 +88,81 @@ def play_match_nb(
                 tally1 += GAME_BONUS
                 if totals[0, game] == 0:
                     tally1 *= 2
+        tallies[0, game] = tally0
+        tallies[1, game] = tally1
+
+
+@njit(cache=True)
+def play_match_nb(
+    mk,
+    rules,
+    strategies,
+    undercut_table,
+    start,
+    deck,
+    state,
+    scratch,
+    hand_out,
+    record_hands,
+    out,
+):
+    """Play one match keyed by ``mk`` from the state ``start`` (int64[N_MATCH_START_SLOTS])
+    into the MATCH_RECORD ``out``.
+
+    ``hand_out`` is a HAND_RECORD array with room for every hand of the match when
+    ``record_hands`` (else one scratch row); its ``deal`` field is the hand number.
+    Returns the number of hands played.
+    """
+    target = rules[RuleParam.GAME_TARGET]
+    games = start[MatchStartSlot.GAMES]
+    totals = np.zeros((2, 3), np.int64)
+    boxes = np.zeros((2, 3), np.int64)
+    entered = np.zeros((2, 3), np.bool_)
+    game_winner = np.full(3, -1, np.int64)
+    first_dealer = load_start_nb(start, mk, target, totals, boxes, entered, game_winner)
+    dealer = first_dealer
+    hand = 0
+    draws = 0
+    while (game_winner[:games] < 0).any() and hand < MAX_HANDS:
+        shuffle_deck_nb(mk, hand, deck, state)
+        scratch[0][0] = player_key_nb(mk, hand, 0)
+        scratch[0][1] = player_key_nb(mk, hand, 1)
+        row = hand if record_hands else 0
+        record = hand_out[row]
+        play_hand_nb(deck, dealer, rules, strategies, undercut_table, scratch, record)
+        record["deal"] = hand
+        winner = record["winner"]
+        if winner >= 0:
+            points = np.int64(record["points"])
+            credit_nb(totals, boxes, entered, game_winner, winner, points, target, games)
+            dealer = winner  # R5: the winner deals next
+        else:
+            draws += 1  # R5, R18: a drawn (or scoreless) hand is dealt again by the same dealer
+        hand += 1
+
+    out["first_dealer"] = first_dealer
+    out["hands"] = hand
+    out["draws"] = draws
+    won = np.zeros(2, np.int64)
+    for game in range(3):
+        if game_winner[game] >= 0:
+            won[game_winner[game]] += 1
+    out["games_won0"] = won[0]
+    out["games_won1"] = won[1]
+    if games == 1:  # a plain game: its winner wins
+        out["winner"] = game_winner[0]
+    else:
+        out["winner"] = 0 if won[0] >= 2 else (1 if won[1] >= 2 else -1)  # R21
+    out["game1_winner"] = game_winner[0]
+    out["game2_winner"] = game_winner[1]
+    out["game3_winner"] = game_winner[2]
+    tallies = np.empty((2, 3), np.int64)
+    final_tallies_nb(totals, boxes, game_winner, rules[RuleParam.HOLLYWOOD_BONUSES] != 0, tallies)
+    for game in range(3):
         _store_game_nb(
-            out,
-            game,
-            totals[0, game],
-            totals[1, game],
-            tally0,
-            tally1,
-            boxes[0, game],
-            boxes[1, game],
-        )
+            out, game, totals[0, game], totals[1, game], tallies[0, game], tallies[1, game],
+            boxes[0, game], boxes[1, game],
+        )  # fmt: skip
     return hand
 
 
@@ -161,9 +194,10 @@ def _store_game_nb(out, game, points0, points1, tally0, tally1, boxes0, boxes1):
 
 @njit(cache=True, parallel=True, nogil=True)
 def play_matches_nb(
-    seed, first_match, rules, strategies, undercut_table, hand_offsets, hand_out, record_hands, out
-):
-    """Matches ``first_match ..`` into ``out`` (MATCH_RECORD[n]).
+    seed, first_match, rules, strategies, undercut_table, start, hand_offsets, hand_out,
+    record_hands, out,
+):  # fmt: skip
+    """Matches ``first_match ..`` into ``out`` (MATCH_RECORD[n]), each from ``start``.
 
     The hands of match ``i`` go to ``hand_out[hand_offsets[i]:hand_offsets[i + 1]]``.
     With ``record_hands`` those rows hold every hand (offsets from a first run that
@@ -179,7 +213,7 @@ def play_matches_nb(
             match = first_match + i
             rows = hand_out[hand_offsets[i] : hand_offsets[i + 1]]
             play_match_nb(
-                match_key_nb(seed, match), rules, strategies, undercut_table,
+                match_key_nb(seed, match), rules, strategies, undercut_table, start,
                 deck, state, scratch, rows, record_hands, out[i],
             )  # fmt: skip
             out[i]["match"] = match

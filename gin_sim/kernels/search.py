@@ -9,8 +9,9 @@ numbers). docs/strategies.md ("Search players") is the exact specification; the
 reference engine (``gin_sim.reference.search``) implements it too.
 
 Information hygiene is structural: a world is the position with the opponent's hidden
-cards and every undealt card overwritten from the sample, so nothing the player cannot
-see reaches the rollouts (``MC_PEEK``, a test-only leak, is the single exception).
+cards and every undealt card overwritten from the sample, and the cards dealt and drawn
+before the stock's top and the opponent's last take blanked, so nothing the player cannot
+see reaches the rollouts (tests/test_search.py varies every hidden field of a position).
 
 Contract: only NumPy arrays and scalars; positions as in ``kernels/position.py``;
 ``search`` is the scratch tuple of ``search_scratch_nb``; ``streams`` uint64[2] holds
@@ -215,8 +216,6 @@ def sample_world_nb(params, masks, state, player, world_masks, world_state, card
     """
     opponent = 1 - player
     copy_position_nb(masks, state, world_masks, world_state)
-    if params[StrategyParam.MC_PEEK] != 0:  # the test-only leak: the true hidden cards
-        return
     known = masks[_M.TAKEN + opponent]
     unseen = _ALL & ~masks[_M.HAND + player] & ~masks[_M.PILE] & ~known
     n_unseen = 0
@@ -258,6 +257,8 @@ def sample_world_nb(params, masks, state, player, world_masks, world_state, card
     for j in range(stock_pos):  # dealt cards: nothing after the deal reads them
         if j != 20:  # but the record's upcard
             world_state[_S.DECK + j] = -1
+    if state[_S.PHASE] != Phase.DISCARD:  # the opponent's last take: maybe a stock draw
+        world_state[_S.TAKEN_CARD] = -1
     for j in range(n_stock):
         world_state[_S.DECK + stock_pos + j] = cards[j]
 
@@ -265,7 +266,8 @@ def sample_world_nb(params, masks, state, player, world_masks, world_state, card
 @njit(cache=True, _nrt=False)
 def search_nb(params, masks, state, rules, undercut_table, streams, player, search):
     """The mc decision of ``player`` at this position; the search's figures stay in
-    ``search`` (candidates, value sums and squares, counts) for replay to explain."""
+    ``search`` (candidates, value sums and squares, counts) for replay to explain. With
+    screening they are over the worlds after it, on which the choice is made."""
     (world_masks, world_state, roll_masks, roll_state, cards, candidates, sums, squares,
      policies, rng, idle, chains, result, counts, gains, gain_squares) = search  # fmt: skip
     n = candidates_nb(
@@ -289,13 +291,21 @@ def search_nb(params, masks, state, rules, undercut_table, streams, player, sear
     samples = np.int64(params[StrategyParam.MC_SAMPLES])
     screen = np.int64(params[StrategyParam.MC_SCREEN])
     keep = np.int64(params[StrategyParam.MC_CANDIDATES])
-    worlds = samples
+    worlds = samples  # the worlds the figures (and the choice) are over
     for world in range(samples):
         if world == screen and screen > 1:  # the screened-out candidates play no more worlds
             n = screen_nb(n, keep, world, candidates, sums, squares, gains, gain_squares)
             if n == 1:  # the first is clearly best: the search stops here
                 worlds = world
                 break
+            # The survivors were picked for doing well on these worlds: the choice is made
+            # on the worlds still to come, which the screening did not see.
+            worlds = samples - world
+            for c in range(n):
+                sums[c] = 0.0
+                squares[c] = 0.0
+                gains[c] = 0.0
+                gain_squares[c] = 0.0
         sample_world_nb(params, masks, state, player, world_masks, world_state, cards, rng)
         first = 0.0
         counts[2] += n

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from gin_sim.hollywood import N_GAMES, HollywoodScore
+from gin_sim.match_start import MatchStart
 from gin_sim.reference.engine import play_hand_reference
 from gin_sim.reference.rng import MASK64, bounded, deck_for_deal, splitmix64
 from gin_sim.rules import Rules, load_rules
@@ -24,18 +25,39 @@ def match_key(seed: int, match: int) -> int:
     return splitmix64((splitmix64((seed & MASK64) ^ MATCH_KEY) + match) & MASK64)
 
 
+def starting_score(start: MatchStart, target: int) -> HollywoodScore:
+    """The columns of a start state: a credited hand has entered its game (R19), a score
+    at the target has ended it (R20)."""
+    score = HollywoodScore(target=target, games=start.games)
+    for player in (0, 1):
+        for game in range(N_GAMES):
+            score.totals[player][game] = start.points[player][game]
+            score.boxes[player][game] = start.boxes[player][game]
+            score.entered[player][game] = start.boxes[player][game] > 0
+        for game in range(start.games):
+            if start.points[player][game] >= target:
+                score.game_winner[game] = player
+    return score
+
+
 def play_match_reference(
     seed: int,
     match: int,
     rules: Rules | str,
     players: tuple[Any, Any] = ("simple", "simple"),
     hands: list[dict[str, int | bool]] | None = None,
+    start: MatchStart | None = None,
 ) -> dict[str, int]:
-    """One match as a dict of MATCH_RECORD fields; ``hands`` (a list) receives each hand's record."""
+    """One match as a dict of MATCH_RECORD fields; ``hands`` (a list) receives each hand's
+    record. ``start``: the score state it plays on from (None: a whole match from 0)."""
     rule_set = load_rules(rules)
     key = match_key(seed, match)
-    score = HollywoodScore(target=rule_set.game_target)
-    first_dealer = bounded(splitmix64(key), 2)  # R5: the first dealer at random
+    state = start if start is not None else MatchStart()
+    state.validate(rule_set)
+    score = starting_score(state, rule_set.game_target)
+    first_dealer = state.first_dealer
+    if first_dealer is None:
+        first_dealer = bounded(splitmix64(key), 2)  # R5: the first dealer at random
     dealer = first_dealer
     played = draws = 0
     while not score.finished and played < MAX_HANDS:

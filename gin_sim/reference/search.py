@@ -270,16 +270,20 @@ def search(
     policies[situation.player] = rollout
     n = len(candidates)
     sums, squares, gains, gain_squares = [0.0] * n, [0.0] * n, [0.0] * n, [0.0] * n
-    worlds = strategy.samples
+    worlds = strategy.samples  # the worlds the figures (and the choice) are over
     for world in range(strategy.samples):
-        if world == strategy.screen > 1:  # 3b. screening
+        if world == strategy.screen > 1:  # 4b. screening
             kept = screened(candidates, sums, gains, gain_squares, world, strategy.candidates)
             candidates = [candidates[c] for c in kept]
-            sums, squares = [sums[c] for c in kept], [squares[c] for c in kept]
-            gains, gain_squares = [gains[c] for c in kept], [gain_squares[c] for c in kept]
             if len(candidates) == 1:  # the first is clearly best: stop here
+                sums, squares, gains, gain_squares = sums[:1], squares[:1], [0.0], [0.0]
                 worlds = world
                 break
+            # The survivors were picked on these worlds: the choice (step 5) is made on
+            # the worlds still to come, which the screening did not see.
+            worlds = strategy.samples - world
+            n = len(candidates)
+            sums, squares, gains, gain_squares = [0.0] * n, [0.0] * n, [0.0] * n, [0.0] * n
         opp_hand, stock = sample_world(strategy, situation, world_stream)
         first = 0.0
         for c, action in enumerate(candidates):  # the same world for every candidate

@@ -8,7 +8,7 @@ The layers, each in its own module:
   the estimators of ``gin_sim.summary`` (nothing the records do not support);
 - ``figures`` (matplotlib) and ``document`` (markdown, CSV, Parquet, ``index.md``): lay out
   tables that are already computed;
-- ``knock``, ``undercut``, ``schedule``, ``variants``, ``tournament``, ``tune``: one module per
+- ``knock``, ``undercut``, ``schedule``, ``variants``, ``tournament``, ``tune``, ``equity``: one module per
   report type;
 - ``build``: play, tabulate and write each report, and the default set of ``make run``.
 """
@@ -16,6 +16,7 @@ The layers, each in its own module:
 from gin_sim.reports.build import (
     DefaultSet,
     default_set,
+    equity,
     knock,
     schedule,
     tournament,
@@ -23,4 +24,13 @@ from gin_sim.reports.build import (
     variants,
 )
 
-__all__ = ["DefaultSet", "default_set", "knock", "schedule", "tournament", "undercut", "variants"]
+__all__ = [
+    "DefaultSet",
+    "default_set",
+    "equity",
+    "knock",
+    "schedule",
+    "tournament",
+    "undercut",
+    "variants",
+]

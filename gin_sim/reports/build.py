@@ -22,6 +22,7 @@ from gin_sim.reports.document import (
     write_index,
     write_report,
 )
+from gin_sim.reports.equity import equity_report
 from gin_sim.reports.knock import knock_report
 from gin_sim.reports.schedule import schedule_report, schedule_search, search_runs
 from gin_sim.reports.sweeps import Progress, Sweep, knock_sweep, sweep_runs
@@ -224,6 +225,53 @@ def schedule(
         )  # fmt: skip
         command = command_line("schedule", options | {"out": out})
         return write_report(schedule_report(search, player, command), claim)
+
+
+def equity_options(
+    players: Sequence[str], rules: str, deals: int, games: int, matches: int, seed: int
+) -> dict[str, object]:
+    return report_options(
+        "equity", players=list(players), rules=rules, deals=deals, games=games,
+        matches=matches, seed=seed,
+    )  # fmt: skip
+
+
+def check_equity_counts(players: Sequence[str], deals: int, games: int, matches: int) -> None:
+    """``report equity``'s counts: decks for the hand outcomes, and games and matches played
+    with cards per checked cell (0: no check, else 2 or more for an interval)."""
+    if len(players) != 2:
+        raise ConfigError(f"players {','.join(players)}: expected two strategies, A,B")
+    check_counts(deals)
+    for value, what in ((games, "games"), (matches, "matches")):
+        if isinstance(value, int) and (value < 0 or value == 1):
+            raise ConfigError(f"{what} = {value}: allowed 0 (no check) or 2 or more")
+        check_count(value, what, 0, MAX_REPORT_MATCHES)
+
+
+def equity(
+    players: Sequence[str],
+    rules: str,
+    deals: int,
+    games: int,
+    matches: int,
+    seed: int,
+    out: str | Path,
+    on_run: Progress = None,
+) -> Path:
+    """The equity report: game and Hollywood match equity tables for two players."""
+    from gin_sim.equity import equity_study
+
+    check_equity_counts(players, deals, games, matches)
+    check_seed(seed)
+    options = equity_options(players, rules, deals, games, matches, seed)
+    with claim_report(out, "equity", options) as claim:
+        if claim.finished:
+            return claim.folder
+        rule_set = load_rules(rules)
+        pair = (load_strategy(players[0]), load_strategy(players[1]))
+        study = equity_study(rule_set, pair, deals, games, matches, seed, on_run)
+        command = command_line("equity", options | {"out": out})
+        return write_report(equity_report(study, command), claim)
 
 
 def tournament_options(

@@ -405,3 +405,31 @@ def bars(
     ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
     _save(fig, path)
+
+
+def equity_maps(
+    path: Path,
+    grids: Sequence[tuple[str, np.ndarray]],
+    title: str,
+    row_label: str,
+    column_label: str,
+) -> None:
+    """Dense probability maps side by side (rows and columns: scores from 0), with
+    contours at every 10% and one colour scale from 0 to 100%."""
+    fig, axes = plt.subplots(
+        1, len(grids), figsize=(5.0 * len(grids), 5.0), squeeze=False, layout="constrained"
+    )
+    image = None
+    levels = np.arange(10, 100, 10)
+    for ax, (name, grid) in zip(axes[0], grids, strict=True):
+        percent = 100.0 * grid
+        image = ax.imshow(percent, origin="lower", cmap="viridis", vmin=0, vmax=100)
+        lines = ax.contour(percent, levels=levels, colors="white", linewidths=0.6)
+        ax.clabel(lines, fmt="%d%%", fontsize=6)
+        ax.set_title(name, fontsize=9)
+        ax.set_xlabel(column_label)
+        ax.set_ylabel(row_label)
+    if image is not None:
+        fig.colorbar(image, ax=axes.ravel().tolist(), label="%", shrink=0.85)
+    fig.suptitle(title, fontsize=10)
+    _save(fig, path)

@@ -1,0 +1,153 @@
+"""Game and match equity (issue 17, part 2): the dynamic programme, the model matches,
+symmetric players, and ``report equity`` end to end on tiny counts."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from gin_sim import equity
+from gin_sim.cli import app
+from gin_sim.equity import (
+    HandOutcomes,
+    game_equity,
+    measure_outcomes,
+    model_matches,
+)
+from gin_sim.kernels.equity import game_equity_nb
+from gin_sim.match_start import MatchStart, parse_start
+from gin_sim.rules import load_rules
+from gin_sim.strategies import parse_players
+
+runner = CliRunner()
+
+
+def _outcomes(rules, win_points, prob) -> HandOutcomes:
+    """Synthetic outcomes: 20,000 decks whose codes follow ``prob`` [dealer, winner, k]
+    exactly in proportion (the rest score nothing)."""
+    decks = 20_000
+    codes = np.full((decks, 2), -1, np.int64)
+    for dealer in (0, 1):
+        flat = prob[dealer].ravel()
+        counts = np.round(flat * decks).astype(int)
+        codes[: counts.sum(), dealer] = np.repeat(np.arange(flat.size), counts)
+    return HandOutcomes(rules, parse_players("simple,simple"), np.asarray(win_points), codes)
+
+
+def test_a_game_to_one_point_is_won_by_the_first_hand_that_scores():
+    # target 1: whoever wins a hand wins the game; scoreless hands are dealt again (R5, R18)
+    prob = np.array([[[0.3], [0.5]], [[0.45], [0.45]]])  # [dealer][winner][k]
+    out = np.empty((1, 1, 2))
+    game_equity_nb(1, np.array([5]), prob, out)
+    assert out[0, 0, 0] == pytest.approx(0.3 / 0.8) and out[0, 0, 1] == pytest.approx(0.5)
+
+
+def _symmetric(prob_dealer_wins: float, points: list[int]) -> np.ndarray:
+    """A distribution where the dealer and the non-dealer have fixed chances, the same
+    for both players: symmetric players."""
+    k = len(points)
+    prob = np.zeros((2, 2, k))
+    for dealer in (0, 1):
+        prob[dealer, dealer] = prob_dealer_wins / k
+        prob[dealer, 1 - dealer] = (0.98 - prob_dealer_wins) / k
+    return prob
+
+
+def test_symmetric_players_have_complementary_game_equities():
+    points = np.array([0, 7, 15, 30, 61])  # 0-point wins too: they only pass the deal
+    out = np.empty((100, 100, 2))
+    game_equity_nb(100, points, _symmetric(0.45, list(points)), out)
+    assert np.allclose(out[:, :, 0] + out[:, :, 1].T, 1.0)  # V(a, b, I deal) = 1 - V(b, a, ...)
+    assert out[0, 0, 1] > out[0, 0, 0]  # the non-dealer wins more hands here, so deal second
+
+
+def test_symmetric_measured_players_give_complementary_tables_and_intervals():
+    """The same strategy on both sides of duplicate decks: deck i dealt by each of them
+    plays identically, mirrored, so the measured table is exactly complementary."""
+    outcomes = measure_outcomes(load_rules("hollywood"), parse_players("basic,basic"), 3000, 5)
+    table = game_equity(outcomes, replicates=20, seed=5)
+    mine = table[table["dealer"] == "me"].set_index(["me", "opponent"])
+    theirs = table[table["dealer"] == "opponent"].set_index(["opponent", "me"])
+    theirs.index.names = ["me", "opponent"]
+    theirs = theirs.reindex(mine.index)
+    assert np.allclose(mine["equity"] + theirs["equity"], 1.0)
+    assert np.allclose(mine["low"] + theirs["high"], 1.0)
+    assert list(table.columns) == ["me", "opponent", "dealer", "equity", "low", "high"]
+    assert ((table["low"] <= table["equity"]) & (table["equity"] <= table["high"])).all()
+
+
+def test_the_dynamic_programme_agrees_with_model_games():
+    """Two independent ways to the same number: exact recursion and games played out
+    by the match kernel's crediting under the same distribution."""
+    rules = load_rules("hollywood")
+    prob = np.zeros((2, 2, 4))
+    prob[0, 0] = [0.10, 0.15, 0.10, 0.05]
+    prob[0, 1] = [0.0, 0.20, 0.20, 0.18]
+    prob[1, 0] = [0.05, 0.25, 0.10, 0.10]
+    prob[1, 1] = [0.10, 0.15, 0.15, 0.08]
+    outcomes = _outcomes(rules, [0, 10, 25, 60], prob)
+    table = game_equity(outcomes, replicates=10).set_index(["me", "opponent", "dealer"])
+    for text, dealer, name in (("0:0", 1, "me"), ("70:85", 2, "opponent"), ("95:40", 1, "me")):
+        start = parse_start(text, "game", dealer, rules)
+        estimate, low, high = model_matches(outcomes, start, 40_000, seed=3, replicates=0).equity()
+        exact = table.loc[(start.points[0][0], start.points[1][0], name), "equity"]
+        assert abs(estimate - exact) < 0.01 and low <= exact <= high
+
+
+def test_match_model_from_a_won_game_and_its_interval():
+    rules = load_rules("hollywood")
+    outcomes = _outcomes(rules, [20], _symmetric(0.45, [20]))
+    start_run = model_matches(outcomes, MatchStart(), 20_000, seed=1, replicates=4)
+    _, low, high = start_run.equity()
+    assert low < 0.5 < high and high - low < 0.06  # symmetric players
+    won = model_matches(outcomes, parse_start("100:20,40:20,20:0", rules=rules), 20_000, 1, 4)
+    assert won.equity()[1] > 0.6  # a game up
+    assert won.net_tally()[0] > start_run.net_tally()[0]
+
+
+def test_report_equity_end_to_end(tmp_path, monkeypatch):
+    monkeypatch.setattr(equity, "STATE_MATCHES", 2_000)
+    monkeypatch.setattr(equity, "HEAT_MATCHES", 4_000)
+    monkeypatch.setattr(equity, "MODEL_REPLICATES", 3)
+    monkeypatch.setattr(equity, "REPLICATE_MATCHES", 500)
+    monkeypatch.setattr(equity, "GAME_REPLICATES", 5)
+    out = tmp_path / "equity"
+    args = ["report", "equity", "--players", "basic,simple", "--deals", "400", "--games", "30",
+            "--matches", "20", "--seed", "9", "--quiet", "--out", str(out)]  # fmt: skip
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    game = pd.read_csv(out / "game-equity.csv")
+    assert list(game.columns) == ["me", "opponent", "dealer", "equity", "low", "high"]
+    assert len(game) == 100 * 100 * 2 and set(game["dealer"]) == {"me", "opponent"}
+    validation = pd.read_csv(out / "game-validation.csv")
+    assert len(validation) == len(equity.GAME_CELLS) and (validation["played"] == 30).all()
+    report = (out / "report.md").read_text()
+    assert "Checked against play" in report and "independent given the dealer" in report
+    assert "gin-sim report equity --players basic,simple" in report
+    for figure in ("game-equity", "match-equity-game1", "match-equity-game2-won-game1"):
+        assert (out / f"{figure}.png").stat().st_size > 0
+    again = runner.invoke(app, args)  # a finished report is neither played nor rewritten
+    assert again.exit_code == 0 and "nothing played or rewritten" in again.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--players", "expert"], "expected two strategies"),
+        (["--games", "1"], "games = 1: allowed 0 (no check) or 2 or more"),
+        (["--deals", "1"], "deals = 1"),
+    ],
+)
+def test_bad_equity_options_are_one_line_errors(tmp_path, args, message):
+    result = subprocess.run(
+        [sys.executable, "-m", "gin_sim", "report", "equity", "--out", str(tmp_path / "e"), *args],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 2 and message in result.stderr
+    assert result.stderr.count("\n") == 1 and not (tmp_path / "e").exists()
