@@ -334,12 +334,9 @@ def claim_folder(
     path = Path(folder)
     options = plain(options)
     claim = Claim(path, kind, options)
-    # A finished output may sit in a read-only folder: judge it before locking.
-    if (
-        path.is_dir()
-        and read_owner(path) is not None
-        and _judge(path, kind, options, own, reclaim_unfinished)
-    ):
+    # Judged before locking too: a folder that is refused gets no lock file (it is not
+    # gin-sim's to write in), and a finished output may sit in a read-only folder.
+    if path.is_dir() and _judge(path, kind, options, own, reclaim_unfinished):
         claim.finished = True
         return claim
     claim.created = not path.exists()

@@ -223,6 +223,9 @@ class Run:
         """
         folder = Path(directory)
         make_folder(folder, "run folder")
+        if not (folder / MANIFEST).exists():
+            # A folder that is refused gets no lock file: it is not gin-sim's to write in.
+            _refuse_foreign_files(folder)
         lock = lock_folder(folder)
         try:
             run = cls._open_locked(folder, config, overwrite)

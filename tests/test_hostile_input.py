@@ -212,7 +212,7 @@ def test_a_new_run_refuses_a_non_empty_folder(tmp_path):
     (tmp_path / "notes.txt").write_text("mine")
     result = invoke(*simulate_args(tmp_path))
     assert result.exit_code == 2 and "notes.txt" in result.stderr
-    assert sorted(p.name for p in tmp_path.iterdir()) == [".gin-sim.lock", "notes.txt"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]  # not even a lock
 
 
 # -- 2. hangs and runaway memory -------------------------------------------------------
