@@ -362,6 +362,12 @@ def position_arrays(frame: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     return masks, states
 
 
+def row_keys(seed: int, frame: pd.DataFrame) -> np.ndarray:
+    """The world streams of a dataset's rows (``evaluation_keys`` of their deals and kinds)."""
+    kinds = np.array([KINDS.index(k) for k in frame["kind"]], np.int64)
+    return evaluation_keys(seed, frame["deal"].to_numpy(), kinds)
+
+
 def evaluation_keys(seed: int, deals: np.ndarray, kinds: np.ndarray) -> np.ndarray:
     """Each position's world stream: a function of the seed, its deal and its kind only."""
     with _wrapping_arithmetic():
@@ -475,8 +481,7 @@ def play_chunk(config: PositionsConfig, chunk: int, threads: int | None = None) 
     frame, flat_masks, flat_states = positions_frame(config.players, start, masks, states, info)
     if config.evaluation is None or not len(frame):
         return frame
-    kinds = np.array([KINDS.index(k) for k in frame["kind"]])
-    keys = evaluation_keys(config.seed, frame["deal"].to_numpy(), kinds)
+    keys = row_keys(config.seed, frame)
     found = evaluate_positions(
         flat_masks, flat_states, keys, config.rules, config.evaluation, threads
     )
