@@ -265,6 +265,16 @@ def test_dataset_folders_refuse_what_is_not_theirs(tmp_path):
     (tmp_path / "set" / "positions-000001.parquet").write_bytes(b"not parquet")
     with pytest.raises(RunError, match="is damaged"):
         load_positions(tmp_path / "set")
+    (tmp_path / "set" / "notes.txt").write_text("mine")
+    (tmp_path / "set" / ".positions-000000.parquet.abc123.tmp").write_bytes(b"left by a kill")
+    replaced = pd.concat(execute(other, tmp_path / "set", overwrite=True), ignore_index=True)
+    pd.testing.assert_frame_equal(replaced, pd.concat(execute(other), ignore_index=True))
+    names = sorted(p.name for p in (tmp_path / "set").iterdir())
+    assert names == [
+        "manifest.json",
+        "notes.txt",
+        *(f"positions-00000{i}.parquet" for i in range(3)),
+    ]
     run = tmp_path / "run"
     run.mkdir()
     (run / "manifest.json").write_text(json.dumps({"format": 1, "config": {}}))
@@ -299,3 +309,20 @@ def test_the_command_writes_resumes_and_refuses(tmp_path):
 
 def test_decision_kinds_are_numbered_as_the_kinds_tuple():
     assert [getattr(DecisionKind, k.upper()) for k in KINDS] == [0, 1, 2, 3]
+
+
+def test_datasets_on_dask_workers_are_the_same(tmp_path):
+    from distributed import Client, LocalCluster
+
+    config = _dataset(deals=4, chunk=2)
+    local = pd.concat(execute(config), ignore_index=True)
+    with (
+        LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        Client(cluster) as client,
+    ):
+        remote = pd.concat(execute(config, tmp_path / "set", client=client), ignore_index=True)
+    pd.testing.assert_frame_equal(local, remote)
+    resumed = pd.concat(execute(config, tmp_path / "set"), ignore_index=True)
+    pd.testing.assert_frame_equal(local, resumed)
