@@ -326,3 +326,13 @@ def test_datasets_on_dask_workers_are_the_same(tmp_path):
     pd.testing.assert_frame_equal(local, remote)
     resumed = pd.concat(execute(config, tmp_path / "set"), ignore_index=True)
     pd.testing.assert_frame_equal(local, resumed)
+
+
+def test_doctests():
+    import doctest
+
+    import gin_sim.positions
+    import gin_sim.reference.advice
+
+    for module in (gin_sim.positions, gin_sim.reference.advice):
+        assert doctest.testmod(module).failed == 0
