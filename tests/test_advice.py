@@ -336,3 +336,53 @@ def test_doctests():
 
     for module in (gin_sim.positions, gin_sim.reference.advice):
         assert doctest.testmod(module).failed == 0
+
+
+def _synthetic_knocks(rng, per_cell=200):
+    """Knock positions whose true gain of knocking is +4 up to deadwood 6 and -3 above,
+    with noise, and two knock decisions in every other hand (``kind_count`` 2)."""
+    rows = []
+    for deadwood in range(11):
+        truth = 4.0 if deadwood <= 6 else -3.0
+        for j in range(per_cell):
+            rows.append(
+                {
+                    "kind": "knock", "deadwood": deadwood, "knock_limit": 10,
+                    "stock_left": 28 if j % 2 else 10, "opp_takes": j % 3,
+                    "kind_count": 1 + j % 2, "gain": truth + rng.normal(0, 5),
+                }
+            )  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def test_the_knock_table_weights_positions_and_finds_the_line():
+    from gin_sim.reports.advice import knock_cells, knock_line, knock_positions
+
+    knocks = knock_positions(_synthetic_knocks(np.random.default_rng(1)))
+    cells = knock_cells(knocks)
+    assert len(cells) == 5 * 11  # every stock band by every deadwood 0..10
+    some = knocks[(knocks["stock_band"] == "25-31") & (knocks["deadwood"] == 3)]
+    weighted = (some["gain"] * some["kind_count"]).sum() / some["kind_count"].sum()
+    cell = cells[(cells["stock_band"] == "25-31") & (cells["deadwood"] == 3)].iloc[0]
+    assert cell["mean"] == pytest.approx(weighted) and cell["positions"] == len(some)
+    assert cell["low"] < 4.0 < cell["high"]  # the truth is inside (it is 8 SE from 0)
+    empty = cells[cells["stock_band"] == "19-24"]
+    assert (empty["positions"] == 0).all() and empty["mean"].isna().all() and empty["thin"].all()
+    lines = knock_line(knocks, seed=2)
+    assert (
+        list(lines["line"]) == [6, 6] and (lines["low"] <= 6).all() and (lines["high"] >= 6).all()
+    )
+    split = knock_cells(knocks, by=["stock_band", "opponent_took"])
+    assert set(split["opponent_took"]) == {False, True}
+    pd.testing.assert_frame_equal(lines, knock_line(knocks, seed=2))  # seeded: reproducible
+
+
+def test_the_knock_table_reads_a_real_dataset():
+    from gin_sim.reports.advice import knock_cells, knock_positions
+
+    frame = pd.concat(execute(_dataset(deals=12, chunk=12)))
+    knocks = knock_positions(frame)
+    cells = knock_cells(knocks)
+    assert cells["positions"].sum() == (frame["kind"] == "knock").sum()
+    with pytest.raises(ValueError, match="not evaluated"):
+        knock_positions(frame.drop(columns=["gain"]))
