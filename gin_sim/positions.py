@@ -98,6 +98,9 @@ __all__ = [
 KINDS = tuple(name.lower() for name in DecisionKind._fields)  # offer, draw, discard, knock
 DATASET_FORMAT = 1
 DATASET_KIND = "positions"  # the manifest's mark: a positions dataset, not a run
+# Deals per chunk: a chunk's positions are held in memory (about 4 KB a deal) and a chunk
+# of mc play takes seconds per hundred deals, so larger chunks only delay saving.
+MAX_CHUNK_DEALS = 100_000
 
 
 @dataclass(frozen=True)
@@ -189,6 +192,7 @@ class PositionsConfig:
         check_seed(self.seed)
         check_count(self.deals, "deals")
         check_chunks(self.deals, self.chunk_size, "deals")
+        check_count(self.chunk_size, "chunk size", 1, MAX_CHUNK_DEALS)
         for player in self.players:
             player.for_rules(self.rules)  # a threshold above the knock limit is an error now
 

@@ -24,6 +24,8 @@ from gin_sim.enums import (
     ACTION_KNOCK,
     FAMILY_PARAMS,
     N_DECISION_KINDS,
+    N_POSITION_MASKS,
+    N_POSITION_SLOTS,
     DecisionKind,
     Phase,
     PositionMask,
@@ -43,7 +45,7 @@ from gin_sim.kernels.position import (
     score_nb,
 )
 from gin_sim.kernels.rng import bounded_nb, next_nb, player_key_nb, sample_key_nb, shuffle_deck_nb
-from gin_sim.kernels.search import sample_world_nb, search_scratch_nb
+from gin_sim.kernels.search import sample_world_nb
 
 _ONE = np.uint64(1)
 _S = PositionSlot
@@ -176,6 +178,27 @@ def sample_positions_nb(
             )  # fmt: skip
 
 
+@njit(cache=True)
+def evaluation_scratch_nb():
+    """One thread's scratch for evaluations: (world masks, world state, rollout masks,
+    rollout state, unseen cards int64[52], rollout policies float64[2, FAMILY_PARAMS],
+    world stream uint64[1], idle streams uint64[2], chains int64[16, 2], score int64[8],
+    values float64[MAX_ACTIONS])."""
+    return (
+        np.zeros(N_POSITION_MASKS, np.uint64),
+        np.zeros(N_POSITION_SLOTS, np.int64),
+        np.zeros(N_POSITION_MASKS, np.uint64),
+        np.zeros(N_POSITION_SLOTS, np.int64),
+        np.zeros(52, np.int64),
+        np.zeros((2, FAMILY_PARAMS), np.float64),
+        np.zeros(1, np.uint64),
+        np.zeros(2, np.uint64),
+        np.zeros((16, 2), np.int64),
+        np.zeros(8, np.int64),
+        np.zeros(MAX_ACTIONS, np.float64),
+    )
+
+
 @njit(cache=True, _nrt=False)
 def evaluation_actions_nb(masks, state, actions):
     """The actions an evaluation compares (docs/advice.md), into ``actions``; returns how
@@ -202,8 +225,8 @@ def evaluation_actions_nb(masks, state, actions):
 
 @njit(cache=True, _nrt=False)
 def evaluate_position_nb(
-    params, select, masks, state, rules, undercut_table, key, search, values, actions, sums,
-    squares, gains, gain_squares,
+    params, select, masks, state, rules, undercut_table, key, scratch, actions, sums, squares,
+    gains, gain_squares,
 ):  # fmt: skip
     """Evaluate every action of ``evaluation_actions_nb`` at the position in ``params``'s
     ``samples`` worlds, the world stream seeded with ``key``; returns (actions, baseline).
@@ -214,11 +237,11 @@ def evaluate_position_nb(
     over the measuring worlds. The baseline is action 0 (decline or draw) at an offer or a
     draw, measured on every world; after taking it is the discard without knocking with the
     greatest value sum over the first ``select`` worlds (ties: the lower card), measured on
-    the worlds after those, so that choosing it does not flatter it. ``search`` is
-    ``search_scratch_nb()``; ``values`` float64[MAX_ACTIONS] scratch.
+    the worlds after those, so that choosing it does not flatter it. ``scratch`` is
+    ``evaluation_scratch_nb()``.
     """
-    (world_masks, world_state, roll_masks, roll_state, cards, _, _, _,
-     policies, rng, idle, chains, result, _, _, _) = search  # fmt: skip
+    (world_masks, world_state, roll_masks, roll_state, cards, policies, rng, idle, chains,
+     result, values) = scratch  # fmt: skip
     player = state[_S.PLAYER]
     opponent = 1 - player
     n = evaluation_actions_nb(masks, state, actions)
@@ -267,12 +290,11 @@ def evaluate_positions_nb(
     MAX_ACTIONS] sums, ``meta_out`` int64[n, 2] (actions, baseline). A position's result
     depends only on it, its key and the settings: any threads, any order."""
     for i in prange(masks.shape[0]):
-        search = search_scratch_nb()
-        values = np.zeros(MAX_ACTIONS, np.float64)
+        scratch = evaluation_scratch_nb()
         for c in range(MAX_ACTIONS):
             actions_out[i, c] = -1
         n, baseline = evaluate_position_nb(
-            params, select, masks[i], states[i], rules, undercut_table, keys[i], search, values,
+            params, select, masks[i], states[i], rules, undercut_table, keys[i], scratch,
             actions_out[i], sums_out[i], squares_out[i], gains_out[i], gain_squares_out[i],
         )  # fmt: skip
         meta_out[i, 0] = n

@@ -1,11 +1,17 @@
 """Advice tables from a dataset of evaluated positions (docs/advice.md): knock or play on.
 
 Every figure is read from the rows of ``gin_sim.positions.load_positions``: a cell's gain is
-the mean of its positions' headline gains (knocking over the best way to play on), each
-position weighted by ``kind_count`` (it stands for that many knock decisions of its hand,
-docs/advice.md), with the 95% interval of a ratio of sums (``gin_sim.summary.Estimate``:
-positions are independent, one per hand). The interval counts both the spread of the
-positions and the noise of each position's search, since each gain carries both.
+the mean of its positions' headline gains (knocking over the best way to play on) with the
+95% interval of a ratio of sums (``gin_sim.summary.Estimate``; positions are independent,
+one per hand). The interval counts both the spread of the positions and the noise of each
+position's search, since each gain carries both.
+
+By default every position counts once: the mean is per hand (each hand's kept knock
+decision, chosen uniformly among its knock decisions). With ``weighted`` each position
+counts ``kind_count`` times, the knock decisions of its hand it stands for: the mean is per
+decision. The two differ where hands differ in how many knock decisions they bring: in
+mc-against-mc play, hands where the player plays on bring many (up to 58 in 1,000 hands),
+so per decision the gain of knocking is lower and much noisier.
 """
 
 from __future__ import annotations
@@ -37,15 +43,24 @@ def knock_positions(positions: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-def knock_cells(knocks: pd.DataFrame, by: Sequence[str] = ("stock_band",)) -> pd.DataFrame:
+def _weights(knocks: pd.DataFrame, weighted: bool) -> np.ndarray:
+    if weighted:
+        return knocks["kind_count"].to_numpy(np.float64)
+    return np.ones(len(knocks))
+
+
+def knock_cells(
+    knocks: pd.DataFrame, by: Sequence[str] = ("stock_band",), weighted: bool = False
+) -> pd.DataFrame:
     """The gain of knocking by the columns ``by`` and the deadwood (0 to the highest knock
     limit): ``positions``, ``thin`` (fewer than MIN_CELL_POSITIONS), and the weighted mean
-    gain with its interval (``mean``, ``half_width``, ``low``, ``high``, ``n``). A cell
-    without positions has ``positions`` 0 and no gain."""
+    gain with its interval (``mean``, ``half_width``, ``low``, ``high``, ``n``); per hand, or
+    per decision when ``weighted`` (module docstring). A cell without positions has
+    ``positions`` 0 and no gain."""
     keys = [*by, "deadwood"]
     rows = []
     for key, group in knocks.groupby(keys, sort=True, observed=True):
-        weights = group["kind_count"].to_numpy(np.float64)
+        weights = _weights(group, weighted)
         estimate = Estimate.of(weights * group["gain"].to_numpy(np.float64), weights)
         rows.append(
             dict(zip(keys, key, strict=True)) | {"positions": len(group)} | estimate_row(estimate)
@@ -67,36 +82,38 @@ def knock_cells(knocks: pd.DataFrame, by: Sequence[str] = ("stock_band",)) -> pd
 
 
 def _line(deadwood: np.ndarray, weighted_gain: np.ndarray, weights: np.ndarray) -> int:
-    """The highest deadwood at which the mean gain of knocking is above 0, as it is at
-    every lower deadwood that has positions; -1 when it is not above 0 at the lowest."""
+    """The highest deadwood whose mean gain of knocking is above 0; -1 when there is none.
+
+    Not "above 0 at every lower deadwood too": the positions strong play reaches at a low
+    deadwood are not those it reaches at a high one (a deadwood of 3 often comes after
+    playing on, in hands where knocking was not worth it), so a dip below the line is
+    shown by the cells, not hidden by the line."""
     sums = np.bincount(deadwood, weighted_gain, minlength=11)
     totals = np.bincount(deadwood, weights, minlength=11)
-    line = -1
-    for d in range(len(totals)):
-        if totals[d] == 0:
-            continue
-        if sums[d] <= 0:
-            break
-        line = d
-    return line
+    above = np.flatnonzero((totals > 0) & (sums > 0))
+    return int(above[-1]) if len(above) else -1
 
 
 def knock_line(
-    knocks: pd.DataFrame, by: Sequence[str] = ("stock_band",), seed: int = 0
+    knocks: pd.DataFrame,
+    by: Sequence[str] = ("stock_band",),
+    seed: int = 0,
+    weighted: bool = False,
 ) -> pd.DataFrame:
     """The knock line per group of ``by``: the highest deadwood at which knocking is right
-    (``_line``: its mean gain is above 0 there and at every lower deadwood), with a 95%
+    (``_line``: its mean gain is above 0 there), with a 95%
     interval from LINE_RESAMPLES bootstrap resamples of the group's positions (percentiles
-    2.5 and 97.5; seeded by ``seed``, so the table is reproducible), and the positions."""
+    2.5 and 97.5; seeded by ``seed``, so the table is reproducible), and the positions;
+    per hand, or per decision when ``weighted``."""
     rng = np.random.default_rng(seed)
     rows = []
     for key, group in knocks.groupby(list(by), sort=True, observed=True):
         deadwood = group["deadwood"].to_numpy(np.int64)
-        weights = group["kind_count"].to_numpy(np.float64)
-        weighted = weights * group["gain"].to_numpy(np.float64)
-        line = _line(deadwood, weighted, weights)
+        weights = _weights(group, weighted)
+        weighted_gain = weights * group["gain"].to_numpy(np.float64)
+        line = _line(deadwood, weighted_gain, weights)
         draws = rng.integers(0, len(group), size=(LINE_RESAMPLES, len(group)))
-        lines = [_line(deadwood[d], weighted[d], weights[d]) for d in draws]
+        lines = [_line(deadwood[d], weighted_gain[d], weights[d]) for d in draws]
         low, high = np.percentile(lines, [2.5, 97.5], method="nearest")
         values = key if isinstance(key, tuple) else (key,)
         rows.append(
