@@ -385,3 +385,24 @@ def test_the_knock_table_reads_a_real_dataset():
     assert cells["positions"].sum() == (frame["kind"] == "knock").sum()
     with pytest.raises(ValueError, match="not evaluated"):
         knock_positions(frame.drop(columns=["gain"]))
+
+
+def test_the_take_table_sorts_cards_by_what_they_do():
+    from gin_sim.reports.advice import CARD_DOES, take_cells, take_positions
+
+    frame = pd.concat(execute(_dataset(deals=12, chunk=12)))
+    takes = take_positions(frame)
+    assert set(takes["kind"]) == {"offer", "draw"}
+    melds = takes["card_does"] == CARD_DOES[0]
+    assert (takes.loc[melds, "card_melds"]).all()
+    lowers = takes.loc[~melds, "card_lowers"]
+    big = takes.loc[~melds, "card_does"] == CARD_DOES[1]
+    assert (lowers[big] >= 5).all() and (lowers[~big] < 5).all()
+    cells = take_cells(takes)
+    assert len(cells) == 2 * len(CARD_DOES)
+    assert cells["positions"].sum() == len(takes)
+    draws = takes[(takes["kind"] == "draw") & (takes["card_does"] == CARD_DOES[3])]
+    cell = cells[(cells["kind"] == "draw") & (cells["card_does"] == CARD_DOES[3])].iloc[0]
+    assert cell["positions"] == len(draws)
+    if len(draws):
+        assert cell["mean"] == pytest.approx(draws["gain"].mean())

@@ -1,7 +1,9 @@
-"""Advice tables from a dataset of evaluated positions (docs/advice.md): knock or play on.
+"""Advice tables from a dataset of evaluated positions (docs/advice.md): knock or play on,
+take or draw.
 
 Every figure is read from the rows of ``gin_sim.positions.load_positions``: a cell's gain is
-the mean of its positions' headline gains (knocking over the best way to play on) with the
+the mean of its positions' headline gains (knocking over the best way to play on; taking
+over drawing or declining) with the
 95% interval of a ratio of sums (``gin_sim.summary.Estimate``; positions are independent,
 one per hand). The interval counts both the spread of the positions and the noise of each
 position's search, since each gain carries both.
@@ -25,6 +27,14 @@ from gin_sim.reports.tables import ESTIMATE_COLUMNS, estimate_row, stock_band
 from gin_sim.summary import Estimate
 
 KNOCK_GAIN = "gain of knocking over the best discard (points per hand)"
+TAKE_GAIN = "gain of taking over drawing (points per hand)"
+# What the card on offer does for the hand (``take_positions``), from most to least.
+CARD_DOES = (
+    "completes a meld",
+    "lowers deadwood by 5 or more",
+    "lowers deadwood by 1 to 4",
+    "lowers nothing",
+)
 # A cell with fewer positions than this is marked thin: at 30 positions the interval of a
 # mean gain is about ±0.4 standard deviations of a position's gain wide.
 MIN_CELL_POSITIONS = 30
@@ -32,53 +42,93 @@ MIN_CELL_POSITIONS = 30
 LINE_RESAMPLES = 1000
 
 
+def _evaluated(positions: pd.DataFrame) -> None:
+    if "gain" not in positions:
+        raise ValueError("the positions were not evaluated: build them without --no-evaluate")
+
+
 def knock_positions(positions: pd.DataFrame) -> pd.DataFrame:
     """The evaluated knock positions, with their stock band (``tables.stock_band``) and
     ``opponent_took``: whether the opponent had taken a card from the discard pile."""
-    if "gain" not in positions:
-        raise ValueError("the positions were not evaluated: build them without --no-evaluate")
+    _evaluated(positions)
     knocks = positions[positions["kind"] == "knock"]
     return knocks.assign(
         stock_band=stock_band(knocks["stock_left"]), opponent_took=knocks["opp_takes"] > 0
     )
 
 
-def _weights(knocks: pd.DataFrame, weighted: bool) -> np.ndarray:
+def take_positions(positions: pd.DataFrame) -> pd.DataFrame:
+    """The evaluated offer and draw positions, with their stock band, ``opponent_took``
+    and ``card_does`` (CARD_DOES, an ordered categorical): the card completes a meld, else
+    how much taking it lowers the deadwood (``card_lowers``)."""
+    _evaluated(positions)
+    takes = positions[positions["kind"].isin(["offer", "draw"])]
+    lowers = takes["card_lowers"].to_numpy()
+    codes = np.where(
+        takes["card_melds"].to_numpy(), 0, np.where(lowers >= 5, 1, np.where(lowers >= 1, 2, 3))
+    )
+    return takes.assign(
+        kind=takes["kind"].astype(str),
+        stock_band=stock_band(takes["stock_left"]),
+        opponent_took=takes["opp_takes"] > 0,
+        card_does=pd.Categorical.from_codes(codes, categories=list(CARD_DOES), ordered=True),
+    )
+
+
+def _weights(rows: pd.DataFrame, weighted: bool) -> np.ndarray:
     if weighted:
-        return knocks["kind_count"].to_numpy(np.float64)
-    return np.ones(len(knocks))
+        return rows["kind_count"].to_numpy(np.float64)
+    return np.ones(len(rows))
 
 
-def knock_cells(
-    knocks: pd.DataFrame, by: Sequence[str] = ("stock_band",), weighted: bool = False
+def _levels(rows: pd.DataFrame, column: str) -> list:
+    if isinstance(rows[column].dtype, pd.CategoricalDtype):
+        return list(rows[column].cat.categories)
+    return sorted(rows[column].unique())
+
+
+def gain_cells(
+    rows: pd.DataFrame, by: Sequence[str], key: str, levels: Sequence, weighted: bool = False
 ) -> pd.DataFrame:
-    """The gain of knocking by the columns ``by`` and the deadwood (0 to the highest knock
-    limit): ``positions``, ``thin`` (fewer than MIN_CELL_POSITIONS), and the weighted mean
-    gain with its interval (``mean``, ``half_width``, ``low``, ``high``, ``n``); per hand, or
-    per decision when ``weighted`` (module docstring). A cell without positions has
-    ``positions`` 0 and no gain."""
-    keys = [*by, "deadwood"]
-    rows = []
-    for key, group in knocks.groupby(keys, sort=True, observed=True):
+    """The mean headline gain of ``rows`` by the columns ``by`` and ``key`` (every value of
+    ``levels`` gets a row): ``positions``, ``thin`` (fewer than MIN_CELL_POSITIONS), and
+    the mean gain with its interval (``mean``, ``half_width``, ``low``, ``high``, ``n``);
+    per hand, or per decision when ``weighted`` (module docstring). A cell without
+    positions has ``positions`` 0 and no gain."""
+    keys = [*by, key]
+    records = []
+    for values, group in rows.groupby(keys, sort=True, observed=True):
         weights = _weights(group, weighted)
         estimate = Estimate.of(weights * group["gain"].to_numpy(np.float64), weights)
-        rows.append(
-            dict(zip(keys, key, strict=True)) | {"positions": len(group)} | estimate_row(estimate)
+        records.append(
+            dict(zip(keys, values, strict=True))
+            | {"positions": len(group)}
+            | estimate_row(estimate)
         )
-    table = pd.DataFrame.from_records(rows, columns=[*keys, "positions", *ESTIMATE_COLUMNS])
-    highest = int(knocks["knock_limit"].max()) if len(knocks) else 10
-    levels = [
-        knocks[column].cat.categories
-        if hasattr(knocks[column], "cat")
-        else sorted(knocks[column].unique())
-        for column in by
-    ]
-    full = pd.MultiIndex.from_product([*levels, range(highest + 1)], names=keys)
+    table = pd.DataFrame.from_records(records, columns=[*keys, "positions", *ESTIMATE_COLUMNS])
+    full = pd.MultiIndex.from_product([*(_levels(rows, c) for c in by), levels], names=keys)
     table = table.set_index(keys).reindex(full).reset_index()
     table["positions"] = table["positions"].fillna(0).astype(int)
     table["n"] = table["n"].fillna(0).astype(int)
     table["thin"] = table["positions"] < MIN_CELL_POSITIONS
     return table
+
+
+def knock_cells(
+    knocks: pd.DataFrame, by: Sequence[str] = ("stock_band",), weighted: bool = False
+) -> pd.DataFrame:
+    """``gain_cells`` of the knock positions by ``by`` and the deadwood, 0 to the highest
+    knock limit: the gain of knocking over the best way to play on."""
+    highest = int(knocks["knock_limit"].max()) if len(knocks) else 10
+    return gain_cells(knocks, by, "deadwood", range(highest + 1), weighted)
+
+
+def take_cells(
+    takes: pd.DataFrame, by: Sequence[str] = ("kind",), weighted: bool = False
+) -> pd.DataFrame:
+    """``gain_cells`` of the offer and draw positions by ``by`` and what the card does for
+    the hand (CARD_DOES): the gain of taking over drawing (or declining the offer)."""
+    return gain_cells(takes, by, "card_does", CARD_DOES, weighted)
 
 
 def _line(deadwood: np.ndarray, weighted_gain: np.ndarray, weights: np.ndarray) -> int:
