@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import asdict, dataclass, fields
 from datetime import UTC, datetime
 from pathlib import Path
@@ -38,7 +38,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from gin_sim.cards import format_card
+from gin_sim.cards import format_card, parse_card_list
 from gin_sim.config import ConfigError
 from gin_sim.decide import action_words, view_of_position
 from gin_sim.enums import (
@@ -48,7 +48,6 @@ from gin_sim.enums import (
     N_POSITION_SLOTS,
     DecisionKind,
     Phase,
-    PositionMask,
     PositionSlot,
 )
 from gin_sim.kernels.advice import (
@@ -93,6 +92,7 @@ __all__ = [
     "load_positions",
     "position_arrays",
     "sample_positions",
+    "view_features",
 ]
 
 KINDS = tuple(name.lower() for name in DecisionKind._fields)  # offer, draw, discard, knock
@@ -272,21 +272,18 @@ def _hand_facts(hand: int, card: int, from_pile: bool) -> tuple[int, int, bool]:
     return after, lowered, bool(melds_with_card_nb(np.uint64(before), card))
 
 
-def position_row(masks: np.ndarray, state: np.ndarray) -> dict[str, Any]:
-    """The public features of a position (docs/advice.md), from the view of the player to
-    move (``decide.view_of_position``) and nothing else."""
-    M, S = PositionMask, PositionSlot
-    view = view_of_position(masks, state)
-    me = int(state[S.PLAYER])
-    hand = int(masks[M.HAND + me])
-    opp_taken = int(masks[M.TAKEN + 1 - me])
-    phase = int(state[S.PHASE])
-    if phase == Phase.DISCARD:
-        card = int(state[S.TAKEN_CARD])
-        from_pile = bool(state[S.FROM_PILE])
+def view_features(view: Mapping[str, Any]) -> dict[str, Any]:
+    """The public features of a decision (docs/advice.md, "Columns") from the plain-data
+    view of the player to move (``decide.view_of_position``, or any view ``decide``
+    takes): nothing else is read, so nothing hidden can reach them."""
+    hand = _mask(parse_card_list(view["hand"]))
+    opp_taken = _mask(parse_card_list(view["opp_taken"]))
+    if view["decision"] == "discard":
+        card = parse_card_list(view["taken"])[0]
+        from_pile = bool(view["taken_from_pile"])
         deadwood, lowered, melds = _hand_facts(hand, card, from_pile)
-    else:
-        card = int(state[S.PILE + int(state[S.PILE_SIZE]) - 1])
+    else:  # the card on offer is the pile's top
+        card = parse_card_list(view["pile"])[-1]
         from_pile = True
         _, lowered, melds = _hand_facts(hand | 1 << card, card, True)
         deadwood = int(min_deadwood_nb(np.uint64(hand)))
@@ -316,6 +313,10 @@ def position_row(masks: np.ndarray, state: np.ndarray) -> dict[str, Any]:
     }
 
 
+def _mask(cards: list[int]) -> int:
+    return sum(1 << c for c in cards)
+
+
 def positions_frame(
     players: tuple[Strategy, Strategy],
     first_deal: int,
@@ -338,7 +339,7 @@ def positions_frame(
             "decision": int(facts[INFO_DECISION]),
             "kind_count": int(facts[INFO_COUNT]),
         }
-        row |= position_row(mask_row, state_row)
+        row |= view_features(view_of_position(mask_row, state_row))
         row |= {
             "own_takes": int(facts[INFO_OWN_TAKES]),
             "opp_takes": int(facts[INFO_OPP_TAKES]),
