@@ -87,6 +87,7 @@ __all__ = [
     "KINDS",
     "Evaluation",
     "PositionsConfig",
+    "evaluate_frame",
     "evaluate_positions",
     "execute",
     "load_positions",
@@ -434,13 +435,7 @@ def evaluation_columns(
 ) -> pd.DataFrame:
     """The evaluation's columns (docs/advice.md) added to the rows of ``frame``."""
     worlds = evaluation.samples
-    columns: dict[str, list] = {
-        key: []
-        for key in (
-            "measure_worlds", "actions", "values", "value_ses", "gains", "gain_ses", "baseline",
-            "best", "gain", "gain_se", "played_gain", "played_gain_se",
-        )
-    }  # fmt: skip
+    columns: dict[str, list] = {key: [] for key in EVALUATION_COLUMNS[2:]}
     for r in range(len(frame)):
         phase = int(states[r, PositionSlot.PHASE])
         n, base = int(found.n_actions[r]), int(found.baseline[r])
@@ -477,20 +472,43 @@ def evaluation_columns(
     return pd.concat([frame, extra], axis=1)
 
 
+# The columns ``evaluation_columns`` adds (docs/advice.md, "The evaluation").
+EVALUATION_COLUMNS = (
+    "evaluation", "worlds", "measure_worlds", "actions", "values", "value_ses", "gains",
+    "gain_ses", "baseline", "best", "gain", "gain_se", "played_gain", "played_gain_se",
+)  # fmt: skip
+
+
+def evaluate_frame(
+    frame: pd.DataFrame,
+    rules: Rules,
+    evaluation: Evaluation,
+    seed: int,
+    threads: int | None = None,
+) -> pd.DataFrame:
+    """A dataset's rows evaluated (again) under ``rules`` and ``evaluation``: each row's
+    worlds come from ``row_keys(seed, ...)``, so with the dataset's seed every rule set and
+    every evaluation of the same depth sees the same worlds (paired comparisons). A stored
+    position keeps its hand's knock limit (R12, R14a): evaluate it only under rules whose
+    limit is that one (any but Oklahoma for positions played under another rule set)."""
+    rows = frame.drop(columns=[c for c in EVALUATION_COLUMNS if c in frame])
+    if not len(rows):
+        return rows
+    masks, states = position_arrays(rows)
+    found = evaluate_positions(masks, states, row_keys(seed, rows), rules, evaluation, threads)
+    return evaluation_columns(rows, states, found, evaluation)
+
+
 def play_chunk(config: PositionsConfig, chunk: int, threads: int | None = None) -> pd.DataFrame:
     """One chunk of a dataset: the positions of its deals, evaluated if asked."""
     start, stop = config.chunk_range(chunk)
     masks, states, info = sample_positions(
         config.rules, config.players, config.seed, start, stop - start, threads
     )
-    frame, flat_masks, flat_states = positions_frame(config.players, start, masks, states, info)
-    if config.evaluation is None or not len(frame):
+    frame = positions_frame(config.players, start, masks, states, info)[0]
+    if config.evaluation is None:
         return frame
-    keys = row_keys(config.seed, frame)
-    found = evaluate_positions(
-        flat_masks, flat_states, keys, config.rules, config.evaluation, threads
-    )
-    return evaluation_columns(frame, flat_states, found, config.evaluation)
+    return evaluate_frame(frame, config.rules, config.evaluation, config.seed, threads)
 
 
 # -------------------------------------------------------------------------- folders

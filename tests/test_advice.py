@@ -406,3 +406,17 @@ def test_the_take_table_sorts_cards_by_what_they_do():
     assert cell["positions"] == len(draws)
     if len(draws):
         assert cell["mean"] == pytest.approx(draws["gain"].mean())
+
+
+def test_stored_positions_evaluate_again_on_the_same_worlds():
+    """A dataset's full positions reproduce its evaluation exactly; under other scoring
+    (standard: undercut 25) the same positions get the same actions, other values."""
+    from gin_sim.positions import evaluate_frame
+
+    config = _dataset(deals=6, chunk=6)
+    frame = pd.concat(execute(config), ignore_index=True)
+    again = evaluate_frame(frame, HOLLYWOOD, SMALL, config.seed)
+    pd.testing.assert_frame_equal(frame, again)
+    standard = evaluate_frame(frame, load_rules("standard"), SMALL, config.seed)
+    assert standard["actions"].map(list).tolist() == frame["actions"].map(list).tolist()
+    assert standard["values"].map(list).tolist() != frame["values"].map(list).tolist()
