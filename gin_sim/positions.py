@@ -731,6 +731,9 @@ def load_positions(directory: str | Path) -> pd.DataFrame:
     return frame
 
 
+SUMMARY_COLUMNS = ("kind", "deadwood", "gain", "played", "best")  # what summary_by_kind reads
+
+
 def summary_by_kind(frame: pd.DataFrame) -> pd.DataFrame:
     """Per kind: positions, mean own deadwood, and for evaluated datasets the mean headline
     gain (take over draw, knock over the best discard; docs/advice.md) with its 95% interval

@@ -298,6 +298,8 @@ def test_the_command_writes_resumes_and_refuses(tmp_path):
         (["--deals", "0"], "deals = 0"),
         (["--rollout", "nobody"], "rollout = 'nobody'"),
         (["--overwrite"], "--overwrite needs --out"),
+        (["--no-evaluate"], "--samples sets the evaluation"),
+        (["--chunk-size", "100001"], "chunk size = 100,001"),
     ):
         result = runner.invoke(app, [*args, *bad])
         assert result.exit_code == 2, (bad, result.output)

@@ -33,8 +33,17 @@ from gin_sim.cli.common import (
     user_errors,
 )
 from gin_sim.cluster import dask_client
-from gin_sim.positions import Evaluation, PositionsConfig, PositionSet, execute, summary_by_kind
+from gin_sim.config import ConfigError
+from gin_sim.positions import (
+    SUMMARY_COLUMNS,
+    Evaluation,
+    PositionsConfig,
+    PositionSet,
+    execute,
+    summary_by_kind,
+)
 from gin_sim.rules import load_rules
+from gin_sim.runs import RunError
 
 
 def positions(
@@ -50,20 +59,34 @@ def positions(
     evaluate: Annotated[
         bool, typer.Option(help="Evaluate every position's actions by deep search.")
     ] = True,
-    samples: Annotated[int, typer.Option(help="Worlds per evaluated position.")] = 512,
+    samples: Annotated[
+        int | None, typer.Option(help="Worlds per evaluated position [default: 512].")
+    ] = None,
     select: Annotated[
-        int, typer.Option(help="After a take: the first worlds, which choose the baseline discard.")
-    ] = 128,
+        int | None,
+        typer.Option(
+            help="After a take: the first worlds, which choose the baseline discard [default: 128]."
+        ),
+    ] = None,
     rollout: Annotated[
-        str, typer.Option(help="The family strategy playing the decider's later moves.")
-    ] = "expert",
+        str | None,
+        typer.Option(
+            help="The family strategy playing the decider's later moves [default: expert]."
+        ),
+    ] = None,
     opponent_model: Annotated[
-        str, typer.Option(help="The family strategy playing the opponent (and building its hand).")
-    ] = "simple",
-    infer: Annotated[bool, typer.Option(help="Infer the opponent's hand from its play.")] = True,
+        str | None,
+        typer.Option(
+            help="The family strategy playing the opponent and building its hand [default: simple]."
+        ),
+    ] = None,
+    infer: Annotated[
+        bool | None, typer.Option(help="Infer the opponent's hand from its play [default: on].")
+    ] = None,
     infer_weight: Annotated[
-        float, typer.Option(help="With --infer: the weight of each contradicted pass.")
-    ] = 0.25,
+        float | None,
+        typer.Option(help="With --infer: the weight of each contradicted pass [default: 0.25]."),
+    ] = None,
     out: Annotated[
         str | None,
         typer.Option(help="Dataset folder: each finished chunk is written there; rerun to resume."),
@@ -81,9 +104,15 @@ def positions(
     frames = []
     with user_errors():
         check_run_options(out, overwrite, False, scheduler, workers)
-        evaluation = None
-        if evaluate:
-            evaluation = Evaluation(samples, select, rollout, opponent_model, infer, infer_weight)
+        settings = {
+            "samples": samples, "select": select, "rollout": rollout,
+            "opponent_model": opponent_model, "infer": infer, "infer_weight": infer_weight,
+        }  # fmt: skip
+        given = {key: value for key, value in settings.items() if value is not None}
+        if given and not evaluate:
+            option = "--" + next(iter(given)).replace("_", "-")
+            raise ConfigError(f"{option} sets the evaluation: drop it or --no-evaluate")
+        evaluation = Evaluation(**given) if evaluate else None
         config = PositionsConfig(
             load_rules(rules, rule), resolve_players(players, param1, param2), seed, deals,
             chunk_size, evaluation,
@@ -96,12 +125,12 @@ def positions(
                 progress_bar(deals, "deals", not (quiet or as_json)) as advance,
             ):
                 chunks = execute(config, out, overwrite, threads, advance, client)
-                frames.extend(chunks)
+                # Only what the summary reads is kept: the positions stay on disk.
+                frames.extend(chunk[[c for c in SUMMARY_COLUMNS if c in chunk]] for chunk in chunks)
         except KeyboardInterrupt as stop:
             if chunks is not None:
                 chunks.close()
-            saved = PositionSet(Path(out), config).saved() if out else None
-            interrupted(out, saved, deals, "deals", stop)
+            interrupted(out, _saved(out, config), deals, "deals", stop)
         elapsed = time.perf_counter() - started
     frame = pd.concat(frames, ignore_index=True)
     summary = summary_by_kind(frame)
@@ -138,6 +167,16 @@ def positions(
             cells += [gain, f"{row['played_is_best']:.0%}"]
         table.add_row(*cells)
     Console().print(table)
+
+
+def _saved(out: str | None, config: PositionsConfig) -> int | None:
+    """After an interruption: the deals whose chunks are on disk, if that can be told."""
+    if out is None:
+        return None
+    try:
+        return PositionSet(Path(out), config).saved()
+    except (RunError, OSError):
+        return None
 
 
 def register(app: typer.Typer) -> None:
