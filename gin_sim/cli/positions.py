@@ -60,32 +60,32 @@ def positions(
         bool, typer.Option(help="Evaluate every position's actions by deep search.")
     ] = True,
     samples: Annotated[
-        int | None, typer.Option(help="Worlds per evaluated position [default: 512].")
+        int | None, typer.Option(help="Worlds per evaluated position (default 512).")
     ] = None,
     select: Annotated[
         int | None,
         typer.Option(
-            help="After a take: the first worlds, which choose the baseline discard [default: 128]."
+            help="After a take: the first worlds, which choose the baseline discard (default 128)."
         ),
     ] = None,
     rollout: Annotated[
         str | None,
         typer.Option(
-            help="The family strategy playing the decider's later moves [default: expert]."
+            help="The family strategy playing the decider's later moves (default expert)."
         ),
     ] = None,
     opponent_model: Annotated[
         str | None,
         typer.Option(
-            help="The family strategy playing the opponent and building its hand [default: simple]."
+            help="The family strategy playing the opponent and building its hand (default simple)."
         ),
     ] = None,
     infer: Annotated[
-        bool | None, typer.Option(help="Infer the opponent's hand from its play [default: on].")
+        bool | None, typer.Option(help="Infer the opponent's hand from its play (default on).")
     ] = None,
     infer_weight: Annotated[
         float | None,
-        typer.Option(help="With --infer: the weight of each contradicted pass [default: 0.25]."),
+        typer.Option(help="With --infer: the weight of each contradicted pass (default 0.25)."),
     ] = None,
     out: Annotated[
         str | None,
