@@ -47,6 +47,9 @@ def main() -> None:
         "--mc-decisions", type=int, default=300, help="positions the mc player decides"
     )
     parser.add_argument("--mc-matches", type=int, default=60, help="matches of mc vs simple")
+    parser.add_argument(
+        "--positions-deals", type=int, default=60, help="deals whose positions are evaluated"
+    )
     parser.add_argument("--check", action="store_true", help="verify results against the reference")
     parser.add_argument("--run-deals", type=int, default=2_000_000, help="decks of the Parquet run")
     parser.add_argument(
@@ -111,6 +114,7 @@ def main() -> None:
     )
 
     bench_search(args)
+    bench_positions(args)
     bench_runs(args)
 
 
@@ -196,6 +200,47 @@ def bench_search(args: argparse.Namespace) -> None:
         f"mc games/s: {hands_per_second / per_game:.1f}  (mc vs simple, games to {standard.game_target} "
         f"under standard, {numba.config.NUMBA_NUM_THREADS} threads: {hands_per_second:.0f} hands/s in "
         f"{args.mc_matches:,} matches, {per_game:.2f} hands per game, median of {runs})"
+    )
+
+
+def bench_positions(args: argparse.Namespace) -> None:
+    """Deep evaluation (docs/advice.md) at the default depth: positions of every kind kept
+    from expert play, evaluated on all cores; then a whole dataset of mc against mc."""
+    from gin_sim.positions import (
+        Evaluation,
+        PositionsConfig,
+        evaluate_positions,
+        execute,
+        positions_frame,
+        row_keys,
+        sample_positions,
+    )
+
+    rules = load_rules("hollywood")
+    pair = parse_players("expert,expert")
+    evaluation = Evaluation()
+    masks, states, info = sample_positions(rules, pair, 1, 0, args.positions_deals)
+    frame, masks, states = positions_frame(pair, 0, masks, states, info)
+    keys = row_keys(1, frame)
+    evaluate_positions(masks[:4], states[:4], keys[:4], rules, evaluation)  # compile
+    runs = max(1, min(args.repeats, 3))
+    seconds = median_seconds(
+        lambda: evaluate_positions(masks, states, keys, rules, evaluation), runs
+    )
+    print(
+        f"evaluated positions/s: {len(frame) / seconds:.1f}  (default evaluation: {evaluation.name}; "
+        f"hollywood, {len(frame):,} positions of every kind from {args.positions_deals:,} deals of expert play, "
+        f"{numba.config.NUMBA_NUM_THREADS} threads, median of {runs})"
+    )
+    deals = max(2, args.positions_deals // 3)
+    config = PositionsConfig(rules, parse_players("mc,mc"), 1, deals, deals, evaluation)
+    list(execute(PositionsConfig(rules, config.players, 1, 2, 2, evaluation)))  # compile
+    start = time.perf_counter()
+    rows = sum(len(chunk) for chunk in execute(config))
+    seconds = time.perf_counter() - start
+    print(
+        f"dataset deals/s mc vs mc: {deals / seconds:.1f}  ({rows:,} positions from {deals:,} deals "
+        f"played and evaluated at the default depth, hollywood, {numba.config.NUMBA_NUM_THREADS} threads, once)"
     )
 
 

@@ -9,12 +9,14 @@ The public API, one way in for each concept:
   ``records_to_frame``
 - decisions from outside: ``decide`` (any strategy's decision for a view given as plain data)
 - runs: ``load_run`` (the records of a run folder written with ``--out``)
+- positions: ``load_positions`` (a dataset of evaluated decision positions, docs/advice.md)
 """
 
 from gin_sim.cards import format_cards, parse_cards
 from gin_sim.deadwood import min_deadwood, min_deadwood_many
 from gin_sim.decide import Decision, decide
 from gin_sim.melds import Arrangement, best_arrangement
+from gin_sim.positions import load_positions
 from gin_sim.rules import Rules, load_rules
 from gin_sim.runs import load_run
 from gin_sim.simulate import play_hand, records_to_frame, simulate_deals
@@ -31,6 +33,7 @@ __all__ = [
     "best_arrangement",
     "decide",
     "format_cards",
+    "load_positions",
     "load_rules",
     "load_run",
     "load_strategy",

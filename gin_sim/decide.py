@@ -55,6 +55,7 @@ from gin_sim.strategies import Strategy, load_strategy
 __all__ = [
     "Candidate",
     "Decision",
+    "action_words",
     "candidate_table",
     "decide",
     "interval95",
@@ -62,6 +63,7 @@ __all__ = [
     "position_from_view",
     "stream_state",
     "view_from_situation",
+    "view_of_position",
 ]
 
 PHASES = {"offer": Phase.OFFER, "draw": Phase.DRAW, "discard": Phase.DISCARD}
@@ -337,6 +339,35 @@ def view_from_situation(situation: Situation) -> dict[str, Any]:
     return document
 
 
+def view_of_position(masks: np.ndarray, state: np.ndarray) -> dict[str, Any]:
+    """The plain-data view (what ``decide`` takes) of the player to move at a kernel
+    position: only what that player may know (docs/strategies.md, "What a player knows")."""
+    M, S = PositionMask, PositionSlot
+    me = int(state[S.PLAYER])
+    opponent = 1 - me
+    phase = int(state[S.PHASE])
+    pile = [int(c) for c in state[S.PILE : S.PILE + int(state[S.PILE_SIZE])]]
+    document: dict[str, Any] = {
+        "decision": next(name for name, value in PHASES.items() if value == phase),
+        "hand": format_cards(int(masks[M.HAND + me])),
+        "pile": format_cards(pile),
+        "stock_left": N_CARDS - int(state[S.STOCK_POS]),
+        "dealer": "me" if int(state[S.DEALER]) == me else "opponent",
+        "opp_turns": int(state[S.TURNS_BY + opponent]),
+        "own_turns": int(state[S.TURNS_BY + me]),
+        "pile_takes": int(state[S.TAKES]),
+        "opp_taken": format_cards(int(masks[M.TAKEN + opponent])),
+        "opp_passed": format_cards(int(masks[M.PASSED + opponent])),
+        "own_taken": format_cards(int(masks[M.TAKEN + me])),
+        "own_passed": format_cards(int(masks[M.PASSED + me])),
+        "knock_limit": int(state[S.LIMIT]),
+    }
+    if phase == Phase.DISCARD:
+        document["taken"] = format_card(int(state[S.TAKEN_CARD]))
+        document["taken_from_pile"] = bool(state[S.FROM_PILE])
+    return document
+
+
 def position_from_view(
     view: View, seat: int = 0, fill: list[int] | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -390,6 +421,12 @@ def stream_state(seed: int, deal: int = 0, seat: int = 0, draws: int = 0) -> int
     """The deciding player's random stream: the stream of player ``seat`` in deal ``deal``
     of ``seed`` (docs/engine.md), after ``draws`` numbers were drawn from it."""
     return (player_stream_state(seed, deal, seat) + draws * GOLDEN_GAMMA) & MASK64
+
+
+def action_words(action: int, phase: int) -> str:
+    """A kernel action in words: ``take``, ``decline``, ``draw``, ``discard 7H``,
+    ``knock 7H``, ``big gin`` (``phase`` is the ``Phase`` it is taken in)."""
+    return _describe(action, phase).action
 
 
 def _describe(action: int, phase: int) -> Decision:

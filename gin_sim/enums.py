@@ -152,3 +152,16 @@ class MatchStartSlotT(NamedTuple):
 
 MatchStartSlot = MatchStartSlotT()
 N_MATCH_START_SLOTS = MatchStartSlot.GAMES + 1
+
+
+class DecisionKindT(NamedTuple):
+    """The kinds of decision positions a dataset samples (docs/advice.md)."""
+
+    OFFER: int = 0  # take or decline the first upcard (R7, R8)
+    DRAW: int = 1  # take the discard pile's top or draw from the stock (R10)
+    DISCARD: int = 2  # 11 cards, knocking not allowed: which card to discard (R11)
+    KNOCK: int = 3  # 11 cards, knocking allowed (R12): knock, or play on with some discard
+
+
+DecisionKind = DecisionKindT()
+N_DECISION_KINDS = 4

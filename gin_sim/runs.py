@@ -47,9 +47,10 @@ MANIFEST = "manifest.json"
 PARQUET_OPTIONS = {"compression": "lz4", "use_dictionary": False}
 RUN_FORMAT = 1
 KINDS = ("hands", "matches")
-# The names a run gives its files (``Run.chunk_files``) and their temporary names while
-# being written (``_write_atomically``): --overwrite and resume touch these and nothing else.
-CHUNK_NAME = re.compile(r"(hands|matches|match-hands)-[0-9]{6,}\.parquet")
+# The names a run or a positions dataset (``gin_sim.positions``) gives its files, and their
+# temporary names while being written (``_write_atomically``): --overwrite and resume touch
+# these and nothing else.
+CHUNK_NAME = re.compile(r"(hands|matches|match-hands|positions)-[0-9]{6,}\.parquet")
 TEMPORARY_NAME = re.compile(rf"\.(?:{CHUNK_NAME.pattern}|{re.escape(MANIFEST)})\.[0-9a-z_]+\.tmp")
 CHUNK_METADATA = b"gin_sim"  # Parquet key-value metadata of a chunk: its run's seed and range
 # The columns a chunk of each level must hold, beyond which nothing is read.

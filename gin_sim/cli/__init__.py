@@ -32,6 +32,7 @@ from gin_sim.cli import (  # noqa: E402  (they register on app)
     deadwood,
     listing,
     match,
+    positions,
     replay,
     report,
     simulate,
@@ -47,6 +48,7 @@ replay.register(app)
 listing.register(app)
 report.register(app)
 tune.register(app)
+positions.register(app)
 
 
 def _is_usage_error(error: Exception) -> bool:

@@ -46,16 +46,21 @@ def scratch_nb():
 
 
 @njit(cache=True, _nrt=False)
+def decide_nb(masks, state, rules, strategies, undercut_table, streams, search):
+    """The action of the player to move, by its own strategy (a family member, ``random``,
+    or an ``mc`` search that plays its rollouts with the family)."""
+    player = state[PositionSlot.PLAYER]
+    params = strategies[player]
+    if params[StrategyParam.KIND] == StrategyKind.MC:
+        return search_nb(params, masks, state, rules, undercut_table, streams, player, search)
+    return family_action_nb(params, masks, state, rules, undercut_table, streams, player)
+
+
+@njit(cache=True, _nrt=False)
 def play_on_nb(masks, state, rules, strategies, undercut_table, streams, search):
-    """Play the position to the end: each player decides by its own strategy (a family
-    member, ``random``, or an ``mc`` search that plays its rollouts with the family)."""
+    """Play the position to the end, each player deciding by its own strategy."""
     while state[PositionSlot.PHASE] != Phase.OVER:
-        player = state[PositionSlot.PLAYER]
-        params = strategies[player]
-        if params[StrategyParam.KIND] == StrategyKind.MC:
-            action = search_nb(params, masks, state, rules, undercut_table, streams, player, search)
-        else:
-            action = family_action_nb(params, masks, state, rules, undercut_table, streams, player)
+        action = decide_nb(masks, state, rules, strategies, undercut_table, streams, search)
         apply_nb(masks, state, rules, action)
 
 

@@ -15,6 +15,8 @@ _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 DECK_DOMAIN = np.uint64(0x6A09E667F3BCC908)
 PLAYER_DOMAIN = np.uint64(0xBB67AE8584CAA73B)
+SAMPLE_DOMAIN = np.uint64(0x3C6EF372FE94F82B)  # which decisions of a deal a dataset keeps
+EVALUATION_DOMAIN = np.uint64(0xA54FF53A5F1D36F1)  # the worlds of a position's evaluation
 _S30 = np.uint64(30)
 _S27 = np.uint64(27)
 _S31 = np.uint64(31)
@@ -55,6 +57,19 @@ def deck_key_nb(seed, deal):
 def player_key_nb(seed, deal, player):
     base = splitmix64_nb(np.uint64(seed) ^ PLAYER_DOMAIN)
     return splitmix64_nb(base + np.uint64(2) * np.uint64(deal) + np.uint64(player))
+
+
+@njit(cache=True, _nrt=False)
+def sample_key_nb(seed, deal):
+    """The stream that picks the decisions a positions dataset keeps from deal ``deal``."""
+    return splitmix64_nb(splitmix64_nb(np.uint64(seed) ^ SAMPLE_DOMAIN) + np.uint64(deal))
+
+
+@njit(cache=True, _nrt=False)
+def evaluation_key_nb(seed, deal, kind):
+    """The world stream of the evaluation of the position of kind ``kind`` of deal ``deal``."""
+    base = splitmix64_nb(np.uint64(seed) ^ EVALUATION_DOMAIN)
+    return splitmix64_nb(base + np.uint64(4) * np.uint64(deal) + np.uint64(kind))
 
 
 @njit(cache=True, _nrt=False)

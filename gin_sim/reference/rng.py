@@ -19,6 +19,8 @@ MASK64 = (1 << 64) - 1
 GOLDEN_GAMMA = 0x9E3779B97F4A7C15
 DECK_KEY = 0x6A09E667F3BCC908
 PLAYER_KEY = 0xBB67AE8584CAA73B
+SAMPLE_KEY = 0x3C6EF372FE94F82B  # which decisions of a deal a positions dataset keeps
+EVALUATION_KEY = 0xA54FF53A5F1D36F1  # the worlds of a position's evaluation
 
 
 def mix(z: int) -> int:
@@ -78,3 +80,17 @@ def player_stream_state(seed: int, deal: int, player: int) -> int:
     if player not in (0, 1):
         raise ValueError(f"player must be 0 or 1, got {player!r}")
     return splitmix64((splitmix64((seed & MASK64) ^ PLAYER_KEY) + 2 * deal + player) & MASK64)
+
+
+def sample_stream_state(seed: int, deal: int) -> int:
+    """The initial state of the stream that picks the decisions a positions dataset keeps
+    from ``deal`` (docs/advice.md)."""
+    deal = _check_index(deal, "deal")
+    return splitmix64((splitmix64((seed & MASK64) ^ SAMPLE_KEY) + deal) & MASK64)
+
+
+def evaluation_stream_state(seed: int, deal: int, kind: int) -> int:
+    """The initial state of the world stream of the evaluation of the position of kind
+    ``kind`` (0 to 3) of ``deal`` (docs/advice.md)."""
+    deal = _check_index(deal, "deal")
+    return splitmix64((splitmix64((seed & MASK64) ^ EVALUATION_KEY) + 4 * deal + kind) & MASK64)

@@ -1,0 +1,301 @@
+"""Decision positions from played hands, and their deep evaluation (docs/advice.md).
+
+``sample_positions_nb`` plays deals exactly as ``kernels/playout.py`` does (the same deck,
+dealer and player streams, so the same hands as ``simulate``) and keeps, per deal, one
+decision of each kind (``DecisionKind``) chosen uniformly among that kind's decisions in the
+hand by a stream of its own (``sample_key_nb``), which no player reads.
+``evaluate_positions_nb`` evaluates every relevant action of each position with a deep
+search: worlds sampled from the decider's view alone (``kernels.search.sample_world_nb``,
+with opponent-hand inference as in ``mc``), every action played out in every world by the
+family rollout policies (common random numbers), each position with its own world stream.
+The reference engine (``gin_sim.reference.advice``) implements both too.
+
+Contract: only NumPy arrays and scalars; positions as in ``kernels/position.py``; the
+evaluation's settings are an ``mc`` strategy vector (``StrategyParam``: samples, rollout
+and opponent policies, inference) plus ``select``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from gin_sim.enums import (
+    ACTION_KNOCK,
+    FAMILY_PARAMS,
+    N_DECISION_KINDS,
+    N_POSITION_MASKS,
+    N_POSITION_SLOTS,
+    DecisionKind,
+    Phase,
+    PositionMask,
+    PositionSlot,
+    RuleParam,
+    StrategyParam,
+)
+from gin_sim.kernels.deadwood import min_deadwood_nb
+from gin_sim.kernels.decisions import least_deadwood_discard_nb
+from gin_sim.kernels.playout import decide_nb, scratch_nb
+from gin_sim.kernels.position import (
+    apply_nb,
+    copy_position_nb,
+    deal_nb,
+    hand_value_nb,
+    play_out_with_family_nb,
+    score_nb,
+)
+from gin_sim.kernels.rng import bounded_nb, next_nb, player_key_nb, sample_key_nb, shuffle_deck_nb
+from gin_sim.kernels.search import sample_world_nb
+
+_ONE = np.uint64(1)
+_S = PositionSlot
+_M = PositionMask
+MAX_ACTIONS = 12  # a knock and up to 11 discards
+# Slots of a sampled position's int64 facts (``sample_positions_nb``'s ``info``).
+INFO_COUNT = 0  # decisions of this kind in the hand (0: the hand had none, no position)
+INFO_DECISION = 1  # the position's decision number in the hand, from 0 (both players')
+INFO_ACTION = 2  # the action the player to move took there
+INFO_OWN_TAKES = 3  # cards the player to move had taken from the discard pile so far
+INFO_OPP_TAKES = 4  # cards its opponent had taken from the discard pile so far
+INFO_POINTS = 5  # the hand's final points from the side of the player to move
+N_INFO = 6
+_DEALS_PER_BLOCK = 4  # a hand of search players takes milliseconds: small work items
+
+
+@njit(cache=True, inline="always")
+def _bit(card):
+    return _ONE << np.uint64(card)
+
+
+@njit(cache=True, _nrt=False)
+def forbidden_discard_nb(state):
+    """The card just taken from the pile, which no candidate discards (as in ``mc``), or -1."""
+    return state[_S.TAKEN_CARD] if state[_S.FROM_PILE] else -1
+
+
+@njit(cache=True, _nrt=False)
+def decision_kind_nb(masks, state, rules):
+    """The ``DecisionKind`` of the decision the position waits for; -1 when it is none
+    (the hand is over, or big gin can be declared, R14)."""
+    phase = state[_S.PHASE]
+    if phase == Phase.OFFER:
+        return DecisionKind.OFFER
+    if phase == Phase.DRAW:
+        return DecisionKind.DRAW
+    if phase != Phase.DISCARD:
+        return -1
+    hand = masks[_M.HAND + state[_S.PLAYER]]
+    if rules[RuleParam.BIG_GIN_BONUS] > 0 and min_deadwood_nb(hand) == 0:
+        return -1
+    deadwood = least_deadwood_discard_nb(hand, forbidden_discard_nb(state))[1]
+    return DecisionKind.KNOCK if deadwood <= state[_S.LIMIT] else DecisionKind.DISCARD
+
+
+@njit(cache=True, _nrt=False)
+def sample_deal_nb(
+    seed, deal, rules, strategies, undercut_table, scratch, work, masks_out, states_out, info_out
+):
+    """Play deal ``deal`` of ``seed`` and keep one position of each kind.
+
+    ``masks_out`` uint64[N_DECISION_KINDS, N_POSITION_MASKS], ``states_out``
+    int64[N_DECISION_KINDS, N_POSITION_SLOTS] and ``info_out`` int64[N_DECISION_KINDS,
+    N_INFO] receive, per kind, the position before the decision and its facts.
+    ``scratch`` is ``kernels.playout.scratch_nb()``; ``work`` is ``_work_nb()``.
+    """
+    streams, masks, state, chains, result, search = scratch
+    deck, deck_state, pick, counts, takes = work
+    shuffle_deck_nb(seed, deal, deck, deck_state)
+    streams[0] = player_key_nb(seed, deal, 0)
+    streams[1] = player_key_nb(seed, deal, 1)
+    deal_nb(deck, deal % 2, rules, masks, state)
+    pick[0] = sample_key_nb(seed, deal)
+    for k in range(N_DECISION_KINDS):
+        counts[k] = 0
+        for j in range(info_out.shape[1]):
+            info_out[k, j] = 0
+    takes[0] = 0
+    takes[1] = 0
+    decision = 0
+    while state[_S.PHASE] != Phase.OVER:
+        player = state[_S.PLAYER]
+        kind = decision_kind_nb(masks, state, rules)
+        kept = False
+        if kind >= 0:
+            counts[kind] += 1
+            # Reservoir sampling of one: the j-th decision of a kind replaces the kept one
+            # with probability 1/j, so each is kept with probability 1/(their number).
+            if bounded_nb(next_nb(pick, 0), counts[kind]) == 0:
+                copy_position_nb(masks, state, masks_out[kind], states_out[kind])
+                info_out[kind, INFO_DECISION] = decision
+                info_out[kind, INFO_OWN_TAKES] = takes[player]
+                info_out[kind, INFO_OPP_TAKES] = takes[1 - player]
+                kept = True
+        action = decide_nb(masks, state, rules, strategies, undercut_table, streams, search)
+        if kept:
+            info_out[kind, INFO_ACTION] = action
+        if state[_S.PHASE] != Phase.DISCARD and action == 1:
+            takes[player] += 1
+        apply_nb(masks, state, rules, action)
+        decision += 1
+    score_nb(masks, state, rules, chains, result)
+    for k in range(N_DECISION_KINDS):
+        info_out[k, INFO_COUNT] = counts[k]
+        if counts[k] and result[0] >= 0:
+            seat = states_out[k, _S.PLAYER]
+            info_out[k, INFO_POINTS] = result[1] if result[0] == seat else -result[1]
+
+
+@njit(cache=True)
+def _work_nb():
+    """Per-thread scratch of ``sample_deal_nb``: (deck int8[52], deck stream uint64[1],
+    sampling stream uint64[1], decisions per kind int64[4], pile takes per player int64[2])."""
+    return (
+        np.empty(52, np.int8),
+        np.empty(1, np.uint64),
+        np.empty(1, np.uint64),
+        np.zeros(N_DECISION_KINDS, np.int64),
+        np.zeros(2, np.int64),
+    )
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def sample_positions_nb(
+    seed, first_deal, rules, strategies, undercut_table, masks_out, states_out, info_out
+):
+    """Deals ``first_deal .. first_deal + n - 1`` (dealer ``deal % 2``, as ``play_deals_nb``):
+    ``masks_out`` uint64[n, N_DECISION_KINDS, N_POSITION_MASKS], ``states_out``
+    int64[n, N_DECISION_KINDS, N_POSITION_SLOTS], ``info_out`` int64[n, N_DECISION_KINDS,
+    N_INFO]. Each deal depends only on (seed, deal): any threads, any split into calls."""
+    n = masks_out.shape[0]
+    n_blocks = (n + _DEALS_PER_BLOCK - 1) // _DEALS_PER_BLOCK
+    for block in prange(n_blocks):
+        scratch = scratch_nb()
+        work = _work_nb()
+        for i in range(block * _DEALS_PER_BLOCK, min(n, (block + 1) * _DEALS_PER_BLOCK)):
+            sample_deal_nb(
+                seed, first_deal + i, rules, strategies, undercut_table, scratch, work,
+                masks_out[i], states_out[i], info_out[i],
+            )  # fmt: skip
+
+
+@njit(cache=True)
+def evaluation_scratch_nb():
+    """One thread's scratch for evaluations: (world masks, world state, rollout masks,
+    rollout state, unseen cards int64[52], rollout policies float64[2, FAMILY_PARAMS],
+    world stream uint64[1], idle streams uint64[2], chains int64[16, 2], score int64[8],
+    values float64[MAX_ACTIONS])."""
+    return (
+        np.zeros(N_POSITION_MASKS, np.uint64),
+        np.zeros(N_POSITION_SLOTS, np.int64),
+        np.zeros(N_POSITION_MASKS, np.uint64),
+        np.zeros(N_POSITION_SLOTS, np.int64),
+        np.zeros(52, np.int64),
+        np.zeros((2, FAMILY_PARAMS), np.float64),
+        np.zeros(1, np.uint64),
+        np.zeros(2, np.uint64),
+        np.zeros((16, 2), np.int64),
+        np.zeros(8, np.int64),
+        np.zeros(MAX_ACTIONS, np.float64),
+    )
+
+
+@njit(cache=True, _nrt=False)
+def evaluation_actions_nb(masks, state, actions):
+    """The actions an evaluation compares (docs/advice.md), into ``actions``; returns how
+    many. Offer and draw: decline or draw (0), then take (1). After taking: knocking with
+    the least-deadwood discard when that is allowed (R12), then every card of the hand but
+    the one just taken from the pile, ascending, as a discard without knocking."""
+    if state[_S.PHASE] != Phase.DISCARD:
+        actions[0] = 0
+        actions[1] = 1
+        return 2
+    hand = masks[_M.HAND + state[_S.PLAYER]]
+    forbidden = forbidden_discard_nb(state)
+    best, deadwood = least_deadwood_discard_nb(hand, forbidden)
+    n = 0
+    if deadwood <= state[_S.LIMIT]:
+        actions[0] = best | ACTION_KNOCK
+        n = 1
+    for card in range(52):
+        if hand & _bit(card) and card != forbidden:
+            actions[n] = card
+            n += 1
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def evaluate_position_nb(
+    params, select, masks, state, rules, undercut_table, key, scratch, actions, sums, squares,
+    gains, gain_squares,
+):  # fmt: skip
+    """Evaluate every action of ``evaluation_actions_nb`` at the position in ``params``'s
+    ``samples`` worlds, the world stream seeded with ``key``; returns (actions, baseline).
+
+    ``sums``/``squares`` float64[MAX_ACTIONS]: each action's value (points of the hand from
+    the side of the player to move) summed over every world, and its square.
+    ``gains``/``gain_squares``: the value less the baseline's in the same world, summed
+    over the measuring worlds. The baseline is action 0 (decline or draw) at an offer or a
+    draw, measured on every world; after taking it is the discard without knocking with the
+    greatest value sum over the first ``select`` worlds (ties: the lower card), measured on
+    the worlds after those, so that choosing it does not flatter it. ``scratch`` is
+    ``evaluation_scratch_nb()``.
+    """
+    (world_masks, world_state, roll_masks, roll_state, cards, policies, rng, idle, chains,
+     result, values) = scratch  # fmt: skip
+    player = state[_S.PLAYER]
+    opponent = 1 - player
+    n = evaluation_actions_nb(masks, state, actions)
+    for j in range(FAMILY_PARAMS):
+        policies[player, j] = params[StrategyParam.MC_ROLLOUT + j]
+        policies[opponent, j] = params[StrategyParam.MC_OPPONENT + j]
+    for c in range(n):
+        sums[c] = 0.0
+        squares[c] = 0.0
+        gains[c] = 0.0
+        gain_squares[c] = 0.0
+    rng[0] = key
+    choosing = state[_S.PHASE] == Phase.DISCARD
+    baseline = -1 if choosing else 0
+    for world in range(np.int64(params[StrategyParam.MC_SAMPLES])):
+        if choosing and world == select:
+            for c in range(n):
+                plain = not actions[c] & ACTION_KNOCK
+                if plain and (baseline < 0 or sums[c] > sums[baseline]):
+                    baseline = c
+        sample_world_nb(params, masks, state, player, world_masks, world_state, cards, rng)
+        for c in range(n):
+            copy_position_nb(world_masks, world_state, roll_masks, roll_state)
+            apply_nb(roll_masks, roll_state, rules, actions[c])
+            play_out_with_family_nb(roll_masks, roll_state, rules, policies, undercut_table, idle)
+            value = np.float64(hand_value_nb(roll_masks, roll_state, rules, chains, result, player))
+            values[c] = value
+            sums[c] += value
+            squares[c] += value * value
+        if baseline >= 0:
+            for c in range(n):
+                gain = values[c] - values[baseline]
+                gains[c] += gain
+                gain_squares[c] += gain * gain
+    return n, baseline
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def evaluate_positions_nb(
+    params, select, rules, undercut_table, masks, states, keys, actions_out, sums_out,
+    squares_out, gains_out, gain_squares_out, meta_out,
+):  # fmt: skip
+    """``evaluate_position_nb`` for positions ``masks`` uint64[n, N_POSITION_MASKS] and
+    ``states`` int64[n, N_POSITION_SLOTS] with world keys ``keys`` uint64[n], in parallel;
+    ``actions_out`` int64[n, MAX_ACTIONS] (-1 past the last), the four float64[n,
+    MAX_ACTIONS] sums, ``meta_out`` int64[n, 2] (actions, baseline). A position's result
+    depends only on it, its key and the settings: any threads, any order."""
+    for i in prange(masks.shape[0]):
+        scratch = evaluation_scratch_nb()
+        for c in range(MAX_ACTIONS):
+            actions_out[i, c] = -1
+        n, baseline = evaluate_position_nb(
+            params, select, masks[i], states[i], rules, undercut_table, keys[i], scratch,
+            actions_out[i], sums_out[i], squares_out[i], gains_out[i], gain_squares_out[i],
+        )  # fmt: skip
+        meta_out[i, 0] = n
+        meta_out[i, 1] = baseline

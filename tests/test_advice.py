@@ -1,0 +1,429 @@
+"""Datasets of decision positions and their deep evaluation (docs/advice.md).
+
+The kernels (``gin_sim/kernels/advice.py``) against the reference
+(``gin_sim/reference/advice.py``): the same positions kept from the same deals, the same
+evaluation figures. An evaluation sees only the decider's view (re-dealing the hidden
+cards changes nothing; a leaky evaluation does change). Datasets are deterministic
+(threads, chunking, resume) and their hands are the hands ``simulate`` plays.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numba
+import numpy as np
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from gin_sim.cards import parse_card_list
+from gin_sim.cli import app
+from gin_sim.config import ConfigError
+from gin_sim.decide import action_words, parse_view, view_from_situation, view_of_position
+from gin_sim.enums import DecisionKind, PositionMask, PositionSlot
+from gin_sim.kernels.advice import MAX_ACTIONS, evaluate_positions_nb
+from gin_sim.melds import min_deadwood_exhaustive
+from gin_sim.positions import (
+    KINDS,
+    Evaluation,
+    PositionsConfig,
+    evaluate_positions,
+    evaluation_keys,
+    execute,
+    load_positions,
+    position_arrays,
+    sample_positions,
+)
+from gin_sim.records import record_to_dict
+from gin_sim.reference import advice as reference
+from gin_sim.reference.engine import completes_a_meld
+from gin_sim.reference.rng import evaluation_stream_state
+from gin_sim.reference.search import describe_action
+from gin_sim.rules import load_rules
+from gin_sim.runs import RunError
+from gin_sim.simulate import load_undercut_table, simulate_deals
+from gin_sim.strategies import load_strategy, parse_players
+
+HOLLYWOOD = load_rules("hollywood")
+TINY_MC = load_strategy("mc-fast", ["samples=2", "candidates=2", "infer=true"])
+SMALL = Evaluation(samples=6, select=2)
+
+
+def _dataset(players="expert,expert", deals=12, chunk=5, evaluation=SMALL, rules=HOLLYWOOD):
+    return PositionsConfig(rules, parse_players(players), 7, deals, chunk, evaluation)
+
+
+# (rules, players, deals): family and search players, Oklahoma's knock limits (R14a), and a
+# variant where big gin can be declared (R14, never sampled) and a pile card discarded (R11).
+PAIRINGS = [
+    (HOLLYWOOD, (TINY_MC, load_strategy("expert")), 3),
+    (load_rules("oklahoma"), (load_strategy("expert"), load_strategy("gin-hunter")), 8),
+    (
+        load_rules("standard", ["big_gin_bonus=31", "may_discard_drawn_upcard=true"]),
+        (load_strategy("basic"), load_strategy("expert")),
+        8,
+    ),
+]
+
+
+@pytest.mark.parametrize(("rules", "players", "deals"), PAIRINGS)
+def test_kernel_positions_and_evaluations_are_the_reference_ones(rules, players, deals):
+    seed, first = 11, 40
+    masks, states, info = sample_positions(rules, players, seed, first, deals)
+    searcher = SMALL.searcher()
+    compared = set()
+    for i in range(deals):
+        kept = reference.sample_deal(seed, first + i, rules, players)
+        assert sorted(kept) == [k for k in range(4) if info[i, k, 0] > 0]
+        for kind, sampled in kept.items():
+            situation = sampled.situation
+            view = view_of_position(masks[i, kind], states[i, kind])
+            assert view == view_from_situation(situation)
+            facts = [int(f) for f in info[i, kind]]
+            phase = int(states[i, kind, PositionSlot.PHASE])
+            played = action_words(facts[2], phase)
+            assert played == describe_action(sampled.action, situation.phase)
+            expected = [sampled.count, sampled.decision, sampled.own_takes, sampled.opp_takes]
+            assert [facts[0], facts[1], facts[3], facts[4]] == expected
+            assert facts[5] == sampled.points
+            key = evaluation_stream_state(seed, first + i, kind)
+            with np.errstate(over="ignore"):
+                assert int(evaluation_keys(seed, np.array([first + i]), np.array([kind]))[0]) == key
+            found = evaluate_positions(
+                masks[i, kind][None],
+                states[i, kind][None],
+                np.array([key], np.uint64),
+                rules,
+                SMALL,
+            )
+            twin = reference.evaluate(situation, searcher, SMALL.select, key, rules)
+            n = int(found.n_actions[0])
+            words = [describe_action(a, situation.phase) for a in twin.actions]
+            assert [action_words(int(a), phase) for a in found.actions[0, :n]] == words
+            assert int(found.baseline[0]) == twin.baseline
+            for name in ("sums", "squares", "gains", "gain_squares"):
+                assert getattr(found, name)[0, :n].tolist() == list(getattr(twin, name)), name
+            compared.add(kind)
+    assert compared == {0, 1, 2, 3}  # every kind was compared
+
+
+def test_features_say_what_the_card_does_for_the_hand():
+    """deadwood, card_lowers and card_melds (docs/advice.md) against the exhaustive
+    deadwood search and the reference's meld test, on the rows of a small dataset."""
+    frame = pd.concat(execute(_dataset(evaluation=None, deals=30, chunk=30)))
+    assert set(frame["kind"]) == set(KINDS)
+    for row in frame.itertuples():
+        hand = int(row.hand)
+        card = parse_card_list(row.card)[0]
+        before = hand & ~(1 << card) if row.kind in ("discard", "knock") else hand
+        held = before | 1 << card
+        allowed = [c for c in range(52) if held >> c & 1 and not (c == card and row.from_pile)]
+        after = min(min_deadwood_exhaustive(held & ~(1 << c)) for c in allowed)
+        assert row.card_lowers == min_deadwood_exhaustive(before) - after
+        assert row.card_melds == completes_a_meld(before, card)
+        expected = after if row.kind in ("discard", "knock") else min_deadwood_exhaustive(hand)
+        assert row.deadwood == expected
+        limit_ok = row.deadwood <= row.knock_limit
+        assert (row.kind == "knock") == limit_ok or row.kind in ("offer", "draw")
+
+
+def _redeal_hidden(masks, state, rng):
+    """The same view for the player to move, the opponent's unshown cards and the stock
+    re-dealt."""
+    masks, state = masks.copy(), state.copy()
+    other = 1 - int(state[PositionSlot.PLAYER])
+    known = int(masks[PositionMask.TAKEN + other])
+    hand = int(masks[PositionMask.HAND + other])
+    hidden = [c for c in range(52) if hand >> c & 1 and not known >> c & 1]
+    stock_pos = int(state[PositionSlot.STOCK_POS])
+    stock = [int(c) for c in state[PositionSlot.DECK + stock_pos : PositionSlot.DECK + 52]]
+    pool = np.array(hidden + stock)
+    rng.shuffle(pool)
+    opp = known
+    for card in pool[: len(hidden)]:
+        opp |= 1 << int(card)
+    masks[PositionMask.HAND + other] = np.uint64(opp)
+    state[PositionSlot.DECK + stock_pos : PositionSlot.DECK + 52] = pool[len(hidden) :]
+    return masks, state
+
+
+def _evaluate(params, masks, states, keys):
+    n = len(masks)
+    sums = [np.zeros((n, MAX_ACTIONS)) for _ in range(4)]
+    actions = np.zeros((n, MAX_ACTIONS), np.int64)
+    meta = np.zeros((n, 2), np.int64)
+    with np.errstate(over="ignore"):
+        evaluate_positions_nb(
+            params, SMALL.select, HOLLYWOOD.to_kernel(), load_undercut_table(), masks, states,
+            keys, actions, *sums, meta,
+        )  # fmt: skip
+    return np.concatenate([actions, *sums, meta], axis=1)
+
+
+def test_hidden_cards_never_change_an_evaluation():
+    masks, states, info = sample_positions(HOLLYWOOD, parse_players("expert,expert"), 5, 0, 25)
+    found = np.argwhere(info[:, :, 0] > 0)
+    masks, states = masks[found[:, 0], found[:, 1]], states[found[:, 0], found[:, 1]]
+    rng = np.random.default_rng(3)
+    redealt = [_redeal_hidden(m, s, rng) for m, s in zip(masks, states, strict=True)]
+    other_masks = np.stack([m for m, _ in redealt])
+    other_states = np.stack([s for _, s in redealt])
+    assert not np.array_equal(other_states, states)
+    keys = np.arange(1, len(masks) + 1, dtype=np.uint64)
+    params = SMALL.to_kernel(HOLLYWOOD)
+    assert np.array_equal(
+        _evaluate(params, masks, states, keys), _evaluate(params, other_masks, other_states, keys)
+    )
+
+    # A peeking test double (no slot of the kernel can leak): the worlds' key mixed with the
+    # opponent's hidden hand, so its evaluation depends on it. The probe must catch it.
+    def peeking(masks, states):
+        opponent = 1 - states[:, PositionSlot.PLAYER]
+        hands = masks[np.arange(len(masks)), PositionMask.HAND + opponent]
+        return _evaluate(params, masks, states, keys ^ hands)
+
+    first, second = peeking(masks, states), peeking(other_masks, other_states)
+    assert (first != second).any(axis=1).sum() > len(masks) // 4  # the probe can fail
+
+
+def test_datasets_do_not_depend_on_threads_chunks_or_resume(tmp_path):
+    config = _dataset(players=(TINY_MC, load_strategy("expert")), deals=6, chunk=3)
+    whole = pd.concat(execute(config, threads=numba.config.NUMBA_NUM_THREADS), ignore_index=True)
+    other = PositionsConfig(config.rules, config.players, 7, 6, 4, config.evaluation)
+    pieces = pd.concat(execute(other, threads=1), ignore_index=True)
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    pd.testing.assert_frame_equal(whole, pieces)
+    partial = execute(config, tmp_path / "set")
+    next(partial)  # one chunk saved, then the dataset stops
+    partial.close()
+    again = pd.concat(execute(config, tmp_path / "set"), ignore_index=True)
+    pd.testing.assert_frame_equal(whole, again)
+    loaded = load_positions(tmp_path / "set")
+    assert list(loaded["kind"].cat.categories) == list(KINDS)
+    pd.testing.assert_frame_equal(whole, loaded.assign(kind=loaded["kind"].astype(str)))
+    assert loaded.attrs["config"]["evaluation"]["samples"] == SMALL.samples
+
+
+def test_the_sampled_hands_are_the_simulated_hands():
+    """The deals are played as ``simulate`` plays them: every kept position's final points
+    are those of the simulated record, from the decider's side; and the stored position
+    reproduces the decider's view through ``decide``'s parser."""
+    players = parse_players("expert,basic")
+    frame = pd.concat(
+        execute(_dataset(players="expert,basic", deals=20, chunk=20, evaluation=None))
+    )
+    records = simulate_deals(HOLLYWOOD, players, 20, seed=7)
+    for row in frame.itertuples():
+        record = record_to_dict(records[row.deal])
+        points = 0 if record["winner"] < 0 else record["points"]
+        sign = 1 if record["winner"] == row.seat else -1
+        assert row.hand_points == sign * points
+    masks, states = position_arrays(frame)
+    for m, s in zip(masks, states, strict=True):
+        parse_view(view_of_position(m, s), HOLLYWOOD)  # a legal view, as a person would give it
+
+
+def test_evaluations_measure_what_they_say():
+    """Gains are paired differences from the baseline; the baseline's own gain is 0; the
+    headline gain is take's (offer, draw) or knock's (knock) and the knock kind always
+    lists a knock first."""
+    frame = pd.concat(execute(_dataset(deals=10, chunk=10)))
+    for row in frame.itertuples():
+        at = row.actions.index(row.baseline)
+        assert row.gains[at] == 0.0 and row.gain_ses[at] == 0.0
+        if row.kind in ("offer", "draw"):
+            assert list(row.actions) == ["decline" if row.kind == "offer" else "draw", "take"]
+            assert row.gain == row.gains[1] and row.measure_worlds == SMALL.samples
+        else:
+            assert row.measure_worlds == SMALL.samples - SMALL.select
+            assert row.actions[0].startswith("knock") == (row.kind == "knock")
+            assert not row.baseline.startswith("knock")
+            if row.kind == "knock":
+                assert row.gain == row.gains[0]
+            else:
+                assert np.isnan(row.gain)
+        assert len(row.actions) == len(row.values) == len(row.gains)
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        ({"samples": 2}, "evaluation samples = 2"),
+        ({"samples": 10, "select": 9}, "evaluation select = 9"),
+        ({"rollout": "mc"}, "rollout = 'mc' in the evaluation"),
+        ({"infer_weight": 2.0}, "infer_weight = 2.0 in the evaluation"),
+    ],
+)
+def test_bad_evaluations_are_one_line_errors(settings, message):
+    with pytest.raises(ConfigError, match=message):
+        Evaluation(**settings)
+
+
+def test_dataset_folders_refuse_what_is_not_theirs(tmp_path):
+    config = _dataset(deals=4, chunk=2, evaluation=None)
+    list(execute(config, tmp_path / "set"))
+    other = _dataset(deals=6, chunk=2, evaluation=None)
+    with pytest.raises(RunError, match="holds another dataset"):
+        list(execute(other, tmp_path / "set"))
+    (tmp_path / "set" / "positions-000001.parquet").write_bytes(b"not parquet")
+    with pytest.raises(RunError, match="is damaged"):
+        load_positions(tmp_path / "set")
+    (tmp_path / "set" / "notes.txt").write_text("mine")
+    (tmp_path / "set" / ".positions-000000.parquet.abc123.tmp").write_bytes(b"left by a kill")
+    replaced = pd.concat(execute(other, tmp_path / "set", overwrite=True), ignore_index=True)
+    pd.testing.assert_frame_equal(replaced, pd.concat(execute(other), ignore_index=True))
+    names = sorted(p.name for p in (tmp_path / "set").iterdir())
+    assert names == [
+        "manifest.json",
+        "notes.txt",
+        *(f"positions-00000{i}.parquet" for i in range(3)),
+    ]
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "manifest.json").write_text(json.dumps({"format": 1, "config": {}}))
+    with pytest.raises(RunError, match="not a gin-sim positions manifest"):
+        load_positions(run)
+
+
+def test_the_command_writes_resumes_and_refuses(tmp_path):
+    runner = CliRunner()
+    args = ["positions", "--players", "expert,expert", "--deals", "6", "--chunk-size", "3"]
+    args += ["--samples", "6", "--select", "2", "--seed", "4", "--quiet", "--json"]
+    out = str(tmp_path / "set")
+    first = runner.invoke(app, [*args, "--out", out])
+    assert first.exit_code == 0, first.output
+    document = json.loads(first.output)
+    assert [k["kind"] for k in document["kinds"]] == list(KINDS)
+    assert sum(k["positions"] for k in document["kinds"]) == len(load_positions(out))
+    again = runner.invoke(app, [*args, "--out", out])
+    assert again.exit_code == 0 and json.loads(again.output) == document
+    for bad, message in (
+        (["--select", "5"], "evaluation select = 5"),
+        (["--deals", "0"], "deals = 0"),
+        (["--rollout", "nobody"], "rollout = 'nobody'"),
+        (["--overwrite"], "--overwrite needs --out"),
+        (["--no-evaluate"], "--samples sets the evaluation"),
+        (["--chunk-size", "100001"], "chunk size = 100,001"),
+    ):
+        result = runner.invoke(app, [*args, *bad])
+        assert result.exit_code == 2, (bad, result.output)
+        assert message in result.output and "Traceback" not in result.output
+    changed = runner.invoke(app, [*args, "--out", out, "--samples", "8"])
+    assert changed.exit_code == 2 and "holds another dataset" in changed.output
+
+
+def test_decision_kinds_are_numbered_as_the_kinds_tuple():
+    assert [getattr(DecisionKind, k.upper()) for k in KINDS] == [0, 1, 2, 3]
+
+
+def test_datasets_on_dask_workers_are_the_same(tmp_path):
+    from distributed import Client, LocalCluster
+
+    config = _dataset(deals=4, chunk=2)
+    local = pd.concat(execute(config), ignore_index=True)
+    with (
+        LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        Client(cluster) as client,
+    ):
+        remote = pd.concat(execute(config, tmp_path / "set", client=client), ignore_index=True)
+    pd.testing.assert_frame_equal(local, remote)
+    resumed = pd.concat(execute(config, tmp_path / "set"), ignore_index=True)
+    pd.testing.assert_frame_equal(local, resumed)
+
+
+def test_doctests():
+    import doctest
+
+    import gin_sim.positions
+    import gin_sim.reference.advice
+
+    for module in (gin_sim.positions, gin_sim.reference.advice):
+        assert doctest.testmod(module).failed == 0
+
+
+def _synthetic_knocks(rng, per_cell=200):
+    """Knock positions whose true gain of knocking is +4 up to deadwood 6 and -3 above,
+    with noise, and two knock decisions in every other hand (``kind_count`` 2)."""
+    rows = []
+    for deadwood in range(11):
+        truth = 4.0 if deadwood <= 6 else -3.0
+        for j in range(per_cell):
+            rows.append(
+                {
+                    "kind": "knock", "deadwood": deadwood, "knock_limit": 10,
+                    "stock_left": 28 if j % 2 else 10, "opp_takes": j % 3,
+                    "kind_count": 1 + j % 2, "gain": truth + rng.normal(0, 5),
+                }
+            )  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def test_the_knock_table_weights_positions_and_finds_the_line():
+    from gin_sim.reports.advice import knock_cells, knock_line, knock_positions
+
+    knocks = knock_positions(_synthetic_knocks(np.random.default_rng(1)))
+    cells = knock_cells(knocks, weighted=True)
+    assert len(cells) == 5 * 11  # every stock band by every deadwood 0..10
+    some = knocks[(knocks["stock_band"] == "25-31") & (knocks["deadwood"] == 3)]
+    weighted = (some["gain"] * some["kind_count"]).sum() / some["kind_count"].sum()
+    cell = cells[(cells["stock_band"] == "25-31") & (cells["deadwood"] == 3)].iloc[0]
+    assert cell["mean"] == pytest.approx(weighted) and cell["positions"] == len(some)
+    assert cell["low"] < 4.0 < cell["high"]  # the truth is inside (it is 8 SE from 0)
+    empty = cells[cells["stock_band"] == "19-24"]
+    assert (empty["positions"] == 0).all() and empty["mean"].isna().all() and empty["thin"].all()
+    lines = knock_line(knocks, seed=2)
+    assert (
+        list(lines["line"]) == [6, 6] and (lines["low"] <= 6).all() and (lines["high"] >= 6).all()
+    )
+    split = knock_cells(knocks, by=["stock_band", "opponent_took"])
+    assert set(split["opponent_took"]) == {False, True}
+    pd.testing.assert_frame_equal(lines, knock_line(knocks, seed=2))  # seeded: reproducible
+
+
+def test_the_knock_table_reads_a_real_dataset():
+    from gin_sim.reports.advice import knock_cells, knock_positions
+
+    frame = pd.concat(execute(_dataset(deals=12, chunk=12)))
+    knocks = knock_positions(frame)
+    cells = knock_cells(knocks)
+    assert cells["positions"].sum() == (frame["kind"] == "knock").sum()
+    with pytest.raises(ValueError, match="not evaluated"):
+        knock_positions(frame.drop(columns=["gain"]))
+
+
+def test_the_take_table_sorts_cards_by_what_they_do():
+    from gin_sim.reports.advice import CARD_DOES, take_cells, take_positions
+
+    frame = pd.concat(execute(_dataset(deals=12, chunk=12)))
+    takes = take_positions(frame)
+    assert set(takes["kind"]) == {"offer", "draw"}
+    melds = takes["card_does"] == CARD_DOES[0]
+    assert (takes.loc[melds, "card_melds"]).all()
+    lowers = takes.loc[~melds, "card_lowers"]
+    big = takes.loc[~melds, "card_does"] == CARD_DOES[1]
+    assert (lowers[big] >= 5).all() and (lowers[~big] < 5).all()
+    cells = take_cells(takes)
+    assert len(cells) == 2 * len(CARD_DOES)
+    assert cells["positions"].sum() == len(takes)
+    draws = takes[(takes["kind"] == "draw") & (takes["card_does"] == CARD_DOES[3])]
+    cell = cells[(cells["kind"] == "draw") & (cells["card_does"] == CARD_DOES[3])].iloc[0]
+    assert cell["positions"] == len(draws)
+    if len(draws):
+        assert cell["mean"] == pytest.approx(draws["gain"].mean())
+
+
+def test_stored_positions_evaluate_again_on_the_same_worlds():
+    """A dataset's full positions reproduce its evaluation exactly; under other scoring
+    (standard: undercut 25) the same positions get the same actions, other values."""
+    from gin_sim.positions import evaluate_frame
+
+    config = _dataset(deals=6, chunk=6)
+    frame = pd.concat(execute(config), ignore_index=True)
+    again = evaluate_frame(frame, HOLLYWOOD, SMALL, config.seed)
+    pd.testing.assert_frame_equal(frame, again)
+    standard = evaluate_frame(frame, load_rules("standard"), SMALL, config.seed)
+    assert standard["actions"].map(list).tolist() == frame["actions"].map(list).tolist()
+    assert standard["values"].map(list).tolist() != frame["values"].map(list).tolist()
