@@ -21,10 +21,12 @@ import numpy as np
 from gin_sim.config import (
     ConfigError,
     check_keys,
+    check_name,
     coerce,
     configs_dir,
     parse_override,
     read_named_config,
+    shown,
 )
 from gin_sim.enums import RuleParam
 
@@ -50,7 +52,8 @@ class Rules:
         self.validate()
 
     def validate(self, where: str = "rules") -> None:
-        where = f"rules {self.name!r}" if where == "rules" else where
+        where = f"rules {shown(self.name)}" if where == "rules" else where
+        check_name(self.name, where)
         checks: list[tuple[str, int, int, int | None]] = [
             ("knock_limit", self.knock_limit, 0, 10),
             # Upper bounds keep every score and count inside the int16 record fields.

@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from gin_sim.config import ConfigError
+from gin_sim.config import ConfigError, parse_json, read_user_file
 from gin_sim.holdout import adjusted, holdout_seed
 from gin_sim.rules import Rules
 from gin_sim.simulate import check_seed, head_to_head, head_to_head_matches
@@ -207,9 +207,11 @@ def open_study(settings: TuneSettings, folder: str | Path) -> Any:
     document = settings.to_json()
     if config_path.exists():
         try:
-            existing = json.loads(config_path.read_text())
-        except (OSError, json.JSONDecodeError) as error:
+            existing = parse_json(read_user_file(config_path), str(config_path))
+        except (OSError, ValueError) as error:
             raise TuneError(f"{config_path} is damaged ({error}): use another --out") from None
+        if not isinstance(existing, dict):
+            raise TuneError(f"{config_path} is not a tuning study's settings: use another --out")
         if existing != json.loads(json.dumps(document)):
             keys = [
                 k for k in document if existing.get(k) != json.loads(json.dumps(document)).get(k)
