@@ -11,6 +11,8 @@ The public API, one way in for each concept:
 - runs: ``load_run`` (the records of a run folder written with ``--out``)
 """
 
+# First of all: the environment variables numba reads are checked before it is imported.
+import gin_sim.environment  # noqa: F401
 from gin_sim.cards import format_cards, parse_cards
 from gin_sim.deadwood import min_deadwood, min_deadwood_many
 from gin_sim.decide import Decision, decide

@@ -8,6 +8,7 @@ import contextlib
 import errno
 import json
 import os
+import shlex
 import shutil
 import socket
 import stat
@@ -682,3 +683,79 @@ def test_a_hostile_manifest_is_one_line(tmp_path, document):
 def test_error_messages_never_quote_a_huge_value_in_full(args):
     stderr = assert_one_line_error(invoke("simulate", "--deals", "10", *args))
     assert len(stderr) < 1100, stderr[:200]
+
+
+# -- issue 18, item 6: the environment and standard output -----------------------------
+def _gin_sim(*args: str, env: dict[str, str] | None = None, **options):
+    """``python -m gin_sim ARGS`` in a fresh interpreter (numba reads its variables once)."""
+    return subprocess.run(
+        [sys.executable, "-m", "gin_sim", *args],
+        env={**os.environ, **(env or {})},
+        capture_output="stdout" not in options,
+        stderr=subprocess.PIPE if "stdout" in options else None,
+        timeout=120,
+        **options,
+    )
+
+
+@pytest.mark.parametrize(
+    ("variable", "value"),
+    [
+        ("NUMBA_NUM_THREADS", "0"),
+        ("NUMBA_NUM_THREADS", "99999"),  # numba itself crashes the process
+        ("OMP_NUM_THREADS", "x"),
+        ("NUMBA_DISABLE_JIT", "x"),  # any value numba cannot parse
+    ],
+)
+def test_a_bad_environment_variable_is_one_line(variable, value):
+    result = _gin_sim("rules", env={variable: value})
+    stderr = result.stderr.decode()
+    assert result.returncode == 2, stderr
+    assert stderr.startswith(f"error: {variable}={value!r}:") and stderr.count("\n") == 1, stderr
+    assert "allowed" in stderr or "valid" in stderr
+    assert result.stdout == b""
+
+
+def test_the_library_imports_under_a_bad_variable_and_refuses_to_run():
+    code = (
+        "import gin_sim\n"
+        "assert gin_sim.min_deadwood(gin_sim.parse_cards('AS 2S 3S')) == 0\n"
+        "try:\n"
+        "    gin_sim.simulate_deals('hollywood', 'simple,simple', 10, seed=1)\n"
+        "except ValueError as error:\n"
+        "    print(error)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        env={**os.environ, "NUMBA_NUM_THREADS": "-1"},
+        capture_output=True,
+        timeout=120,
+    )
+    assert result.returncode == 0 and result.stderr == b"", result.stderr.decode()
+    assert result.stdout.decode().startswith("NUMBA_NUM_THREADS='-1': allowed")
+
+
+@pytest.mark.parametrize("args", [["strategies"], ["deadwood", "AS 2S 3S"]], ids=["rich", "echo"])
+def test_a_reader_that_went_away_is_a_quiet_exit_141(args):
+    """As ``yes | head`` does: no traceback, no message, 128 + SIGPIPE."""
+    read, write = os.pipe()
+    os.close(read)  # the reader is gone before the first write
+    try:
+        result = _gin_sim(*args, stdout=write)
+    finally:
+        os.close(write)
+    assert result.returncode == 141, result.stderr.decode()
+    assert result.stderr == b""
+
+
+def test_a_closed_standard_output_is_an_error():
+    result = subprocess.run(
+        f"{shlex.quote(sys.executable)} -m gin_sim strategies >&-",
+        shell=True,
+        capture_output=False,
+        stderr=subprocess.PIPE,
+        timeout=120,
+    )
+    stderr = result.stderr.decode()
+    assert result.returncode == 2 and stderr.startswith("error: standard output is closed"), stderr
+    assert stderr.count("\n") == 1

@@ -77,6 +77,8 @@ def user_errors() -> Iterator[None]:
                 yield
             except ValueError as error:
                 message = str(error)
+            except BrokenPipeError:
+                raise  # the reader of our output went away: the entry point stops quietly
             except OSError as error:
                 message = describe_os_error(error)
             finally:
