@@ -705,6 +705,7 @@ def _gin_sim(*args: str, env: dict[str, str] | None = None, **options):
         ("NUMBA_NUM_THREADS", "99999"),  # numba itself crashes the process
         ("OMP_NUM_THREADS", "x"),
         ("NUMBA_DISABLE_JIT", "x"),  # any value numba cannot parse
+        ("COLUMNS", "0"),  # rich would print nothing at all
     ],
 )
 def test_a_bad_environment_variable_is_one_line(variable, value):

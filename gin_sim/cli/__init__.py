@@ -87,12 +87,23 @@ def _quiet_after_broken_pipe() -> int:
     return SIGPIPE_EXIT
 
 
+def _check_terminal_width() -> None:
+    """``COLUMNS=0`` (or below) makes rich print nothing at all: refuse it. A value that is
+    not a number is ignored by rich, as by other tools."""
+    text = os.environ.get("COLUMNS", "").strip()
+    if text.lstrip("+-").isdigit() and int(text) < 1:
+        raise ValueError(
+            f"COLUMNS={text!r}: allowed a whole number of characters from 1 (or unset it for the terminal's width)"
+        )
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``gin-sim`` script and ``python -m gin_sim``."""
     args = sys.argv[1:] if argv is None else argv
     signal.signal(signal.SIGTERM, _terminate)
     try:
         check_environment()
+        _check_terminal_width()
         if sys.stdout is None:  # Python's stand-in when file descriptor 1 is closed
             raise ValueError(
                 "standard output is closed (>&-): nothing could be printed; redirect it to a file or to /dev/null instead"
