@@ -760,3 +760,15 @@ def test_a_closed_standard_output_is_an_error():
     stderr = result.stderr.decode()
     assert result.returncode == 2 and stderr.startswith("error: standard output is closed"), stderr
     assert stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"[1, 2]", b"[" * 100_000, b'{"a": "' + b"x" * 20_000 + b'"}'],
+    ids=["a list", "nested", "a long string"],
+)
+def test_a_hostile_tune_json_is_one_line(tmp_path, content):
+    (tmp_path / "tune.json").write_bytes(content)
+    result = invoke("tune", "--out", str(tmp_path), "--space", "knock_threshold=0:10", "--quiet")
+    stderr = assert_one_line_error(result, "tune.json")
+    assert len(stderr) < 600
