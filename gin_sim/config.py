@@ -23,6 +23,9 @@ MAX_FILE_BYTES = 1 << 20
 MAX_NESTING = 16  # tables and arrays inside one another (a strategy's [[adapt]] needs 4)
 MAX_VALUES = 10_000  # keys and array items in one file, all levels together
 MAX_TEXT = 10_000  # characters in one string or key
+# Bits of a whole number: far above any seed (64 bits) or count, so that the field's own
+# check names it, and low enough that a message can quote it.
+MAX_NUMBER_BITS = 128
 MAX_NAME = 100  # characters of a strategy's or rule set's name (it heads tables and folders)
 # Characters of a value that an error message quotes: a value longer than this is quoted
 # by its start and its length, never in full.
@@ -47,6 +50,8 @@ def configs_dir() -> Path:
 def shown(value: Any, limit: int = MAX_QUOTED) -> str:
     """``repr(value)`` for an error message, cut to ``limit`` characters with the length
     said when longer: a message never echoes a huge value in full."""
+    if isinstance(value, int) and value.bit_length() > 256:  # Python refuses to print huge ones
+        return f"a whole number of {value.bit_length():,} bits"
     text = repr(value)
     if len(text) <= limit:
         return text
@@ -114,18 +119,27 @@ def check_document(document: Any, where: str) -> Any:
             raise ConfigError(
                 f"{where}: value {shown(value)} is longer than {MAX_TEXT:,} characters: allowed at most {MAX_TEXT:,}"
             )
+        elif isinstance(value, int) and value.bit_length() > MAX_NUMBER_BITS:
+            raise ConfigError(
+                f"{where}: {shown(value)} is too large: allowed whole numbers below 2**{MAX_NUMBER_BITS} in size"
+            )
     return document
 
 
 def parse_json(data: bytes, where: str) -> Any:
     """A JSON document of a user's file, checked by ``check_document``. A malformed one is
     the caller's ValueError (``json.JSONDecodeError`` or ``UnicodeDecodeError``)."""
+    text = data.decode("utf-8")
     try:
-        document = json.loads(data.decode("utf-8"))
+        document = json.loads(text)
     except RecursionError:
         raise ConfigError(
             f"{where}: nested more than {MAX_NESTING} deep: allowed at most {MAX_NESTING}"
         ) from None
+    except json.JSONDecodeError:
+        raise
+    except ValueError as error:  # a number of more than 4,300 digits
+        raise json.JSONDecodeError(str(error), text[:0], 0) from None
     return check_document(document, where)
 
 
@@ -142,7 +156,7 @@ def read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(
             f"{path}: not a text file (byte {error.start} is not UTF-8): expected a TOML file"
         ) from None
-    except tomllib.TOMLDecodeError as error:
+    except ValueError as error:  # TOMLDecodeError, or a number of more than 4,300 digits
         raise ConfigError(f"{path}: not valid TOML ({error})") from None
     except RecursionError:
         raise ConfigError(

@@ -49,21 +49,11 @@ def _whole_number(value: Any, what: str) -> int:
     return value
 
 
-def _said(number: int) -> str:
-    """A whole number for a message: a huge one (which Python would refuse to print in
-    full beyond 4,300 digits) by its size."""
-    return (
-        f"{number}"
-        if abs(number).bit_length() <= 256
-        else f"a number of {abs(number).bit_length():,} bits"
-    )
-
-
 def check_seed(seed: Any) -> int:
     """A seed: a whole number from 0 to 2**64 - 1 (larger ones would wrap around)."""
     seed = _whole_number(seed, "seed")
     if not 0 <= seed <= MAX_SEED:
-        raise ConfigError(f"seed {_said(seed)} out of range: allowed 0 to 2**64 - 1")
+        raise ConfigError(f"seed {shown(seed)} out of range: allowed 0 to 2**64 - 1")
     return seed
 
 
@@ -72,7 +62,7 @@ def check_index(index: Any, what: str = "deal") -> int:
     index = _whole_number(index, what)
     if not 0 <= index < MAX_COUNT:
         raise ConfigError(
-            f"{what} {_said(index)} out of range: allowed 0 to {MAX_COUNT - 1:,} (a run has at most {MAX_COUNT:,})"
+            f"{what} {shown(index)} out of range: allowed 0 to {MAX_COUNT - 1:,} (a run has at most {MAX_COUNT:,})"
         )
     return index
 
@@ -81,8 +71,8 @@ def check_count(count: Any, what: str, low: int = 1, high: int = MAX_COUNT) -> i
     """A number of decks, matches, runs...: ``low`` to ``high``."""
     count = _whole_number(count, what)
     if not low <= count <= high:
-        shown_count = f"{count:,}" if abs(count).bit_length() <= 256 else _said(count)
-        raise ConfigError(f"{what} = {shown_count}: allowed {low:,} to {high:,}")
+        said = f"{count:,}" if count.bit_length() <= 256 else shown(count)
+        raise ConfigError(f"{what} = {said}: allowed {low:,} to {high:,}")
     return count
 
 

@@ -574,6 +574,8 @@ HOSTILE_TOML = {
     "a long key": ("k" * 20_000 + " = 1\n", "longer than 10,000"),
     "a long name": ('name = "' + "n" * 5_000 + '"\n', "allowed 1 to 100 printable"),
     "a name with escapes": ('name = "a\\u001b[2Jb"\n', "allowed 1 to 100 printable"),
+    "a number of 4,000 digits": ("wall = " + "9" * 4000 + "\n", "too large: allowed whole"),
+    "a number of 5,000 digits": ("wall = " + "9" * 5000 + "\n", "not valid TOML"),
 }
 
 
@@ -657,8 +659,9 @@ def test_files_that_are_not_regular_files_are_refused_without_blocking(tmp_path)
         "[" * 100_000 + "]" * 100_000,
         json.dumps({"format": 1, "config": {"players": [{"name": "x" * 20_000}]}}),
         json.dumps({"format": 1, "config": list(range(20_000))}),
+        '{"format": 1, "config": {"seed": ' + "9" * 5000 + "}}",
     ],
-    ids=["nested", "long string", "many items"],
+    ids=["nested", "long string", "many items", "huge number"],
 )
 def test_a_hostile_manifest_is_one_line(tmp_path, document):
     out = tmp_path / "run"
