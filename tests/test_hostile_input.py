@@ -616,8 +616,8 @@ def _fifo(path: Path) -> Path:
 
 def test_files_that_are_not_regular_files_are_refused_without_blocking(tmp_path):
     """A FIFO in the place of each file gin-sim reads: strategy and rule TOML, a run's
-    manifest and chunks, a tuning study's settings; a report folder's description or
-    index is left alone."""
+    manifest and chunks, a tuning study's settings, the undercut model; a report folder's
+    description or index is left alone."""
     started = time.perf_counter()
     fifo = _fifo(tmp_path / "fifo.toml")
     for value in (f"{fifo},simple", str(fifo)):
@@ -650,6 +650,11 @@ def test_files_that_are_not_regular_files_are_refused_without_blocking(tmp_path)
     with pytest.warns(gin_sim.config.GinSimWarning, match="report.json"):
         assert _sibling_reports(tmp_path) == []
     assert not is_generated_index(_fifo(tmp_path / "index.md"))
+
+    from gin_sim.calibration import read_undercut_table  # from $GIN_SIM_CONFIGS/models
+
+    with pytest.raises(gin_sim.config.ConfigError, match="is a FIFO, not a regular file"):
+        read_undercut_table(_fifo(tmp_path / "undercut.csv"))
     assert time.perf_counter() - started < 15
 
 
