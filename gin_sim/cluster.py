@@ -100,13 +100,21 @@ def dask_client(scheduler: str | None, workers: int | None) -> Iterator[Any]:
             # on port 8787, with a warning when another cluster holds it: any free local port
             scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
             silence_logs=DASK_LOG_LEVEL,
-            # each worker's kernels use its share of the cores, not all of them
-            env={"NUMBA_NUM_THREADS": str(max(1, cores() // workers))},
+            # each worker's kernels use its share of the threads (the cores, or fewer when
+            # NUMBA_NUM_THREADS says so), not all of them
+            env={"NUMBA_NUM_THREADS": str(max(1, min(numba_threads(), cores()) // workers))},
         ) as cluster,
         Client(cluster) as client,
         _activated(client),
     ):
         yield client
+
+
+def numba_threads() -> int:
+    """The threads numba may use in this process (``NUMBA_NUM_THREADS``, else the cores)."""
+    import numba
+
+    return int(numba.config.NUMBA_NUM_THREADS)
 
 
 def available_memory() -> int | None:
