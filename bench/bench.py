@@ -136,6 +136,7 @@ def bench_search(args: argparse.Namespace) -> None:
     from gin_sim.enums import Phase, PositionSlot
     from gin_sim.kernels.playout import scratch_nb
     from gin_sim.kernels.position import apply_nb, deal_nb, family_action_nb
+    from gin_sim.search_value import NO_TABLES
     from gin_sim.kernels.search import search_nb, search_scratch_nb
     from gin_sim.simulate import head_to_head_matches, load_undercut_table
     from gin_sim.strategies import load_strategy, strategies_to_kernel
@@ -165,7 +166,7 @@ def bench_search(args: argparse.Namespace) -> None:
     def decide_all() -> int:
         rollouts = 0
         for masks, state in positions:
-            search_nb(mc, masks, state, rules_vector, table, streams, 0, search)
+            search_nb(mc, masks, state, rules_vector, table, NO_TABLES, streams, 0, search)
             rollouts += int(search[13][2])  # screened-out candidates' rollouts included
         return rollouts
 

@@ -49,6 +49,7 @@ SEARCH_ONLY = (
     "infer",
     "infer_weight",
     "confidence",
+    "value",
 )
 SCHEDULE = "knock_schedule"
 _NUMBER = re.compile(r"^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$")

@@ -20,6 +20,7 @@ from gin_sim.kernels.playout import scratch_nb
 from gin_sim.kernels.position import apply_nb, deal_nb, family_action_nb
 from gin_sim.kernels.search import search_nb, search_scratch_nb
 from gin_sim.rules import load_rules
+from gin_sim.search_value import NO_TABLES
 from gin_sim.simulate import (
     head_to_head,
     load_undercut_table,
@@ -140,7 +141,7 @@ def _search(params, masks, state, rules, leak=0):
     streams = np.array([12345 ^ leak, 678], np.uint64)
     search = search_scratch_nb()
     action = search_nb(
-        params, masks, state, rules.to_kernel(), load_undercut_table(), streams, 0, search
+        params, masks, state, rules.to_kernel(), load_undercut_table(), NO_TABLES, streams, 0, search
     )
     n = int(search[13][0])
     figures = [search[i][:n].copy() for i in (6, 7, 14, 15)]
