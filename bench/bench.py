@@ -136,8 +136,8 @@ def bench_search(args: argparse.Namespace) -> None:
     from gin_sim.enums import Phase, PositionSlot
     from gin_sim.kernels.playout import scratch_nb
     from gin_sim.kernels.position import apply_nb, deal_nb, family_action_nb
-    from gin_sim.search_value import NO_TABLES
     from gin_sim.kernels.search import search_nb, search_scratch_nb
+    from gin_sim.search_value import NO_TABLES
     from gin_sim.simulate import head_to_head_matches, load_undercut_table
     from gin_sim.strategies import load_strategy, strategies_to_kernel
 

@@ -141,7 +141,15 @@ def _search(params, masks, state, rules, leak=0):
     streams = np.array([12345 ^ leak, 678], np.uint64)
     search = search_scratch_nb()
     action = search_nb(
-        params, masks, state, rules.to_kernel(), load_undercut_table(), NO_TABLES, streams, 0, search
+        params,
+        masks,
+        state,
+        rules.to_kernel(),
+        load_undercut_table(),
+        NO_TABLES,
+        streams,
+        0,
+        search,
     )
     n = int(search[13][0])
     figures = [search[i][:n].copy() for i in (6, 7, 14, 15)]

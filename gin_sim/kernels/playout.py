@@ -107,7 +107,5 @@ def play_deals_nb(seed, first_deal, rules, strategies, undercut_table, out):
             shuffle_deck_nb(seed, deal, deck, deck_state)
             streams[0] = player_key_nb(seed, deal, 0)
             streams[1] = player_key_nb(seed, deal, 1)
-            play_hand_nb(
-                deck, deal % 2, rules, strategies, undercut_table, equity, scratch, out[i]
-            )
+            play_hand_nb(deck, deal % 2, rules, strategies, undercut_table, equity, scratch, out[i])
             out[i]["deal"] = deal
