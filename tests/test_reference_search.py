@@ -510,7 +510,10 @@ def test_playing_for_the_score_changes_the_play_only_where_there_is_a_score():
     rules = load_rules("standard")
     by_hand = mc("mc-fast", samples=8, name="mcf8")
     by_match = mc("mc-fast", samples=8, value="match", name="mcf8-match")
-    plain = [simulate_deals(rules, (p, load_strategy("expert")), 40, seed=SEED) for p in (by_hand, by_match)]
+    plain = [
+        simulate_deals(rules, (p, load_strategy("expert")), 40, seed=SEED)
+        for p in (by_hand, by_match)
+    ]
     assert np.array_equal(plain[0], plain[1])
     start = parse_start("90:60", "game", 1, rules)
     games = [
