@@ -192,6 +192,10 @@ class Strategy:
             | {k: [list(p) for p in v] if k == "knock_schedule" else v for k, v in overrides}
             for conditions, overrides in self.adapt
         ]
+        # Players who play every hand for its points keep the manifests (and so the run
+        # identities) they had before ``value`` existed.
+        if self.value == "hand":
+            del document["value"]
         return document
 
     def to_kernel(self, rules: Rules | None = None) -> np.ndarray:

@@ -68,6 +68,11 @@ HAND_SIZE = 10  # R6: the opponent holds 10 cards whenever the searching player 
 MAX_CANDIDATES = 16  # the heuristic's action, a knock, and up to 11 discards
 MAX_WORLD_TRIES = 16  # rejection sampling gives up after this many worlds (infer)
 DROP_ERRORS = 2.0
+# A score-aware rollout's value is its equity change plus this much per point of the hand:
+# where the score no longer moves the equity (game 3 of a match already won 2-0, R21) the
+# search still plays for the points the tallies count (R23), and elsewhere it only breaks
+# ties (a 200-point hand adds 0.0002).
+POINT_TIE_BREAK = 1e-6
 _INV_2_53 = 1.0 / 9007199254740992.0
 
 
@@ -393,9 +398,10 @@ def search_nb(params, masks, state, rules, undercut_table, equity, streams, play
             play_out_with_family_nb(roll_masks, roll_state, rules, policies, undercut_table, idle)
             value = np.float64(hand_value_nb(roll_masks, roll_state, rules, chains, result, player))
             if by_score:
-                value = score_value_nb(
+                change = score_value_nb(
                     state, score, games, target, table, player, result, value_kind, before
                 )
+                value = change + POINT_TIE_BREAK * value
             if c == 0:
                 first = value
             sums[c] += value

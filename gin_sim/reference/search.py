@@ -69,6 +69,7 @@ HAND_SIZE = 10  # R6: the opponent holds 10 cards whenever a search player decid
 MAX_WORLD_TRIES = 16  # with infer: worlds drawn at most, the last always kept
 TWO_TO_MINUS_53 = 2.0**-53
 DROP_ERRORS = 2.0  # screening drops a candidate this many standard errors below the first
+POINT_TIE_BREAK = 1e-6  # a score-aware rollout's value per point of the hand, besides equity
 
 
 # ---------------------------------------------------------------- 1. candidates
@@ -361,10 +362,10 @@ def search(
         first = 0.0
         for c, action in enumerate(candidates):  # the same world for every candidate
             record = rollout_record(situation, opp_hand, stock, action, (policies[0], policies[1]))
-            if by_score:
-                value = score_change(situation, table, strategy.value, record, before)
-            else:
-                value = float(hand_points(situation.player, record))
+            value = float(hand_points(situation.player, record))
+            if by_score:  # where the score no longer moves the equity, the points decide
+                change = score_change(situation, table, strategy.value, record, before)
+                value = change + POINT_TIE_BREAK * value
             if c == 0:
                 first = value
             sums[c] += value
