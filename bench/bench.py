@@ -199,6 +199,18 @@ def bench_search(args: argparse.Namespace) -> None:
         f"{args.mc_matches:,} matches, {per_game:.2f} hands per game, median of {runs})"
     )
 
+    # The score-aware searcher: the same matches, a game-table lookup per rollout.
+    score_pair = (load_strategy("mc-match"), load_strategy("simple"))
+    simulate_matches(standard, score_pair, 2, seed=0)  # compile, build the game table
+    seconds = median_seconds(
+        lambda: simulate_matches(standard, score_pair, args.mc_matches, seed=1), runs
+    )
+    records, _ = simulate_matches(standard, score_pair, args.mc_matches, seed=1)
+    print(
+        f"mc-match hands/s: {records['hands'].sum() / seconds:.0f}  (mc-match vs simple in the "
+        f"same {args.mc_matches:,} Hollywood matches under standard; mc: {hands_per_second:.0f})"
+    )
+
 
 def bench_runs(args: argparse.Namespace) -> None:
     """A whole run written to Parquet against the same run kept in memory only."""
