@@ -361,11 +361,13 @@ def search(
         opp_hand, stock = sample_world(strategy, situation, world_stream)
         first = 0.0
         for c, action in enumerate(candidates):  # the same world for every candidate
-            record = rollout_record(situation, opp_hand, stock, action, (policies[0], policies[1]))
-            value = float(hand_points(situation.player, record))
+            pair = (policies[0], policies[1])
             if by_score:  # where the score no longer moves the equity, the points decide
+                record = rollout_record(situation, opp_hand, stock, action, pair)
                 change = score_change(situation, table, strategy.value, record, before)
-                value = change + POINT_TIE_BREAK * value
+                value = change + POINT_TIE_BREAK * float(hand_points(situation.player, record))
+            else:
+                value = float(rollout_value(situation, opp_hand, stock, action, pair))
             if c == 0:
                 first = value
             sums[c] += value
