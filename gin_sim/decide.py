@@ -54,6 +54,7 @@ from gin_sim.limits import check_index, check_seed
 from gin_sim.reference.engine import Situation
 from gin_sim.reference.rng import GOLDEN_GAMMA, MASK64, player_stream_state
 from gin_sim.rules import Rules, load_rules
+from gin_sim.search_value import NO_TABLES
 from gin_sim.strategies import Strategy, load_strategy
 
 __all__ = [
@@ -528,7 +529,9 @@ def _kernel_decision(
             action = family_action_nb(params, masks, state, kernel_rules, table, streams, seat)
             return _describe(int(action), phase)
         search = search_scratch_nb()
-        action = search_nb(params, masks, state, kernel_rules, table, streams, seat, search)
+        action = search_nb(
+            params, masks, state, kernel_rules, table, NO_TABLES, streams, seat, search
+        )
     decision = _describe(int(action), phase)
     n, worlds = int(search[13][0]), int(search[13][1])
     if worlds == 0:  # one candidate: nothing searched

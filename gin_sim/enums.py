@@ -66,11 +66,12 @@ class StrategyParamT(NamedTuple):
     )
     MC_OPPONENT: int = 41  # the family vector of the opponent model (FAMILY_PARAMS slots)
     MC_SCREEN: int = 59  # worlds in which every discard plays before the best few go on; 0: none
+    MC_VALUE: int = 60  # a SearchValue: what a rollout's end is worth where the score is known
 
 
 StrategyParam = StrategyParamT()
 FAMILY_PARAMS = StrategyParam.DISINTEREST_WEIGHT + 1  # the slots a family decision reads
-N_STRATEGY_PARAMS = StrategyParam.MC_SCREEN + 1
+N_STRATEGY_PARAMS = StrategyParam.MC_VALUE + 1
 
 
 class PositionMaskT(NamedTuple):
@@ -106,10 +107,25 @@ class PositionSlotT(NamedTuple):
     DRAW_REASON: int = 15  # a DrawReason
     PILE: int = 16  # 52 slots: the discard pile, bottom first
     DECK: int = 68  # 52 slots: the deck order (the stock is DECK[STOCK_POS:])
+    # The public score before the hand (R19, R20), which ``deal_nb`` leaves as it is:
+    SCORE_GAMES: int = 120  # 0: no score (a plain hand); 1: a game to the target; 3: Hollywood
+    SCORE_POINTS: int = 121  # 6 slots: player * 3 + game, each column's points
+    SCORE_ENTERED: int = 127  # 6 slots: player * 3 + game, 1 when the player has entered it
 
 
 PositionSlot = PositionSlotT()
-N_POSITION_SLOTS = PositionSlot.DECK + 52
+N_POSITION_SLOTS = PositionSlot.SCORE_ENTERED + 6
+
+
+class SearchValueT(NamedTuple):
+    """What a search player's rollout is worth at its end (docs/strategies.md)."""
+
+    HAND: int = 0  # the hand's points from its side
+    GAME: int = 1  # the change in games expected to be won (game equity, summed over columns)
+    MATCH: int = 2  # the change in the probability of winning the match
+
+
+SearchValue = SearchValueT()
 
 
 class PhaseT(NamedTuple):

@@ -80,6 +80,7 @@ from gin_sim.runs import (
     _version,
     _write_atomically,
 )
+from gin_sim.search_value import equity_tables
 from gin_sim.simulate import _wrapping_arithmetic, load_undercut_table, use_threads
 from gin_sim.strategies import MAX_SAMPLES, Strategy, strategies_to_kernel, strategy_from_dict
 
@@ -258,7 +259,7 @@ def sample_positions(
     with _wrapping_arithmetic():
         sample_positions_nb(
             np.uint64(seed), first_deal, rules.to_kernel(), strategies_to_kernel(players, rules),
-            load_undercut_table(), masks, states, info,
+            load_undercut_table(), equity_tables(players, rules), masks, states, info,
         )  # fmt: skip
     return masks, states, info
 

@@ -22,6 +22,7 @@ from gin_sim.limits import MAX_SEED, check_count, check_seed  # noqa: F401  (MAX
 from gin_sim.match_start import MatchStart
 from gin_sim.records import HAND_RECORD, MATCH_RECORD, record_to_dict
 from gin_sim.rules import Rules, load_rules
+from gin_sim.search_value import equity_tables
 from gin_sim.strategies import Strategy, parse_players, strategies_to_kernel
 
 
@@ -193,6 +194,7 @@ def simulate_matches(
     state = start if start is not None else MatchStart()
     state.validate(rules)
     start_vector = state.to_kernel()
+    equity = equity_tables(players, rules)  # score-aware searchers' game tables
     out = np.zeros(matches, dtype=MATCH_RECORD)
     hand_parts = []
     for begin in range(0, matches, chunk):
@@ -200,7 +202,7 @@ def simulate_matches(
         part = out[begin:stop]
         args = (
             np.uint64(seed), first_match + begin, rule_vector, strategy_matrix, undercut_table,
-            start_vector,
+            equity, start_vector,
         )  # fmt: skip
         with _wrapping_arithmetic():
             scratch_rows = np.zeros(stop - begin, dtype=HAND_RECORD)

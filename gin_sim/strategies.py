@@ -33,12 +33,16 @@ from gin_sim.enums import (
     FAMILY_PARAMS,
     MAX_SCHEDULE_PHASES,
     N_STRATEGY_PARAMS,
+    SearchValue,
     StrategyKind,
     StrategyParam,
 )
 from gin_sim.rules import Rules
 
 KINDS: dict[str, int] = {name.lower(): value for name, value in StrategyKind._asdict().items()}
+SEARCH_VALUES: dict[str, int] = {
+    name.lower(): value for name, value in SearchValue._asdict().items()
+}
 
 Schedule = tuple[tuple[int, int], ...]
 # An adaptation to the rule set: (conditions, overrides), each a sorted tuple of
@@ -69,6 +73,7 @@ SEARCH_KEYS = (
     "infer",
     "infer_weight",
     "confidence",
+    "value",
 )
 KIND_KEYS = {"family": FAMILY_KEYS, "mc": SEARCH_KEYS, "random": ()}
 MAX_SAMPLES = 4096  # worlds per search: beyond this a decision takes seconds
@@ -102,6 +107,7 @@ class Strategy:
     infer: bool = False
     infer_weight: float = 0.25
     confidence: float = 1.0
+    value: str = "hand"  # what a rollout's end is worth where the score is known (SearchValue)
     adapt: tuple[Adaptation, ...] = ()
 
     def __post_init__(self) -> None:
@@ -152,6 +158,10 @@ class Strategy:
         if not 0.0 <= self.confidence <= 10.0:
             raise ConfigError(
                 f"confidence = {self.confidence} in {where} is out of range: allowed 0 to 10"
+            )
+        if self.value not in SEARCH_VALUES:
+            raise ConfigError(
+                f"value = {self.value!r} in {where}: allowed {', '.join(SEARCH_VALUES)}"
             )
         if self.kind == "mc":
             for key in ("rollout", "opponent_model"):
@@ -234,6 +244,10 @@ class Strategy:
             | {k: [list(p) for p in v] if k == "knock_schedule" else v for k, v in overrides}
             for conditions, overrides in self.adapt
         ]
+        # Players who play every hand for its points keep the manifests (and so the run
+        # identities) they had before ``value`` existed.
+        if self.value == "hand":
+            del document["value"]
         return document
 
     def to_kernel(self, rules: Rules | None = None) -> np.ndarray:
@@ -265,6 +279,7 @@ class Strategy:
             v[StrategyParam.MC_INFER] = float(self.infer)
             v[StrategyParam.MC_INFER_WEIGHT] = self.infer_weight
             v[StrategyParam.MC_CONFIDENCE] = self.confidence
+            v[StrategyParam.MC_VALUE] = SEARCH_VALUES[self.value]
             for slot, name in (
                 (StrategyParam.MC_ROLLOUT, self.rollout),
                 (StrategyParam.MC_OPPONENT, self.opponent_model),

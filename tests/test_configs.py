@@ -17,7 +17,13 @@ from gin_sim.enums import (
     StrategyParam,
 )
 from gin_sim.rules import Rules, load_rules, named_rules
-from gin_sim.strategies import Strategy, load_strategy, named_strategies, parse_players
+from gin_sim.strategies import (
+    SEARCH_VALUES,
+    Strategy,
+    load_strategy,
+    named_strategies,
+    parse_players,
+)
 
 
 def test_every_config_file_loads():
@@ -171,10 +177,11 @@ SEARCH_POSITIONS = {
     "infer_weight": StrategyParam.MC_INFER_WEIGHT,
     "confidence": StrategyParam.MC_CONFIDENCE,
 }
+VALUE_POSITION = {"value": StrategyParam.MC_VALUE}  # a SearchValue code, from the name
 POLICY_BLOCKS = {"rollout": StrategyParam.MC_ROLLOUT, "opponent_model": StrategyParam.MC_OPPONENT}
 DISTINCT_SEARCH = [
     "samples=7", "candidates=5", "screen=3", "infer=true", "infer_weight=0.125", "confidence=1.75",
-    "rollout=defensive", "opponent_model=gin-hunter",
+    "rollout=defensive", "opponent_model=gin-hunter", "value=game",
 ]  # fmt: skip
 HOLLYWOOD = load_rules("hollywood")
 
@@ -197,14 +204,16 @@ def strategies_to_check() -> list[tuple[str, Strategy, Rules]]:
 def test_strategy_positions_cover_every_slot_once():
     singles = [
         StrategyParam.KIND, StrategyParam.KNOCK_THRESHOLD, StrategyParam.SCHEDULE_PHASES,
-        *FLOAT_POSITIONS.values(), *SEARCH_POSITIONS.values(),
+        *FLOAT_POSITIONS.values(), *SEARCH_POSITIONS.values(), *VALUE_POSITION.values(),
     ]  # fmt: skip
     slots = [StrategyParam.SCHEDULE_MIN_STOCK + i for i in range(MAX_SCHEDULE_PHASES)]
     slots += [StrategyParam.SCHEDULE_THRESHOLD + i for i in range(MAX_SCHEDULE_PHASES)]
     for start in POLICY_BLOCKS.values():
         slots += [start + i for i in range(FAMILY_PARAMS)]
     assert sorted(singles + slots) == list(range(N_STRATEGY_PARAMS))
-    assert set(FLOAT_POSITIONS) | set(SEARCH_POSITIONS) | set(POLICY_BLOCKS) | {
+    assert set(FLOAT_POSITIONS) | set(SEARCH_POSITIONS) | set(POLICY_BLOCKS) | set(
+        VALUE_POSITION
+    ) | {
         "knock_threshold",
         "knock_schedule",
         "kind",
@@ -223,6 +232,7 @@ def test_strategy_vector_has_each_field_at_its_position(
     if strategy.kind == "mc":
         for key, index in SEARCH_POSITIONS.items():
             assert vector[index] == float(getattr(strategy, key)), (label, key)
+        assert vector[StrategyParam.MC_VALUE] == SEARCH_VALUES[strategy.value], label
         for key, start in POLICY_BLOCKS.items():
             policy = load_strategy(getattr(strategy, key)).for_rules(rules).to_kernel(rules)
             block = vector[start : start + FAMILY_PARAMS]

@@ -23,7 +23,9 @@ import pytest
 from gin_sim.cards import format_card
 from gin_sim.decide import decide, view_from_situation
 from gin_sim.enums import N_STRATEGY_PARAMS, StrategyParam
-from gin_sim.kernels.search import choose_nb
+from gin_sim.hollywood import HollywoodScore
+from gin_sim.kernels.search import choose_nb, credit_score_nb, score_equity_nb
+from gin_sim.match_start import parse_start
 from gin_sim.records import MATCH_FIELDS, record_to_dict
 from gin_sim.reference import search as reference_search
 from gin_sim.reference.engine import (
@@ -49,7 +51,7 @@ from gin_sim.reference.search import (
 )
 from gin_sim.rules import load_rules
 from gin_sim.simulate import simulate_deals, simulate_matches
-from gin_sim.strategies import Strategy, load_strategy
+from gin_sim.strategies import SEARCH_VALUES, Strategy, load_strategy
 
 SEED = 20270311
 C = {format_card(c): c for c in range(52)}
@@ -466,3 +468,92 @@ def test_reference_matches_with_a_search_player_equal_the_kernels():
     for m in range(2):
         reference = play_match_reference(SEED, m, rules, pair)
         assert {f: int(kernel[m][f]) for f in MATCH_FIELDS} == reference
+
+
+# Score-aware searchers (value game or match) from score states: each hand's position
+# carries the score before it, and a rollout is worth the change in the searcher's equity.
+SCORE_STATES = [
+    ("game", "85:70", 1, "standard", "game"),
+    ("game", "40:90", None, "hollywood", "match"),
+    ("hollywood", "95:60,60:30,20:0", 2, "hollywood", "match"),
+    ("hollywood", "100:70,55:90,0:35", None, "hollywood", "game"),
+]
+
+
+@pytest.mark.parametrize(("game_format", "text", "dealer", "rule_set", "value"), SCORE_STATES)
+def test_score_aware_searchers_play_the_kernels_hands_from_a_score(
+    game_format, text, dealer, rule_set, value
+):
+    """Kernel against reference, hand by hand, with a score-aware searcher on each side
+    (the other plays for the hand), from states near the end of a game or a match."""
+    rules = load_rules(rule_set)
+    start = parse_start(text, game_format, dealer, rules)
+    searcher = mc("mc-fast", samples=3, infer=True, value=value, name=f"mcf3-{value}")
+    for pair in ((searcher, load_strategy("expert")), (mc("mc-fast", samples=2), searcher)):
+        kernel, kernel_hands = simulate_matches(
+            rules, pair, 2, seed=SEED, start=start, with_hands=True
+        )
+        row = 0
+        for m in range(2):
+            hands: list[dict] = []
+            reference = play_match_reference(SEED, m, rules, pair, hands=hands, start=start)
+            assert {f: int(kernel[m][f]) for f in MATCH_FIELDS} == reference
+            for hand in hands:
+                got = record_to_dict(kernel_hands[row])
+                assert got == hand, {f: (got[f], hand[f]) for f in got if got[f] != hand[f]}
+                row += 1
+
+
+def test_playing_for_the_score_changes_the_play_only_where_there_is_a_score():
+    """The same searcher with value match and with value hand: the same records on plain
+    hands (no score), different play in some games from a score."""
+    rules = load_rules("standard")
+    by_hand = mc("mc-fast", samples=8, name="mcf8")
+    by_match = mc("mc-fast", samples=8, value="match", name="mcf8-match")
+    plain = [
+        simulate_deals(rules, (p, load_strategy("expert")), 40, seed=SEED)
+        for p in (by_hand, by_match)
+    ]
+    assert np.array_equal(plain[0], plain[1])
+    start = parse_start("90:60", "game", 1, rules)
+    games = [
+        simulate_matches(
+            rules, (p, load_strategy("expert")), 30, seed=SEED, start=start, with_hands=True
+        )[1]
+        for p in (by_hand, by_match)
+    ]
+    assert not np.array_equal(games[0], games[1])
+
+
+def test_score_equity_kernel_equals_reference_and_credits_as_the_match():
+    """``score_equity_nb`` and ``credit_score_nb`` against the reference's
+    ``score_equity`` and ``HollywoodScore.credit`` on random open states, both values."""
+    rng = random.Random(5)
+    table = np.random.default_rng(5).random((100, 100, 2))
+    for _ in range(300):
+        score = HollywoodScore(target=100, games=rng.choice((1, 3)))
+        for _ in range(rng.randint(0, 12)):
+            score.credit(rng.randint(0, 1), rng.choice((0, 5, 12, 25, 40)))
+            if score.finished:
+                break
+        vector = np.array(
+            [score.totals[p][g] for p in (0, 1) for g in range(3)]
+            + [int(score.entered[p][g]) for p in (0, 1) for g in range(3)],
+            np.int64,
+        )
+        player, dealer, winner = rng.randint(0, 1), rng.randint(0, 1), rng.randint(0, 1)
+        points = rng.choice((0, 7, 30, 55))
+        for value in ("game", "match"):
+            code = SEARCH_VALUES[value]
+            expected = reference_search.score_equity(score, table, player, dealer, value)
+            got = score_equity_nb(vector, score.games, 100, table, player, dealer, code)
+            assert got == expected
+        if not score.finished:
+            credited = copy.deepcopy(score)
+            credited.credit(winner, points)
+            after = vector.copy()
+            credit_score_nb(after, score.games, 100, winner, points)
+            assert list(after[:6]) == [credited.totals[p][g] for p in (0, 1) for g in range(3)]
+            assert list(after[6:]) == [
+                int(credited.entered[p][g]) for p in (0, 1) for g in range(3)
+            ]

@@ -17,9 +17,10 @@ from gin_sim.cli import app
 from gin_sim.config import ConfigError
 from gin_sim.enums import Phase, PositionMask, PositionSlot
 from gin_sim.kernels.playout import scratch_nb
-from gin_sim.kernels.position import apply_nb, deal_nb, family_action_nb
+from gin_sim.kernels.position import apply_nb, deal_nb, family_action_nb, set_score_nb
 from gin_sim.kernels.search import search_nb, search_scratch_nb
 from gin_sim.rules import load_rules
+from gin_sim.search_value import NO_TABLES, equity_tables
 from gin_sim.simulate import (
     head_to_head,
     load_undercut_table,
@@ -134,13 +135,22 @@ def _vary_hidden(masks, state, rng):
     return masks, state
 
 
-def _search(params, masks, state, rules, leak=0):
+def _search(params, masks, state, rules, leak=0, equity=NO_TABLES):
     """Seat 0's search at a position: (action, counts, then the value sums, their squares,
-    the gains and their squares per candidate). ``leak`` is mixed into its random stream."""
+    the gains and their squares per candidate). ``leak`` is mixed into its random stream;
+    ``equity``: the seats' game tables (score-aware searchers)."""
     streams = np.array([12345 ^ leak, 678], np.uint64)
     search = search_scratch_nb()
     action = search_nb(
-        params, masks, state, rules.to_kernel(), load_undercut_table(), streams, 0, search
+        params,
+        masks,
+        state,
+        rules.to_kernel(),
+        load_undercut_table(),
+        equity,
+        streams,
+        0,
+        search,
     )
     n = int(search[13][0])
     figures = [search[i][:n].copy() for i in (6, 7, 14, 15)]
@@ -191,6 +201,37 @@ def test_hidden_fields_never_change_a_search(rules, settings):
             varied[name] += read(*position) != read(*other)
     assert searched > 50
     assert min(varied.values()) >= 20, varied  # each field varied at many positions
+
+
+def _with_score(state, totals, entered):
+    """The position with a Hollywood score before the hand (the score is public)."""
+    state = state.copy()
+    set_score_nb(state, np.array(totals, np.int64), np.array(entered, np.bool_), 3)
+    return state
+
+
+def test_hidden_fields_never_change_a_score_aware_search():
+    """The probe with a searcher playing for the match from a Hollywood score: the score
+    reaches its search (another score changes some searches), the hidden fields never do."""
+    rules = HOLLYWOOD
+    strategy = tiny("mc", "infer=true", "value=match")
+    searcher = strategies_to_kernel((strategy, load_strategy("simple")), rules)[0]
+    equity = equity_tables((strategy, load_strategy("simple")), rules)
+    scores = [
+        (((90, 40, 0), (85, 70, 20)), ((1, 1, 0), (1, 1, 1))),
+        (((20, 0, 0), (95, 60, 0)), ((1, 0, 0), (1, 1, 0))),
+    ]
+    searched = moved = 0
+    for (masks, state), (other_masks, other_state) in _probe_positions(rules):
+        first = _search(searcher, masks, _with_score(state, *scores[0]), rules, equity=equity)
+        again = _search(
+            searcher, other_masks, _with_score(other_state, *scores[0]), rules, equity=equity
+        )
+        assert _same(first, again)
+        elsewhere = _search(searcher, masks, _with_score(state, *scores[1]), rules, equity=equity)
+        searched += first[1][1] > 0
+        moved += not _same(first, elsewhere)
+    assert searched > 50 and moved > 20, (searched, moved)
 
 
 @pytest.mark.parametrize("field", HIDDEN_FIELDS)
@@ -275,6 +316,7 @@ def test_mc_fast_beats_simple():
         ("opponent_model=nobody", "opponent_model = 'nobody'"),
         ("infer_weight=2", "infer_weight = 2.0"),
         ("confidence=-1", "confidence = -1.0"),
+        ("value=points", "value = 'points'"),
     ],
 )
 def test_bad_search_settings_are_one_line_errors(override, message):

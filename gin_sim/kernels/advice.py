@@ -93,14 +93,17 @@ def decision_kind_nb(masks, state, rules):
 
 @njit(cache=True, _nrt=False)
 def sample_deal_nb(
-    seed, deal, rules, strategies, undercut_table, scratch, work, masks_out, states_out, info_out
-):
+    seed, deal, rules, strategies, undercut_table, equity, scratch, work, masks_out, states_out,
+    info_out,
+):  # fmt: skip
     """Play deal ``deal`` of ``seed`` and keep one position of each kind.
 
     ``masks_out`` uint64[N_DECISION_KINDS, N_POSITION_MASKS], ``states_out``
     int64[N_DECISION_KINDS, N_POSITION_SLOTS] and ``info_out`` int64[N_DECISION_KINDS,
     N_INFO] receive, per kind, the position before the decision and its facts.
-    ``scratch`` is ``kernels.playout.scratch_nb()``; ``work`` is ``_work_nb()``.
+    ``scratch`` is ``kernels.playout.scratch_nb()``; ``work`` is ``_work_nb()``; ``equity``
+    the score-aware searchers' tables (``gin_sim.search_value``; a deal has no score, so a
+    search values it by the hand's points whatever it reads).
     """
     streams, masks, state, chains, result, search = scratch
     deck, deck_state, pick, counts, takes = work
@@ -130,7 +133,7 @@ def sample_deal_nb(
                 info_out[kind, INFO_OWN_TAKES] = takes[player]
                 info_out[kind, INFO_OPP_TAKES] = takes[1 - player]
                 kept = True
-        action = decide_nb(masks, state, rules, strategies, undercut_table, streams, search)
+        action = decide_nb(masks, state, rules, strategies, undercut_table, equity, streams, search)
         if kept:
             info_out[kind, INFO_ACTION] = action
         if state[_S.PHASE] != Phase.DISCARD and action == 1:
@@ -160,7 +163,7 @@ def _work_nb():
 
 @njit(cache=True, parallel=True, nogil=True)
 def sample_positions_nb(
-    seed, first_deal, rules, strategies, undercut_table, masks_out, states_out, info_out
+    seed, first_deal, rules, strategies, undercut_table, equity, masks_out, states_out, info_out
 ):
     """Deals ``first_deal .. first_deal + n - 1`` (dealer ``deal % 2``, as ``play_deals_nb``):
     ``masks_out`` uint64[n, N_DECISION_KINDS, N_POSITION_MASKS], ``states_out``
@@ -173,7 +176,7 @@ def sample_positions_nb(
         work = _work_nb()
         for i in range(block * _DEALS_PER_BLOCK, min(n, (block + 1) * _DEALS_PER_BLOCK)):
             sample_deal_nb(
-                seed, first_deal + i, rules, strategies, undercut_table, scratch, work,
+                seed, first_deal + i, rules, strategies, undercut_table, equity, scratch, work,
                 masks_out[i], states_out[i], info_out[i],
             )  # fmt: skip
 

@@ -18,6 +18,7 @@ from numba import njit, prange
 
 from gin_sim.enums import MatchStartSlot, RuleParam
 from gin_sim.kernels.playout import play_hand_nb, scratch_nb
+from gin_sim.kernels.position import set_score_nb
 from gin_sim.kernels.rng import bounded_nb, player_key_nb, shuffle_deck_nb, splitmix64_nb
 
 MATCH_DOMAIN = np.uint64(0x3C6EF372FE94F82B)
@@ -98,6 +99,7 @@ def play_match_nb(
     rules,
     strategies,
     undercut_table,
+    equity,
     start,
     deck,
     state,
@@ -107,7 +109,8 @@ def play_match_nb(
     out,
 ):
     """Play one match keyed by ``mk`` from the state ``start`` (int64[N_MATCH_START_SLOTS])
-    into the MATCH_RECORD ``out``.
+    into the MATCH_RECORD ``out``. Each hand's position carries the score before it, for
+    score-aware searchers and their game tables ``equity`` (``kernels/search.py``).
 
     ``hand_out`` is a HAND_RECORD array with room for every hand of the match when
     ``record_hands`` (else one scratch row); its ``deal`` field is the hand number.
@@ -129,7 +132,8 @@ def play_match_nb(
         scratch[0][1] = player_key_nb(mk, hand, 1)
         row = hand if record_hands else 0
         record = hand_out[row]
-        play_hand_nb(deck, dealer, rules, strategies, undercut_table, scratch, record)
+        set_score_nb(scratch[2], totals, entered, games)
+        play_hand_nb(deck, dealer, rules, strategies, undercut_table, equity, scratch, record)
         record["deal"] = hand
         winner = record["winner"]
         if winner >= 0:
@@ -194,8 +198,8 @@ def _store_game_nb(out, game, points0, points1, tally0, tally1, boxes0, boxes1):
 
 @njit(cache=True, parallel=True, nogil=True)
 def play_matches_nb(
-    seed, first_match, rules, strategies, undercut_table, start, hand_offsets, hand_out,
-    record_hands, out,
+    seed, first_match, rules, strategies, undercut_table, equity, start, hand_offsets,
+    hand_out, record_hands, out,
 ):  # fmt: skip
     """Matches ``first_match ..`` into ``out`` (MATCH_RECORD[n]), each from ``start``.
 
@@ -213,7 +217,7 @@ def play_matches_nb(
             match = first_match + i
             rows = hand_out[hand_offsets[i] : hand_offsets[i + 1]]
             play_match_nb(
-                match_key_nb(seed, match), rules, strategies, undercut_table, start,
+                match_key_nb(seed, match), rules, strategies, undercut_table, equity, start,
                 deck, state, scratch, rows, record_hands, out[i],
             )  # fmt: skip
             out[i]["match"] = match

@@ -6,7 +6,9 @@ The hand's flow is ``kernels/position.py``; this module deals, lets each player 
 Contract: only NumPy arrays and scalars. ``rules`` is the int64 vector of
 ``Rules.to_kernel`` (indexed by ``RuleParam``), ``strategies`` a float64[2, P] array of
 the players' strategy vectors (indexed by ``StrategyParam``), ``undercut_table`` the
-float64[21, 11] undercut-risk model (``gin_sim.calibration``). Records are rows of the
+float64[21, 11] undercut-risk model (``gin_sim.calibration``), ``equity`` the seats' game
+tables of score-aware searchers (``kernels/search.py``; a plain hand has no score, so
+the deal kernels here pass an empty one). Records are rows of the
 aligned ``HAND_RECORD`` dtype. The exact semantics are in docs/engine.md, which the
 reference engine (``gin_sim.reference``) implements too.
 """
@@ -46,33 +48,37 @@ def scratch_nb():
 
 
 @njit(cache=True, _nrt=False)
-def decide_nb(masks, state, rules, strategies, undercut_table, streams, search):
+def decide_nb(masks, state, rules, strategies, undercut_table, equity, streams, search):
     """The action of the player to move, by its own strategy (a family member, ``random``,
-    or an ``mc`` search that plays its rollouts with the family)."""
+    or an ``mc`` search that plays its rollouts with the family; ``equity``: the score-aware
+    searchers' game tables, ``gin_sim.search_value``)."""
     player = state[PositionSlot.PLAYER]
     params = strategies[player]
     if params[StrategyParam.KIND] == StrategyKind.MC:
-        return search_nb(params, masks, state, rules, undercut_table, streams, player, search)
+        return search_nb(
+            params, masks, state, rules, undercut_table, equity, streams, player, search
+        )
     return family_action_nb(params, masks, state, rules, undercut_table, streams, player)
 
 
 @njit(cache=True, _nrt=False)
-def play_on_nb(masks, state, rules, strategies, undercut_table, streams, search):
+def play_on_nb(masks, state, rules, strategies, undercut_table, equity, streams, search):
     """Play the position to the end, each player deciding by its own strategy."""
     while state[PositionSlot.PHASE] != Phase.OVER:
-        action = decide_nb(masks, state, rules, strategies, undercut_table, streams, search)
+        action = decide_nb(masks, state, rules, strategies, undercut_table, equity, streams, search)
         apply_nb(masks, state, rules, action)
 
 
 @njit(cache=True, _nrt=False)
-def play_hand_nb(deck, dealer, rules, strategies, undercut_table, scratch, out):
+def play_hand_nb(deck, dealer, rules, strategies, undercut_table, equity, scratch, out):
     """Play one hand from ``deck`` (int8[52]) and fill the record ``out`` (all but ``deal``).
 
-    ``scratch`` is ``scratch_nb()``, its streams set to the players' random streams.
+    ``scratch`` is ``scratch_nb()``, its streams set to the players' random streams and
+    its position's score slots to the score before the hand (zero: a plain hand).
     """
     streams, masks, state, chains, result, search = scratch
     deal_nb(deck, dealer, rules, masks, state)
-    play_on_nb(masks, state, rules, strategies, undercut_table, streams, search)
+    play_on_nb(masks, state, rules, strategies, undercut_table, equity, streams, search)
     record_nb(masks, state, rules, chains, result, out)
 
 
@@ -82,7 +88,8 @@ def play_deck_nb(deck, dealer, rules, strategies, undercut_table, seed, deal, ou
     scratch = scratch_nb()
     scratch[0][0] = player_key_nb(seed, deal, 0)
     scratch[0][1] = player_key_nb(seed, deal, 1)
-    play_hand_nb(deck, dealer, rules, strategies, undercut_table, scratch, out[0])
+    equity = np.zeros((2, 1, 1, 2))  # a plain hand: no score to value
+    play_hand_nb(deck, dealer, rules, strategies, undercut_table, equity, scratch, out[0])
     out[0]["deal"] = deal
 
 
@@ -97,6 +104,7 @@ def play_deals_nb(seed, first_deal, rules, strategies, undercut_table, out):
     n_blocks = (n + _BLOCK - 1) // _BLOCK
     for block in prange(n_blocks):
         scratch = scratch_nb()
+        equity = np.zeros((2, 1, 1, 2))  # plain hands: no score to value
         streams = scratch[0]
         deck = np.empty(52, np.int8)
         deck_state = np.empty(1, np.uint64)
@@ -105,5 +113,5 @@ def play_deals_nb(seed, first_deal, rules, strategies, undercut_table, out):
             shuffle_deck_nb(seed, deal, deck, deck_state)
             streams[0] = player_key_nb(seed, deal, 0)
             streams[1] = player_key_nb(seed, deal, 1)
-            play_hand_nb(deck, deal % 2, rules, strategies, undercut_table, scratch, out[i])
+            play_hand_nb(deck, deal % 2, rules, strategies, undercut_table, equity, scratch, out[i])
             out[i]["deal"] = deal

@@ -70,7 +70,8 @@ def copy_position_nb(masks, state, to_masks, to_state):
 
 @njit(cache=True, _nrt=False)
 def deal_nb(deck, dealer, rules, masks, state):
-    """Deal ``deck`` (int8[52]) with ``dealer`` dealing (R6): the upcard offered (R7)."""
+    """Deal ``deck`` (int8[52]) with ``dealer`` dealing (R6): the upcard offered (R7).
+    The score slots stay as the caller set them (``set_score_nb``)."""
     nondealer = 1 - dealer
     for j in range(masks.shape[0]):
         masks[j] = 0
@@ -96,6 +97,17 @@ def deal_nb(deck, dealer, rules, masks, state):
     state[_S.FIRST_TAKER] = -1
     state[_S.KNOCKER] = -1
     state[_S.TAKEN_CARD] = -1
+
+
+@njit(cache=True, _nrt=False)
+def set_score_nb(state, totals, entered, games):
+    """The public score before the hand into the position: totals int64[2, 3], entered
+    bool[2, 3], ``games`` 1 or 3 (0: a plain hand, no score)."""
+    state[_S.SCORE_GAMES] = games
+    for player in range(2):
+        for game in range(3):
+            state[_S.SCORE_POINTS + 3 * player + game] = totals[player, game]
+            state[_S.SCORE_ENTERED + 3 * player + game] = 1 if entered[player, game] else 0
 
 
 @njit(cache=True, _nrt=False)

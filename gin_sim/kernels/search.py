@@ -13,9 +13,16 @@ cards and every undealt card overwritten from the sample, and the cards dealt an
 before the stock's top and the opponent's last take blanked, so nothing the player cannot
 see reaches the rollouts (tests/test_search.py varies every hidden field of a position).
 
+With ``value`` game or match (``SearchValue``) and a position that carries a score (in a
+game to the target or a Hollywood match), a rollout's end is worth the change in the
+player's game or match equity (``score_equity_nb``) rather than the hand's points.
+
 Contract: only NumPy arrays and scalars; positions as in ``kernels/position.py``;
 ``search`` is the scratch tuple of ``search_scratch_nb``; ``streams`` uint64[2] holds
-the players' random streams (an mc player draws one number from its stream per search).
+the players' random streams (an mc player draws one number from its stream per search);
+``equity`` float64[2, T, T, 2] holds each seat's game table from its own side
+(``gin_sim.search_value``: [my points, the opponent's, 0 when I deal next]), read only by
+score-aware searchers (T is 1 where nobody needs one).
 """
 
 from __future__ import annotations
@@ -32,6 +39,8 @@ from gin_sim.enums import (
     Phase,
     PositionMask,
     PositionSlot,
+    RuleParam,
+    SearchValue,
     StrategyParam,
 )
 from gin_sim.kernels.deadwood import melds_with_card_nb
@@ -59,6 +68,11 @@ HAND_SIZE = 10  # R6: the opponent holds 10 cards whenever the searching player 
 MAX_CANDIDATES = 16  # the heuristic's action, a knock, and up to 11 discards
 MAX_WORLD_TRIES = 16  # rejection sampling gives up after this many worlds (infer)
 DROP_ERRORS = 2.0
+# A score-aware rollout's value is its equity change plus this much per point of the hand:
+# where the score no longer moves the equity (game 3 of a match already won 2-0, R21) the
+# search still plays for the points the tallies count (R23), and elsewhere it only breaks
+# ties (a 200-point hand adds 0.0002).
+POINT_TIE_BREAK = 1e-6
 _INV_2_53 = 1.0 / 9007199254740992.0
 
 
@@ -76,7 +90,8 @@ def search_scratch_nb():
     rollout policies float64[2, FAMILY_PARAMS], world stream uint64[1], idle streams
     uint64[2], chains int64[16, 2], score int64[8], counts int64[3]: candidates, worlds,
     rollouts played (screened-out candidates' included),
-    sums and squares of each candidate's value less the first's, float64[16] each)
+    sums and squares of each candidate's value less the first's, float64[16] each,
+    a score int64[12] as the position's score slots)
     """
     return (
         np.zeros(N_POSITION_MASKS, np.uint64),
@@ -95,6 +110,7 @@ def search_scratch_nb():
         np.zeros(3, np.int64),
         np.zeros(MAX_CANDIDATES, np.float64),
         np.zeros(MAX_CANDIDATES, np.float64),
+        np.zeros(12, np.int64),
     )
 
 
@@ -264,12 +280,70 @@ def sample_world_nb(params, masks, state, player, world_masks, world_state, card
 
 
 @njit(cache=True, _nrt=False)
-def search_nb(params, masks, state, rules, undercut_table, streams, player, search):
+def credit_score_nb(score, games, target, winner, points):
+    """R19, R20 on ``score`` int64[12] (points, then entered; player * 3 + game): credit a
+    won hand as ``kernels.match.credit_nb`` does. A game has ended when a column reached
+    the target."""
+    for game in range(games):
+        open_game = score[game] < target and score[3 + game] < target
+        if score[6 + 3 * winner + game] and open_game:
+            score[3 * winner + game] += points
+    for game in range(games):  # R19: the win enters the first open game not yet entered
+        open_game = score[game] < target and score[3 + game] < target
+        if not score[6 + 3 * winner + game] and open_game:
+            score[6 + 3 * winner + game] = 1
+            score[3 * winner + game] += points
+            break
+
+
+@njit(cache=True, _nrt=False)
+def score_equity_nb(score, games, target, table, player, dealer, value):
+    """``player``'s equity at ``score`` (as ``credit_score_nb``) with ``dealer`` to deal
+    the next hand, from its game table ``table`` float64[T, T, 2]. Each column's chance is
+    1 or 0 when the game has ended, else the table's. ``value`` GAME: their sum (the games
+    expected to be won); MATCH: the chance of winning two of three columns taken as
+    independent (one column: its chance)."""
+    opponent = 1 - player
+    side = 0 if dealer == player else 1
+    total = 0.0
+    first = second = third = 0.0
+    for game in range(games):
+        mine = score[3 * player + game]
+        theirs = score[3 * opponent + game]
+        if mine >= target:
+            chance = 1.0
+        elif theirs >= target:
+            chance = 0.0
+        else:
+            chance = table[mine, theirs, side]
+        total += chance
+        if game == 0:
+            first = chance
+        elif game == 1:
+            second = chance
+        else:
+            third = chance
+    if value == SearchValue.GAME or games == 1:
+        return total
+    both = first * second
+    return both + first * third + second * third - 2.0 * both * third
+
+
+@njit(cache=True, _nrt=False)
+def load_score_nb(state, score):
+    """The position's score slots into ``score`` int64[12]."""
+    for j in range(6):
+        score[j] = state[_S.SCORE_POINTS + j]
+        score[6 + j] = state[_S.SCORE_ENTERED + j]
+
+
+@njit(cache=True, _nrt=False)
+def search_nb(params, masks, state, rules, undercut_table, equity, streams, player, search):
     """The mc decision of ``player`` at this position; the search's figures stay in
     ``search`` (candidates, value sums and squares, counts) for replay to explain. With
     screening they are over the worlds after it, on which the choice is made."""
     (world_masks, world_state, roll_masks, roll_state, cards, candidates, sums, squares,
-     policies, rng, idle, chains, result, counts, gains, gain_squares) = search  # fmt: skip
+     policies, rng, idle, chains, result, counts, gains, gain_squares, score) = search  # fmt: skip
     n = candidates_nb(
         params, masks, state, rules, undercut_table, idle, player, candidates, cards, gains
     )
@@ -288,6 +362,15 @@ def search_nb(params, masks, state, rules, undercut_table, streams, player, sear
         squares[c] = 0.0
         gains[c] = 0.0
         gain_squares[c] = 0.0
+    value_kind = np.int64(params[StrategyParam.MC_VALUE])
+    games = state[_S.SCORE_GAMES]
+    by_score = value_kind != SearchValue.HAND and games > 0  # a plain hand has no score
+    target = rules[RuleParam.GAME_TARGET]
+    table = equity[player]
+    before = 0.0
+    if by_score:
+        load_score_nb(state, score)
+        before = score_equity_nb(score, games, target, table, player, state[_S.DEALER], value_kind)
     samples = np.int64(params[StrategyParam.MC_SAMPLES])
     screen = np.int64(params[StrategyParam.MC_SCREEN])
     keep = np.int64(params[StrategyParam.MC_CANDIDATES])
@@ -314,6 +397,11 @@ def search_nb(params, masks, state, rules, undercut_table, streams, player, sear
             apply_nb(roll_masks, roll_state, rules, candidates[c])
             play_out_with_family_nb(roll_masks, roll_state, rules, policies, undercut_table, idle)
             value = np.float64(hand_value_nb(roll_masks, roll_state, rules, chains, result, player))
+            if by_score:
+                change = score_value_nb(
+                    state, score, games, target, table, player, result, value_kind, before
+                )
+                value = change + POINT_TIE_BREAK * value
             if c == 0:
                 first = value
             sums[c] += value
@@ -323,6 +411,20 @@ def search_nb(params, masks, state, rules, undercut_table, streams, player, sear
     counts[0] = n
     counts[1] = worlds
     return candidates[choose_nb(params, n, worlds, gains, gain_squares)]
+
+
+@njit(cache=True, _nrt=False)
+def score_value_nb(state, score, games, target, table, player, result, value_kind, before):
+    """The change in ``player``'s equity from ``before`` to the score after the hand
+    scored in ``result`` (``score_nb``): the winner is credited (R19, R20) and deals next
+    (R5); after a hand that scores nothing the same dealer deals again."""
+    load_score_nb(state, score)
+    dealer = state[_S.DEALER]
+    winner = result[0]
+    if winner >= 0:
+        credit_score_nb(score, games, target, winner, result[1])
+        dealer = winner
+    return score_equity_nb(score, games, target, table, player, dealer, value_kind) - before
 
 
 @njit(cache=True, _nrt=False)

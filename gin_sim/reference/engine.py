@@ -30,6 +30,7 @@ from typing import Any, NamedTuple, Protocol
 from gin_sim.calibration import load_undercut_table
 from gin_sim.cards import FULL_DECK, N_CARDS, N_RANKS, N_SUITS, card_index, card_value, parse_deck
 from gin_sim.enums import NO_PLAYER, DrawReason
+from gin_sim.hollywood import HollywoodScore
 from gin_sim.melds import Arrangement, defender_result, knocker_arrangement, min_deadwood_exhaustive
 from gin_sim.records import HAND_FIELDS
 from gin_sim.reference.rng import Stream, bounded, deck_for_deal, player_stream_state
@@ -246,7 +247,9 @@ class Situation:
     to be played on: which decision and whose, the dealer, the discard pile in order
     (bottom first), what the player itself has shown (the cards it took from the pile and
     still holds, the cards it passed), its own turns, and the takes from the pile so far
-    (R18a). Built by ``_Hand.situation``; worlds are made of it and sampled cards only."""
+    (R18a), and the score before the hand when one is kept (a game to the target or a
+    Hollywood match; None for a plain hand). Built by ``_Hand.situation``; worlds are made
+    of it and sampled cards only."""
 
     view: View
     phase: str  # OFFER, DRAW or DISCARD
@@ -258,6 +261,7 @@ class Situation:
     own_turns: int
     upcard_takes: int
     taken_card: int = NO_CARD  # phase DISCARD: the card taken this turn (from either source)
+    score: HollywoodScore | None = None  # public (R19, R20); a search must not change it
 
 
 def legal_discards(view: View) -> list[int]:
@@ -718,6 +722,7 @@ class _Hand:
         to_move: int,
         taken_card: int = NO_CARD,
         from_pile: bool = False,
+        score: HollywoodScore | None = None,
     ) -> None:
         self.table = table
         self.rules = table.rules
@@ -730,6 +735,7 @@ class _Hand:
         self.to_move = to_move
         self.taken_card = taken_card  # the card taken this turn (phase DISCARD)
         self.from_pile = from_pile  # ... and whether it came from the discard pile
+        self.score = score  # the score before the hand, None for a plain hand
 
     @classmethod
     def dealt(
@@ -741,15 +747,17 @@ class _Hand:
         seed: int,
         deal: int,
         trace: Trace,
+        score: HollywoodScore | None = None,
     ) -> _Hand:
-        """A new hand from a deck order (R6): the upcard is offered to the non-dealer (R7)."""
+        """A new hand from a deck order (R6): the upcard is offered to the non-dealer (R7);
+        ``score``: the score before it, if one is kept."""
         table = _Table(deck, dealer, rules)
         choosers = [
             _make_player(strategy, rules, player_stream_state(seed, deal, p))
             for p, strategy in enumerate(players)
         ]
         record = _new_record(deal, dealer, deck[20], table.knock_limit)
-        hand = cls(table, dealer, choosers, record, trace, OFFER, 1 - dealer)
+        hand = cls(table, dealer, choosers, record, trace, OFFER, 1 - dealer, score=score)
         hands = table.hands
         hand.emit(
             "deal", NO_PLAYER, dealer, hands[1 - dealer], hands[dealer], deck[20], table.knock_limit
@@ -824,6 +832,7 @@ class _Hand:
             own_turns=table.turns_of[player],
             upcard_takes=table.upcard_takes,
             taken_card=self.taken_card if self.phase == DISCARD else NO_CARD,
+            score=self.score,
         )
 
     def decide(self) -> Action:
@@ -992,6 +1001,7 @@ def play_hand_reference(
     deal: int = 0,
     *,
     trace: Trace = None,
+    score: HollywoodScore | None = None,
 ) -> dict[str, int | bool]:
     """Play one hand from an explicit 52-card ``deck`` order and return its record.
 
@@ -1001,13 +1011,15 @@ def play_hand_reference(
     (docs/engine.md); every other one is a member of the family of docs/strategies.md.
     The record has exactly the fields of ``gin_sim.records.HAND_FIELDS``, as ints and
     bools. ``trace``, a list or a callable, receives the events of the hand (see ``Event``).
+    ``score``: the score before the hand in a game or a match, which score-aware search
+    players read (None: a plain hand).
     """
     deck = parse_deck(deck)
     if dealer not in (0, 1):
         raise ValueError(f"dealer must be 0 or 1, got {dealer!r}")
     rule_set = load_rules(rules)
     pair = load_players(players, rule_set)
-    return _Hand.dealt(deck, rule_set, pair, dealer, seed, deal, trace).play()
+    return _Hand.dealt(deck, rule_set, pair, dealer, seed, deal, trace, score).play()
 
 
 def decisions_reference(

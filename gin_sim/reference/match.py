@@ -9,6 +9,7 @@ True
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from gin_sim.hollywood import N_GAMES, HollywoodScore
@@ -63,7 +64,13 @@ def play_match_reference(
     while not score.finished and played < MAX_HANDS:
         # Hand h of the match is deal h under the match's key (deck and random streams).
         record = play_hand_reference(
-            deck_for_deal(key, played), rule_set, players, dealer, seed=key, deal=played
+            deck_for_deal(key, played),
+            rule_set,
+            players,
+            dealer,
+            seed=key,
+            deal=played,
+            score=copy.deepcopy(score),  # the players see the score; they cannot change it
         )
         if hands is not None:
             hands.append(record)

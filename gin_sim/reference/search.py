@@ -17,12 +17,15 @@ sampled cards (``_Hand.in_world``), so the opponent's real cards cannot reach a 
 
 from __future__ import annotations
 
+import copy
 import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from gin_sim.cards import format_card
+from gin_sim.hollywood import HollywoodScore
 from gin_sim.reference.engine import (
     BIG_GIN,
     DISCARD,
@@ -43,6 +46,7 @@ from gin_sim.reference.engine import (
 )
 from gin_sim.reference.rng import Stream, bounded
 from gin_sim.rules import Rules
+from gin_sim.search_value import searcher_table
 from gin_sim.strategies import Strategy, load_strategy
 
 __all__ = [
@@ -57,6 +61,7 @@ __all__ = [
     "describe_action",
     "rollout_value",
     "sample_world",
+    "score_equity",
     "search",
 ]
 
@@ -64,6 +69,7 @@ HAND_SIZE = 10  # R6: the opponent holds 10 cards whenever a search player decid
 MAX_WORLD_TRIES = 16  # with infer: worlds drawn at most, the last always kept
 TWO_TO_MINUS_53 = 2.0**-53
 DROP_ERRORS = 2.0  # screening drops a candidate this many standard errors below the first
+POINT_TIE_BREAK = 1e-6  # a score-aware rollout's value per point of the hand, besides equity
 
 
 # ---------------------------------------------------------------- 1. candidates
@@ -173,12 +179,70 @@ def rollout_value(
 ) -> int:
     """Apply ``action`` in the world and play the hand to its end with the family
     ``policies`` (per seat): the hand's points from the searcher's side (R17)."""
+    return hand_points(
+        situation.player, rollout_record(situation, opp_hand, stock, action, policies)
+    )
+
+
+def rollout_record(
+    situation: Situation,
+    opp_hand: int,
+    stock: Sequence[int],
+    action: Action,
+    policies: tuple[Strategy, Strategy],
+) -> dict[str, int | bool]:
+    """The record of the hand played to its end in the world after ``action``."""
     hand = _Hand.in_world(situation, opp_hand, stock, policies)
     hand.apply(action)
-    record = hand.play()
+    return hand.play()
+
+
+def hand_points(player: int, record: dict[str, int | bool]) -> int:
+    """A finished hand's points from ``player``'s side: won +, lost -, drawn 0."""
     if record["winner"] < 0:
         return 0
-    return int(record["points"]) if record["winner"] == situation.player else -int(record["points"])
+    return int(record["points"]) if record["winner"] == player else -int(record["points"])
+
+
+def score_equity(score: HollywoodScore, table: Any, player: int, dealer: int, value: str) -> float:
+    """``player``'s equity at ``score`` with ``dealer`` to deal next, from its game table
+    ``table`` ([my points, the opponent's, 0 when I deal next]): each column's chance is 1
+    or 0 once the game has ended, else the table's; ``value`` "game" sums the chances (the
+    games expected to be won), "match" takes the chance of winning two of the three
+    columns as if they were independent (a plain game: its one chance)."""
+    opponent = 1 - player
+    side = 0 if dealer == player else 1
+    chances = []
+    for game in range(score.games):
+        mine, theirs = score.totals[player][game], score.totals[opponent][game]
+        if mine >= score.target:
+            chances.append(1.0)
+        elif theirs >= score.target:
+            chances.append(0.0)
+        else:
+            chances.append(float(table[mine, theirs, side]))
+    if value == "game" or score.games == 1:
+        total = 0.0
+        for chance in chances:
+            total += chance
+        return total
+    first, second, third = chances
+    both = first * second
+    return both + first * third + second * third - 2.0 * both * third
+
+
+def score_change(
+    situation: Situation, table: Any, value: str, record: dict[str, int | bool], before: float
+) -> float:
+    """The change in the searcher's equity from ``before`` once the hand of ``record`` is
+    credited (R19, R20): its winner deals next (R5), else the same dealer deals again."""
+    assert situation.score is not None
+    after = copy.deepcopy(situation.score)
+    dealer = situation.dealer
+    if record["winner"] >= 0:
+        after.credit(int(record["winner"]), int(record["points"]))
+        dealer = int(record["winner"])
+    return score_equity(after, table, situation.player, dealer, value) - before
 
 
 # -------------------------------------------------------------------- 5. choice
@@ -260,8 +324,10 @@ def search(
     opponent_model: Strategy,
     situation: Situation,
     player_stream: Stream,
+    table: Any = None,
 ) -> tuple[Action, SearchFigures | None]:
-    """docs/strategies.md, "The decision", steps 1 to 5."""
+    """docs/strategies.md, "The decision", steps 1 to 5. ``table``: the game table of a
+    score-aware searcher (``gin_sim.search_value``)."""
     candidates = candidate_actions(strategy, rollout, situation)
     if len(candidates) == 1:
         return candidates[0], None  # no search, no random number
@@ -270,6 +336,14 @@ def search(
     policies[situation.player] = rollout
     n = len(candidates)
     sums, squares, gains, gain_squares = [0.0] * n, [0.0] * n, [0.0] * n, [0.0] * n
+    # A plain hand has no score: there every searcher plays for the hand's points.
+    by_score = strategy.value != "hand" and situation.score is not None
+    before = 0.0
+    if by_score:
+        assert situation.score is not None
+        before = score_equity(
+            situation.score, table, situation.player, situation.dealer, strategy.value
+        )
     worlds = strategy.samples  # the worlds the figures (and the choice) are over
     for world in range(strategy.samples):
         if world == strategy.screen > 1:  # 4b. screening
@@ -287,9 +361,13 @@ def search(
         opp_hand, stock = sample_world(strategy, situation, world_stream)
         first = 0.0
         for c, action in enumerate(candidates):  # the same world for every candidate
-            value = float(
-                rollout_value(situation, opp_hand, stock, action, (policies[0], policies[1]))
-            )
+            pair = (policies[0], policies[1])
+            if by_score:  # where the score no longer moves the equity, the points decide
+                record = rollout_record(situation, opp_hand, stock, action, pair)
+                change = score_change(situation, table, strategy.value, record, before)
+                value = change + POINT_TIE_BREAK * float(hand_points(situation.player, record))
+            else:
+                value = float(rollout_value(situation, opp_hand, stock, action, pair))
             if c == 0:
                 first = value
             sums[c] += value
@@ -325,9 +403,12 @@ class Searcher:
         self.rollout = _policy(strategy.rollout, rules)
         self.opponent_model = _policy(strategy.opponent_model, rules)
         self.stream = Stream(stream_state)
+        self.table = searcher_table(strategy, rules)
 
     def decide(self, situation: Situation) -> tuple[Action, SearchFigures | None]:
-        return search(self.strategy, self.rollout, self.opponent_model, situation, self.stream)
+        return search(
+            self.strategy, self.rollout, self.opponent_model, situation, self.stream, self.table
+        )
 
 
 def describe_action(action: Action, phase: str) -> str:
