@@ -25,8 +25,11 @@ from gin_sim.cluster import dask_client
 from gin_sim.config import ConfigError
 from gin_sim.limits import MAX_FINALISTS, check_count, check_seed
 from gin_sim.reports.build import (
+    ADVICE_COMPARE,
     FAST_STRATEGIES,
     DefaultSet,
+    advice_options,
+    check_advice,
     check_counts,
     check_equity_counts,
     default_set_options,
@@ -378,6 +381,66 @@ def equity(
         None,
         lambda advance: reports.equity(
             player_names, rules, deals, games, matches, seed, out, advance
+        ),
+    )
+
+
+@report_app.command("advice")
+def advice(
+    out: Out,
+    rules: Rules = "hollywood",
+    compare: Annotated[
+        str,
+        typer.Option(
+            help="Rule sets compared with --rules, comma-separated (none: no comparison): the same positions re-evaluated where the knock limit is the same, else their own positions."
+        ),
+    ] = ",".join(ADVICE_COMPARE),
+    players: Annotated[
+        str, typer.Option(help="The two strategies A,B whose play gives the positions.")
+    ] = "mc,mc",
+    deals: Annotated[
+        int, typer.Option(help="Deals played: each gives one position of each kind it has.")
+    ] = 2000,
+    samples: Annotated[int, typer.Option(help="Worlds per evaluated position.")] = 512,
+    check_positions: Annotated[
+        int, typer.Option(help="Positions per cell checked against play.")
+    ] = 60,
+    continuations: Annotated[
+        int, typer.Option(help="Hands played out per checked position and action.")
+    ] = 8,
+    seed: Seed = 1,
+    quiet: Quiet = False,
+    scheduler: SchedulerOption = None,
+    workers: WorkersOption = None,
+) -> None:
+    """Advice from strong play: knock or play on, take or draw, undercut risk, across rule
+    sets, checked against play; the positions datasets are kept in OUT (rerun to resume)."""
+    with user_errors():
+        compared = [] if compare.strip() == "none" else _names(compare)
+        pair = _names(players)
+        check_advice(rules, compared, pair, deals, samples, check_positions, continuations)
+        options = advice_options(
+            rules, compared, pair, deals, samples, check_positions, continuations, seed
+        )
+        if _finished(out, "advice", options):
+            return
+        own = sum(load_rules(name).oklahoma != load_rules(rules).oklahoma for name in compared)
+    _run(
+        deals * (1 + own),
+        quiet,
+        scheduler,
+        workers,
+        lambda advance: reports.advice(
+            rules,
+            compared,
+            pair,
+            deals,
+            samples,
+            check_positions,
+            continuations,
+            seed,
+            out,
+            advance,
         ),
     )
 

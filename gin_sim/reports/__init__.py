@@ -15,6 +15,7 @@ The layers, each in its own module:
 
 from gin_sim.reports.build import (
     DefaultSet,
+    advice,
     default_set,
     equity,
     knock,
@@ -26,6 +27,7 @@ from gin_sim.reports.build import (
 
 __all__ = [
     "DefaultSet",
+    "advice",
     "default_set",
     "equity",
     "knock",

@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
+import pandas as pd
+
 from gin_sim.config import ConfigError
 from gin_sim.limits import MAX_REPORT_DEALS, MAX_REPORT_MATCHES, check_count, check_seed
 from gin_sim.reports.document import (
@@ -330,6 +332,133 @@ def tournament(
         command = command_line("tournament", options | {"out": out})
         report = tournament_report(played, command, str(runs) if keep_runs else None)
         return write_report(report, claim)
+
+
+# The rule sets ``report advice`` compares with its own by default (issue 16).
+ADVICE_COMPARE = ("hollywood-gin20", "standard", "oklahoma")
+# The undercut comparison of ``report advice``: basic's knocks against simple, all
+# thresholds pooled (as ``report undercut``), on this many decks.
+ADVICE_BASIC_DEALS = 20_000
+
+
+def advice_options(
+    rules: str,
+    compare: Sequence[str],
+    players: Sequence[str],
+    deals: int,
+    samples: int,
+    check_positions: int,
+    continuations: int,
+    seed: int,
+) -> dict[str, object]:
+    return report_options(
+        "advice", rules=rules, compare=list(compare) if compare else "none",
+        players=list(players), deals=deals, samples=samples,
+        check_positions=check_positions, continuations=continuations, seed=seed,
+    )  # fmt: skip
+
+
+def check_advice(
+    rules: str,
+    compare: Sequence[str],
+    players: Sequence[str],
+    deals: int,
+    samples: int,
+    check_positions: int,
+    continuations: int,
+) -> None:
+    """``report advice``'s settings, refused before anything is played."""
+    from gin_sim.positions import Evaluation
+
+    if len(players) != 2:
+        raise ConfigError(f"players {','.join(players)}: expected two strategies, A,B")
+    check_counts(deals)
+    Evaluation(samples=samples, select=min(Evaluation.select, samples // 4) or 1)
+    check_count(check_positions, "check positions", 2, 100_000)
+    check_count(continuations, "continuations", 2, 10_000)
+    if rules in compare or len(set(compare)) != len(compare):
+        raise ConfigError(
+            f"compare {','.join(compare)}: allowed rule sets other than --rules, each once"
+        )
+    for name in [rules, *compare]:
+        load_rules(name)
+    for name in players:
+        load_strategy(name)
+
+
+def _advice_evaluation(samples: int):
+    from gin_sim.positions import Evaluation
+
+    # The default evaluation, its baseline choice scaled with the depth (128 of 512).
+    return Evaluation(samples=samples, select=min(Evaluation.select, samples // 4) or 1)
+
+
+def advice(
+    rules: str,
+    compare: Sequence[str],
+    players: Sequence[str],
+    deals: int,
+    samples: int,
+    check_positions: int,
+    continuations: int,
+    seed: int,
+    out: str | Path,
+    on_chunk=None,
+) -> Path:
+    """The advice report (issue 16): positions of ``players`` under ``rules``, evaluated at
+    ``samples`` worlds; the same positions re-evaluated under each ``compare`` rule set
+    with the same knock limit (paired), else that rule set's own positions; the check
+    against play. Every dataset is kept under ``out`` (``positions``, ``positions-NAME``),
+    so the same command resumes an interrupted report."""
+    from gin_sim.cluster import active_client
+    from gin_sim.positions import PositionsConfig, evaluate_frame, execute, play_headline
+    from gin_sim.reports.advice import AdviceStudy, advice_report, check_rows
+
+    check_advice(rules, compare, players, deals, samples, check_positions, continuations)
+    check_seed(seed)
+    options = advice_options(
+        rules, compare, players, deals, samples, check_positions, continuations, seed
+    )
+    with claim_report(out, "advice", options) as claim:
+        if claim.finished:
+            return claim.folder
+        pair = (load_strategy(players[0]), load_strategy(players[1]))
+        evaluation = _advice_evaluation(samples)
+        client = active_client()
+
+        def dataset(rule_set, folder: str) -> pd.DataFrame:
+            config = PositionsConfig(rule_set, pair, seed, deals, 100, evaluation)
+            chunks = execute(config, claim.folder / folder, False, None, on_chunk, client)
+            frame = pd.concat(list(chunks), ignore_index=True)
+            frame["kind"] = frame["kind"].astype(str)
+            return frame
+
+        own_rules = load_rules(rules)
+        positions = dataset(own_rules, "positions")
+        compared, paired = {}, {}
+        headline_rows = positions[positions["kind"] != "discard"]
+        for name in compare:
+            other = load_rules(name)
+            same_limit = (positions["knock_limit"] == other.knock_limit).all()
+            if same_limit and not other.oklahoma:
+                compared[other.name] = evaluate_frame(headline_rows, other, evaluation, seed)
+                paired[other.name] = True
+            else:
+                compared[other.name] = dataset(other, f"positions-{other.name}")
+                paired[other.name] = False
+        checked = check_rows(positions, check_positions)
+        checked = checked.join(play_headline(checked, own_rules, pair, continuations, seed))
+        sweep = knock_sweep(
+            own_rules, load_strategy("basic"), load_strategy("simple"),
+            ADVICE_BASIC_DEALS, 0, seed,
+        )  # fmt: skip
+        study = AdviceStudy(
+            own_rules.name, (pair[0].name, pair[1].name), deals, seed, evaluation.name,
+            positions, compared, paired, checked, continuations, sweep.knocks,
+            f"basic against simple ({ADVICE_BASIC_DEALS:,} decks, every knock threshold)",
+        )  # fmt: skip
+        command = command_line("advice", options | {"out": out})
+        return write_report(advice_report(study, command), claim)
 
 
 # The named strategies that play fast enough for the default set's tournament.
