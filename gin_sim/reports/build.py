@@ -337,8 +337,9 @@ def tournament(
 # The rule sets ``report advice`` compares with its own by default (issue 16).
 ADVICE_COMPARE = ("hollywood-gin20", "standard", "oklahoma")
 # The undercut comparison of ``report advice``: basic's knocks against simple, all
-# thresholds pooled (as ``report undercut``), on this many decks.
-ADVICE_BASIC_DEALS = 20_000
+# thresholds pooled (as ``report undercut``), on this many decks per deal of strong play
+# (family hands are thousands of times cheaper than mc's).
+ADVICE_BASIC_DECKS_PER_DEAL = 20
 
 
 def advice_options(
@@ -448,14 +449,14 @@ def advice(
                 paired[other.name] = False
         checked = check_rows(positions, check_positions)
         checked = checked.join(play_headline(checked, own_rules, pair, continuations, seed))
+        basic_decks = ADVICE_BASIC_DECKS_PER_DEAL * deals
         sweep = knock_sweep(
-            own_rules, load_strategy("basic"), load_strategy("simple"),
-            ADVICE_BASIC_DEALS, 0, seed,
-        )  # fmt: skip
+            own_rules, load_strategy("basic"), load_strategy("simple"), basic_decks, 0, seed
+        )
         study = AdviceStudy(
             own_rules.name, (pair[0].name, pair[1].name), deals, seed, evaluation.name,
             positions, compared, paired, checked, continuations, sweep.knocks,
-            f"basic against simple ({ADVICE_BASIC_DEALS:,} decks, every knock threshold)",
+            f"basic against simple ({basic_decks:,} decks, every knock threshold)",
         )  # fmt: skip
         command = command_line("advice", options | {"out": out})
         return write_report(advice_report(study, command), claim)
@@ -485,6 +486,14 @@ class DefaultSet:
     finalists: int = 8
     tournament_players: tuple[str, ...] = FAST_STRATEGIES
     tournament_rules: tuple[str, ...] = ("hollywood", "standard")
+    # report advice (issue 16): mc against mc, sized to about two minutes on two cores.
+    advice_rules: str | None = "hollywood"
+    advice_compare: tuple[str, ...] = ("hollywood-gin20", "standard")
+    advice_players: tuple[str, str] = ("mc", "mc")
+    advice_deals: int = 600
+    advice_samples: int = 512
+    advice_check_positions: int = 40
+    advice_continuations: int = 8
 
     @property
     def tournament_deals(self) -> int:
@@ -499,7 +508,8 @@ class DefaultSet:
         """The report folders ``default_set`` writes, by name."""
         names = [f"knock-{name}" for name in self.knock_rules]
         names += [f"undercut-{self.undercut_rules}", "variants"]
-        return names + ([f"schedule-{self.schedule_rules}"] if self.schedule_rules else [])
+        names += [f"schedule-{self.schedule_rules}"] if self.schedule_rules else []
+        return names + ([f"advice-{self.advice_rules}"] if self.advice_rules else [])
 
     def runs(self) -> int:
         """The number of runs ``default_set`` plays (for progress bars)."""
@@ -541,6 +551,11 @@ def _write_default_set(root: Path, s: DefaultSet, on_run: Progress, claim) -> li
         f"undercut-{s.undercut_rules}": ("undercut", undercut_options(s.undercut_rules, s.strategy, s.opponent, s.deals, s.seed)),
         "variants": ("variants", variants_options(s.variant_rules, s.strategy, s.opponent, s.deals, s.matches, s.seed)),
     }  # fmt: skip
+    if s.advice_rules:
+        sub_options[f"advice-{s.advice_rules}"] = ("advice", advice_options(
+            s.advice_rules, s.advice_compare, s.advice_players, s.advice_deals, s.advice_samples,
+            s.advice_check_positions, s.advice_continuations, s.seed,
+        ))  # fmt: skip
     for name, (kind, options) in sub_options.items():
         check_report_folder(root / name, kind, options)
     player, other = load_strategy(s.strategy), load_strategy(s.opponent)
@@ -599,6 +614,20 @@ def _write_default_set(root: Path, s: DefaultSet, on_run: Progress, claim) -> li
                 root / "tournament",
                 on_run,
                 keep_runs=False,  # make run starts afresh: no run folders in reports/
+            )
+        )
+    if s.advice_rules:
+        written.append(
+            advice(
+                s.advice_rules,
+                s.advice_compare,
+                s.advice_players,
+                s.advice_deals,
+                s.advice_samples,
+                s.advice_check_positions,
+                s.advice_continuations,
+                s.seed,
+                root / f"advice-{s.advice_rules}",
             )
         )
     write_index(root)
