@@ -1,5 +1,6 @@
 """``gin-sim report``: generated strategy reports (knock thresholds, undercut risk, knock
-schedules, rule variants), each a folder with ``report.md``, figures and tables."""
+schedules, rule variants, tournaments, equity, advice from strong play), each a folder with
+``report.md``, figures and tables."""
 
 from __future__ import annotations
 
@@ -459,7 +460,7 @@ def default(
     scheduler: SchedulerOption = None,
     workers: WorkersOption = None,
 ) -> None:
-    """The default report set of make run (knock, undercut, variants, schedule, tournament)."""
+    """The default report set of make run (knock, undercut, variants, schedule, tournament, advice)."""
     with user_errors():
         check_counts(deals, matches)
         check_seed(seed)

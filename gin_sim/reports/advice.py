@@ -275,7 +275,8 @@ def check_table(positions: pd.DataFrame, checked: pd.DataFrame) -> pd.DataFrame:
     """Per checked cell: the table's gain over the whole cell (``table_*``), the search's
     and play's gains over the checked positions (``search_*``, ``play_*``), and their
     paired difference per position (``difference_*``: play less search), each a mean with
-    its 95% interval; ``within``: play's mean falls inside the table's interval."""
+    its 95% interval; ``within``: play's mean falls inside the search's interval over the
+    same positions (the table's figure for them)."""
     records = []
     for name, kinds, keep in CHECK_CELLS:
         rows = positions[positions["kind"].isin(kinds)]
@@ -297,7 +298,10 @@ def check_table(positions: pd.DataFrame, checked: pd.DataFrame) -> pd.DataFrame:
             ("difference", difference),
         ):
             record |= {f"{label}_{k}": v for k, v in estimate_row(estimate).items() if k != "n"}
-        record["within"] = bool(abs(play.mean - table.mean) <= table.half_width)
+        # Against the table's figure for the same positions (the search's mean over them):
+        # the whole cell's interval also holds the spread between positions, which says
+        # nothing about whether search and play agree.
+        record["within"] = bool(abs(play.mean - search.mean) <= search.half_width)
         records.append(record)
     return pd.DataFrame.from_records(records)
 
@@ -474,7 +478,7 @@ def _check_shown(check: pd.DataFrame) -> pd.DataFrame:
                     check["difference_mean"], check["difference_half_width"], strict=True
                 )
             ],
-            "play within the table's interval": ["yes" if w else "no" for w in check["within"]],
+            "play within the search's interval": ["yes" if w else "no" for w in check["within"]],
         }
     )
 
@@ -537,7 +541,7 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
             f"{int(r.knocker_deadwood)}: {_rate(r.rate, r.half_width)}"
             for r in knocked.itertuples()
         )
-        + f"; {study.basic_label}'s are in the undercut section."
+        + "; beside those of basic against simple in the undercut section."
     )
     if "knock-line-by-rules" in parts:
         by_rules = parts["knock-line-by-rules"]
@@ -652,6 +656,7 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
             None,
             f"Knock line, {a} against {b}, {study.rules}",
             "cards left in the stock",
+            MIN_CELL_POSITIONS,
         ),
         "knock-line-by-opponent": lambda path: figures.knock_lines(
             path,
@@ -660,6 +665,7 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
             "opponent_took",
             "Knock line by whether the opponent has taken from the pile",
             "cards left in the stock",
+            MIN_CELL_POSITIONS,
         ),
         "take-gain-map": lambda path: figures.gain_map(
             path,
@@ -695,6 +701,7 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
             "rules",
             "Knock line by rule set",
             "cards left in the stock",
+            MIN_CELL_POSITIONS,
         )
         for name in study.compared:
             if f"knock-difference-{name}" in parts:
@@ -727,7 +734,12 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
             "same stocks for both actions. The search's gains use rollout policies, not the "
             "real players; this measures what the advice is worth in the players' own play. "
             "Re-dealing the opponent's hand from the player's view instead would need a model "
-            "of the opponent's hand (the search's own), which is what is being checked.",
+            "of the opponent's hand (the search's own), which is what is being checked. "
+            "'Within': play's mean lies inside the search's 95% interval over the same "
+            "positions (the table's figure for them); the whole cell's mean differs from "
+            "theirs by the sampling of positions, which says nothing about search against "
+            "play. The paired difference is the test: where its interval excludes 0 the "
+            "findings say by how much they differ.",
             _check_shown(check),
             [],
         )

@@ -466,7 +466,7 @@ def gain_map(
     for cell, half in zip(cells.itertuples(), halves["value"], strict=True):
         if cell.style == "blank":
             continue
-        text = f"{cell.value:+.1f}\n±{half:.1f}"
+        text = f"{cell.value:+.1f}" + (f"\n±{half:.1f}" if np.isfinite(half) else "")
         if cell.style == "thin":
             ax.add_patch(
                 Rectangle(
@@ -495,23 +495,38 @@ def gain_map(
 
 
 def knock_lines(
-    path: Path, table: pd.DataFrame, x: str, hue: str | None, title: str, x_label: str
+    path: Path,
+    table: pd.DataFrame,
+    x: str,
+    hue: str | None,
+    title: str,
+    x_label: str,
+    thin: int = 0,
 ) -> None:
     """Knock lines (``line``, ``low``, ``high`` per value of ``x``, one line per value of
-    ``hue``), each with its 95% interval as a band; points without a line (-1) are left out."""
+    ``hue``), each with its 95% interval as a band; points without a line (-1) are left out,
+    points resting on fewer than ``thin`` positions are hollow."""
     fig, ax = plt.subplots(figsize=(6.4, 3.8))
     groups = [(None, table)] if hue is None else list(table.groupby(hue, sort=False))
     levels = list(dict.fromkeys(table[x].astype(str)))
     for offset, (label, group) in enumerate(groups):
         shown = group[group["line"] >= 0]
         positions = [levels.index(str(v)) + 0.06 * offset for v in shown[x]]
-        ax.plot(positions, shown["line"], marker="o", label=None if hue is None else str(label))
+        (drawn,) = ax.plot(
+            positions, shown["line"], marker="o", label=None if hue is None else str(label)
+        )
         ax.fill_between(positions, shown["low"], shown["high"], alpha=0.2)
+        few = (shown["positions"] < thin).to_numpy()
+        ax.plot(
+            np.asarray(positions)[few], shown["line"].to_numpy()[few], "o", markersize=7,
+            markerfacecolor="white", markeredgecolor=drawn.get_color(),
+        )  # fmt: skip
     ax.set_xticks(range(len(levels)), levels)
     ax.set_xlabel(x_label)
     ax.set_ylabel("knock line (highest deadwood to knock)")
     ax.set_ylim(-0.5, 10.5)
-    ax.set_title(f"{title}\nband: 95% interval (bootstrap over positions)", fontsize=9)
+    hollow = f"; hollow: fewer than {thin} positions" if thin else ""
+    ax.set_title(f"{title}\nband: 95% interval (bootstrap over positions){hollow}", fontsize=9)
     if hue is not None:
         ax.legend(title=hue, fontsize=8)
     ax.grid(alpha=0.3)
