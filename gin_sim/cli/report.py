@@ -41,6 +41,7 @@ from gin_sim.reports.build import (
     tournament_options,
     undercut_options,
     variants_options,
+    write_advice,
 )
 from gin_sim.reports.document import check_report_set, is_generated_index, is_report_set
 from gin_sim.reports.schedule import check_grid, search_runs
@@ -431,7 +432,7 @@ def advice(
         quiet,
         scheduler,
         workers,
-        lambda advance: reports.advice(
+        lambda advance: write_advice(
             rules,
             compared,
             pair,

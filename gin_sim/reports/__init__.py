@@ -15,7 +15,6 @@ The layers, each in its own module:
 
 from gin_sim.reports.build import (
     DefaultSet,
-    advice,
     default_set,
     equity,
     knock,
@@ -27,7 +26,6 @@ from gin_sim.reports.build import (
 
 __all__ = [
     "DefaultSet",
-    "advice",
     "default_set",
     "equity",
     "knock",

@@ -394,7 +394,7 @@ def _advice_evaluation(samples: int):
     return Evaluation(samples=samples, select=min(Evaluation.select, samples // 4) or 1)
 
 
-def advice(
+def write_advice(
     rules: str,
     compare: Sequence[str],
     players: Sequence[str],
@@ -618,7 +618,7 @@ def _write_default_set(root: Path, s: DefaultSet, on_run: Progress, claim) -> li
         )
     if s.advice_rules:
         written.append(
-            advice(
+            write_advice(
                 s.advice_rules,
                 s.advice_compare,
                 s.advice_players,
