@@ -148,3 +148,19 @@ def test_play_headline_is_paired_and_thread_free():
         ]
     )
     assert (play_headline(same, rules, pair, 3, 1)["play_gain"] == 0).all()
+
+
+def test_the_distilled_schedule_follows_the_knock_line():
+    """Thin bands keep the band before them, equal neighbours merge, none means gin only."""
+    from gin_sim.reports.advice import distilled_schedule
+
+    line = pd.DataFrame(
+        {
+            "stock_band": ["25-31", "19-24", "13-18", "7-12", "0-6"],
+            "line": [10, 10, -1, 8, 3],
+            "positions": [200, 200, 100, 100, 5],
+        }
+    )
+    assert distilled_schedule(line) == [[19, 10], [13, 0], [0, 8]]
+    line["positions"] = [200, 200, 100, 5, 5]
+    assert distilled_schedule(line) == [[19, 10], [0, 0]]

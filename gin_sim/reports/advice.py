@@ -744,6 +744,24 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
             [],
         )
     )
+    distilled = distilled_strategy(parts)
+    sections.append(
+        Section(
+            "A distilled strategy",
+            f"The tables as a family member (`gin_sim.reports.advice.distilled_strategy`): "
+            f"{DISTILLED_BASE}'s discarding and knock holding, the knock schedule of the knock "
+            "line by stock band (a band of fewer than "
+            f"{MIN_CELL_POSITIONS} positions keeps the band before it; none: gin only) and "
+            "the take rule of the take-or-draw cells (the gain rule off when taking a card "
+            "that lowers the deadwood by 5 or more is clearly worse than drawing). This "
+            "command rebuilds it; save it as a TOML file and play it by its path. It is "
+            "confirmed only by play on fresh decks (configs/strategies/advised.toml says how "
+            "it did).\n\n```toml\n" + strategy_toml(distilled, "") + "```",
+        )
+    )
+    parts["advised-strategy"] = pd.DataFrame(
+        {"key": list(distilled), "value": [str(v) for v in distilled.values()]}
+    )
     return Report(
         kind="advice",
         title=f"Advice from strong play: {a} against {b} under {study.rules}",
@@ -760,3 +778,70 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
         tables={name: frame for name, frame in parts.items()},
         figures=figures_drawn,
     )
+
+
+# ------------------------------------------------------------ the distilled strategy
+# The family member the tables distil into (issue 16, part 4): expert's discarding and
+# knock holding, with the knock schedule and the take rule read from the tables.
+DISTILLED_BASE = "expert"
+DISTILLED_NAME = "advised"
+
+
+def distilled_schedule(line: pd.DataFrame) -> list[list[int]]:
+    """A family ``knock_schedule`` from a knock line by stock band (``knock_line`` by
+    ``stock_band``): each band from the start of the hand gets its line (none: 0, gin
+    only), a band resting on fewer than MIN_CELL_POSITIONS positions the band before it;
+    equal neighbours merge, and a schedule longer than the family's 4 phases merges its
+    last phases into the fourth's threshold. Pairs are ``[lowest stock of the band,
+    threshold]``, the last one's stock 0."""
+    lows = {f"{low}-{high}": low for low, high in STOCK_BANDS}
+    phases: list[list[int]] = []
+    for row in line.itertuples():
+        threshold = max(int(row.line), 0)
+        if row.positions < MIN_CELL_POSITIONS and phases:
+            threshold = phases[-1][1]
+        if phases and phases[-1][1] == threshold:
+            phases[-1][0] = lows[str(row.stock_band)]
+        else:
+            phases.append([lows[str(row.stock_band)], threshold])
+    phases = phases[:4] if phases else [[0, 10]]
+    phases[-1][0] = 0
+    return phases
+
+
+def distilled_strategy(parts: dict[str, pd.DataFrame]) -> dict[str, object]:
+    """The distilled family member as TOML-ready data: DISTILLED_BASE's weights, the knock
+    schedule of ``distilled_schedule`` and the take rule of the take-or-draw cells (takes
+    for a meld, as the family always does; the gain rule of the base kept only when taking
+    a card that lowers the deadwood by 5 or more without a meld is not clearly worse than
+    drawing)."""
+    from gin_sim.strategies import load_strategy
+
+    base = load_strategy(DISTILLED_BASE)
+    takes = parts["take-cells"]
+    big = takes[(takes["kind"] == "draw") & (takes["card_does"] == CARD_DOES[1])]
+    gain_rule_loses = bool(len(big) and big["positions"].iloc[0] and big["high"].iloc[0] < 0)
+    return {
+        "name": DISTILLED_NAME,
+        "description": "expert's discards with the knock schedule and take rule of report advice.",
+        "undercut_risk": base.undercut_risk,
+        "take_min_gain": 0.0 if gain_rule_loses else base.take_min_gain,
+        "improve_weight": base.improve_weight,
+        "keep_weight": base.keep_weight,
+        "safety_weight": base.safety_weight,
+        "disinterest_weight": base.disinterest_weight,
+        "knock_schedule": distilled_schedule(parts["knock-line"]),
+    }
+
+
+def strategy_toml(values: dict[str, object], comment: str) -> str:
+    """``values`` (flat: numbers, strings, a list of pairs) as a strategy TOML file."""
+    lines = [f"# {line}" for line in comment.splitlines()]
+    for key, value in values.items():
+        if isinstance(value, str):
+            lines.append(f'{key} = "{value}"')
+        elif isinstance(value, list):
+            lines.append(f"{key} = {[list(map(int, pair)) for pair in value]}")
+        else:
+            lines.append(f"{key} = {value!r}")
+    return "\n".join(lines) + "\n"
