@@ -754,9 +754,10 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
             f"{MIN_CELL_POSITIONS} positions keeps the band before it; none: gin only) and "
             "the take rule of the take-or-draw cells (the gain rule off when taking a card "
             "that lowers the deadwood by 5 or more is clearly worse than drawing). This "
-            "command rebuilds it; save it as a TOML file and play it by its path. It is "
-            "confirmed only by play on fresh decks (configs/strategies/advised.toml says how "
-            "it did).\n\n```toml\n" + strategy_toml(distilled, "") + "```",
+            "command rebuilds it; save it as a TOML file and play it by its path. Tables say "
+            "what gains in the players' own play, not what a family member gains by copying "
+            'them: only play on fresh decks tells (docs/advice.md, "The distilled '
+            'strategy").\n\n```toml\n' + strategy_toml(distilled, "") + "```",
         )
     )
     parts["advised-strategy"] = pd.DataFrame(
