@@ -38,6 +38,7 @@ from gin_sim.reports.build import (
     finished_report,
     knock_options,
     schedule_options,
+    shares_positions,
     tournament_options,
     undercut_options,
     variants_options,
@@ -91,6 +92,7 @@ def _run(
     scheduler: str | None,
     workers: int | None,
     write: Callable[..., Path | list[Path]],
+    kept: str = "",
 ) -> None:
     """Play and write with a progress bar over runs; print where the report is.
 
@@ -104,7 +106,7 @@ def _run(
         except KeyboardInterrupt as stop:
             terminated = isinstance(stop, Terminated)
             what = "terminated" if terminated else "interrupted"
-            fail(f"{what}: the report under way was not written", exit=False)
+            fail(f"{what}: the report under way was not written{kept}", exit=False)
             raise typer.Exit(SIGTERM_EXIT if terminated else SIGINT_EXIT) from None
     folders = written if isinstance(written, list) else [written]
     _show(folders, time.perf_counter() - started)
@@ -426,7 +428,7 @@ def advice(
         )
         if _finished(out, "advice", options):
             return
-        own = sum(load_rules(name).oklahoma != load_rules(rules).oklahoma for name in compared)
+        own = sum(not shares_positions(rules, name) for name in compared)
     _run(
         deals * (1 + own),
         quiet,
@@ -444,6 +446,8 @@ def advice(
             out,
             advance,
         ),
+        f"; the finished chunks of its positions are kept in {out}: run the same command "
+        "again to resume",
     )
 
 

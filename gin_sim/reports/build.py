@@ -387,6 +387,14 @@ def check_advice(
         load_strategy(name)
 
 
+def shares_positions(rules: str, other: str) -> bool:
+    """Whether ``report advice`` re-evaluates the positions played under ``rules`` for the
+    rule set ``other`` (paired): a stored position keeps its hand's knock limit, so both
+    must have one fixed limit (not Oklahoma, R14a) and the same one."""
+    own, their = load_rules(rules), load_rules(other)
+    return not own.oklahoma and not their.oklahoma and own.knock_limit == their.knock_limit
+
+
 def _advice_evaluation(samples: int):
     from gin_sim.positions import Evaluation
 
@@ -440,8 +448,7 @@ def write_advice(
         headline_rows = positions[positions["kind"] != "discard"]
         for name in compare:
             other = load_rules(name)
-            same_limit = (positions["knock_limit"] == other.knock_limit).all()
-            if same_limit and not other.oklahoma:
+            if shares_positions(rules, name):
                 compared[other.name] = evaluate_frame(headline_rows, other, evaluation, seed)
                 paired[other.name] = True
             else:
