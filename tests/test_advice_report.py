@@ -164,3 +164,29 @@ def test_the_distilled_schedule_follows_the_knock_line():
     assert distilled_schedule(line) == [[19, 10], [13, 0], [0, 8]]
     line["positions"] = [200, 200, 100, 5, 5]
     assert distilled_schedule(line) == [[19, 10], [0, 0]]
+
+
+def test_an_interrupted_advice_report_resumes_from_its_positions(tmp_path, monkeypatch):
+    """Interrupted after its datasets, the report keeps them; the same call again reads
+    them back (nothing replayed) and writes the tables of an uninterrupted report."""
+    import gin_sim.positions as positions_module
+    from gin_sim.reports.build import write_advice
+
+    settings = ("hollywood", ["standard"], ["expert", "expert"], 10, 8, 3, 2, 4)
+    write_advice(*settings, tmp_path / "whole")
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(positions_module, "play_headline", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        write_advice(*settings, tmp_path / "cut")
+    chunks = sorted((tmp_path / "cut" / "positions").glob("positions-*.parquet"))
+    assert chunks and not (tmp_path / "cut" / "report.md").exists()
+    stamps = [c.stat().st_mtime_ns for c in chunks]
+    monkeypatch.undo()
+    write_advice(*settings, tmp_path / "cut")
+    assert [c.stat().st_mtime_ns for c in chunks] == stamps  # read back, not replayed
+    for name in ("knock-cells", "take-cells", "check-against-play", "knock-difference-standard"):
+        whole = (tmp_path / "whole" / f"{name}.csv").read_text()
+        assert (tmp_path / "cut" / f"{name}.csv").read_text() == whole, name
