@@ -486,6 +486,9 @@ def _check_shown(check: pd.DataFrame) -> pd.DataFrame:
 def _check_findings(check: pd.DataFrame, players: tuple[str, str]) -> str:
     parts = []
     for row in check.itertuples():
+        if row.checked < 2:
+            parts.append(f"{row.cell}: too few positions to check ({row.checked})")
+            continue
         agrees = row.difference_low <= 0 <= row.difference_high
         verdict = (
             "agree"
