@@ -12,6 +12,8 @@ The public API, one way in for each concept:
 - positions: ``load_positions`` (a dataset of evaluated decision positions, docs/advice.md)
 """
 
+# First of all: the environment variables numba reads are checked before it is imported.
+import gin_sim.environment  # noqa: F401
 from gin_sim.cards import format_cards, parse_cards
 from gin_sim.deadwood import min_deadwood, min_deadwood_many
 from gin_sim.decide import Decision, decide

@@ -11,12 +11,13 @@
 from __future__ import annotations
 
 import functools
+import io
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from gin_sim.config import ConfigError, configs_dir
+from gin_sim.config import ConfigError, configs_dir, read_user_file
 from gin_sim.enums import UNDERCUT_TABLE_DEADWOOD, UNDERCUT_TABLE_TURNS
 
 CALIBRATION_SEED = 20261129
@@ -93,10 +94,14 @@ def check_undercut_table(table: np.ndarray, where: str = "undercut table") -> np
 def read_undercut_table(path: Path) -> np.ndarray:
     """Read and check a table file in the layout ``write_undercut_table`` writes."""
     try:
-        frame = pd.read_csv(path)
+        frame = pd.read_csv(io.BytesIO(read_user_file(path)))  # a FIFO cannot block it
     except FileNotFoundError:
         raise ConfigError(
             f"undercut model not found: {path} (regenerate with python -m gin_sim.calibration)"
+        ) from None
+    except OSError as error:
+        raise ConfigError(
+            f"cannot read the undercut model {path}: {error.strerror or error}"
         ) from None
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as error:
         raise ConfigError(f"{path}: not a readable CSV table ({error})") from None

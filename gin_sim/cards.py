@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from gin_sim.config import shown
+
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
 N_RANKS = 13
@@ -49,15 +51,17 @@ def parse_card(token: str) -> int:
     text = token.strip().upper()
     if len(text) < 2:
         raise ValueError(
-            f"malformed card {token!r}: expected a rank from {RANKS} (or 10) and a suit from {SUITS}"
+            f"malformed card {shown(token)}: expected a rank from {RANKS} (or 10) and a suit from {SUITS}"
         )
     rank_text, suit_text = text[:-1], text[-1]
     if rank_text == "10":
         rank_text = "T"
     if len(rank_text) != 1 or rank_text not in RANKS:
-        raise ValueError(f"unknown rank in card {token!r}: ranks are {', '.join(RANKS)} (or 10)")
+        raise ValueError(
+            f"unknown rank in card {shown(token)}: ranks are {', '.join(RANKS)} (or 10)"
+        )
     if suit_text not in SUITS:
-        raise ValueError(f"unknown suit in card {token!r}: suits are {', '.join(SUITS)}")
+        raise ValueError(f"unknown suit in card {shown(token)}: suits are {', '.join(SUITS)}")
     return card_index(RANKS.index(rank_text), SUITS.index(suit_text))
 
 
@@ -69,7 +73,7 @@ def parse_card_list(text: str) -> list[int]:
     for token in tokens:
         card = parse_card(token)
         if card in seen:
-            raise ValueError(f"duplicate card {token!r}: each card may appear once")
+            raise ValueError(f"duplicate card {shown(token)}: each card may appear once")
         seen.add(card)
         cards.append(card)
     return cards
@@ -83,7 +87,9 @@ def parse_cards(text: str, count: int | None = None) -> int:
     """
     cards = parse_card_list(text)
     if count is not None and len(cards) != count:
-        raise ValueError(f"wrong number of cards in {text!r}: got {len(cards)}, expected {count}")
+        raise ValueError(
+            f"wrong number of cards in {shown(text)}: got {len(cards)}, expected {count}"
+        )
     return hand_from_cards(cards)
 
 

@@ -12,15 +12,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import math
 import os
 import socket
+import warnings
 from collections.abc import Iterator
 from contextvars import ContextVar
 from typing import Any
 from urllib.parse import urlsplit
 
-from gin_sim.config import ConfigError
+from gin_sim.config import ConfigError, GinSimWarning
+from gin_sim.environment import cores
 from gin_sim.limits import MAX_WORKERS, check_count
 
 TASK_RETRIES = 3  # a chunk whose worker died is played again, up to this many times
@@ -29,6 +32,14 @@ TASK_RETRIES = 3  # a chunk whose worker died is played again, up to this many t
 SCHEDULER_TIMEOUT = 15.0
 TIMEOUT_VARIABLE = "GIN_SIM_SCHEDULER_TIMEOUT"
 MIN_TASKS_AHEAD = 64  # tasks submitted ahead of the chunk being collected (at least)
+# Memory set aside for one local worker process: measured at about 0.4 GiB (numba, the
+# compiled kernels and a chunk of 100,000 duplicate decks); the rest is room for larger
+# chunks and the search players.
+WORKER_MEMORY = 1 << 30
+# Dask's own logging is quiet below this level: its warnings about workers that are slow to
+# start or to stop, and the tracebacks of connections closed at shutdown, are not ours to
+# show. A task that fails for good still reaches the command as an error.
+DASK_LOG_LEVEL = logging.CRITICAL
 _ACTIVE: ContextVar[Any] = ContextVar("gin_sim_dask_client", default=None)
 
 
@@ -74,16 +85,88 @@ def dask_client(scheduler: str | None, workers: int | None) -> Iterator[Any]:
             raise ConfigError(
                 f"cannot reach the Dask scheduler at {scheduler}: {_reason(error)}"
             ) from None
-        with client, _activated(client):
+        with _quiet_dask(), client, _activated(client):
             yield client
         return
+    workers = local_workers(workers)
     with (
+        _quiet_dask(),
         LocalCluster(
-            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            # Without a dashboard the scheduler still serves its health routes, by default
+            # on port 8787, with a warning when another cluster holds it: any free local port
+            scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+            silence_logs=DASK_LOG_LEVEL,
+            # each worker's kernels use its share of the threads (the cores, or fewer when
+            # NUMBA_NUM_THREADS says so), not all of them
+            env={"NUMBA_NUM_THREADS": str(max(1, min(numba_threads(), cores()) // workers))},
         ) as cluster,
         Client(cluster) as client,
+        _activated(client),
     ):
         yield client
+
+
+def numba_threads() -> int:
+    """The threads numba may use in this process (``NUMBA_NUM_THREADS``, else the cores)."""
+    import numba
+
+    return int(numba.config.NUMBA_NUM_THREADS)
+
+
+def available_memory() -> int | None:
+    """Bytes of memory available to new processes (Linux's MemAvailable), or None."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def local_workers(asked: int) -> int:
+    """The worker processes a local cluster starts for ``--workers asked``: at most one per
+    core (a worker plays one chunk at a time on the kernels; more only compete for the cores)
+    and at most as many as the available memory holds (WORKER_MEMORY each). A cap is said
+    in one warning line."""
+    available_cores = cores()
+    memory = available_memory()
+    by_memory = max(1, memory // WORKER_MEMORY) if memory is not None else asked
+    allowed = min(available_cores, by_memory)
+    if asked <= allowed:
+        return asked
+    reason = (
+        f"{available_cores} core{'s' if available_cores > 1 else ''}"
+        if allowed == available_cores
+        else f"memory for {by_memory} ({memory / 2**30:.1f} GiB available, {WORKER_MEMORY / 2**30:g} GiB a worker)"
+    )
+    warnings.warn(
+        f"--workers {asked} is capped at {allowed}: this machine has {reason}",
+        GinSimWarning,
+        stacklevel=3,
+    )
+    return allowed
+
+
+@contextlib.contextmanager
+def _quiet_dask() -> Iterator[None]:
+    """Raise the level of Dask's loggers in this process while the cluster runs and stops
+    (its shutdown is where the noise is), and restore them after."""
+    names = ("distributed", "tornado", "asyncio")
+    loggers = [logging.getLogger(name) for name in names]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(DASK_LOG_LEVEL)
+    try:
+        yield
+    finally:
+        for logger, level in zip(loggers, levels, strict=True):
+            logger.setLevel(level)
 
 
 def scheduler_timeout() -> float:

@@ -27,12 +27,14 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from gin_sim.calibration import load_undercut_table
 from gin_sim.cards import FULL_DECK, N_CARDS, cards_of, format_card, format_cards, parse_card_list
+from gin_sim.config import shown
 from gin_sim.enums import (
     ACTION_BIG_GIN,
     ACTION_CARD,
@@ -45,8 +47,10 @@ from gin_sim.enums import (
     StrategyKind,
     StrategyParam,
 )
+from gin_sim.environment import check_environment
 from gin_sim.kernels.position import family_action_nb
 from gin_sim.kernels.search import search_nb, search_scratch_nb
+from gin_sim.limits import check_index, check_seed
 from gin_sim.reference.engine import Situation
 from gin_sim.reference.rng import GOLDEN_GAMMA, MASK64, player_stream_state
 from gin_sim.rules import Rules, load_rules
@@ -59,6 +63,8 @@ __all__ = [
     "candidate_table",
     "decide",
     "interval95",
+    "max_draws",
+    "max_turns",
     "parse_view",
     "position_from_view",
     "stream_state",
@@ -68,6 +74,10 @@ __all__ = [
 
 PHASES = {"offer": Phase.OFFER, "draw": Phase.DRAW, "discard": Phase.DISCARD}
 HAND_SIZE = 10
+STOCK_AFTER_DEAL = 31  # R6: 52 cards less two hands of 10 and the upcard
+# Numbers a player draws from its stream at most in one turn: the random strategy's take,
+# big gin, discard and knock (docs/engine.md); a search player draws one per decision.
+DRAWS_PER_TURN = 4
 Z95 = 1.959963984540054  # the 97.5% point of the normal distribution
 # Every field of a view: (required, what it is); docs/strategies.md repeats this list.
 VIEW_FIELDS = {
@@ -181,7 +191,9 @@ def _cards(document: Mapping[str, Any], key: str) -> list[int]:
     elif isinstance(value, list | tuple) and all(isinstance(c, str) for c in value):
         text = " ".join(value)
     else:
-        raise ValueError(f"view field {key!r}: expected card strings such as '7H', got {value!r}")
+        raise ValueError(
+            f"view field {key!r}: expected card strings such as '7H', got {shown(value)}"
+        )
     try:
         return parse_card_list(text)
     except ValueError as error:
@@ -191,7 +203,7 @@ def _cards(document: Mapping[str, Any], key: str) -> list[int]:
 def _count(document: Mapping[str, Any], key: str, low: int, high: int, default: int = 0) -> int:
     value = document.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        _fail(f"view field {key!r} = {value!r}: allowed a whole number {low} to {high}")
+        _fail(f"view field {key!r} = {shown(value)}: allowed a whole number {low} to {high}")
     return value
 
 
@@ -205,17 +217,17 @@ def parse_view(document: Mapping[str, Any], rules: Rules) -> View:
         _fail(f"a view is a mapping of field names to values, got {type(document).__name__}")
     for key in document:
         if key not in VIEW_FIELDS:
-            _fail(f"unknown view field {key!r}: allowed {', '.join(VIEW_FIELDS)}")
+            _fail(f"unknown view field {shown(key)}: allowed {', '.join(VIEW_FIELDS)}")
     for key, (required, _) in VIEW_FIELDS.items():
         if required and key not in document:
             _fail(f"view field {key!r} is missing: {VIEW_FIELDS[key][1]}")
     decision = document["decision"]
-    if decision not in PHASES:
-        _fail(f"view field 'decision' = {decision!r}: allowed 'offer', 'draw' or 'discard'")
+    if not isinstance(decision, str) or decision not in PHASES:
+        _fail(f"view field 'decision' = {shown(decision)}: allowed 'offer', 'draw' or 'discard'")
     phase = PHASES[decision]
     dealer = document["dealer"]
-    if dealer not in ("me", "opponent"):
-        _fail(f"view field 'dealer' = {dealer!r}: allowed 'me' or 'opponent'")
+    if not isinstance(dealer, str) or dealer not in ("me", "opponent"):
+        _fail(f"view field 'dealer' = {shown(dealer)}: allowed 'me' or 'opponent'")
     hand_cards = _cards(document, "hand")
     size = 11 if phase == Phase.DISCARD else HAND_SIZE
     if len(hand_cards) != size:
@@ -247,9 +259,12 @@ def parse_view(document: Mapping[str, Any], rules: Rules) -> View:
     if "knock_limit" not in document and limit_default is None:
         _fail("view field 'knock_limit' is missing: under Oklahoma (R14a) the upcard sets it")
     knock_limit = _count(document, "knock_limit", 0, 10, limit_default or 0)
-    opp_turns = _count(document, "opp_turns", 0, 60)
-    own_turns = _count(document, "own_turns", 0, 60)
     cap = rules.max_upcard_takes
+    # Every turn takes a card from the stock (until the wall) or from the pile (up to the
+    # cap), so no hand of these rules has more turns than this.
+    most_turns = max_turns(rules)
+    opp_turns = _count(document, "opp_turns", 0, most_turns)
+    own_turns = _count(document, "own_turns", 0, most_turns)
     pile_takes = _count(document, "pile_takes", 0, cap if phase == Phase.DISCARD else cap - 1)
     drawn = 31 - stock_left  # every turn takes one card from the stock or from the pile
     if opp_turns + own_turns != drawn + pile_takes:
@@ -283,11 +298,11 @@ def parse_view(document: Mapping[str, Any], rules: Rules) -> View:
                 _fail(f"view field {key!r} is missing: a discard decision needs it")
         taken_cards = _cards(document, "taken")
         if len(taken_cards) != 1 or not hand >> taken_cards[0] & 1:
-            _fail(f"view field 'taken' = {document['taken']!r}: one card of your hand")
+            _fail(f"view field 'taken' = {shown(document['taken'])}: one card of your hand")
         taken = taken_cards[0]
         from_pile = document["taken_from_pile"]
         if not isinstance(from_pile, bool):
-            _fail(f"view field 'taken_from_pile' = {from_pile!r}: allowed true or false")
+            _fail(f"view field 'taken_from_pile' = {shown(from_pile)}: allowed true or false")
         if from_pile:
             own_taken |= 1 << taken  # it is known to be in your hand (docs/strategies.md)
             if pile_takes < 1:
@@ -417,6 +432,18 @@ def position_from_view(
     return masks, state
 
 
+def max_turns(rules: Rules) -> int:
+    """The most turns a hand of ``rules`` can have: each takes a card from the stock, which
+    ends at the wall (R18), or from the discard pile, at most ``max_upcard_takes`` times (R18a)."""
+    return STOCK_AFTER_DEAL - rules.wall + rules.max_upcard_takes
+
+
+def max_draws(rules: Rules) -> int:
+    """The most numbers a player draws from its stream in one hand of ``rules``: at the
+    offer and in each of its turns (at most every turn of the hand)."""
+    return 1 + DRAWS_PER_TURN * max_turns(rules)
+
+
 def stream_state(seed: int, deal: int = 0, seat: int = 0, draws: int = 0) -> int:
     """The deciding player's random stream: the stream of player ``seat`` in deal ``deal``
     of ``seed`` (docs/engine.md), after ``draws`` numbers were drawn from it."""
@@ -458,14 +485,25 @@ def decide(
     values of a simulated hand (an mc player draws one number per searched decision)
     the decision is the one that player made there. Bad input is a ``ValueError``.
     """
-    if seat not in (0, 1):
-        raise ValueError(f"seat = {seat!r}: allowed 0 or 1")
-    for name, value in (("seed", seed), ("deal", deal), ("draws", draws)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise ValueError(f"{name} = {value!r}: allowed a whole number 0 or more")
-    if seed > MASK64:
-        raise ValueError(f"seed = {seed}: allowed 0 to 2**64 - 1")
+    check_environment()
+    if type(seat) is not int or seat not in (0, 1):  # True is not a seat
+        raise ValueError(f"seat = {shown(seat)}: allowed 0 or 1")
+    if not isinstance(rules, str | Path | Rules):
+        raise ValueError(
+            f"rules = {shown(rules)}: allowed a rule set's name, a TOML path or a gin_sim.Rules"
+        )
+    if not isinstance(strategy, str | Path | Strategy):
+        raise ValueError(
+            f"strategy = {shown(strategy)}: allowed a strategy's name, a TOML path or a gin_sim.Strategy"
+        )
+    check_seed(seed)
+    check_index(deal, "deal")  # as simulate --deals bounds a run
     rule_set = load_rules(rules)
+    most_draws = max_draws(rule_set)
+    if isinstance(draws, bool) or not isinstance(draws, int) or not 0 <= draws <= most_draws:
+        raise ValueError(
+            f"draws = {shown(draws)}: allowed a whole number 0 to {most_draws:,} (the most a player draws in one hand of rules {rule_set.name!r})"
+        )
     played = load_strategy(strategy).for_rules(rule_set)
     parsed = parse_view(view, rule_set)
     masks, state = position_from_view(parsed, seat)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gin_sim.config import ConfigError
+from gin_sim.config import ConfigError, shown
 
 MAX_SEED = (1 << 64) - 1
 # Decks or matches of one run. Runs stream chunk by chunk (memory stays one or two chunks),
@@ -45,7 +45,7 @@ MAX_HAND_CARDS = 16
 
 def _whole_number(value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ConfigError(f"{what} = {value!r}: expected a whole number")
+        raise ConfigError(f"{what} = {shown(value)}: expected a whole number")
     return value
 
 
@@ -53,7 +53,7 @@ def check_seed(seed: Any) -> int:
     """A seed: a whole number from 0 to 2**64 - 1 (larger ones would wrap around)."""
     seed = _whole_number(seed, "seed")
     if not 0 <= seed <= MAX_SEED:
-        raise ConfigError(f"seed {seed} out of range: allowed 0 to 2**64 - 1")
+        raise ConfigError(f"seed {shown(seed)} out of range: allowed 0 to 2**64 - 1")
     return seed
 
 
@@ -62,7 +62,7 @@ def check_index(index: Any, what: str = "deal") -> int:
     index = _whole_number(index, what)
     if not 0 <= index < MAX_COUNT:
         raise ConfigError(
-            f"{what} {index} out of range: allowed 0 to {MAX_COUNT - 1:,} (a run has at most {MAX_COUNT:,})"
+            f"{what} {shown(index)} out of range: allowed 0 to {MAX_COUNT - 1:,} (a run has at most {MAX_COUNT:,})"
         )
     return index
 
@@ -71,7 +71,8 @@ def check_count(count: Any, what: str, low: int = 1, high: int = MAX_COUNT) -> i
     """A number of decks, matches, runs...: ``low`` to ``high``."""
     count = _whole_number(count, what)
     if not low <= count <= high:
-        raise ConfigError(f"{what} = {count:,}: allowed {low:,} to {high:,}")
+        said = f"{count:,}" if count.bit_length() <= 256 else shown(count)
+        raise ConfigError(f"{what} = {said}: allowed {low:,} to {high:,}")
     return count
 
 

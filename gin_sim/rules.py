@@ -21,10 +21,12 @@ import numpy as np
 from gin_sim.config import (
     ConfigError,
     check_keys,
+    check_name,
     coerce,
     configs_dir,
     parse_override,
     read_named_config,
+    shown,
 )
 from gin_sim.enums import RuleParam
 
@@ -64,7 +66,8 @@ class Rules:
         self.validate()
 
     def validate(self, where: str = "rules") -> None:
-        where = f"rules {self.name!r}" if where == "rules" else where
+        where = f"rules {shown(self.name)}" if where == "rules" else where
+        check_name(self.name, where)
         checks = [(key, getattr(self, key), low, high) for key, (low, high) in RULE_BOUNDS.items()]
         for key, value, low, high in checks:
             if value < low or (high is not None and value > high):

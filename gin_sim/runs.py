@@ -26,7 +26,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from gin_sim.config import ConfigError
+from gin_sim.config import ConfigError, parse_json, read_user_file
 from gin_sim.limits import MAX_COUNT, MAX_MATCHES, check_chunks, check_count, check_seed
 from gin_sim.match_start import MatchStart
 from gin_sim.outputs import (
@@ -311,6 +311,8 @@ class Run:
         its columns, the range of deals or matches in the column statistics, and the seed
         and range that ``write_chunk`` records in the key-value metadata."""
         redo = "delete it and run the same command again to recompute it"
+        if not path.is_file():  # a FIFO would block the reader for ever
+            raise RunError(f"chunk file {path} is not a regular file: {redo}")
         try:
             metadata = pq.read_metadata(path)
             names = metadata.schema.to_arrow_schema().names
@@ -447,7 +449,7 @@ def read_manifest(directory: str | Path) -> RunConfig:
     if not folder.is_dir():
         raise RunError(f"run folder {folder} is a file: expected a folder written with --out")
     try:
-        document = json.loads(path.read_bytes().decode("utf-8"))
+        document = parse_json(read_user_file(path), str(path))
     except FileNotFoundError:
         raise RunError(f"{folder} is not a run folder: it has no {MANIFEST}") from None
     except IsADirectoryError:
@@ -462,6 +464,8 @@ def read_manifest(directory: str | Path) -> RunConfig:
         raise RunError(
             f"{path} is damaged ({error}): it cannot be read as JSON; restore it or start the run again with --overwrite"
         ) from None
+    except ConfigError as error:  # not a regular file, or beyond what a manifest may hold
+        raise RunError(f"{error}: expected a run manifest") from None
     if (
         not isinstance(document, dict)
         or document.get("format") != RUN_FORMAT

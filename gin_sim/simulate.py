@@ -15,6 +15,7 @@ import pandas as pd
 
 from gin_sim.cards import parse_deck
 from gin_sim.config import ConfigError
+from gin_sim.environment import check_environment
 from gin_sim.kernels.match import play_matches_nb
 from gin_sim.kernels.playout import play_deals_nb, play_deck_nb
 from gin_sim.limits import MAX_SEED, check_count, check_seed  # noqa: F401  (MAX_SEED: API)
@@ -71,6 +72,7 @@ def play_hand(
 
 def use_threads(threads: int | None) -> None:
     """Limit numba to ``threads`` (all cores when None); results never depend on it."""
+    check_environment()  # a bad NUMBA_NUM_THREADS was set aside at import: refuse it here
     if threads is None:
         numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
     elif not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:

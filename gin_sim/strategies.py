@@ -22,10 +22,12 @@ import numpy as np
 from gin_sim.config import (
     ConfigError,
     check_keys,
+    check_name,
     coerce,
     configs_dir,
     parse_override,
     read_named_config,
+    shown,
 )
 from gin_sim.enums import (
     FAMILY_PARAMS,
@@ -70,6 +72,9 @@ SEARCH_KEYS = (
 )
 KIND_KEYS = {"family": FAMILY_KEYS, "mc": SEARCH_KEYS, "random": ()}
 MAX_SAMPLES = 4096  # worlds per search: beyond this a decision takes seconds
+# [[adapt]] tables of one strategy: the shipped ones use 2; every table is validated as a
+# strategy of its own, so thousands would take minutes before the first deal.
+MAX_ADAPTATIONS = 64
 
 
 @dataclass(frozen=True)
@@ -101,12 +106,13 @@ class Strategy:
 
     def __post_init__(self) -> None:
         self.validate()
-        self.validate_adaptations(f"strategy {self.name!r}")
+        self.validate_adaptations(f"strategy {shown(self.name)}")
 
     def validate(self, where: str | None = None) -> None:
-        where = where or f"strategy {self.name!r}"
+        where = where or f"strategy {shown(self.name)}"
+        check_name(self.name, where)
         if self.kind not in KINDS:
-            raise ConfigError(f"kind = {self.kind!r} in {where}: allowed {', '.join(KINDS)}")
+            raise ConfigError(f"kind = {shown(self.kind)} in {where}: allowed {', '.join(KINDS)}")
         if self.knock_threshold is not None and not 0 <= self.knock_threshold <= 10:
             raise ConfigError(
                 f"knock_threshold = {self.knock_threshold} in {where} is out of range: allowed 0 to 10"
@@ -153,7 +159,7 @@ class Strategy:
                 if policy not in named_strategies() or load_strategy(policy).kind != "family":
                     family = [n for n in named_strategies() if load_strategy(n).kind == "family"]
                     raise ConfigError(
-                        f"{key} = {policy!r} in {where}: allowed a named family strategy ({', '.join(family)})"
+                        f"{key} = {shown(policy)} in {where}: allowed a named family strategy ({', '.join(family)})"
                     )
         schedule = self.knock_schedule
         if len(schedule) > MAX_SCHEDULE_PHASES:
@@ -201,11 +207,11 @@ class Strategy:
     def for_rules(self, rules: Rules) -> Strategy:
         """The strategy as played under ``rules``: the overrides of every adaptation whose
         conditions hold, in order, then the check of its thresholds against the rules."""
-        played = self
+        changes: dict[str, Any] = {}  # later tables override earlier ones; one rebuild
         for conditions, overrides in self.adapt:
             if all(_holds(getattr(rules, key), wanted) for key, wanted in conditions):
-                played = replace(played, **dict(overrides))
-        played = replace(played, adapt=())
+                changes |= dict(overrides)
+        played = replace(self, adapt=(), **changes)
         played.check_rules(rules)
         return played
 
@@ -298,6 +304,10 @@ def _coerce_adapt(value: Any, where: str) -> tuple[Adaptation, ...]:
         raise ConfigError(
             f"adapt in {where}: expected [[adapt]] tables with a when = {{...}} condition"
         )
+    if len(value) > MAX_ADAPTATIONS:
+        raise ConfigError(
+            f"adapt in {where} has {len(value):,} tables: allowed at most {MAX_ADAPTATIONS}"
+        )
     rule_keys = [f.name for f in fields(RuleSet) if f.name != "name"]
     rule_types = get_type_hints(RuleSet)
     adaptations = []
@@ -317,7 +327,7 @@ def _coerce_adapt(value: Any, where: str) -> tuple[Adaptation, ...]:
         for key, wanted in entry["when"].items():
             if key not in rule_keys:
                 raise ConfigError(
-                    f"adapt when-key {key!r} in {where}: allowed rule keys are {', '.join(rule_keys)}"
+                    f"adapt when-key {shown(key)} in {where}: allowed rule keys are {', '.join(rule_keys)}"
                 )
             ok_range = (
                 isinstance(wanted, list)
@@ -328,7 +338,7 @@ def _coerce_adapt(value: Any, where: str) -> tuple[Adaptation, ...]:
             if not ((isinstance(wanted, bool) and boolean) or (ok_range and not boolean)):
                 expected = "true or false" if boolean else "[low, high]"
                 raise ConfigError(
-                    f"adapt when {key} = {wanted!r} in {where}: expected [low, high] or "
+                    f"adapt when {key} = {shown(wanted)} in {where}: expected [low, high] or "
                     f"true/false ({key} takes {expected})"
                 )
             if ok_range:
@@ -375,7 +385,7 @@ def _coerce_schedule(value: Any, where: str) -> Schedule:
         for p in value
     ):
         raise ConfigError(
-            f"knock_schedule = {value!r} in {where}: expected [[min_stock, threshold], ...] (or min_stock:threshold,... on the command line)"
+            f"knock_schedule = {shown(value)} in {where}: expected [[min_stock, threshold], ...] (or min_stock:threshold,... on the command line)"
         )
     return tuple((int(a), int(b)) for a, b in value)
 
@@ -440,7 +450,7 @@ def parse_players(text: str | tuple[str, ...] | list[str]) -> tuple[Strategy, St
     names = [n.strip() for n in text.split(",")] if isinstance(text, str) else list(text)
     if len(names) != 2 or not all(names):
         raise ConfigError(
-            f"players {text!r}: expected two strategy names separated by a comma, e.g. simple,simple"
+            f"players {shown(text)}: expected two strategy names separated by a comma, e.g. simple,simple"
         )
     return load_strategy(names[0]), load_strategy(names[1])
 

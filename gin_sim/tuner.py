@@ -45,7 +45,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from gin_sim.config import ConfigError, GinSimWarning
+from gin_sim.config import ConfigError, GinSimWarning, parse_json, read_user_file
 from gin_sim.holdout import adjusted, confirmation_seed, holdout_seed
 from gin_sim.outputs import (
     Claim,
@@ -322,9 +322,11 @@ def check_config(settings: TuneSettings, folder: str | Path) -> bool:
             raise TuneError(f"{directory} holds a {STUDY} but no {CONFIG}: use another --out")
         return False
     try:
-        existing = json.loads(config_path.read_text())
+        existing = parse_json(read_user_file(config_path), str(config_path))
     except (OSError, ValueError) as error:
         raise TuneError(f"{config_path} is damaged ({error}): use another --out") from None
+    if not isinstance(existing, dict):
+        raise TuneError(f"{config_path} is not a tuning study's settings: use another --out")
     document = plain(settings.to_json())
     if existing != document:
         keys = [

@@ -6,6 +6,7 @@ import os
 import signal
 import subprocess
 import sys
+import warnings
 
 import pandas as pd
 import pytest
@@ -151,3 +152,74 @@ def test_a_running_scheduler_passes_the_bounded_handshake(client):
     remote = runner.invoke(app, [*args, "--scheduler", address])
     assert remote.exit_code == 0, remote.output
     assert remote.stdout == runner.invoke(app, args).stdout
+
+
+def _one_core() -> None:
+    os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+
+
+@pytest.mark.parametrize(
+    ("cores", "memory", "asked", "started", "reason"),
+    [
+        (2, 64 << 30, 16, 2, "has 2 cores"),
+        (1, 64 << 30, 64, 1, "has 1 core"),
+        (8, 3 << 30, 8, 3, "memory for 3 (3.0 GiB available, 1 GiB a worker)"),
+        (8, 512 << 20, 4, 1, "memory for 1"),
+        (4, 64 << 30, 4, 4, None),
+        (4, None, 3, 3, None),
+    ],
+)
+def test_local_workers_are_capped_by_cores_and_memory(
+    monkeypatch, cores, memory, asked, started, reason
+):
+    from gin_sim import cluster
+
+    monkeypatch.setattr(cluster, "cores", lambda: cores)
+    monkeypatch.setattr(cluster, "available_memory", lambda: memory)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert cluster.local_workers(asked) == started
+    said = [str(w.message) for w in caught]
+    if reason is None:
+        assert said == []
+    else:
+        assert len(said) == 1 and reason in said[0], said
+        assert said[0].startswith(f"--workers {asked} is capped at {started}: this machine has")
+
+
+def test_a_local_cluster_is_the_active_one_with_threads_shared(monkeypatch):
+    """Reports find the cluster of --workers (they ask ``active_client``), and each worker's
+    kernels get its share of the cores."""
+    from gin_sim import cluster
+
+    monkeypatch.setattr(cluster, "cores", lambda: 1)
+    with (
+        pytest.warns(gin_sim.config.GinSimWarning, match="--workers 3 is capped at 1"),
+        cluster.dask_client(None, 3) as client,
+    ):
+        assert cluster.active_client() is client
+        assert len(client.nthreads()) == 1
+        threads = client.run(lambda: os.environ.get("NUMBA_NUM_THREADS"))
+        assert list(threads.values()) == ["1"]
+    assert cluster.active_client() is None
+
+
+def test_many_workers_on_a_small_job_say_one_line_and_nothing_of_dask():
+    """--workers 16 on one core: one worker, one warning line, Dask's start-up and shutdown
+    messages kept out (also while another cluster holds Dask's default port: the module's
+    ``client`` may), and the same figures as in-process."""
+    from typer.testing import CliRunner
+
+    from gin_sim.cli import app
+
+    args = ["simulate", "--deals", "300", "--json"]
+    spread = subprocess.run(
+        [sys.executable, "-m", "gin_sim", *args, "--workers", "16"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        preexec_fn=_one_core,
+    )
+    assert spread.returncode == 0, spread.stderr
+    assert spread.stderr == "warning: --workers 16 is capped at 1: this machine has 1 core\n"
+    assert spread.stdout == CliRunner().invoke(app, args).stdout

@@ -21,6 +21,8 @@ import gin_sim
 from gin_sim.decide import (
     _kernel_decision,
     decide,
+    max_draws,
+    max_turns,
     parse_view,
     position_from_view,
     stream_state,
@@ -218,6 +220,16 @@ BAD = [
     ({"own_taken": "5C"}, "not in your hand"),
     ({"knock_limit": 11}, "'knock_limit' = 11"),
     ({"opp_taken": "AC 2C 3C 5C 6C 7C 8C 9C TC JC QC"}, None),
+    # values of the wrong type (issue 18): a ValueError naming the field, never a TypeError
+    ({"decision": ["discard"]}, "'decision' = ['discard']"),
+    ({"dealer": {"me": 1}}, "'dealer'"),
+    ({"stock_left": True}, "'stock_left' = True"),
+    ({"own_turns": 1.0}, "'own_turns' = 1.0"),
+    ({"taken_from_pile": "no"}, "'taken_from_pile' = 'no'"),
+    ({"hand": [1, 2, 3]}, "'hand'"),
+    ({"pile": None}, "'pile'"),
+    ({"x" * 100_000: 1}, "unknown view field"),
+    ({"hand": "X" * 100_000}, "(100,000 characters)"),
 ]
 
 
@@ -227,7 +239,7 @@ def test_bad_views_are_one_line_errors(change, message):
     with pytest.raises(ValueError) as error:
         decide(view, "hollywood", "simple")
     text = str(error.value)
-    assert "\n" not in text
+    assert "\n" not in text and len(text) < 300  # a huge value is never quoted in full
     if message is not None:
         assert message in text, text
 
@@ -240,6 +252,68 @@ def test_missing_fields_and_bad_arguments():
         decide(VIEW, "oklahoma", "simple")
     with pytest.raises(ValueError, match="seat"):
         decide(VIEW, "hollywood", "simple", seat=2)
+
+
+HOLLYWOOD_DRAWS = max_draws(load_rules("hollywood"))
+
+
+@pytest.mark.parametrize(
+    ("argument", "value"),
+    [
+        ("seat", True),
+        ("seat", 1.0),
+        ("seat", "0"),
+        ("seat", 2),
+        ("rules", None),
+        ("rules", 5),
+        ("strategy", None),
+        ("strategy", ["simple"]),
+        ("seed", -1),
+        ("seed", 2**64),
+        pytest.param("seed", 10**5000, id="seed-10**5000"),
+        ("seed", True),
+        ("deal", -1),
+        ("deal", 1.5),
+        ("deal", 10**10),
+        ("deal", 2**63),  # used to play deal 0
+        ("draws", -1),
+        ("draws", True),
+        ("draws", HOLLYWOOD_DRAWS + 1),
+        ("draws", 2**64),  # used to play draws 0
+    ],
+)
+def test_every_bad_argument_is_one_value_error_naming_it(argument, value):
+    arguments = {"view": VIEW, "rules": "hollywood", "strategy": "random"} | {argument: value}
+    with pytest.raises(ValueError) as error:
+        decide(**arguments)
+    text = str(error.value)
+    assert text.startswith(argument) and "\n" not in text, text
+    assert "allowed" in text or "expected a whole number" in text, text
+    assert len(text) < 300
+
+
+def test_the_largest_deal_and_draws_are_accepted_and_draws_matter():
+    rules = load_rules("hollywood")
+    last = decide(VIEW, rules, "random", seed=3, deal=10**10 - 1, draws=HOLLYWOOD_DRAWS)
+    assert last.action.startswith(("discard", "knock"))
+    picks = {decide(VIEW, rules, "random", seed=3, draws=d).action for d in range(12)}
+    assert len(picks) > 3
+    assert max_draws(load_rules("hollywood", ["max_upcard_takes=500"])) > HOLLYWOOD_DRAWS
+
+
+def test_the_turn_bound_follows_the_rules_cap_on_pile_takes():
+    """150 pile takes is a legitimate hand when ``max_upcard_takes`` is 200 (it used to be
+    refused by a fixed bound of 60 turns), and not under the default cap of 50."""
+    long_hand = {**VIEW, "pile_takes": 150, "own_turns": 76, "opp_turns": 75}
+    wide = load_rules("hollywood", ["max_upcard_takes=200"])
+    assert max_turns(wide) == 31 - wide.wall + 200
+    for strategy in ("simple", "mc-fast"):
+        assert decide(long_hand, wide, strategy).action.startswith(("discard", "knock"))
+    with pytest.raises(ValueError, match="'pile_takes' = 150: allowed a whole number 0 to 50"):
+        decide(long_hand, "hollywood", "simple")
+    too_many = {**long_hand, "own_turns": max_turns(wide) + 1}
+    with pytest.raises(ValueError, match=f"'own_turns' = {max_turns(wide) + 1}: allowed"):
+        decide(too_many, wide, "simple")
 
 
 def test_the_readme_example_runs_as_written():

@@ -4,9 +4,11 @@ lost or overwritten. Sections follow the issue's items."""
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
+import shlex
 import shutil
 import socket
 import stat
@@ -656,3 +658,229 @@ def test_warnings_of_other_libraries_pass_through_once():
     assert result.returncode == 0, result.stderr
     assert result.stderr.count("from a library") == 1
     assert "warning: index left alone\n" in result.stderr
+
+
+# -- issue 18, item 5: hostile configuration files -------------------------------------
+def _adapt_tables(count: int) -> str:
+    return "".join(
+        f"[[adapt]]\nwhen = {{gin_bonus = [0, {i}]}}\nundercut_risk = 0.5\n" for i in range(count)
+    )
+
+
+HOSTILE_TOML = {
+    "nested arrays": ("a = " + "[" * 3000 + "]" * 3000 + "\n", "nested more than 16"),
+    "nested tables": ("a = " + "{b = " * 3000 + "1" + "}" * 3000 + "\n", "nested more than 16"),
+    "dotted keys": ("a" + ".a" * 40 + " = 1\n", "nested more than 16"),
+    "thousands of [[adapt]] tables": (_adapt_tables(4000), "at most 10,000"),
+    "too many [[adapt]] tables": (_adapt_tables(65), "65 tables: allowed at most 64"),
+    "a file of megabytes": ('description = "' + "x" * 2_000_000 + '"\n', "1,048,576 bytes"),
+    "a long string": ('description = "' + "x" * 20_000 + '"\n', "longer than 10,000"),
+    "a long key": ("k" * 20_000 + " = 1\n", "longer than 10,000"),
+    "a long name": ('name = "' + "n" * 5_000 + '"\n', "allowed 1 to 100 printable"),
+    "a name with escapes": ('name = "a\\u001b[2Jb"\n', "allowed 1 to 100 printable"),
+    "a number of 4,000 digits": ("wall = " + "9" * 4000 + "\n", "too large: allowed whole"),
+    "a number of 5,000 digits": ("wall = " + "9" * 5000 + "\n", "not valid TOML"),
+}
+
+
+@pytest.mark.parametrize(
+    ("option", "case"),
+    [
+        (option, case)
+        for case in HOSTILE_TOML
+        for option in ("--rules", "--players")
+        if option == "--players" or case != "too many [[adapt]] tables"  # a strategy's only
+    ],
+)
+def test_hostile_config_files_are_refused_at_once(tmp_path, option, case):
+    """Every bound on what a TOML file may hold: one short line within seconds."""
+    content, fragment = HOSTILE_TOML[case]
+    path = tmp_path / "hostile.toml"
+    path.write_text(content)
+    value = str(path) if option == "--rules" else f"{path},simple"
+    started = time.perf_counter()
+    stderr = assert_one_line_error(invoke("simulate", "--deals", "10", option, value), fragment)
+    assert time.perf_counter() - started < 10
+    assert len(stderr) < 600, stderr[:200]  # a huge value is never quoted in full
+
+
+def _fifo(path: Path) -> Path:
+    """A FIFO nobody writes to; if a reader blocks on it, a writer frees it after 20 s
+    (so that a regression fails the time check instead of hanging the suite)."""
+    os.mkfifo(path)
+
+    def free() -> None:
+        time.sleep(20)
+        with contextlib.suppress(OSError):
+            os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+
+    threading.Thread(target=free, daemon=True).start()
+    return path
+
+
+def test_files_that_are_not_regular_files_are_refused_without_blocking(tmp_path):
+    """A FIFO in the place of each file gin-sim reads: strategy and rule TOML, a run's
+    manifest and chunks, a tuning study's settings, the undercut model; a report folder's
+    description or index is left alone."""
+    started = time.perf_counter()
+    fifo = _fifo(tmp_path / "fifo.toml")
+    for value in (f"{fifo},simple", str(fifo)):
+        option = "--players" if "," in value else "--rules"
+        result = invoke("simulate", "--deals", "10", option, value)
+        assert_one_line_error(result, str(fifo), "is a FIFO, not a regular file")
+
+    run = tmp_path / "run"
+    assert invoke(*simulate_args(run)).exit_code == 0
+    (run / "manifest.json").rename(tmp_path / "manifest.json")
+    _fifo(run / "manifest.json")
+    assert_one_line_error(invoke("summarize", str(run)), "manifest.json", "FIFO")
+    (run / "manifest.json").unlink()
+    (tmp_path / "manifest.json").rename(run / "manifest.json")
+    chunk = sorted(run.glob("*.parquet"))[0]
+    chunk.unlink()
+    _fifo(chunk)
+    assert_one_line_error(invoke("summarize", str(run)), str(chunk), "not a regular file")
+
+    tuning = tmp_path / "tuning"
+    tuning.mkdir()
+    _fifo(tuning / "tune.json")
+    result = invoke("tune", "--out", str(tuning), "--space", "knock_threshold=0:10", "--quiet")
+    assert_one_line_error(result, "tune.json", "FIFO")
+
+    from gin_sim.reports.document import _sibling_reports, is_generated_index
+
+    (tmp_path / "report").mkdir()
+    _fifo(tmp_path / "report" / "report.json")
+    with pytest.warns(gin_sim.config.GinSimWarning, match="report.json"):
+        assert _sibling_reports(tmp_path) == []
+    assert not is_generated_index(_fifo(tmp_path / "index.md"))
+
+    from gin_sim.calibration import read_undercut_table  # from $GIN_SIM_CONFIGS/models
+
+    with pytest.raises(gin_sim.config.ConfigError, match="is a FIFO, not a regular file"):
+        read_undercut_table(_fifo(tmp_path / "undercut.csv"))
+    assert time.perf_counter() - started < 15
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        "[" * 100_000 + "]" * 100_000,
+        json.dumps({"format": 1, "config": {"players": [{"name": "x" * 20_000}]}}),
+        json.dumps({"format": 1, "config": list(range(20_000))}),
+        '{"format": 1, "config": {"seed": ' + "9" * 5000 + "}}",
+    ],
+    ids=["nested", "long string", "many items", "huge number"],
+)
+def test_a_hostile_manifest_is_one_line(tmp_path, document):
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / "manifest.json").write_text(document)
+    stderr = assert_one_line_error(invoke("summarize", str(out)), "manifest.json")
+    assert len(stderr) < 600
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--players", "x" * 100_000 + ",simple"],
+        ["--players", "x" * 100_000 + ".toml,simple"],
+        ["--param1", "knock_threshold=" + "9" * 100_000],
+        ["--rule", "knock_limit=" + "x" * 100_000],
+        ["--rule", "x" * 100_000 + "=1"],
+        ["--rules", "y" * 100_000],
+    ],
+    ids=["name", "path", "number", "value", "key", "rules"],
+)
+def test_error_messages_never_quote_a_huge_value_in_full(args):
+    stderr = assert_one_line_error(invoke("simulate", "--deals", "10", *args))
+    assert len(stderr) < 1100, stderr[:200]
+
+
+# -- issue 18, item 6: the environment and standard output -----------------------------
+def _gin_sim(*args: str, env: dict[str, str] | None = None, **options):
+    """``python -m gin_sim ARGS`` in a fresh interpreter (numba reads its variables once)."""
+    return subprocess.run(
+        [sys.executable, "-m", "gin_sim", *args],
+        env={**os.environ, **(env or {})},
+        capture_output="stdout" not in options,
+        stderr=subprocess.PIPE if "stdout" in options else None,
+        timeout=120,
+        **options,
+    )
+
+
+@pytest.mark.parametrize(
+    ("variable", "value"),
+    [
+        ("NUMBA_NUM_THREADS", "0"),
+        ("NUMBA_NUM_THREADS", "99999"),  # numba itself crashes the process
+        ("OMP_NUM_THREADS", "x"),
+        ("NUMBA_DISABLE_JIT", "x"),  # any value numba cannot parse
+        ("COLUMNS", "0"),  # rich would print nothing at all
+    ],
+)
+def test_a_bad_environment_variable_is_one_line(variable, value):
+    result = _gin_sim("rules", env={variable: value})
+    stderr = result.stderr.decode()
+    assert result.returncode == 2, stderr
+    assert stderr.startswith(f"error: {variable}={value!r}:") and stderr.count("\n") == 1, stderr
+    assert "allowed" in stderr or "valid" in stderr
+    assert result.stdout == b""
+
+
+def test_the_library_imports_under_a_bad_variable_and_refuses_to_run():
+    code = (
+        "import gin_sim\n"
+        "assert gin_sim.min_deadwood(gin_sim.parse_cards('AS 2S 3S')) == 0\n"
+        "try:\n"
+        "    gin_sim.simulate_deals('hollywood', 'simple,simple', 10, seed=1)\n"
+        "except ValueError as error:\n"
+        "    print(error)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        env={**os.environ, "NUMBA_NUM_THREADS": "-1"},
+        capture_output=True,
+        timeout=120,
+    )
+    assert result.returncode == 0 and result.stderr == b"", result.stderr.decode()
+    assert result.stdout.decode().startswith("NUMBA_NUM_THREADS='-1': allowed")
+
+
+@pytest.mark.parametrize("args", [["strategies"], ["deadwood", "AS 2S 3S"]], ids=["rich", "echo"])
+def test_a_reader_that_went_away_is_a_quiet_exit_141(args):
+    """As ``yes | head`` does: no traceback, no message, 128 + SIGPIPE."""
+    read, write = os.pipe()
+    os.close(read)  # the reader is gone before the first write
+    try:
+        result = _gin_sim(*args, stdout=write)
+    finally:
+        os.close(write)
+    assert result.returncode == 141, result.stderr.decode()
+    assert result.stderr == b""
+
+
+def test_a_closed_standard_output_is_an_error():
+    result = subprocess.run(
+        f"{shlex.quote(sys.executable)} -m gin_sim strategies >&-",
+        shell=True,
+        capture_output=False,
+        stderr=subprocess.PIPE,
+        timeout=120,
+    )
+    stderr = result.stderr.decode()
+    assert result.returncode == 2 and stderr.startswith("error: standard output is closed"), stderr
+    assert stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"[1, 2]", b"[" * 100_000, b'{"a": "' + b"x" * 20_000 + b'"}'],
+    ids=["a list", "nested", "a long string"],
+)
+def test_a_hostile_tune_json_is_one_line(tmp_path, content):
+    (tmp_path / "tune.json").write_bytes(content)
+    result = invoke("tune", "--out", str(tmp_path), "--space", "knock_threshold=0:10", "--quiet")
+    stderr = assert_one_line_error(result, "tune.json")
+    assert len(stderr) < 600

@@ -1,12 +1,17 @@
 """The ``gin-sim`` command line: one module per command, registered on one typer app.
 
 Bad input (a ``ValueError`` from the library, a usage error, a file that cannot be read or
-written) is one line on stderr and exit code 2, never a traceback. Ctrl-C exits with code
-130 and SIGTERM with 143, each after one line saying what was saved.
+written, a bad environment variable) is one line on stderr and exit code 2, never a
+traceback. Ctrl-C exits with code 130 and SIGTERM with 143, each after one line saying
+what was saved. As other Unix tools do, a command whose reader goes away (``gin-sim ... |
+head``) stops quietly with code 141 (128 + SIGPIPE), and one started with its standard
+output closed (``>&-``) is an error, since what it prints would be lost.
 """
 
 from __future__ import annotations
 
+import os
+import select
 import signal
 import sys
 
@@ -19,6 +24,9 @@ from gin_sim.cli.common import (
     describe_os_error,
     fail,
 )
+from gin_sim.environment import check_environment
+
+SIGPIPE_EXIT = 141  # 128 + SIGPIPE, as shells report a writer whose reader went away
 
 app = typer.Typer(
     name="gin-sim",
@@ -62,12 +70,60 @@ def _terminate(signum: int, frame: object) -> None:
     raise Terminated()
 
 
+def _reader_gone() -> bool:
+    """True when standard output is a pipe (or socket) whose reading end is closed."""
+    try:
+        poller = select.poll()
+        poller.register(sys.stdout.fileno(), select.POLLOUT)
+        return any(events & select.POLLERR for _, events in poller.poll(0))
+    except (AttributeError, OSError, ValueError):
+        return False
+
+
+def _quiet_after_broken_pipe() -> int:
+    # What is still buffered cannot be delivered: standard output goes to /dev/null so
+    # that the interpreter's last flush does not fail again with a traceback.
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return SIGPIPE_EXIT
+
+
+def _check_terminal_width() -> None:
+    """``COLUMNS=0`` (or below) makes rich print nothing at all: refuse it. A value that is
+    not a number is ignored by rich, as by other tools."""
+    text = os.environ.get("COLUMNS", "").strip()
+    if text.lstrip("+-").isdigit() and int(text) < 1:
+        raise ValueError(
+            f"COLUMNS={text!r}: allowed a whole number of characters from 1 (or unset it for the terminal's width)"
+        )
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``gin-sim`` script and ``python -m gin_sim``."""
     args = sys.argv[1:] if argv is None else argv
     signal.signal(signal.SIGTERM, _terminate)
     try:
+        check_environment()
+        _check_terminal_width()
+        if sys.stdout is None:  # Python's stand-in when file descriptor 1 is closed
+            raise ValueError(
+                "standard output is closed (>&-): nothing could be printed; redirect it to a file or to /dev/null instead"
+            )
         code = app(args=args or ["--help"], prog_name="gin-sim", standalone_mode=False)
+        sys.stdout.flush()  # a write that fails shows here, not after exit
+    except BrokenPipeError as error:
+        if not _reader_gone():
+            fail(describe_os_error(error), exit=False)
+            code = 2
+        else:
+            code = _quiet_after_broken_pipe()
+    except SystemExit as stop:
+        # rich answers a broken pipe with SystemExit(1) of its own, output already sent
+        # to /dev/null
+        if not isinstance(stop.__context__, BrokenPipeError):
+            raise
+        code = SIGPIPE_EXIT
     except (typer.Abort, KeyboardInterrupt) as error:
         # click turns KeyboardInterrupt into Abort; ours (SIGTERM) is its context
         stop = error if isinstance(error, KeyboardInterrupt) else error.__context__

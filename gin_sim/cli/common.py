@@ -22,8 +22,16 @@ class Terminated(KeyboardInterrupt):
     """SIGTERM, raised by the entry point's handler so that it stops a run like Ctrl-C."""
 
 
+# Characters of one error or warning line: beyond this a message (one quoting a huge path
+# or value) is cut, its length said, so that the terminal is never flooded.
+MAX_MESSAGE = 1000
+
+
 def one_line(message: object) -> str:
-    return " ".join(str(message).split())
+    text = " ".join(str(message).split())
+    if len(text) > MAX_MESSAGE:
+        text = f"{text[:MAX_MESSAGE]}... ({len(text):,} characters in all)"
+    return text
 
 
 def fail(message: str, exit: bool = True) -> None:
@@ -38,12 +46,20 @@ def warn(message: str) -> None:
     typer.echo(f"warning: {one_line(message)}", err=True)
 
 
+def shown_path(path: object, limit: int = 200) -> str:
+    """A path for a message: a path longer than ``limit`` by its start and its end."""
+    text = str(path)
+    return text if len(text) <= limit else f"{text[: limit // 2]}...{text[-limit // 2 :]}"
+
+
 def describe_os_error(error: OSError) -> str:
     """An OSError as one line that names its file: ``cannot use PATH: No space left on device``."""
     reason = error.strerror or str(error) or type(error).__name__
     if error.filename is None:
         return f"{reason} ({type(error).__name__})"
-    where = f"{error.filename}" + (f" -> {error.filename2}" if error.filename2 else "")
+    where = shown_path(error.filename) + (
+        f" -> {shown_path(error.filename2)}" if error.filename2 else ""
+    )
     return f"cannot use {where}: {reason}"
 
 
@@ -61,6 +77,8 @@ def user_errors() -> Iterator[None]:
                 yield
             except ValueError as error:
                 message = str(error)
+            except BrokenPipeError:
+                raise  # the reader of our output went away: the entry point stops quietly
             except OSError as error:
                 message = describe_os_error(error)
             finally:

@@ -18,6 +18,7 @@ from gin_sim.cli.common import (
     progress_bar,
     user_errors,
 )
+from gin_sim.config import MAX_NAME
 from gin_sim.limits import (
     MAX_FINALISTS,
     MAX_REPORT_DEALS,
@@ -144,7 +145,8 @@ def tune(
             table = trials_table(study, settings)
             importance, method = importances(study)
             winner = confirmation.winner
-            name = f"{settings.strategy.name}-tuned"
+            suffix = "-tuned"  # the name stays within MAX_NAME, whatever the original's length
+            name = f"{settings.strategy.name[: MAX_NAME - len(suffix)]}{suffix}"
             winner = replace(
                 winner,  # type: ignore[arg-type]
                 name=name,

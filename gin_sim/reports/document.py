@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from gin_sim.config import GinSimWarning
+from gin_sim.config import GinSimWarning, parse_json, read_user_file
 from gin_sim.outputs import (
     OWNER,
     Claim,
@@ -236,6 +236,8 @@ def display(table: pd.DataFrame, key: str, key_label: str | None = None) -> pd.D
 def is_generated_index(path: Path) -> bool:
     """True when ``path`` is an index that gin-sim wrote (its first line is the marker, or
     it has the heading that indexes had before the marker): only such a file is rewritten."""
+    if not path.is_file():  # a FIFO would block the read for ever
+        return False
     try:
         with path.open(encoding="utf-8") as handle:
             head = handle.read(len(INDEX_MARKER) + len(_OLD_INDEX_HEAD))
@@ -250,7 +252,7 @@ def _sibling_reports(directory: Path) -> list[tuple[str, dict]]:
     entries = []
     for meta_file in sorted(directory.glob(f"*/{META}")):
         try:
-            meta = json.loads(meta_file.read_bytes().decode("utf-8"))
+            meta = parse_json(read_user_file(meta_file), str(meta_file))
             title, headline = meta["title"], meta["headline"]
             if not isinstance(title, str) or not isinstance(headline, str):
                 raise TypeError("title and headline must be text")
