@@ -60,6 +60,8 @@ from gin_sim.kernels.advice import (
     MAX_ACTIONS,
     N_INFO,
     evaluate_positions_nb,
+    evaluation_actions_nb,
+    play_forced_nb,
     sample_positions_nb,
 )
 from gin_sim.kernels.deadwood import melds_with_card_nb, min_deadwood_nb
@@ -498,6 +500,62 @@ def evaluate_frame(
     masks, states = position_arrays(rows)
     found = evaluate_positions(masks, states, row_keys(seed, rows), rules, evaluation, threads)
     return evaluation_columns(rows, states, found, evaluation)
+
+
+# The stream domain of the check against play (``play_headline``): not the worlds' stream.
+_CHECK_DOMAIN = 0x1F83D9ABFB41BD6B
+
+
+def headline_actions(frame: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """Per evaluated offer, draw or knock row: the kernel codes of its headline action
+    (take; knock with the least-deadwood discard) and of its baseline (decline or draw;
+    the evaluation's best discard without knocking)."""
+    masks, states = position_arrays(frame)
+    headline = np.zeros(len(frame), np.int64)
+    baseline = np.zeros(len(frame), np.int64)
+    codes = np.full(MAX_ACTIONS, -1, np.int64)
+    for r in range(len(frame)):
+        if frame["kind"].iat[r] not in ("offer", "draw", "knock"):
+            raise ValueError(f"row {r}: a {frame['kind'].iat[r]} position has no headline")
+        n = evaluation_actions_nb(masks[r], states[r], codes)
+        words = list(frame["actions"].iat[r])
+        headline[r] = codes[1] if frame["kind"].iat[r] != "knock" else codes[0]
+        baseline[r] = codes[words.index(frame["baseline"].iat[r])]
+        assert n == len(words)
+    return headline, baseline
+
+
+def play_headline(
+    frame: pd.DataFrame,
+    rules: Rules,
+    players: tuple[Strategy, Strategy],
+    continuations: int,
+    seed: int,
+    threads: int | None = None,
+) -> pd.DataFrame:
+    """The headline gain of evaluated offer, draw and knock rows measured by play: from
+    each position as it was (the opponent's real hand), the headline action and the
+    baseline are each forced and ``players`` (by seat) play the hand out, ``continuations``
+    times with the stock reshuffled (unseen by both, so every order is as likely as the
+    real one) and fresh player streams, both actions on the same stocks and streams.
+    Returns ``play_gain`` and ``play_gain_se`` (across continuations) per row. The stream
+    of row ``(deal, kind)`` depends only on ``seed``, the deal and the kind."""
+    check_count(continuations, "continuations", 1, 100_000)
+    headline, baseline = headline_actions(frame)
+    masks, states = position_arrays(frame)
+    kinds = np.array([KINDS.index(k) for k in frame["kind"]], np.int64)
+    keys = evaluation_keys(seed ^ _CHECK_DOMAIN, frame["deal"].to_numpy(), kinds)
+    use_threads(threads)
+    values = np.zeros((2 * len(frame), continuations), np.float64)
+    with _wrapping_arithmetic():
+        play_forced_nb(
+            rules.to_kernel(), strategies_to_kernel(players, rules), load_undercut_table(),
+            np.concatenate([masks, masks]), np.concatenate([states, states]),
+            np.concatenate([headline, baseline]), np.concatenate([keys, keys]), values,
+        )  # fmt: skip
+    gains = values[: len(frame)] - values[len(frame) :]
+    se = gains.std(axis=1, ddof=1) / np.sqrt(continuations) if continuations > 1 else np.nan
+    return pd.DataFrame({"play_gain": gains.mean(axis=1), "play_gain_se": se}, index=frame.index)
 
 
 def play_chunk(config: PositionsConfig, chunk: int, threads: int | None = None) -> pd.DataFrame:

@@ -31,6 +31,12 @@ SMALL = DefaultSet(
     screening_deals=400,
     confirm_deals=800,
     finalists=3,
+    advice_players=("expert", "expert"),
+    advice_compare=("standard",),
+    advice_deals=20,
+    advice_samples=8,
+    advice_check_positions=3,
+    advice_continuations=2,
 )
 EXPECTED_FIGURES = {
     "knock-hollywood": ["figures-by-threshold", "difference-from-best"],
@@ -48,6 +54,13 @@ EXPECTED_FIGURES = {
         "cross-table-standard",
         "ranking-hollywood",
         "ranking-standard",
+    ],
+    "advice-hollywood": [
+        "knock-gain-map",
+        "knock-line",
+        "knock-line-by-opponent",
+        "take-gain-map",
+        "knock-line-by-rules",
     ],
 }
 

@@ -1,5 +1,6 @@
 """``gin-sim report``: generated strategy reports (knock thresholds, undercut risk, knock
-schedules, rule variants), each a folder with ``report.md``, figures and tables."""
+schedules, rule variants, tournaments, equity, advice from strong play), each a folder with
+``report.md``, figures and tables."""
 
 from __future__ import annotations
 
@@ -25,8 +26,11 @@ from gin_sim.cluster import dask_client
 from gin_sim.config import ConfigError
 from gin_sim.limits import MAX_FINALISTS, check_count, check_seed
 from gin_sim.reports.build import (
+    ADVICE_COMPARE,
     FAST_STRATEGIES,
     DefaultSet,
+    advice_options,
+    check_advice,
     check_counts,
     check_equity_counts,
     default_set_options,
@@ -34,9 +38,11 @@ from gin_sim.reports.build import (
     finished_report,
     knock_options,
     schedule_options,
+    shares_positions,
     tournament_options,
     undercut_options,
     variants_options,
+    write_advice,
 )
 from gin_sim.reports.document import check_report_set, is_generated_index, is_report_set
 from gin_sim.reports.schedule import check_grid, search_runs
@@ -86,6 +92,7 @@ def _run(
     scheduler: str | None,
     workers: int | None,
     write: Callable[..., Path | list[Path]],
+    kept: str = "",
 ) -> None:
     """Play and write with a progress bar over runs; print where the report is.
 
@@ -99,7 +106,7 @@ def _run(
         except KeyboardInterrupt as stop:
             terminated = isinstance(stop, Terminated)
             what = "terminated" if terminated else "interrupted"
-            fail(f"{what}: the report under way was not written", exit=False)
+            fail(f"{what}: the report under way was not written{kept}", exit=False)
             raise typer.Exit(SIGTERM_EXIT if terminated else SIGINT_EXIT) from None
     folders = written if isinstance(written, list) else [written]
     _show(folders, time.perf_counter() - started)
@@ -382,6 +389,68 @@ def equity(
     )
 
 
+@report_app.command("advice")
+def advice(
+    out: Out,
+    rules: Rules = "hollywood",
+    compare: Annotated[
+        str,
+        typer.Option(
+            help="Rule sets compared with --rules, comma-separated (none: no comparison): the same positions re-evaluated where the knock limit is the same, else their own positions."
+        ),
+    ] = ",".join(ADVICE_COMPARE),
+    players: Annotated[
+        str, typer.Option(help="The two strategies A,B whose play gives the positions.")
+    ] = "mc,mc",
+    deals: Annotated[
+        int, typer.Option(help="Deals played: each gives one position of each kind it has.")
+    ] = 2000,
+    samples: Annotated[int, typer.Option(help="Worlds per evaluated position.")] = 512,
+    check_positions: Annotated[
+        int, typer.Option(help="Positions per cell checked against play.")
+    ] = 60,
+    continuations: Annotated[
+        int, typer.Option(help="Hands played out per checked position and action.")
+    ] = 8,
+    seed: Seed = 1,
+    quiet: Quiet = False,
+    scheduler: SchedulerOption = None,
+    workers: WorkersOption = None,
+) -> None:
+    """Advice from strong play: knock or play on, take or draw, undercut risk, across rule
+    sets, checked against play; the positions datasets are kept in OUT (rerun to resume)."""
+    with user_errors():
+        compared = [] if compare.strip() == "none" else _names(compare)
+        pair = _names(players)
+        check_advice(rules, compared, pair, deals, samples, check_positions, continuations)
+        options = advice_options(
+            rules, compared, pair, deals, samples, check_positions, continuations, seed
+        )
+        if _finished(out, "advice", options):
+            return
+        own = sum(not shares_positions(rules, name) for name in compared)
+    _run(
+        deals * (1 + own),
+        quiet,
+        scheduler,
+        workers,
+        lambda advance: write_advice(
+            rules,
+            compared,
+            pair,
+            deals,
+            samples,
+            check_positions,
+            continuations,
+            seed,
+            out,
+            advance,
+        ),
+        f"; the finished chunks of its positions are kept in {out}: run the same command "
+        "again to resume",
+    )
+
+
 def _names(text: str) -> list[str]:
     return [name.strip() for name in text.split(",") if name.strip()]
 
@@ -396,7 +465,7 @@ def default(
     scheduler: SchedulerOption = None,
     workers: WorkersOption = None,
 ) -> None:
-    """The default report set of make run (knock, undercut, variants, schedule, tournament)."""
+    """The default report set of make run (knock, undercut, variants, schedule, tournament, advice)."""
     with user_errors():
         check_counts(deals, matches)
         check_seed(seed)

@@ -35,7 +35,7 @@ from gin_sim.enums import (
 )
 from gin_sim.kernels.deadwood import min_deadwood_nb
 from gin_sim.kernels.decisions import least_deadwood_discard_nb
-from gin_sim.kernels.playout import decide_nb, scratch_nb
+from gin_sim.kernels.playout import decide_nb, play_on_nb, scratch_nb
 from gin_sim.kernels.position import (
     apply_nb,
     copy_position_nb,
@@ -44,7 +44,14 @@ from gin_sim.kernels.position import (
     play_out_with_family_nb,
     score_nb,
 )
-from gin_sim.kernels.rng import bounded_nb, next_nb, player_key_nb, sample_key_nb, shuffle_deck_nb
+from gin_sim.kernels.rng import (
+    bounded_nb,
+    next_nb,
+    player_key_nb,
+    sample_key_nb,
+    shuffle_deck_nb,
+    splitmix64_nb,
+)
 from gin_sim.kernels.search import sample_world_nb
 
 _ONE = np.uint64(1)
@@ -302,3 +309,40 @@ def evaluate_positions_nb(
         )  # fmt: skip
         meta_out[i, 0] = n
         meta_out[i, 1] = baseline
+
+
+@njit(cache=True, _nrt=False)
+def shuffle_stock_nb(state, rng):
+    """Shuffle the stock's order (``DECK[STOCK_POS:]``) in place with the stream ``rng``:
+    no player has seen those cards, so every order of them is as likely as the real one."""
+    first = _S.DECK + state[_S.STOCK_POS]
+    for j in range(_S.DECK + 51, first, -1):
+        k = first + bounded_nb(next_nb(rng, 0), j - first + 1)
+        state[j], state[k] = state[k], state[j]
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def play_forced_nb(rules, strategies, undercut_table, masks, states, actions, keys, values_out):
+    """Row ``i``: from the position (``masks[i]``, ``states[i]``, its hidden cards as they
+    were) apply ``actions[i]`` and let the players of ``strategies`` (float64[2, P], by
+    seat) play the hand out, ``values_out.shape[1]`` times; ``values_out[i, r]`` is the
+    hand's points from the side of the player to move. Continuation ``r`` reshuffles the
+    stock and seeds both players' streams from ``(keys[i], r)``, so rows with the same key
+    (one position, different actions) are played on the same stocks: paired. Any threads
+    give the same values."""
+    for i in prange(masks.shape[0]):
+        streams, roll_masks, roll_state, chains, result, search = scratch_nb()
+        rng = np.zeros(1, np.uint64)
+        player = states[i, _S.PLAYER]
+        for r in range(values_out.shape[1]):
+            base = splitmix64_nb(keys[i] + np.uint64(r))
+            copy_position_nb(masks[i], states[i], roll_masks, roll_state)
+            rng[0] = base
+            shuffle_stock_nb(roll_state, rng)
+            streams[0] = splitmix64_nb(base ^ np.uint64(0x9E3779B97F4A7C15))
+            streams[1] = splitmix64_nb(base ^ np.uint64(0xBF58476D1CE4E5B9))
+            apply_nb(roll_masks, roll_state, rules, actions[i])
+            play_on_nb(roll_masks, roll_state, rules, strategies, undercut_table, streams, search)
+            values_out[i, r] = np.float64(
+                hand_value_nb(roll_masks, roll_state, rules, chains, result, player)
+            )

@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
+import pandas as pd
+
 from gin_sim.config import ConfigError
 from gin_sim.limits import MAX_REPORT_DEALS, MAX_REPORT_MATCHES, check_count, check_seed
 from gin_sim.reports.document import (
@@ -332,6 +334,141 @@ def tournament(
         return write_report(report, claim)
 
 
+# The rule sets ``report advice`` compares with its own by default (issue 16).
+ADVICE_COMPARE = ("hollywood-gin20", "standard", "oklahoma")
+# The undercut comparison of ``report advice``: basic's knocks against simple, all
+# thresholds pooled (as ``report undercut``), on this many decks per deal of strong play
+# (family hands are thousands of times cheaper than mc's).
+ADVICE_BASIC_DECKS_PER_DEAL = 20
+
+
+def advice_options(
+    rules: str,
+    compare: Sequence[str],
+    players: Sequence[str],
+    deals: int,
+    samples: int,
+    check_positions: int,
+    continuations: int,
+    seed: int,
+) -> dict[str, object]:
+    return report_options(
+        "advice", rules=rules, compare=list(compare) if compare else "none",
+        players=list(players), deals=deals, samples=samples,
+        check_positions=check_positions, continuations=continuations, seed=seed,
+    )  # fmt: skip
+
+
+def check_advice(
+    rules: str,
+    compare: Sequence[str],
+    players: Sequence[str],
+    deals: int,
+    samples: int,
+    check_positions: int,
+    continuations: int,
+) -> None:
+    """``report advice``'s settings, refused before anything is played."""
+    from gin_sim.positions import Evaluation
+
+    if len(players) != 2:
+        raise ConfigError(f"players {','.join(players)}: expected two strategies, A,B")
+    check_counts(deals)
+    Evaluation(samples=samples, select=min(Evaluation.select, samples // 4) or 1)
+    check_count(check_positions, "check positions", 2, 100_000)
+    check_count(continuations, "continuations", 2, 10_000)
+    if rules in compare or len(set(compare)) != len(compare):
+        raise ConfigError(
+            f"compare {','.join(compare)}: allowed rule sets other than --rules, each once"
+        )
+    for name in [rules, *compare]:
+        load_rules(name)
+    for name in players:
+        load_strategy(name)
+
+
+def shares_positions(rules: str, other: str) -> bool:
+    """Whether ``report advice`` re-evaluates the positions played under ``rules`` for the
+    rule set ``other`` (paired): a stored position keeps its hand's knock limit, so both
+    must have one fixed limit (not Oklahoma, R14a) and the same one."""
+    own, their = load_rules(rules), load_rules(other)
+    return not own.oklahoma and not their.oklahoma and own.knock_limit == their.knock_limit
+
+
+def _advice_evaluation(samples: int):
+    from gin_sim.positions import Evaluation
+
+    # The default evaluation, its baseline choice scaled with the depth (128 of 512).
+    return Evaluation(samples=samples, select=min(Evaluation.select, samples // 4) or 1)
+
+
+def write_advice(
+    rules: str,
+    compare: Sequence[str],
+    players: Sequence[str],
+    deals: int,
+    samples: int,
+    check_positions: int,
+    continuations: int,
+    seed: int,
+    out: str | Path,
+    on_chunk=None,
+) -> Path:
+    """The advice report (issue 16): positions of ``players`` under ``rules``, evaluated at
+    ``samples`` worlds; the same positions re-evaluated under each ``compare`` rule set
+    with the same knock limit (paired), else that rule set's own positions; the check
+    against play. Every dataset is kept under ``out`` (``positions``, ``positions-NAME``),
+    so the same command resumes an interrupted report."""
+    from gin_sim.cluster import active_client
+    from gin_sim.positions import PositionsConfig, evaluate_frame, execute, play_headline
+    from gin_sim.reports.advice import AdviceStudy, advice_report, check_rows
+
+    check_advice(rules, compare, players, deals, samples, check_positions, continuations)
+    check_seed(seed)
+    options = advice_options(
+        rules, compare, players, deals, samples, check_positions, continuations, seed
+    )
+    with claim_report(out, "advice", options) as claim:
+        if claim.finished:
+            return claim.folder
+        pair = (load_strategy(players[0]), load_strategy(players[1]))
+        evaluation = _advice_evaluation(samples)
+        client = active_client()
+
+        def dataset(rule_set, folder: str) -> pd.DataFrame:
+            config = PositionsConfig(rule_set, pair, seed, deals, 100, evaluation)
+            chunks = execute(config, claim.folder / folder, False, None, on_chunk, client)
+            frame = pd.concat(list(chunks), ignore_index=True)
+            frame["kind"] = frame["kind"].astype(str)
+            return frame
+
+        own_rules = load_rules(rules)
+        positions = dataset(own_rules, "positions")
+        compared, paired = {}, {}
+        headline_rows = positions[positions["kind"] != "discard"]
+        for name in compare:
+            other = load_rules(name)
+            if shares_positions(rules, name):
+                compared[other.name] = evaluate_frame(headline_rows, other, evaluation, seed)
+                paired[other.name] = True
+            else:
+                compared[other.name] = dataset(other, f"positions-{other.name}")
+                paired[other.name] = False
+        checked = check_rows(positions, check_positions)
+        checked = checked.join(play_headline(checked, own_rules, pair, continuations, seed))
+        basic_decks = ADVICE_BASIC_DECKS_PER_DEAL * deals
+        sweep = knock_sweep(
+            own_rules, load_strategy("basic"), load_strategy("simple"), basic_decks, 0, seed
+        )
+        study = AdviceStudy(
+            own_rules.name, (pair[0].name, pair[1].name), deals, seed, evaluation.name,
+            positions, compared, paired, checked, continuations, sweep.knocks,
+            f"basic against simple ({basic_decks:,} decks, every knock threshold)",
+        )  # fmt: skip
+        command = command_line("advice", options | {"out": out})
+        return write_report(advice_report(study, command), claim)
+
+
 # The named strategies that play fast enough for the default set's tournament.
 FAST_STRATEGIES = ("simple", "basic", "defensive", "gin-hunter", "early-knocker", "expert")
 
@@ -356,6 +493,14 @@ class DefaultSet:
     finalists: int = 8
     tournament_players: tuple[str, ...] = FAST_STRATEGIES
     tournament_rules: tuple[str, ...] = ("hollywood", "standard")
+    # report advice (issue 16): mc against mc, sized to about two minutes on two cores.
+    advice_rules: str | None = "hollywood"
+    advice_compare: tuple[str, ...] = ("hollywood-gin20", "standard")
+    advice_players: tuple[str, str] = ("mc", "mc")
+    advice_deals: int = 600
+    advice_samples: int = 512
+    advice_check_positions: int = 40
+    advice_continuations: int = 8
 
     @property
     def tournament_deals(self) -> int:
@@ -370,7 +515,8 @@ class DefaultSet:
         """The report folders ``default_set`` writes, by name."""
         names = [f"knock-{name}" for name in self.knock_rules]
         names += [f"undercut-{self.undercut_rules}", "variants"]
-        return names + ([f"schedule-{self.schedule_rules}"] if self.schedule_rules else [])
+        names += [f"schedule-{self.schedule_rules}"] if self.schedule_rules else []
+        return names + ([f"advice-{self.advice_rules}"] if self.advice_rules else [])
 
     def runs(self) -> int:
         """The number of runs ``default_set`` plays (for progress bars)."""
@@ -412,6 +558,11 @@ def _write_default_set(root: Path, s: DefaultSet, on_run: Progress, claim) -> li
         f"undercut-{s.undercut_rules}": ("undercut", undercut_options(s.undercut_rules, s.strategy, s.opponent, s.deals, s.seed)),
         "variants": ("variants", variants_options(s.variant_rules, s.strategy, s.opponent, s.deals, s.matches, s.seed)),
     }  # fmt: skip
+    if s.advice_rules:
+        sub_options[f"advice-{s.advice_rules}"] = ("advice", advice_options(
+            s.advice_rules, s.advice_compare, s.advice_players, s.advice_deals, s.advice_samples,
+            s.advice_check_positions, s.advice_continuations, s.seed,
+        ))  # fmt: skip
     for name, (kind, options) in sub_options.items():
         check_report_folder(root / name, kind, options)
     player, other = load_strategy(s.strategy), load_strategy(s.opponent)
@@ -470,6 +621,20 @@ def _write_default_set(root: Path, s: DefaultSet, on_run: Progress, claim) -> li
                 root / "tournament",
                 on_run,
                 keep_runs=False,  # make run starts afresh: no run folders in reports/
+            )
+        )
+    if s.advice_rules:
+        written.append(
+            write_advice(
+                s.advice_rules,
+                s.advice_compare,
+                s.advice_players,
+                s.advice_deals,
+                s.advice_samples,
+                s.advice_check_positions,
+                s.advice_continuations,
+                s.seed,
+                root / f"advice-{s.advice_rules}",
             )
         )
     write_index(root)

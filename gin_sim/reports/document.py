@@ -99,8 +99,11 @@ def write_report(report: Report, folder: Claim | str | Path) -> Path:
 
 # -- the folders reports own ------------------------------------------------------------------
 # What a report writes into its folder: report.md, report.json, its tables (CSV, Parquet), its
-# figures (PNG) and, for a tournament, the pairings' run folders under runs/.
-_REPORT_FILE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\.(?:md|json|csv|parquet|png)|runs")
+# figures (PNG), for a tournament the pairings' run folders under runs/ and for advice its
+# positions datasets (positions/, positions-RULES/).
+_REPORT_FILE = re.compile(
+    r"[A-Za-z0-9][A-Za-z0-9_.-]*\.(?:md|json|csv|parquet|png)|runs|positions(?:-[A-Za-z0-9_.-]+)?"
+)
 REPORT_SET = "report set"
 
 

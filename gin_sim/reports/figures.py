@@ -433,3 +433,102 @@ def equity_maps(
         fig.colorbar(image, ax=axes.ravel().tolist(), label="%", shrink=0.85)
     fig.suptitle(title, fontsize=10)
     _save(fig, path)
+
+
+def gain_map(
+    path: Path,
+    table: pd.DataFrame,
+    row: str,
+    column: str,
+    title: str,
+    row_label: str,
+    column_label: str,
+    min_count: int,
+) -> None:
+    """Mean gains (``gain_cells``: ``mean``, ``half_width``, ``positions``) as a grid of
+    ``row`` by ``column`` on a scale centred at 0 (blue: the action gains, red: it loses),
+    each cell with its gain and the half-width of its 95% interval. Cells with fewer than
+    ``min_count`` positions are grey and hatched with their count in brackets; cells
+    without positions are blank (the layout is ``heat_map_cells``)."""
+    cells = heat_map_cells(table, row, column, "mean", "positions", min_count, 1.0)
+    halves = heat_map_cells(table, row, column, "half_width", "positions", min_count, 1.0)
+    rows = list(dict.fromkeys(cells[row]))
+    columns = list(dict.fromkeys(cells[column]))
+    solid = np.full((len(rows), len(columns)), np.nan)
+    for cell in cells[cells["style"] == "solid"].itertuples():
+        solid[cell.i, cell.j] = cell.value
+    reach = np.nanmax(np.abs(solid)) if np.isfinite(solid).any() else 1.0
+    fig, ax = plt.subplots(figsize=(max(6.0, 1.1 * len(columns) + 2.5), 0.42 * len(rows) + 2.2))
+    image = ax.imshow(
+        np.ma.masked_invalid(solid), aspect="auto", cmap="RdBu", origin="lower",
+        vmin=-reach, vmax=reach,
+    )  # fmt: skip
+    for cell, half in zip(cells.itertuples(), halves["value"], strict=True):
+        if cell.style == "blank":
+            continue
+        text = f"{cell.value:+.1f}" + (f"\n±{half:.1f}" if np.isfinite(half) else "")
+        if cell.style == "thin":
+            ax.add_patch(
+                Rectangle(
+                    (cell.j - 0.5, cell.i - 0.5), 1, 1, facecolor=THIN_FACE,
+                    edgecolor=THIN_HATCH, hatch="///", linewidth=0,
+                )
+            )  # fmt: skip
+            text += f" ({cell.count})"
+        strong = cell.style == "solid" and abs(cell.value) > 0.6 * reach
+        ax.text(
+            cell.j, cell.i, text, ha="center", va="center", fontsize=6, linespacing=0.9,
+            color=THIN_TEXT if cell.style == "thin" else ("white" if strong else "black"),
+        )  # fmt: skip
+    ax.set_xticks(range(len(columns)), [str(c) for c in columns], fontsize=7)
+    ax.set_yticks(range(len(rows)), [str(r) for r in rows], fontsize=8)
+    ax.set_xlabel(column_label)
+    ax.set_ylabel(row_label)
+    ax.set_title(
+        f"{title}\ngrey, hatched: fewer than {min_count} positions (count in brackets); "
+        "blank: none",
+        fontsize=9,
+    )
+    fig.colorbar(image, ax=ax, label="points per hand")
+    fig.tight_layout()
+    _save(fig, path)
+
+
+def knock_lines(
+    path: Path,
+    table: pd.DataFrame,
+    x: str,
+    hue: str | None,
+    title: str,
+    x_label: str,
+    thin: int = 0,
+) -> None:
+    """Knock lines (``line``, ``low``, ``high`` per value of ``x``, one line per value of
+    ``hue``), each with its 95% interval as a band; points without a line (-1) are left out,
+    points resting on fewer than ``thin`` positions are hollow."""
+    fig, ax = plt.subplots(figsize=(6.4, 3.8))
+    groups = [(None, table)] if hue is None else list(table.groupby(hue, sort=False))
+    levels = list(dict.fromkeys(table[x].astype(str)))
+    for offset, (label, group) in enumerate(groups):
+        shown = group[group["line"] >= 0]
+        positions = [levels.index(str(v)) + 0.06 * offset for v in shown[x]]
+        (drawn,) = ax.plot(
+            positions, shown["line"], marker="o", label=None if hue is None else str(label)
+        )
+        ax.fill_between(positions, shown["low"], shown["high"], alpha=0.2)
+        few = (shown["positions"] < thin).to_numpy()
+        ax.plot(
+            np.asarray(positions)[few], shown["line"].to_numpy()[few], "o", markersize=7,
+            markerfacecolor="white", markeredgecolor=drawn.get_color(),
+        )  # fmt: skip
+    ax.set_xticks(range(len(levels)), levels)
+    ax.set_xlabel(x_label)
+    ax.set_ylabel("knock line (highest deadwood to knock)")
+    ax.set_ylim(-0.5, 10.5)
+    hollow = f"; hollow: fewer than {thin} positions" if thin else ""
+    ax.set_title(f"{title}\nband: 95% interval (bootstrap over positions){hollow}", fontsize=9)
+    if hue is not None:
+        ax.legend(title=hue, fontsize=8)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    _save(fig, path)
