@@ -550,7 +550,7 @@ def play_headline(
     with _wrapping_arithmetic():
         play_forced_nb(
             rules.to_kernel(), strategies_to_kernel(players, rules), load_undercut_table(),
-            np.concatenate([masks, masks]), np.concatenate([states, states]),
+            equity_tables(players, rules), np.concatenate([masks, masks]), np.concatenate([states, states]),
             np.concatenate([headline, baseline]), np.concatenate([keys, keys]), values,
         )  # fmt: skip
     gains = values[: len(frame)] - values[len(frame) :]

@@ -19,6 +19,7 @@ from gin_sim.reference import advice as reference
 from gin_sim.reference.rng import Stream, bounded, splitmix64
 from gin_sim.reference.search import rollout_value
 from gin_sim.rules import load_rules
+from gin_sim.search_value import NO_TABLES
 from gin_sim.simulate import load_undercut_table
 from gin_sim.strategies import load_strategy, strategies_to_kernel
 
@@ -62,7 +63,7 @@ def test_forced_play_is_the_reference_play():
             with np.errstate(over="ignore"):
                 play_forced_nb(
                     rules.to_kernel(), strategies_to_kernel(players, rules),
-                    load_undercut_table(), np.repeat(masks[i, kind][None], n, 0),
+                    load_undercut_table(), NO_TABLES, np.repeat(masks[i, kind][None], n, 0),
                     np.repeat(states[i, kind][None], n, 0), codes[:n].copy(),
                     np.full(n, key, np.uint64), values,
                 )  # fmt: skip

@@ -322,14 +322,17 @@ def shuffle_stock_nb(state, rng):
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def play_forced_nb(rules, strategies, undercut_table, masks, states, actions, keys, values_out):
+def play_forced_nb(
+    rules, strategies, undercut_table, equity, masks, states, actions, keys, values_out
+):
     """Row ``i``: from the position (``masks[i]``, ``states[i]``, its hidden cards as they
     were) apply ``actions[i]`` and let the players of ``strategies`` (float64[2, P], by
     seat) play the hand out, ``values_out.shape[1]`` times; ``values_out[i, r]`` is the
     hand's points from the side of the player to move. Continuation ``r`` reshuffles the
     stock and seeds both players' streams from ``(keys[i], r)``, so rows with the same key
     (one position, different actions) are played on the same stocks: paired. Any threads
-    give the same values."""
+    give the same values. ``equity``: the score-aware searchers' tables (a position from a
+    deal has no score, so a search values it by the hand's points whatever it reads)."""
     for i in prange(masks.shape[0]):
         streams, roll_masks, roll_state, chains, result, search = scratch_nb()
         rng = np.zeros(1, np.uint64)
@@ -342,7 +345,9 @@ def play_forced_nb(rules, strategies, undercut_table, masks, states, actions, ke
             streams[0] = splitmix64_nb(base ^ np.uint64(0x9E3779B97F4A7C15))
             streams[1] = splitmix64_nb(base ^ np.uint64(0xBF58476D1CE4E5B9))
             apply_nb(roll_masks, roll_state, rules, actions[i])
-            play_on_nb(roll_masks, roll_state, rules, strategies, undercut_table, streams, search)
+            play_on_nb(
+                roll_masks, roll_state, rules, strategies, undercut_table, equity, streams, search
+            )
             values_out[i, r] = np.float64(
                 hand_value_nb(roll_masks, roll_state, rules, chains, result, player)
             )
