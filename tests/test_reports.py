@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from gin_sim import reports
+from gin_sim import equity, reports
 from gin_sim.cli import app
 from gin_sim.reports.build import DefaultSet
 from gin_sim.reports.schedule import canonical, grid
@@ -23,6 +23,13 @@ from gin_sim.simulate import head_to_head, head_to_head_matches
 from gin_sim.strategies import load_strategy
 from gin_sim.summary import Z95
 
+EQUITY_MODEL = {
+    "STATE_MATCHES": 2_000,
+    "HEAT_MATCHES": 4_000,
+    "MODEL_REPLICATES": 3,
+    "REPLICATE_MATCHES": 500,
+    "GAME_REPLICATES": 5,
+}
 SMALL = DefaultSet(
     deals=1_500,
     matches=40,
@@ -37,6 +44,10 @@ SMALL = DefaultSet(
     advice_samples=8,
     advice_check_positions=3,
     advice_continuations=2,
+    equity_players=("basic", "simple"),
+    equity_deals=400,
+    equity_games=30,
+    equity_matches=20,
 )
 EXPECTED_FIGURES = {
     "knock-hollywood": ["figures-by-threshold", "difference-from-best"],
@@ -62,13 +73,22 @@ EXPECTED_FIGURES = {
         "take-gain-map",
         "knock-line-by-rules",
     ],
+    "equity-hollywood": [
+        "game-equity",
+        "match-equity-game1",
+        "match-equity-game2-won-game1",
+        "match-equity-game2-lost-game1",
+    ],
 }
 
 
 @pytest.fixture(scope="module")
 def default_set(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("reports")
-    reports.default_set(root, SMALL)
+    with pytest.MonkeyPatch.context() as patch:  # the equity model's matches, kept small
+        for name, value in EQUITY_MODEL.items():
+            patch.setattr(equity, name, value)
+        reports.default_set(root, SMALL)
     return root
 
 

@@ -501,6 +501,12 @@ class DefaultSet:
     advice_samples: int = 512
     advice_check_positions: int = 40
     advice_continuations: int = 8
+    # report equity (issue 17): expert against expert, the command's defaults (about a minute).
+    equity_rules: str | None = "hollywood"
+    equity_players: tuple[str, str] = ("expert", "expert")
+    equity_deals: int = 200_000
+    equity_games: int = 4_000
+    equity_matches: int = 2_000
 
     @property
     def tournament_deals(self) -> int:
@@ -516,7 +522,8 @@ class DefaultSet:
         names = [f"knock-{name}" for name in self.knock_rules]
         names += [f"undercut-{self.undercut_rules}", "variants"]
         names += [f"schedule-{self.schedule_rules}"] if self.schedule_rules else []
-        return names + ([f"advice-{self.advice_rules}"] if self.advice_rules else [])
+        names += [f"advice-{self.advice_rules}"] if self.advice_rules else []
+        return names + ([f"equity-{self.equity_rules}"] if self.equity_rules else [])
 
     def runs(self) -> int:
         """The number of runs ``default_set`` plays (for progress bars)."""
@@ -530,6 +537,10 @@ class DefaultSet:
             total += search_runs(
                 load_rules(self.schedule_rules), self.phases, self.thresholds, self.finalists
             )
+        if self.equity_rules:
+            from gin_sim.equity import study_steps
+
+            total += study_steps(self.equity_games, self.equity_matches)
         return total
 
 
@@ -562,6 +573,11 @@ def _write_default_set(root: Path, s: DefaultSet, on_run: Progress, claim) -> li
         sub_options[f"advice-{s.advice_rules}"] = ("advice", advice_options(
             s.advice_rules, s.advice_compare, s.advice_players, s.advice_deals, s.advice_samples,
             s.advice_check_positions, s.advice_continuations, s.seed,
+        ))  # fmt: skip
+    if s.equity_rules:
+        sub_options[f"equity-{s.equity_rules}"] = ("equity", equity_options(
+            s.equity_players, s.equity_rules, s.equity_deals, s.equity_games, s.equity_matches,
+            s.seed,
         ))  # fmt: skip
     for name, (kind, options) in sub_options.items():
         check_report_folder(root / name, kind, options)
@@ -635,6 +651,19 @@ def _write_default_set(root: Path, s: DefaultSet, on_run: Progress, claim) -> li
                 s.advice_continuations,
                 s.seed,
                 root / f"advice-{s.advice_rules}",
+            )
+        )
+    if s.equity_rules:
+        written.append(
+            equity(
+                list(s.equity_players),
+                s.equity_rules,
+                s.equity_deals,
+                s.equity_games,
+                s.equity_matches,
+                s.seed,
+                root / f"equity-{s.equity_rules}",
+                on_run,
             )
         )
     write_index(root)
