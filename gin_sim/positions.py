@@ -39,7 +39,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from gin_sim.cards import format_card, parse_card_list
-from gin_sim.config import ConfigError
+from gin_sim.config import ConfigError, parse_json, read_user_file
 from gin_sim.decide import action_words, view_of_position
 from gin_sim.enums import (
     ACTION_KNOCK,
@@ -69,6 +69,7 @@ from gin_sim.kernels.decisions import least_deadwood_discard_nb
 from gin_sim.kernels.rng import evaluation_key_nb
 from gin_sim.kernels.search import mean_gain_nb
 from gin_sim.limits import check_chunks, check_count, check_seed
+from gin_sim.outputs import lock_folder, make_folder, unlock_folder
 from gin_sim.rules import Rules, rules_from_dict
 from gin_sim.runs import (
     CHUNK_METADATA,
@@ -77,10 +78,12 @@ from gin_sim.runs import (
     RunError,
     _differences,
     _recorded,
+    _refuse_foreign_files,
     _remove_temporary_files,
     _run_files,
     _version,
     _write_atomically,
+    run_identity,
 )
 from gin_sim.search_value import equity_tables
 from gin_sim.simulate import _wrapping_arithmetic, load_undercut_table, use_threads
@@ -578,21 +581,37 @@ class PositionSet:
     def __init__(self, directory: Path, config: PositionsConfig) -> None:
         self.directory = directory
         self.config = config
+        self.identity = run_identity(config)
+        self._lock: Path | None = None
 
     @classmethod
     def open(
         cls, directory: str | Path, config: PositionsConfig, overwrite: bool = False
     ) -> PositionSet:
-        """Create the folder, resume the same dataset in it, or refuse another's folder."""
+        """Create the folder, resume the same dataset in it, or refuse another's folder.
+
+        As a run folder (``gin_sim.runs.Run.open``): only gin-sim's files in it, and its
+        writer lock held until ``close``, so two datasets never mix in one folder."""
         folder = Path(directory)
-        if folder.exists() and not folder.is_dir():
-            raise RunError(f"cannot create the dataset folder {folder}: it is a file, not a folder")
+        make_folder(folder, "dataset folder")
+        if not (folder / MANIFEST).exists():
+            _refuse_foreign_files(folder)  # a refused folder gets no lock file
+        lock = lock_folder(folder)
         try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise RunError(
-                f"cannot create the dataset folder {folder}: {error.strerror or error}"
-            ) from None
+            dataset = cls._open_locked(folder, config, overwrite)
+        except BaseException:
+            unlock_folder(lock)
+            raise
+        dataset._lock = lock
+        return dataset
+
+    def close(self) -> None:
+        """Release the folder's writer lock (a dataset opened with ``open``)."""
+        unlock_folder(self._lock)
+        self._lock = None
+
+    @classmethod
+    def _open_locked(cls, folder: Path, config: PositionsConfig, overwrite: bool) -> PositionSet:
         manifest = folder / MANIFEST
         writable = os.access(folder, os.W_OK | os.X_OK)
         if manifest.exists() and not overwrite:
@@ -603,15 +622,18 @@ class PositionSet:
                     f"{folder} holds another dataset ({differences}): use another --out, the same settings to resume it, or --overwrite to replace it"
                 )
             dataset = cls(folder, config)
-            if not writable and dataset.missing() > 0:
+            if dataset.missing() == 0:
+                return dataset
+            if not writable:
                 raise RunError(
                     f"cannot write to the dataset folder {folder}: it holds this dataset unfinished; make it writable or choose another --out"
                 )
-            if writable:
-                _remove_temporary_files(folder)
+            _refuse_foreign_files(folder)
+            _remove_temporary_files(folder)
             return dataset
         if not writable:
             raise RunError(f"cannot write to the dataset folder {folder}: choose another --out")
+        _refuse_foreign_files(folder)
         _remove_temporary_files(folder)
         if overwrite:
             for stale in [*_run_files(folder), manifest]:
@@ -659,6 +681,11 @@ class PositionSet:
                 raise RunError(
                     f"chunk file {path} belongs to another dataset ({key} {recorded.get(key)}, this one has {value}): {redo}"
                 )
+        if recorded.get("run") != self.identity:
+            # Same seed and range, other players, rules or evaluation: two datasets mixed.
+            raise RunError(
+                f"chunk file {path} is not this dataset's (its players, rules or evaluation differ from {MANIFEST}): {redo}"
+            )
         return True
 
     def missing(self) -> int:
@@ -681,7 +708,7 @@ class PositionSet:
         start, stop = self.config.chunk_range(chunk)
         stamp = json.dumps(
             {"seed": str(self.config.seed), "kind": DATASET_KIND, "chunk": chunk,
-             "first": start, "stop": stop}, sort_keys=True,
+             "first": start, "stop": stop, "run": self.identity}, sort_keys=True,
         ).encode()  # fmt: skip
         table = pa.Table.from_pandas(frame, preserve_index=False)
         table = table.replace_schema_metadata(
@@ -709,9 +736,11 @@ def read_positions_manifest(directory: str | Path) -> PositionsConfig:
     if not folder.is_dir():
         raise RunError(f"dataset folder {folder} does not exist or is not a folder")
     try:
-        document = json.loads(path.read_bytes().decode("utf-8"))
+        document = parse_json(read_user_file(path), str(path))
     except FileNotFoundError:
         raise RunError(f"{folder} is not a dataset folder: it has no {MANIFEST}") from None
+    except ConfigError as error:
+        raise RunError(str(error)) from None
     except OSError as error:
         raise RunError(f"cannot read {path}: {error.strerror or error}") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
@@ -744,6 +773,20 @@ def execute(
     same, since a chunk depends only on the configuration and its index.
     """
     dataset = PositionSet.open(directory, config, overwrite) if directory is not None else None
+    try:
+        yield from _play_dataset(config, dataset, threads, on_chunk, client)
+    finally:
+        if dataset is not None:
+            dataset.close()
+
+
+def _play_dataset(
+    config: PositionsConfig,
+    dataset: PositionSet | None,
+    threads: int | None,
+    on_chunk: Callable[[int, bool], None] | None,
+    client: Any,
+) -> Iterator[pd.DataFrame]:
     submitted: dict[int, Any] = {}
     looked_at = 0  # chunks below this were looked at for submission
     window = 0

@@ -190,9 +190,10 @@ def _refuse_foreign_files(folder: Path) -> None:
         )
 
 
-def run_identity(config: RunConfig) -> str:
-    """What identifies a run in each of its chunks: a hash of its whole configuration
-    (players, rules, seed, counts, settings), so a chunk of any other run is told apart."""
+def run_identity(config: Any) -> str:
+    """What identifies a run (or a positions dataset) in each of its chunks: a hash of its
+    whole configuration (players, rules, seed, counts, settings; ``config.to_json()``), so
+    a chunk of any other run is told apart."""
     text = json.dumps(config.to_json(), sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 

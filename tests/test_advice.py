@@ -10,6 +10,7 @@ cards changes nothing; a leaky evaluation does change). Datasets are determinist
 from __future__ import annotations
 
 import json
+import shutil
 
 import numba
 import numpy as np
@@ -269,16 +270,25 @@ def test_dataset_folders_refuse_what_is_not_theirs(tmp_path):
     (tmp_path / "set" / "positions-000001.parquet").write_bytes(b"not parquet")
     with pytest.raises(RunError, match="is damaged"):
         load_positions(tmp_path / "set")
-    (tmp_path / "set" / "notes.txt").write_text("mine")
     (tmp_path / "set" / ".positions-000000.parquet.abc123.tmp").write_bytes(b"left by a kill")
+    (tmp_path / "set" / "notes.txt").write_text("mine")
+    with pytest.raises(RunError, match=r"holds files that are not this run's \(notes.txt\)"):
+        list(execute(other, tmp_path / "set", overwrite=True))  # a user's file: refused
+    (tmp_path / "set" / "notes.txt").unlink()
     replaced = pd.concat(execute(other, tmp_path / "set", overwrite=True), ignore_index=True)
     pd.testing.assert_frame_equal(replaced, pd.concat(execute(other), ignore_index=True))
     names = sorted(p.name for p in (tmp_path / "set").iterdir())
     assert names == [
+        ".gin-sim.lock",
         "manifest.json",
-        "notes.txt",
         *(f"positions-00000{i}.parquet" for i in range(3)),
     ]
+    # a chunk of another dataset with the same seed and deals (other players) is refused
+    theirs = _dataset(deals=6, chunk=2, evaluation=None, players="simple,expert")
+    list(execute(theirs, tmp_path / "theirs"))
+    shutil.copy(tmp_path / "theirs" / "positions-000001.parquet", tmp_path / "set")
+    with pytest.raises(RunError, match=r"positions-000001\.parquet is not this dataset.s"):
+        load_positions(tmp_path / "set")
     run = tmp_path / "run"
     run.mkdir()
     (run / "manifest.json").write_text(json.dumps({"format": 1, "config": {}}))
