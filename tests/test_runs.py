@@ -299,9 +299,9 @@ def test_two_runs_started_at_once_on_one_folder_never_mix(tmp_path):
     common = [
         "simulate",
         "--deals",
-        "200000",
+        "60000",
         "--chunk-size",
-        "20000",
+        "6000",
         "--out",
         str(out),
         "--quiet",
@@ -324,7 +324,7 @@ def test_two_runs_started_at_once_on_one_folder_never_mix(tmp_path):
     frame = load_run(out)
     names = set(frame["seat0_strategy"]) | set(frame["seat1_strategy"])
     assert names == {p.name for p in read_manifest(out).players}
-    assert len(frame) == 400_000
+    assert len(frame) == 120_000
 
 
 def test_a_folder_locked_by_another_process_is_refused(tmp_path):
