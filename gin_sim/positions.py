@@ -26,12 +26,10 @@ evaluation measures each action. In short:
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import asdict, dataclass, fields
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
@@ -69,21 +67,15 @@ from gin_sim.kernels.decisions import least_deadwood_discard_nb
 from gin_sim.kernels.rng import evaluation_key_nb
 from gin_sim.kernels.search import mean_gain_nb
 from gin_sim.limits import check_chunks, check_count, check_seed
-from gin_sim.outputs import lock_folder, make_folder, unlock_folder
 from gin_sim.rules import Rules, rules_from_dict
 from gin_sim.runs import (
     CHUNK_METADATA,
     MANIFEST,
     PARQUET_OPTIONS,
+    ChunkFolder,
     RunError,
-    _differences,
     _recorded,
-    _refuse_foreign_files,
-    _remove_temporary_files,
-    _run_files,
-    _version,
     _write_atomically,
-    run_identity,
 )
 from gin_sim.search_value import equity_tables
 from gin_sim.simulate import _wrapping_arithmetic, load_undercut_table, use_threads
@@ -574,83 +566,21 @@ def play_chunk(config: PositionsConfig, chunk: int, threads: int | None = None) 
 
 
 # -------------------------------------------------------------------------- folders
-class PositionSet:
+class PositionSet(ChunkFolder):
     """An open dataset folder: ``manifest.json`` and ``positions-NNNNNN.parquet`` chunks
-    (one per ``chunk_size`` deals), written as run folders are (``gin_sim.runs``)."""
+    (one per ``chunk_size`` deals), opened and written as run folders are
+    (``gin_sim.runs.ChunkFolder``: only gin-sim's files, one writer at a time)."""
 
-    def __init__(self, directory: Path, config: PositionsConfig) -> None:
-        self.directory = directory
-        self.config = config
-        self.identity = run_identity(config)
-        self._lock: Path | None = None
+    WHAT = "dataset"
+    MANIFEST_FIELDS: ClassVar[dict[str, Any]] = {
+        "format": DATASET_FORMAT,
+        "dataset": DATASET_KIND,
+    }
+    config: PositionsConfig
 
-    @classmethod
-    def open(
-        cls, directory: str | Path, config: PositionsConfig, overwrite: bool = False
-    ) -> PositionSet:
-        """Create the folder, resume the same dataset in it, or refuse another's folder.
-
-        As a run folder (``gin_sim.runs.Run.open``): only gin-sim's files in it, and its
-        writer lock held until ``close``, so two datasets never mix in one folder."""
-        folder = Path(directory)
-        make_folder(folder, "dataset folder")
-        if not (folder / MANIFEST).exists():
-            _refuse_foreign_files(folder)  # a refused folder gets no lock file
-        lock = lock_folder(folder)
-        try:
-            dataset = cls._open_locked(folder, config, overwrite)
-        except BaseException:
-            unlock_folder(lock)
-            raise
-        dataset._lock = lock
-        return dataset
-
-    def close(self) -> None:
-        """Release the folder's writer lock (a dataset opened with ``open``)."""
-        unlock_folder(self._lock)
-        self._lock = None
-
-    @classmethod
-    def _open_locked(cls, folder: Path, config: PositionsConfig, overwrite: bool) -> PositionSet:
-        manifest = folder / MANIFEST
-        writable = os.access(folder, os.W_OK | os.X_OK)
-        if manifest.exists() and not overwrite:
-            existing = read_positions_manifest(folder)
-            if existing != config:
-                differences = _differences(existing.to_json(), config.to_json())
-                raise RunError(
-                    f"{folder} holds another dataset ({differences}): use another --out, the same settings to resume it, or --overwrite to replace it"
-                )
-            dataset = cls(folder, config)
-            if dataset.missing() == 0:
-                return dataset
-            if not writable:
-                raise RunError(
-                    f"cannot write to the dataset folder {folder}: it holds this dataset unfinished; make it writable or choose another --out"
-                )
-            _refuse_foreign_files(folder)
-            _remove_temporary_files(folder)
-            return dataset
-        if not writable:
-            raise RunError(f"cannot write to the dataset folder {folder}: choose another --out")
-        _refuse_foreign_files(folder)
-        _remove_temporary_files(folder)
-        if overwrite:
-            for stale in [*_run_files(folder), manifest]:
-                stale.unlink(missing_ok=True)
-        elif _run_files(folder):
-            raise RunError(
-                f"{folder} holds chunk files ({_run_files(folder)[0].name}...) but no {MANIFEST}: use another --out or --overwrite"
-            )
-        document = {
-            "format": DATASET_FORMAT,
-            "dataset": DATASET_KIND,
-            "gin_sim_version": _version(),
-            "created": datetime.now(UTC).isoformat(timespec="seconds"),
-            "config": config.to_json(),
-        }
-        _write_atomically(manifest, lambda p: p.write_text(json.dumps(document, indent=2) + "\n"))
-        return cls(folder, config)
+    @staticmethod
+    def read_config(folder: Path) -> PositionsConfig:
+        return read_positions_manifest(folder)
 
     def chunk_file(self, chunk: int) -> Path:
         return self.directory / f"positions-{chunk:06d}.parquet"

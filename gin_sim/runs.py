@@ -19,7 +19,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
@@ -205,18 +205,31 @@ def _remove_temporary_files(folder: Path) -> None:
             path.unlink(missing_ok=True)
 
 
-class Run:
-    """An open run folder."""
+class ChunkFolder:
+    """A folder of Parquet chunks beside ``manifest.json``, opened for one writer: a run
+    (``Run``) or a positions dataset (``gin_sim.positions.PositionSet``). Subclasses name
+    what they hold (``WHAT``), the manifest's own fields and how it is read, and say which
+    chunks are ``missing``."""
 
-    def __init__(self, directory: Path, config: RunConfig) -> None:
+    WHAT = "run"
+    MANIFEST_FIELDS: ClassVar[dict[str, Any]] = {"format": RUN_FORMAT}
+
+    def __init__(self, directory: Path, config: Any) -> None:
         self.directory = directory
         self.config = config
         self.identity = run_identity(config)
         self._lock: Path | None = None
 
+    @staticmethod
+    def read_config(folder: Path) -> Any:
+        raise NotImplementedError
+
+    def missing(self) -> int:
+        raise NotImplementedError
+
     # -- opening -------------------------------------------------------------------
     @classmethod
-    def open(cls, directory: str | Path, config: RunConfig, overwrite: bool = False) -> Run:
+    def open(cls, directory: str | Path, config: Any, overwrite: bool = False):
         """Create the folder, resume the same run in it, or refuse another run's folder.
 
         The folder's writer lock (``gin_sim.outputs``) is held until ``close``, so a second
@@ -224,42 +237,43 @@ class Run:
         in a folder that cannot be written, or beside files that are not the run's.
         """
         folder = Path(directory)
-        make_folder(folder, "run folder")
+        make_folder(folder, f"{cls.WHAT} folder")
         if not (folder / MANIFEST).exists():
             # A folder that is refused gets no lock file: it is not gin-sim's to write in.
             _refuse_foreign_files(folder)
         lock = lock_folder(folder)
         try:
-            run = cls._open_locked(folder, config, overwrite)
+            opened = cls._open_locked(folder, config, overwrite)
         except BaseException:
             unlock_folder(lock)
             raise
-        run._lock = lock
-        return run
+        opened._lock = lock
+        return opened
 
     @classmethod
-    def _open_locked(cls, folder: Path, config: RunConfig, overwrite: bool) -> Run:
+    def _open_locked(cls, folder: Path, config: Any, overwrite: bool):
+        what = cls.WHAT
         manifest = folder / MANIFEST
         writable = os.access(folder, os.W_OK | os.X_OK)
         if manifest.exists() and not overwrite:
-            existing = read_manifest(folder)
+            existing = cls.read_config(folder)
             if existing != config:
                 differences = _differences(existing.to_json(), config.to_json())
                 raise RunError(
-                    f"{folder} holds another run ({differences}): use another --out, the same settings to resume it, or --overwrite to replace it"
+                    f"{folder} holds another {what} ({differences}): use another --out, the same settings to resume it, or --overwrite to replace it"
                 )
-            run = cls(folder, config)
-            if run.missing() == 0:
-                return run
+            opened = cls(folder, config)
+            if opened.missing() == 0:
+                return opened
             if not writable:
                 raise RunError(
-                    f"cannot write to the run folder {folder}: it holds this run unfinished; make it writable or choose another --out"
+                    f"cannot write to the {what} folder {folder}: it holds this {what} unfinished; make it writable or choose another --out"
                 )
             _refuse_foreign_files(folder)
             _remove_temporary_files(folder)
-            return run
+            return opened
         if not writable:
-            raise RunError(f"cannot write to the run folder {folder}: choose another --out")
+            raise RunError(f"cannot write to the {what} folder {folder}: choose another --out")
         _refuse_foreign_files(folder)
         _remove_temporary_files(folder)
         if overwrite:
@@ -270,7 +284,7 @@ class Run:
                 f"{folder} holds chunk files ({_run_files(folder)[0].name}...) but no {MANIFEST}: use another --out or --overwrite"
             )
         document = {
-            "format": RUN_FORMAT,
+            **cls.MANIFEST_FIELDS,
             "gin_sim_version": _version(),
             "created": datetime.now(UTC).isoformat(timespec="seconds"),
             "config": config.to_json(),
@@ -279,9 +293,19 @@ class Run:
         return cls(folder, config)
 
     def close(self) -> None:
-        """Release the folder's writer lock (a run opened with ``open``)."""
+        """Release the folder's writer lock (a folder opened with ``open``)."""
         unlock_folder(self._lock)
         self._lock = None
+
+
+class Run(ChunkFolder):
+    """An open run folder."""
+
+    config: RunConfig
+
+    @staticmethod
+    def read_config(folder: Path) -> RunConfig:
+        return read_manifest(folder)
 
     # -- chunks --------------------------------------------------------------------
     def chunk_files(self, chunk: int) -> dict[str, Path]:
