@@ -23,7 +23,9 @@ from gin_sim.rules import Rules, load_rules
 from gin_sim.simulate import records_to_frame, simulate_deals
 from gin_sim.strategies import Strategy, parse_players
 
-DEALS = 10_000
+# Deals per pairing: every pairing stays, each on fewer decks (the suite's 10-minute budget;
+# 4,000 deals still reach every rule branch the invariants check, pairing by pairing).
+DEALS = 4_000
 SEED = 20261129
 PAIRINGS = ["simple,simple", "simple,random", "random,random"]
 FAMILY = ["simple", "basic", "gin-hunter", "early-knocker", "defensive", "expert"]
@@ -142,7 +144,7 @@ def check_invariants(records: np.ndarray, rules: Rules) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("players", PAIRINGS)
 @pytest.mark.parametrize("rule_set", ["hollywood", "hollywood-gin20", "standard", "oklahoma"])
-def test_kernel_equals_reference_on_10000_deals(rule_set, players):
+def test_kernel_equals_reference_on_many_deals(rule_set, players):
     rules = load_rules(rule_set)
     records = compare(rules, players, DEALS)
     check_invariants(records, rules)
@@ -168,7 +170,7 @@ def test_kernel_equals_reference_on_variants(overrides, players):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("players", FAMILY_PAIRINGS)
-def test_family_kernel_equals_reference_on_10000_deals(players):
+def test_family_kernel_equals_reference_on_many_deals(players):
     rules = load_rules("hollywood")
     records = compare(rules, players, DEALS)
     check_invariants(records, rules)
