@@ -33,8 +33,6 @@ from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
-import pyarrow.parquet as pq
 
 from gin_sim.cards import format_card, parse_card_list
 from gin_sim.config import ConfigError, parse_json, read_user_file
@@ -69,13 +67,9 @@ from gin_sim.kernels.search import mean_gain_nb
 from gin_sim.limits import check_chunks, check_count, check_seed
 from gin_sim.rules import Rules, rules_from_dict
 from gin_sim.runs import (
-    CHUNK_METADATA,
     MANIFEST,
-    PARQUET_OPTIONS,
     ChunkFolder,
     RunError,
-    _recorded,
-    _write_atomically,
 )
 from gin_sim.search_value import equity_tables
 from gin_sim.simulate import _wrapping_arithmetic, load_undercut_table, use_threads
@@ -585,78 +579,24 @@ class PositionSet(ChunkFolder):
     def chunk_file(self, chunk: int) -> Path:
         return self.directory / f"positions-{chunk:06d}.parquet"
 
+    def chunk_kind(self) -> str:
+        return DATASET_KIND
+
     def is_done(self, chunk: int) -> bool:
         """True when the chunk's file is there and belongs to this dataset; a damaged file,
         or another dataset's, is an error."""
         path = self.chunk_file(chunk)
         if not path.exists():
             return False
-        redo = "delete it and run the same command again to recompute it"
-        try:
-            metadata = pq.read_metadata(path)
-        except (OSError, pa.ArrowException) as error:
-            raise RunError(
-                f"chunk file {path} is damaged ({str(error).splitlines()[0]}): {redo}"
-            ) from None
-        start, stop = self.config.chunk_range(chunk)
-        recorded = _recorded(metadata.metadata)
-        expected = {
-            "seed": str(self.config.seed),
-            "kind": DATASET_KIND,
-            "first": start,
-            "stop": stop,
-        }
-        for key, value in expected.items():
-            if recorded.get(key) != value:
-                raise RunError(
-                    f"chunk file {path} belongs to another dataset ({key} {recorded.get(key)}, this one has {value}): {redo}"
-                )
-        if recorded.get("run") != self.identity:
-            # Same seed and range, other players, rules or evaluation: two datasets mixed.
-            raise RunError(
-                f"chunk file {path} is not this dataset's (its players, rules or evaluation differ from {MANIFEST}): {redo}"
-            )
+        self._check_stamp(chunk, path, self._read_metadata(path))
         return True
 
-    def missing(self) -> int:
-        return sum(not self.is_done(c) for c in range(self.config.n_chunks))
-
-    def saved(self) -> int:
-        """Deals whose chunks are finished on disk (a damaged chunk counts none)."""
-        total = 0
-        for chunk in range(self.config.n_chunks):
-            try:
-                done = self.is_done(chunk)
-            except RunError:
-                done = False
-            if done:
-                start, stop = self.config.chunk_range(chunk)
-                total += stop - start
-        return total
-
     def write_chunk(self, chunk: int, frame: pd.DataFrame) -> None:
-        start, stop = self.config.chunk_range(chunk)
-        stamp = json.dumps(
-            {"seed": str(self.config.seed), "kind": DATASET_KIND, "chunk": chunk,
-             "first": start, "stop": stop, "run": self.identity}, sort_keys=True,
-        ).encode()  # fmt: skip
-        table = pa.Table.from_pandas(frame, preserve_index=False)
-        table = table.replace_schema_metadata(
-            (table.schema.metadata or {}) | {CHUNK_METADATA: stamp}
-        )
-        _write_atomically(
-            self.chunk_file(chunk), lambda p: pq.write_table(table, p, **PARQUET_OPTIONS)
-        )
+        self._write_stamped(chunk, self.chunk_file(chunk), frame)
 
     def read_chunk(self, chunk: int) -> pd.DataFrame:
-        path = self.chunk_file(chunk)
         self.is_done(chunk)
-        try:
-            return pq.read_table(path).to_pandas()
-        except (OSError, pa.ArrowException) as error:
-            raise RunError(
-                f"chunk file {path} is damaged ({str(error).splitlines()[0]}): delete it and run the same command again to recompute it"
-            ) from None
+        return self._read_table(self.chunk_file(chunk))
 
 
 def read_positions_manifest(directory: str | Path) -> PositionsConfig:

@@ -205,11 +205,15 @@ def _remove_temporary_files(folder: Path) -> None:
             path.unlink(missing_ok=True)
 
 
+REDO = "delete it and run the same command again to recompute it"
+
+
 class ChunkFolder:
     """A folder of Parquet chunks beside ``manifest.json``, opened for one writer: a run
     (``Run``) or a positions dataset (``gin_sim.positions.PositionSet``). Subclasses name
-    what they hold (``WHAT``), the manifest's own fields and how it is read, and say which
-    chunks are ``missing``."""
+    what they hold (``WHAT``, ``chunk_kind``), the manifest's own fields and how it is read,
+    where a chunk's files are and when a chunk is done (``is_done``); stamping, checking,
+    writing and reading chunks is shared here."""
 
     WHAT = "run"
     MANIFEST_FIELDS: ClassVar[dict[str, Any]] = {"format": RUN_FORMAT}
@@ -222,9 +226,6 @@ class ChunkFolder:
 
     @staticmethod
     def read_config(folder: Path) -> Any:
-        raise NotImplementedError
-
-    def missing(self) -> int:
         raise NotImplementedError
 
     # -- opening -------------------------------------------------------------------
@@ -297,6 +298,89 @@ class ChunkFolder:
         unlock_folder(self._lock)
         self._lock = None
 
+    # -- chunks --------------------------------------------------------------------
+    # Every chunk file carries a stamp in its Parquet key-value metadata: the seed, what the
+    # folder holds (``chunk_kind``), the chunk's range and the folder's identity (a hash of
+    # the whole configuration), so a chunk of another run or dataset is never read as ours.
+    def chunk_kind(self) -> str:
+        raise NotImplementedError
+
+    def is_done(self, chunk: int) -> bool:
+        raise NotImplementedError
+
+    def missing(self) -> int:
+        """The number of chunks not finished yet."""
+        return sum(not self.is_done(c) for c in range(self.config.n_chunks))
+
+    def saved(self) -> int:
+        """Deals or matches whose chunks are finished on disk (a damaged chunk counts none)."""
+        total = 0
+        for chunk in range(self.config.n_chunks):
+            try:
+                done = self.is_done(chunk)
+            except RunError:
+                done = False
+            if done:
+                start, stop = self.config.chunk_range(chunk)
+                total += stop - start
+        return total
+
+    def _write_stamped(self, chunk: int, path: Path, frame: pd.DataFrame) -> None:
+        start, stop = self.config.chunk_range(chunk)
+        stamp = json.dumps(
+            {"seed": str(self.config.seed), "kind": self.chunk_kind(), "chunk": chunk,
+             "first": start, "stop": stop, "run": self.identity}, sort_keys=True,
+        ).encode()  # fmt: skip
+        table = pa.Table.from_pandas(frame, preserve_index=False)
+        table = table.replace_schema_metadata(
+            (table.schema.metadata or {}) | {CHUNK_METADATA: stamp}
+        )
+        _write_atomically(path, lambda p: pq.write_table(table, p, **PARQUET_OPTIONS))
+
+    @staticmethod
+    def _read_metadata(path: Path) -> pq.FileMetaData:
+        """A chunk file's Parquet footer, or a one-line error if it is not a whole file."""
+        if not path.is_file():  # a FIFO would block the reader for ever
+            raise RunError(f"chunk file {path} is not a regular file: {REDO}")
+        try:
+            return pq.read_metadata(path)
+        except (OSError, pa.ArrowException) as error:
+            raise RunError(
+                f"chunk file {path} is damaged ({str(error).splitlines()[0]}): {REDO}"
+            ) from None
+
+    def _check_stamp(self, chunk: int, path: Path, metadata: pq.FileMetaData) -> None:
+        """The chunk's stamp is this folder's: same seed, kind and range, and the same
+        identity (same seed and range but other players, rules or settings means two runs
+        mixed in one folder, or a chunk from before chunks carried their folder's identity)."""
+        what = self.WHAT
+        start, stop = self.config.chunk_range(chunk)
+        recorded = _recorded(metadata.metadata)
+        expected = {
+            "seed": str(self.config.seed),
+            "kind": self.chunk_kind(),
+            "first": start,
+            "stop": stop,
+        }
+        for field_name, value in expected.items():
+            if field_name in recorded and recorded[field_name] != value:
+                raise RunError(
+                    f"chunk file {path} belongs to another {what} ({field_name} {recorded[field_name]}, this {what} has {value}): {REDO}"
+                )
+        if recorded.get("run") != self.identity:
+            raise RunError(
+                f"chunk file {path} is not this {what}'s (its players, rules or settings differ from {MANIFEST}, or it predates chunk stamps): {REDO}"
+            )
+
+    @staticmethod
+    def _read_table(path: Path) -> pd.DataFrame:
+        try:
+            return pq.read_table(path).to_pandas()
+        except (OSError, pa.ArrowException) as error:
+            raise RunError(
+                f"chunk file {path} is damaged ({str(error).splitlines()[0]}): {REDO}"
+            ) from None
+
 
 class Run(ChunkFolder):
     """An open run folder."""
@@ -333,87 +417,37 @@ class Run(ChunkFolder):
 
     def _check_chunk_file(self, chunk: int, level: str, path: Path) -> None:
         """What a chunk file shows without reading its data (the Parquet footer): its rows,
-        its columns, the range of deals or matches in the column statistics, and the seed
-        and range that ``write_chunk`` records in the key-value metadata."""
-        redo = "delete it and run the same command again to recompute it"
-        if not path.is_file():  # a FIFO would block the reader for ever
-            raise RunError(f"chunk file {path} is not a regular file: {redo}")
-        try:
-            metadata = pq.read_metadata(path)
-            names = metadata.schema.to_arrow_schema().names
-        except (OSError, pa.ArrowException) as error:
-            raise RunError(
-                f"chunk file {path} is damaged ({str(error).splitlines()[0]}): {redo}"
-            ) from None
+        its columns, the range of deals or matches in the column statistics, and the stamp
+        ``write_chunk`` records in the key-value metadata."""
+        metadata = self._read_metadata(path)
+        names = metadata.schema.to_arrow_schema().names
         rows = metadata.num_rows
         counted = level == "match" or self.config.kind == "hands"  # hands per match vary
         if counted and rows != self.expected_rows(chunk):
             raise RunError(
-                f"chunk file {path} has {rows} rows, expected {self.expected_rows(chunk)}: {redo}"
+                f"chunk file {path} has {rows} rows, expected {self.expected_rows(chunk)}: {REDO}"
             )
         key = "deal" if self.config.kind == "hands" else "match"
         required = (key, *LEVEL_COLUMNS[level])
         missing = [name for name in required if name not in names]
         if missing:
             raise RunError(
-                f"chunk file {path} is not a chunk of this run (no column {missing[0]!r}): {redo}"
+                f"chunk file {path} is not a chunk of this run (no column {missing[0]!r}): {REDO}"
             )
         start, stop = self.config.chunk_range(chunk)
-        recorded = _recorded(metadata.metadata)
-        expected = {
-            "seed": str(self.config.seed),
-            "kind": self.config.kind,
-            "first": start,
-            "stop": stop,
-        }
-        for field_name, value in expected.items():
-            if field_name in recorded and recorded[field_name] != value:
-                raise RunError(
-                    f"chunk file {path} belongs to another run ({field_name} {recorded[field_name]}, this run has {value}): {redo}"
-                )
         low, high = _column_range(metadata, names.index(key))
         if low is not None and (low, high) != (start, stop - 1):
             raise RunError(
-                f"chunk file {path} holds {key}s {low} to {high}, expected {start} to {stop - 1}: {redo}"
+                f"chunk file {path} holds {key}s {low} to {high}, expected {start} to {stop - 1}: {REDO}"
             )
-        if recorded.get("run") != self.identity:
-            # Same seed and range, other players, rules or settings: two runs mixed in one
-            # folder, or a chunk from before chunks carried their run's identity.
-            raise RunError(
-                f"chunk file {path} is not this run's (its players, rules or settings differ from {MANIFEST}, or it predates run stamps): {redo}"
-            )
+        self._check_stamp(chunk, path, metadata)
 
-    def missing(self) -> int:
-        """The number of chunks not finished yet."""
-        return sum(not self.is_done(c) for c in range(self.config.n_chunks))
-
-    def saved(self) -> int:
-        """Decks or matches whose chunks are finished on disk (a damaged chunk counts none)."""
-        total = 0
-        for chunk in range(self.config.n_chunks):
-            try:
-                done = self.is_done(chunk)
-            except RunError:
-                done = False
-            if done:
-                start, stop = self.config.chunk_range(chunk)
-                total += stop - start
-        return total
+    def chunk_kind(self) -> str:
+        return self.config.kind
 
     def write_chunk(self, chunk: int, frames: dict[str, pd.DataFrame]) -> None:
-        start, stop = self.config.chunk_range(chunk)
-        stamp = json.dumps(
-            {"seed": str(self.config.seed), "kind": self.config.kind, "chunk": chunk,
-             "first": start, "stop": stop, "run": self.identity}, sort_keys=True,
-        ).encode()  # fmt: skip
         for level, path in self.chunk_files(chunk).items():
-            table = pa.Table.from_pandas(frames[level], preserve_index=False)
-            table = table.replace_schema_metadata(
-                (table.schema.metadata or {}) | {CHUNK_METADATA: stamp}
-            )
-            _write_atomically(
-                path, lambda p, table=table: pq.write_table(table, p, **PARQUET_OPTIONS)
-            )
+            self._write_stamped(chunk, path, frames[level])
 
     def read_chunk(self, chunk: int, level: str) -> pd.DataFrame:
         path = self.chunk_files(chunk).get(level)
@@ -422,12 +456,7 @@ class Run(ChunkFolder):
                 f"{self.directory} has no {level}-level records: allowed levels are {', '.join(self.chunk_files(0))}"
             )
         self._check_chunk_file(chunk, level, path)
-        try:
-            return pq.read_table(path).to_pandas()
-        except (OSError, pa.ArrowException) as error:
-            raise RunError(
-                f"chunk file {path} is damaged ({str(error).splitlines()[0]}): delete it and run the same command again to recompute it"
-            ) from None
+        return self._read_table(path)
 
     def chunks(self, level: str) -> Iterator[pd.DataFrame]:
         for chunk in range(self.config.n_chunks):
