@@ -206,9 +206,21 @@ def _write_owner(folder: Path, kind: str, options: dict[str, Any], finished: boo
         raise FolderError(f"cannot write {path}: {error.strerror or error}") from None
 
 
-def _differences(old: dict[str, Any], new: dict[str, Any]) -> str:
+def differences(old: dict[str, Any], new: dict[str, Any]) -> str:
+    """How the options or configuration recorded in a folder differ from those asked, in a
+    few words for a one-line error: up to three keys, with both values where they are short
+    (a whole rule set or player is named, not printed)."""
     keys = sorted(k for k in {*old, *new} if old.get(k) != new.get(k))
-    return ", ".join(f"{k} {old.get(k)!r} there, {new.get(k)!r} asked" for k in keys[:3])
+    if not keys:
+        return "a different configuration"
+
+    def shown(key: str) -> str:
+        there, asked = repr(old.get(key)), repr(new.get(key))
+        if len(there) + len(asked) > 60:
+            return f"other {key}"
+        return f"{key} {there} there, {asked} asked"
+
+    return ", ".join(shown(k) for k in keys[:3])
 
 
 def plain(options: dict[str, Any]) -> dict[str, Any]:
@@ -303,7 +315,7 @@ def _judge(
         if record["options"] != options and (record["finished"] or not reclaim_unfinished):
             state = "a finished" if record["finished"] else "an unfinished"
             raise FolderError(
-                f"{folder} holds {state} {kind} of other options ({_differences(record['options'], options)}): rerun it with the same options, or choose another folder"
+                f"{folder} holds {state} {kind} of other options ({differences(record['options'], options)}): rerun it with the same options, or choose another folder"
             )
         foreign = foreign_entries(folder, own)
         if foreign and not (record["finished"] and record["options"] == options):

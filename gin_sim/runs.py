@@ -31,6 +31,7 @@ from gin_sim.limits import MAX_COUNT, MAX_MATCHES, check_chunks, check_count, ch
 from gin_sim.match_start import MatchStart
 from gin_sim.outputs import (
     describe_entries,
+    differences,
     foreign_entries,
     lock_folder,
     make_folder,
@@ -259,9 +260,9 @@ class ChunkFolder:
         if manifest.exists() and not overwrite:
             existing = cls.read_config(folder)
             if existing != config:
-                differences = _differences(existing.to_json(), config.to_json())
+                differences_shown = differences(existing.to_json(), config.to_json())
                 raise RunError(
-                    f"{folder} holds another {what} ({differences}): use another --out, the same settings to resume it, or --overwrite to replace it"
+                    f"{folder} holds another {what} ({differences_shown}): use another --out, the same settings to resume it, or --overwrite to replace it"
                 )
             opened = cls(folder, config)
             if opened.missing() == 0:
@@ -488,11 +489,6 @@ def _version() -> str:
     from gin_sim import __version__
 
     return __version__
-
-
-def _differences(old: dict[str, Any], new: dict[str, Any]) -> str:
-    keys = [k for k in new if old.get(k) != new.get(k)]
-    return "different " + ", ".join(keys) if keys else "a different configuration"
 
 
 def read_manifest(directory: str | Path) -> RunConfig:

@@ -173,7 +173,7 @@ def test_another_configuration_is_refused_and_overwrite_replaces(tmp_path):
     out = str(tmp_path / "run")
     assert run_cli("simulate", "--deals", "2000", "--out", out, "--quiet").returncode == 0
     refused = run_cli("simulate", "--deals", "2000", "--seed", "9", "--out", out, "--quiet")
-    assert refused.returncode == 2 and "holds another run (different seed)" in refused.stderr
+    assert refused.returncode == 2 and "holds another run (seed 1 there, 9 asked)" in refused.stderr
     assert refused.stderr.count("\n") == 1
     replaced = run_cli(
         "simulate", "--deals", "2000", "--seed", "9", "--out", out, "--quiet", "--overwrite"
