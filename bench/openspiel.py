@@ -44,12 +44,18 @@ def main() -> None:
         "--undercut-bonus", type=int, default=None, help="gin_rummy's undercut_bonus (25)"
     )
     args = parser.parse_args()
+    if args.deals < 2:
+        parser.error(f"--deals {args.deals}: allowed 2 or more (an interval needs two decks)")
     params = {} if args.undercut_bonus is None else {"undercut_bonus": args.undercut_bonus}
     game = pyspiel.load_game("gin_rummy", params)
     seats = []
     for seat in (0, 1):
         bots = [pyspiel.make_simple_gin_rummy_bot(game.get_parameters(), p) for p in (0, 1)]
-        bots[seat] = GinSimBot(game, seat, args.strategy, seed=args.seed)
+        try:
+            bots[seat] = GinSimBot(game, seat, args.strategy, seed=args.seed)
+        except ValueError as error:  # a strategy or seed gin-sim refuses
+            print(f"error: {error}", file=sys.stderr)
+            sys.exit(2)
         seats.append(bots)
     points: list[list[float]] = [[], []]  # by seat, deck by deck
     start = time.perf_counter()

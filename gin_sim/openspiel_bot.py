@@ -77,6 +77,7 @@ except ImportError as error:  # pragma: no cover - depends on the environment
 from gin_sim.cards import N_CARDS, N_RANKS, RANKS, card_rank, cards_of, format_cards
 from gin_sim.cards import parse_card as gin_card
 from gin_sim.decide import Decision, decide
+from gin_sim.limits import check_index, check_seed
 from gin_sim.melds import Arrangement, best_arrangement, defender_layoffs, knocker_arrangement
 from gin_sim.rules import Rules
 from gin_sim.strategies import Strategy, load_strategy
@@ -372,8 +373,8 @@ class GinSimBot(pyspiel.Bot):
         self.strategy = load_strategy(strategy)
         self.strategy.for_rules(self.rules)
         self.player = player_id
-        self.seed = seed
-        self.deal = deal
+        self.seed = check_seed(seed)
+        self.deal = check_index(deal, "deal")
         self._first_deal = deal
         self._restarts = 0
         self._reader = _HistoryReader(player_id)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import doctest
 import random
+from pathlib import Path
 
 import pytest
 
@@ -90,6 +91,8 @@ def test_rules_follow_the_game_and_unplayable_games_are_refused():
         GinSimBot(GAME, 2, "simple")
     with pytest.raises(ValueError, match="unknown strategy"):
         GinSimBot(GAME, 0, "no-such-strategy")
+    with pytest.raises(ValueError, match="seed -1 out of range"):
+        GinSimBot(GAME, 0, "simple", seed=-1)
 
 
 def test_openspiel_layoffs_extend_a_run_by_two_cards():
@@ -367,3 +370,12 @@ def _steps(history) -> list[tuple[bool, int, str]]:
         steps.append((state.is_chance_node(), state.current_player(), phase))
         state.apply_action(action)
     return steps
+
+
+def test_the_readme_example_runs():
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    section = readme.split("\n## OpenSpiel\n", 1)[1]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    namespace: dict = {}
+    exec(code, namespace)
+    assert namespace["returns"][0] == -namespace["returns"][1]
