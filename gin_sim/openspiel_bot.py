@@ -103,16 +103,17 @@ OPENSPIEL_SUITS = "scdh"
 LONGEST_OPENSPIEL_RUN = 5  # its meld actions are runs of 3 to 5 cards
 FULL_GAME = {"num_ranks": 13, "num_suits": 4, "hand_size": 10}
 
-_TO_GIN = [gin_card(RANKS[c % N_RANKS] + OPENSPIEL_SUITS[c // N_RANKS]) for c in range(N_CARDS)]
-_FROM_GIN = [0] * N_CARDS
-for _openspiel, _gin in enumerate(_TO_GIN):
-    _FROM_GIN[_gin] = _openspiel
-_TOKEN = {RANKS[c % N_RANKS] + OPENSPIEL_SUITS[c // N_RANKS]: _TO_GIN[c] for c in range(N_CARDS)}
-_UTILS = _GIN.GinRummyUtils(13, 4, 10)
-# Meld action offsets by the gin-sim mask of the meld's cards (185 melds of 3 to 5 cards).
+# OpenSpiel's card names in its card order ("As", "2s", ..., "Kh"); gin-sim reads them.
+_OPENSPIEL_NAMES = [RANKS[c % N_RANKS] + OPENSPIEL_SUITS[c // N_RANKS] for c in range(N_CARDS)]
+_TO_GIN = [gin_card(name) for name in _OPENSPIEL_NAMES]
+_FROM_GIN = [_TO_GIN.index(card) for card in range(N_CARDS)]
+_TOKEN = dict(zip(_OPENSPIEL_NAMES, _TO_GIN, strict=True))
+_UTILS = _GIN.GinRummyUtils(*FULL_GAME.values())  # (num_ranks, num_suits, hand_size)
+# OpenSpiel's meld ids (185 melds of 3 to 5 cards) by the gin-sim mask of their cards, and back.
 _MELD_ID = {
     sum(1 << _TO_GIN[c] for c in cards): meld_id for meld_id, cards in _UTILS.int_to_meld.items()
 }
+_MELD_MASK = {meld_id: mask for mask, meld_id in _MELD_ID.items()}
 
 
 def card_from_openspiel(card: int) -> int:
@@ -513,12 +514,9 @@ def _next_meld(melds: Sequence[int], laid: Sequence[int]) -> int:
     """The first OpenSpiel meld action of ``melds`` not yet laid, or PASS."""
     for meld in sorted(melds):
         for action in openspiel_melds(meld):
-            if _UTILS_MASKS[action - MELD_BASE] not in laid:
+            if _MELD_MASK[action - MELD_BASE] not in laid:
                 return action
     return PASS
-
-
-_UTILS_MASKS = {meld_id: mask for mask, meld_id in _MELD_ID.items()}
 
 
 # ------------------------------------------------------------------- playing decks

@@ -230,7 +230,7 @@ def _check_showdown(seat: int, state) -> None:
     assert (deadwood[seat], layoffs) == (final, plan)
 
 
-@pytest.mark.parametrize(("strategy", "decks"), [("simple", 40), ("expert", 40), ("mc", 3)])
+@pytest.mark.parametrize(("strategy", "decks"), [("simple", 24), ("expert", 24), ("mc", 3)])
 def test_whole_hands_against_openspiels_simple_bot(strategy, decks):
     played, finals = _play(strategy, range(decks), seed=8600 + decks)
     for seat, state in finals:
@@ -331,7 +331,7 @@ class Peeking(GinSimBot):
 def test_the_bot_reads_only_its_own_information(strategy):
     rng = random.Random(11)
     compared = caught = 0
-    deals = 6 if strategy == "expert" else 2
+    deals = 4 if strategy == "expert" else 2
     for deal in range(deals):
         seat = deal % 2
         bots = [pyspiel.make_simple_gin_rummy_bot(GAME.get_parameters(), p) for p in (0, 1)]
