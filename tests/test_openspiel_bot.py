@@ -175,7 +175,11 @@ class Counting(GinSimBot):
     def step(self, state):
         action = super().step(state)
         phase = str(state.current_phase()).split(".")[-1]
-        kind = f"{phase}:{'pass' if action == PASS else 'knock' if action == KNOCK else 'meld' if action >= MELD_BASE else 'card' if action < 52 else action}"
+        names = {PASS: "pass", KNOCK: "knock"}
+        name = (
+            "card" if action < 52 else "meld" if action >= MELD_BASE else names.get(action, action)
+        )
+        kind = f"{phase}:{name}"
         self.played[kind] = self.played.get(kind, 0) + 1
         return action
 
@@ -246,6 +250,7 @@ def test_whole_hands_against_openspiels_simple_bot(strategy, decks):
             "KNOCK:card",
             "KNOCK:meld",
             "KNOCK:pass",
+            "LAYOFF:card",
             "LAYOFF:meld",
         ):
             assert played.get(kind, 0) > 0, (kind, played)
