@@ -348,7 +348,10 @@ class GinSimBot(pyspiel.Bot):
     ``rules_for_game(game)``. A search player's random numbers are those of seat
     ``player_id`` in deal ``deal`` of ``seed`` (``gin_sim.decide``): ``restart`` (which
     ``pyspiel.evaluate_bots`` calls before every game) moves to the next deal, so that a
-    series of games is reproducible from ``seed`` and the first ``deal``.
+    series of games is reproducible from ``seed`` and the first ``deal``. Each decision
+    starts at position ``draws`` = the bot's earlier decisions in the hand, so a search
+    player's searches get numbers of their own (``random``, which may draw up to 4 numbers a
+    decision, shares some between consecutive decisions).
 
     >>> game = pyspiel.load_game("gin_rummy")
     >>> bots = [GinSimBot(game, 0, "simple"), pyspiel.make_simple_gin_rummy_bot(game.get_parameters(), 1)]
