@@ -24,15 +24,19 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from gin_sim.distill import DISTILLED_BASE, family_base, proposals
 from gin_sim.reports import figures
-from gin_sim.reports.document import Report, Section
+from gin_sim.reports.document import Report, Section, format_rate
 from gin_sim.reports.tables import (
     ESTIMATE_COLUMNS,
+    RATE_COLUMNS,
     STOCK_BANDS,
     estimate_row,
+    rate_row,
     stock_band,
     undercut_rates,
 )
+from gin_sim.rules import Rules
 from gin_sim.summary import Estimate
 
 KNOCK_GAIN = "gain of knocking over the best discard (points per hand)"
@@ -217,13 +221,16 @@ def strong_knocks(positions: pd.DataFrame) -> pd.DataFrame:
 def strong_undercut_rates(knocks: pd.DataFrame, by: str) -> pd.DataFrame:
     """Undercuts per knock of ``strong_knocks`` by ``by`` (``knocker_deadwood`` gets every
     deadwood 0 to 10): ``knocks`` (positions behind the cell), the rate per knock and its
-    95% interval (a ratio of weighted sums over independent hands)."""
+    95% Wilson interval (a ratio of weighted sums over independent hands; ``rate_row``)."""
     records = []
     for value, group in knocks.groupby(by, sort=True, observed=True):
         weights = group["weight"].to_numpy()
         estimate = Estimate.of(weights * group["undercut"].to_numpy(np.float64), weights)
-        records.append({by: value, "knocks": len(group)} | estimate_row(estimate))
-    table = pd.DataFrame.from_records(records, columns=[by, "knocks", *ESTIMATE_COLUMNS])
+        # Where the rate is 0 or 1 its Wilson interval needs trials: the weighted knocks'
+        # effective number (Kish), since a position standing for many knocks counts more.
+        kish = weights.sum() ** 2 / (weights**2).sum()
+        records.append({by: value, "knocks": len(group)} | rate_row(estimate, kish))
+    table = pd.DataFrame.from_records(records, columns=[by, "knocks", *RATE_COLUMNS])
     if by == "knocker_deadwood":
         table = table.set_index(by).reindex(range(11)).reset_index()
         table["knocks"] = table["knocks"].fillna(0).astype(int)
@@ -327,6 +334,7 @@ class AdviceStudy:
     continuations: int
     basic_knocks: pd.DataFrame
     basic_label: str
+    rule_sets: dict[str, Rules]  # the rule sets of ``rules`` and ``compared``, by name
 
 
 def _gain(mean: float, half_width: float) -> str:
@@ -376,10 +384,8 @@ def _line_table(line: pd.DataFrame, by: Sequence[str], labels: Sequence[str]) ->
     return pd.DataFrame(out)
 
 
-def _rate(rate: float, half: float) -> str:
-    if not np.isfinite(rate):
-        return "n/a"
-    return f"{100 * rate:.1f}%" + (f" ± {100 * half:.1f}" if np.isfinite(half) else "")
+def _rate(rate: float, low: float, high: float) -> str:
+    return format_rate(rate, low, high, digits=1)
 
 
 def advice_tables(study: AdviceStudy) -> dict[str, pd.DataFrame]:
@@ -436,13 +442,17 @@ def _undercut_side_by_side(
         {
             label: merged[key].astype(str),
             "strong: undercut rate": [
-                _rate(r, h)
-                for r, h in zip(merged["rate_strong"], merged["half_width_strong"], strict=True)
+                _rate(r, lo, hi)
+                for r, lo, hi in zip(
+                    merged["rate_strong"], merged["low_strong"], merged["high_strong"], strict=True
+                )
             ],
             "strong: knock positions": merged["knocks_strong"].fillna(0).astype(int).astype(str),
             "basic: undercut rate": [
-                _rate(r, h)
-                for r, h in zip(merged["rate_basic"], merged["half_width_basic"], strict=True)
+                _rate(r, lo, hi)
+                for r, lo, hi in zip(
+                    merged["rate_basic"], merged["low_basic"], merged["high_basic"], strict=True
+                )
             ],
             "basic: knocks": merged["knocks_basic"].fillna(0).astype(int).astype(str),
         }
@@ -541,7 +551,7 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
     findings.append(
         f"Undercut risk of {a}'s own knocks by deadwood: "
         + ", ".join(
-            f"{int(r.knocker_deadwood)}: {_rate(r.rate, r.half_width)}"
+            f"{int(r.knocker_deadwood)}: {_rate(r.rate, r.low, r.high)}"
             for r in knocked.itertuples()
         )
         + "; beside those of basic against simple in the undercut section."
@@ -747,24 +757,36 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
             [],
         )
     )
-    distilled = distilled_strategy(parts)
+    made = proposals(
+        parts, study.rule_sets[study.rules], [study.rule_sets[n] for n in study.compared],
+        family_base(DISTILLED_BASE),
+    )  # fmt: skip
     sections.append(
         Section(
             "A distilled strategy",
-            f"The tables as a family member (`gin_sim.reports.advice.distilled_strategy`): "
-            f"{DISTILLED_BASE}'s discarding and knock holding, the knock schedule of the knock "
-            "line by stock band (a band of fewer than "
+            f"The changes to {DISTILLED_BASE} these tables propose (`gin_sim.distill`): "
+            "each rule set's knock line as its knock schedule (a band of fewer than "
             f"{MIN_CELL_POSITIONS} positions keeps the band before it; none: gin only) and "
-            "the take rule of the take-or-draw cells (the gain rule off when taking a card "
-            "that lowers the deadwood by 5 or more is clearly worse than drawing). This "
-            "command rebuilds it; save it as a TOML file and play it by its path. Tables say "
-            "what gains in the players' own play, not what a family member gains by copying "
-            'them: only play on fresh decks tells (docs/advice.md, "The distilled '
-            'strategy").\n\n```toml\n' + strategy_toml(distilled, "") + "```",
+            "the take rule of the take-or-draw cells. The tables measure what a decision is "
+            f"worth in {a}'s play, not in a family member's, so `gin-sim distill OUT --deals "
+            f"N --seed S --out advised.toml` plays each change against {DISTILLED_BASE} and "
+            "keeps only those that win there; confirm the result on decks of another seed "
+            '(docs/advice.md, "The distilled strategy").',
+            pd.DataFrame(
+                {
+                    "rule set": [p.rules for p in made],
+                    "proposed change": [p.describe() for p in made],
+                }
+            ),
         )
     )
-    parts["advised-strategy"] = pd.DataFrame(
-        {"key": list(distilled), "value": [str(v) for v in distilled.values()]}
+    parts["distill-proposals"] = pd.DataFrame(
+        {
+            "rules": [p.rules for p in made],
+            "when": [str(dict(p.when)) for p in made],
+            "changes": [str(dict(p.changes)) for p in made],
+            "source": [p.source for p in made],
+        }
     )
     return Report(
         kind="advice",
@@ -782,70 +804,3 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
         tables={name: frame for name, frame in parts.items()},
         figures=figures_drawn,
     )
-
-
-# ------------------------------------------------------------ the distilled strategy
-# The family member the tables distil into (issue 16, part 4): expert's discarding and
-# knock holding, with the knock schedule and the take rule read from the tables.
-DISTILLED_BASE = "expert"
-DISTILLED_NAME = "advised"
-
-
-def distilled_schedule(line: pd.DataFrame) -> list[list[int]]:
-    """A family ``knock_schedule`` from a knock line by stock band (``knock_line`` by
-    ``stock_band``): each band from the start of the hand gets its line (none: 0, gin
-    only), a band resting on fewer than MIN_CELL_POSITIONS positions the band before it;
-    equal neighbours merge, and a schedule longer than the family's 4 phases merges its
-    last phases into the fourth's threshold. Pairs are ``[lowest stock of the band,
-    threshold]``, the last one's stock 0."""
-    lows = {f"{low}-{high}": low for low, high in STOCK_BANDS}
-    phases: list[list[int]] = []
-    for row in line.itertuples():
-        threshold = max(int(row.line), 0)
-        if row.positions < MIN_CELL_POSITIONS and phases:
-            threshold = phases[-1][1]
-        if phases and phases[-1][1] == threshold:
-            phases[-1][0] = lows[str(row.stock_band)]
-        else:
-            phases.append([lows[str(row.stock_band)], threshold])
-    phases = phases[:4] if phases else [[0, 10]]
-    phases[-1][0] = 0
-    return phases
-
-
-def distilled_strategy(parts: dict[str, pd.DataFrame]) -> dict[str, object]:
-    """The distilled family member as TOML-ready data: DISTILLED_BASE's weights, the knock
-    schedule of ``distilled_schedule`` and the take rule of the take-or-draw cells (takes
-    for a meld, as the family always does; the gain rule of the base kept only when taking
-    a card that lowers the deadwood by 5 or more without a meld is not clearly worse than
-    drawing)."""
-    from gin_sim.strategies import load_strategy
-
-    base = load_strategy(DISTILLED_BASE)
-    takes = parts["take-cells"]
-    big = takes[(takes["kind"] == "draw") & (takes["card_does"] == CARD_DOES[1])]
-    gain_rule_loses = bool(len(big) and big["positions"].iloc[0] and big["high"].iloc[0] < 0)
-    return {
-        "name": DISTILLED_NAME,
-        "description": "expert's discards with the knock schedule and take rule of report advice.",
-        "undercut_risk": base.undercut_risk,
-        "take_min_gain": 0.0 if gain_rule_loses else base.take_min_gain,
-        "improve_weight": base.improve_weight,
-        "keep_weight": base.keep_weight,
-        "safety_weight": base.safety_weight,
-        "disinterest_weight": base.disinterest_weight,
-        "knock_schedule": distilled_schedule(parts["knock-line"]),
-    }
-
-
-def strategy_toml(values: dict[str, object], comment: str) -> str:
-    """``values`` (flat: numbers, strings, a list of pairs) as a strategy TOML file."""
-    lines = [f"# {line}" for line in comment.splitlines()]
-    for key, value in values.items():
-        if isinstance(value, str):
-            lines.append(f'{key} = "{value}"')
-        elif isinstance(value, list):
-            lines.append(f"{key} = {[list(map(int, pair)) for pair in value]}")
-        else:
-            lines.append(f"{key} = {value!r}")
-    return "\n".join(lines) + "\n"

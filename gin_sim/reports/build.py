@@ -464,6 +464,7 @@ def write_advice(
             own_rules.name, (pair[0].name, pair[1].name), deals, seed, evaluation.name,
             positions, compared, paired, checked, continuations, sweep.knocks,
             f"basic against simple ({basic_decks:,} decks, every knock threshold)",
+            {own_rules.name: own_rules} | {load_rules(n).name: load_rules(n) for n in compare},
         )  # fmt: skip
         command = command_line("advice", options | {"out": out})
         return write_report(advice_report(study, command), claim)

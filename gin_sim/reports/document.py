@@ -220,6 +220,17 @@ def format_value(figure: str, mean: float, half_width: float | None = None) -> s
     return text + suffix
 
 
+def format_rate(rate: float, low: float, high: float, digits: int = 2) -> str:
+    """A rate in percent with its interval in brackets, ``12.50% (8.10 to 18.20)``: rates
+    carry Wilson intervals (``summary.rate_interval``), which are not symmetric."""
+    if rate is None or not math.isfinite(rate):
+        return "n/a"
+    text = f"{100 * rate:.{digits}f}%"
+    if math.isfinite(low) and math.isfinite(high):
+        text += f" ({100 * low:.{digits}f} to {100 * high:.{digits}f})"
+    return text
+
+
 def display(table: pd.DataFrame, key: str, key_label: str | None = None) -> pd.DataFrame:
     """A tidy figure table as a readable one-row-per-key table of ``mean ± half_width``."""
     order = list(dict.fromkeys(table["figure"]))
