@@ -67,7 +67,8 @@ class Proposal:
     source: str
 
     def describe(self) -> str:
-        where = "every rule set" if not self.when else _when_text(self.when)
+        # A top-level change holds wherever no [[adapt]] table of the base sets the key.
+        where = "top level" if not self.when else _when_text(self.when)
         changes = ", ".join(f"{k} = {_toml_value(v)}" for k, v in self.changes)
         return f"{changes} ({where}; from {self.source})"
 

@@ -107,6 +107,13 @@ def test_the_advice_report_is_written_resumed_and_refused(tmp_path):
     for figure in ("knock-gain-map", "knock-line", "take-gain-map", "knock-line-by-rules"):
         assert (folder / f"{figure}.png").stat().st_size > 1000
     assert "## A distilled strategy" in text
+    assert "## Undercut risk of strong knockers by deadwood and cards in the stock" in text
+    grid = pd.read_csv(folder / "undercut-strong-cells.csv")
+    assert (
+        len(grid) == 55
+        and grid["knocks"].sum()
+        == pd.read_csv(folder / "undercut-strong-by-deadwood.csv")["knocks"].sum()
+    )
     assert (folder / "distill-proposals.csv").exists()
     # The report's tables distil into a strategy file that loads (gin-sim distill).
     distilled = CliRunner().invoke(

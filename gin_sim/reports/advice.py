@@ -218,23 +218,59 @@ def strong_knocks(positions: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-def strong_undercut_rates(knocks: pd.DataFrame, by: str) -> pd.DataFrame:
-    """Undercuts per knock of ``strong_knocks`` by ``by`` (``knocker_deadwood`` gets every
-    deadwood 0 to 10): ``knocks`` (positions behind the cell), the rate per knock and its
-    95% Wilson interval (a ratio of weighted sums over independent hands; ``rate_row``)."""
+def strong_undercut_rates(knocks: pd.DataFrame, by: str | Sequence[str]) -> pd.DataFrame:
+    """Undercuts per knock of ``strong_knocks`` by the column(s) ``by``
+    (``knocker_deadwood`` gets every deadwood 0 to 10, ``stock_band`` every band): ``knocks``
+    (positions behind the cell), the rate per knock and its 95% Wilson interval (a ratio of
+    weighted sums over independent hands; ``rate_row``), and ``thin`` (fewer than
+    MIN_CELL_POSITIONS knocks)."""
+    keys = [by] if isinstance(by, str) else list(by)
     records = []
-    for value, group in knocks.groupby(by, sort=True, observed=True):
+    for values, group in knocks.groupby(keys, sort=True, observed=True):
         weights = group["weight"].to_numpy()
         estimate = Estimate.of(weights * group["undercut"].to_numpy(np.float64), weights)
         # Where the rate is 0 or 1 its Wilson interval needs trials: the weighted knocks'
         # effective number (Kish), since a position standing for many knocks counts more.
         kish = weights.sum() ** 2 / (weights**2).sum()
-        records.append({by: value, "knocks": len(group)} | rate_row(estimate, kish))
-    table = pd.DataFrame.from_records(records, columns=[by, "knocks", *RATE_COLUMNS])
-    if by == "knocker_deadwood":
-        table = table.set_index(by).reindex(range(11)).reset_index()
+        key = dict(zip(keys, values if isinstance(values, tuple) else (values,), strict=True))
+        records.append(key | {"knocks": len(group)} | rate_row(estimate, kish))
+    table = pd.DataFrame.from_records(records, columns=[*keys, "knocks", *RATE_COLUMNS])
+    full = {
+        "knocker_deadwood": range(11),
+        "stock_band": [f"{low}-{high}" for low, high in STOCK_BANDS],
+    }
+    if all(key in full for key in keys):  # every cell gets a row, in the hand's order
+        table[keys] = table[keys].astype({k: str if k == "stock_band" else int for k in keys})
+        index = (
+            pd.Index(full[keys[0]], name=keys[0])
+            if len(keys) == 1
+            else pd.MultiIndex.from_product([full[k] for k in keys], names=keys)
+        )
+        table = table.set_index(keys).reindex(index).reset_index()
         table["knocks"] = table["knocks"].fillna(0).astype(int)
+    table["thin"] = table["knocks"] < MIN_CELL_POSITIONS
     return table.rename(columns={"mean": "rate"})
+
+
+def undercut_grid(rates: pd.DataFrame, count: str) -> pd.DataFrame:
+    """Rates by deadwood (rows, 1 to 10: gin is never undercut) and stock band (columns,
+    from the start of the hand) as 'rate (low to high) [count]', thin cells marked."""
+    bands = [f"{low}-{high}" for low, high in STOCK_BANDS]
+    shown = rates.assign(stock_band=rates["stock_band"].astype(str))
+    shown = shown[shown["knocker_deadwood"] > 0]
+    shown = shown.assign(
+        text=[
+            ""
+            if not r[count]
+            else f"{_rate(r['rate'], r['low'], r['high'])} [{r[count]:,}]"
+            + (" thin" if r[count] < MIN_CELL_POSITIONS else "")
+            for _, r in shown.iterrows()
+        ]
+    )
+    grid = shown.pivot(index="knocker_deadwood", columns="stock_band", values="text")
+    grid = grid.reindex(columns=[b for b in bands if b in grid.columns]).fillna("")
+    grid.columns = [str(c) for c in grid.columns]
+    return grid.reset_index().rename(columns={"knocker_deadwood": "deadwood"}).astype(str)
 
 
 # --------------------------------------------------------------- across rule sets
@@ -405,8 +441,10 @@ def advice_tables(study: AdviceStudy) -> dict[str, pd.DataFrame]:
         "take-cells-by-stock": take_cells(takes, ("stock_band",)),
         "undercut-strong-by-deadwood": strong_undercut_rates(strong, "knocker_deadwood"),
         "undercut-strong-by-stock": strong_undercut_rates(strong, "stock_band"),
+        "undercut-strong-cells": strong_undercut_rates(strong, ["knocker_deadwood", "stock_band"]),
         "undercut-basic-by-deadwood": undercut_rates(basic, ["knocker_deadwood"]),
         "undercut-basic-by-stock": undercut_rates(basic, ["stock_band"]),
+        "undercut-basic-cells": undercut_rates(basic, ["knocker_deadwood", "stock_band"]),
         "check-against-play": check_table(study.positions, study.checked),
     }
     lines = []
@@ -648,6 +686,23 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
                 "stock_band",
                 "cards in the stock",
             ),
+            [],
+        ),
+        Section(
+            "Undercut risk of strong knockers by deadwood and cards in the stock",
+            f"{a}'s knocks as above, by deadwood (rows) and cards left in the stock (columns, "
+            "from the start of the hand): each cell the rate per knock, its 95% Wilson "
+            f"interval and, in square brackets, its knock positions; cells of fewer than "
+            f"{MIN_CELL_POSITIONS} are marked thin (`undercut-strong-cells.csv`).",
+            undercut_grid(parts["undercut-strong-cells"], "knocks"),
+            [],
+        ),
+        Section(
+            f"Undercut risk of {study.basic_label.split(' (')[0]} by deadwood and cards in "
+            "the stock",
+            f"The same grid for {study.basic_label} (`undercut-basic-cells.csv`; knocks in "
+            "square brackets).",
+            undercut_grid(parts["undercut-basic-cells"], "knocks"),
             [],
         ),
     ]

@@ -180,9 +180,10 @@ def render_markdown(report: Report) -> str:
         "## Data",
         "",
         f"Every table is saved as CSV and Parquet next to this file ({saved}; the same names "
-        "with `.parquet`), with each figure's mean, the half-width of its 95% interval, its "
-        "bounds (`low`, `high`) and `n`, the independent units behind it (decks; matches for "
-        "the match win rate), so any figure can be redrawn from them.",
+        "with `.parquet`), with each figure's mean, the bounds of its 95% interval (`low`, "
+        "`high`; `half_width` where the interval is symmetric: rates per knock have Wilson "
+        "intervals, which are not) and `n`, the independent units behind it (decks; matches "
+        "for the match win rate), so any figure can be redrawn from them.",
         "",
     ]
     return "\n".join(lines)
