@@ -4,6 +4,7 @@ default set against the reports' own commands, and the command line."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 
@@ -88,8 +89,24 @@ def default_set(tmp_path_factory) -> Path:
     with pytest.MonkeyPatch.context() as patch:  # the equity model's matches, kept small
         for name, value in EQUITY_MODEL.items():
             patch.setattr(equity, name, value)
-        reports.default_set(root, SMALL)
+        reports.default_set(root, SMALL, PROGRESS.append)
     return root
+
+
+# The steps the default set reported to its progress bar (``on_run``), in order.
+PROGRESS: list[int] = []
+
+
+def test_the_default_sets_progress_counts_every_step(default_set):
+    """The bar's total (``DefaultSet.runs``) is what the set reports, the advice report's
+    dataset chunks included, so it ends full."""
+    from gin_sim.reports.build import advice_chunks
+
+    assert sum(PROGRESS) == SMALL.runs()
+    without_advice = dataclasses.replace(SMALL, advice_rules=None).runs()
+    assert SMALL.runs() == without_advice + 1  # 20 deals: one chunk
+    assert advice_chunks("hollywood", SMALL.advice_compare, SMALL.advice_deals) == 1
+    assert advice_chunks("hollywood", ("oklahoma", "standard"), 250) == 6
 
 
 def test_every_report_type_renders_its_figures_and_tables(default_set):
