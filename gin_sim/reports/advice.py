@@ -349,6 +349,46 @@ def check_table(positions: pd.DataFrame, checked: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame.from_records(records)
 
 
+# ------------------------------------------------- the search's values against play
+KINDS = ("offer", "draw", "discard", "knock")
+
+
+def played_value_gaps(positions: pd.DataFrame) -> pd.DataFrame:
+    """Per kind: the search's value of the move the player made (``values`` at ``played``)
+    against the hand's real points (``hand_points``), over the positions where the move
+    is among the evaluated actions. The search plays the rest of the hand with its rollout
+    policies (the player by ``rollout``, the opponent by ``opponent_model``), the real hand
+    was played by the dataset's players, so ``gap`` (real points less the search's value,
+    per position, with its 95% interval) measures how far the rollouts' values are from
+    real play; an unbiased search would have a gap of 0 within its interval."""
+    _evaluated(positions)
+    records = []
+    for kind in KINDS:
+        rows = positions[positions["kind"].astype(str) == kind]
+        value, real = [], []
+        for actions, values, played, points in zip(
+            rows["actions"], rows["values"], rows["played"], rows["hand_points"], strict=True
+        ):
+            actions = list(actions)
+            if played in actions:
+                value.append(float(values[actions.index(played)]))
+                real.append(float(points))
+        value_array, real_array = np.asarray(value), np.asarray(real)
+        records.append(
+            {
+                "kind": kind,
+                "positions": len(value),
+                "search_value": value_array.mean() if len(value) else np.nan,
+                "real_points": real_array.mean() if len(value) else np.nan,
+            }
+            | {
+                f"gap_{k}": v
+                for k, v in estimate_row(Estimate.of(real_array - value_array)).items()
+            }
+        )
+    return pd.DataFrame.from_records(records)
+
+
 # ------------------------------------------------------------------------ the report
 @dataclass
 class AdviceStudy:
@@ -446,6 +486,7 @@ def advice_tables(study: AdviceStudy) -> dict[str, pd.DataFrame]:
         "undercut-basic-by-stock": undercut_rates(basic, ["stock_band"]),
         "undercut-basic-cells": undercut_rates(basic, ["knocker_deadwood", "stock_band"]),
         "check-against-play": check_table(study.positions, study.checked),
+        "played-value-gaps": played_value_gaps(study.positions),
     }
     lines = []
     for name, frame in study.compared.items():
@@ -553,6 +594,20 @@ def _check_findings(check: pd.DataFrame, players: tuple[str, str]) -> str:
     )
 
 
+def _gap_findings(gaps: pd.DataFrame, study: AdviceStudy) -> str:
+    words = [
+        f"{r.kind} {_gain(r.gap_mean, r.gap_half_width)} ({r.positions})"
+        for r in gaps.itertuples()
+        if r.positions
+    ]
+    return (
+        f"The search's values against real play: the hand's real points less the search's "
+        f"value of the move {study.players[0]} and {study.players[1]} made, per position "
+        "(points per hand; below 0: the rollouts, with the opponent played by the search's "
+        "opponent model, overrate the player's prospects), by kind: " + "; ".join(words) + "."
+    )
+
+
 def advice_report(study: AdviceStudy, command: str) -> Report:
     """The advice report: knock or play on, take or draw, undercut risk of the strong
     player beside ``basic``'s, the rule sets compared, and the check against play."""
@@ -617,6 +672,7 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
                     "the rule-set section)."
                 )
     findings.append(_check_findings(check, study.players))
+    findings.append(_gap_findings(parts["played-value-gaps"], study))
 
     knock_grid = _grid(parts["knock-cells"], "deadwood", "stock_band", "deadwood")
     sections = [
@@ -809,6 +865,34 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
             "play. The paired difference is the test: where its interval excludes 0 the "
             "findings say by how much they differ.",
             _check_shown(check),
+            [],
+        )
+    )
+    gaps = parts["played-value-gaps"]
+    sections.append(
+        Section(
+            "The search's values against the hands' real outcomes",
+            f"For every kind: the search's mean value of the move the player made, the mean "
+            f"real points of those hands, and the gap (real less search, per position, 95% "
+            f"interval; `played-value-gaps.csv`). The search plays the rest of the hand with "
+            f"its rollout policies ({study.evaluation}); the hands were played by {a} and "
+            f"{b}. A gap that is not 0 says the rollouts misjudge how the hand goes on (an "
+            "opponent model weaker than the real opponent makes the player's prospects look "
+            "better). Gains are differences between actions' values on the same worlds, so a "
+            "gap shared alike by every action leaves them unchanged; the check against play "
+            "above tests the gains themselves.",
+            pd.DataFrame(
+                {
+                    "kind": gaps["kind"],
+                    "positions": gaps["positions"].astype(str),
+                    "search's value of the move made": [f"{v:+.2f}" for v in gaps["search_value"]],
+                    "real points": [f"{v:+.2f}" for v in gaps["real_points"]],
+                    "gap (real less search)": [
+                        _gain(m, h)
+                        for m, h in zip(gaps["gap_mean"], gaps["gap_half_width"], strict=True)
+                    ],
+                }
+            ),
             [],
         )
     )
