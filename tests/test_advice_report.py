@@ -106,6 +106,14 @@ def test_the_advice_report_is_written_resumed_and_refused(tmp_path):
     assert (folder / "positions-oklahoma" / "manifest.json").exists()
     for figure in ("knock-gain-map", "knock-line", "take-gain-map", "knock-line-by-rules"):
         assert (folder / f"{figure}.png").stat().st_size > 1000
+    gaps = pd.read_csv(folder / "played-value-gaps.csv").set_index("kind")
+    for kind, rows in positions.groupby(positions["kind"].astype(str)):
+        made = [(list(a).index(p), v, h) for a, v, p, h in zip(
+            rows["actions"], rows["values"], rows["played"], rows["hand_points"], strict=True
+        ) if p in list(a)]  # fmt: skip
+        gap = np.mean([h - v[i] for i, v, h in made])
+        assert gaps.loc[kind, "positions"] == len(made)
+        assert gaps.loc[kind, "gap_mean"] == pytest.approx(gap)
     assert "## A distilled strategy" in text
     assert "## Undercut risk of strong knockers by deadwood and cards in the stock" in text
     grid = pd.read_csv(folder / "undercut-strong-cells.csv")
