@@ -39,8 +39,9 @@ from gin_sim.outputs import read_owner
 from gin_sim.reports.tables import STOCK_BANDS
 from gin_sim.rules import Rules, load_rules
 from gin_sim.simulate import head_to_head
-from gin_sim.strategies import FAMILY_KEYS, Strategy, load_strategy
+from gin_sim.strategies import FAMILY_KEYS, Strategy, load_strategy, strategy_from_dict
 from gin_sim.summary import Estimate, player_summary
+from gin_sim.tuner import strategy_toml, toml_value
 
 DISTILLED_BASE = "expert"
 DISTILLED_NAME = "advised"
@@ -69,7 +70,7 @@ class Proposal:
     def describe(self) -> str:
         # A top-level change holds wherever no [[adapt]] table of the base sets the key.
         where = "top level" if not self.when else _when_text(self.when)
-        changes = ", ".join(f"{k} = {_toml_value(v)}" for k, v in self.changes)
+        changes = ", ".join(f"{k} = {toml_value(v)}" for k, v in self.changes)
         return f"{changes} ({where}; from {self.source})"
 
 
@@ -284,11 +285,9 @@ def distill(
         if on_check is not None:
             on_check(1)
     values = _distilled_values(base, [c.proposal for c in checked if c.kept])
-    comment = _comment(folder, base, checked, deals, seed)
-    text = strategy_toml(values, comment)
-    from gin_sim.strategies import strategy_from_dict
-
-    return strategy_from_dict(values, "the distilled strategy"), checked, text
+    strategy = strategy_from_dict(values, "the distilled strategy")
+    text = strategy_toml(strategy, _comment(folder, base, checked, deals, seed).splitlines())
+    return strategy, checked, text
 
 
 def _distilled_values(base: Strategy, kept: list[Proposal]) -> dict[str, Any]:
@@ -337,29 +336,3 @@ def _when_text(when: tuple[tuple[str, Any], ...]) -> str:
         if v[0] == v[1] else f"{k} in {v[0]} to {v[1]}"
         for k, v in when
     )  # fmt: skip
-
-
-def _toml_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    if isinstance(value, list | tuple):
-        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
-    return repr(value)
-
-
-def strategy_toml(values: dict[str, Any], comment: str) -> str:
-    """A strategy as a TOML file: ``values`` as top-level keys (numbers, booleans,
-    strings, lists), then ``adapt`` (a list of tables with ``when``) as ``[[adapt]]``
-    tables; ``comment`` as leading ``#`` lines."""
-    lines = [f"# {line}".rstrip() for line in comment.splitlines()]
-    for key, value in values.items():
-        if key != "adapt" and value is not None:
-            lines.append(f"{key} = {_toml_value(value)}")
-    for table in values.get("adapt", []):
-        lines += ["", "[[adapt]]"]
-        when = ", ".join(f"{k} = {_toml_value(v)}" for k, v in table["when"].items())
-        lines.append(f"when = {{ {when} }}")
-        lines += [f"{k} = {_toml_value(v)}" for k, v in table.items() if k != "when"]
-    return "\n".join(lines) + "\n"
