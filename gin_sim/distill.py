@@ -36,6 +36,7 @@ import pandas as pd
 from gin_sim.config import ConfigError, read_user_file
 from gin_sim.holdout import adjusted
 from gin_sim.outputs import read_owner
+from gin_sim.reports.advice import CARD_DOES, MIN_CELL_POSITIONS
 from gin_sim.reports.tables import STOCK_BANDS
 from gin_sim.rules import Rules, load_rules
 from gin_sim.simulate import head_to_head
@@ -45,12 +46,9 @@ from gin_sim.tuner import strategy_toml, toml_value
 
 DISTILLED_BASE = "expert"
 DISTILLED_NAME = "advised"
-# A band of the knock line resting on fewer positions keeps the band before it (the
-# report's thin cells, ``reports.advice.MIN_CELL_POSITIONS``).
-MIN_LINE_POSITIONS = 30
 # The take-or-draw cell behind the take rule: a later discard (not the first upcard) that
-# lowers the deadwood by 5 or more without completing a meld (``reports.advice.CARD_DOES``).
-TAKE_RULE_CELL = ("draw", "lowers deadwood by 5 or more")
+# lowers the deadwood by 5 or more without completing a meld.
+TAKE_RULE_CELL = ("draw", CARD_DOES[1])
 # Table files read from an advice report folder (CSV, as the report writes them).
 _TABLES = ("knock-line", "take-cells", "knock-line-by-rules")
 _TABLE_BYTES = 1 << 20
@@ -87,7 +85,7 @@ class Checked:
 def distilled_schedule(line: pd.DataFrame) -> list[list[int]]:
     """A family ``knock_schedule`` from a knock line by stock band (``knock_line`` by
     ``stock_band``): each band from the start of the hand gets its line (none: 0, gin
-    only), a band resting on fewer than MIN_LINE_POSITIONS positions the band before it;
+    only), a band resting on fewer than MIN_CELL_POSITIONS positions the band before it;
     equal neighbours merge, and a schedule longer than the family's 4 phases merges its
     last phases into the fourth's threshold. Pairs are ``[lowest stock of the band,
     threshold]``, the last one's stock 0."""
@@ -95,7 +93,7 @@ def distilled_schedule(line: pd.DataFrame) -> list[list[int]]:
     phases: list[list[int]] = []
     for row in line.itertuples():
         threshold = max(int(row.line), 0)
-        if row.positions < MIN_LINE_POSITIONS and phases:
+        if row.positions < MIN_CELL_POSITIONS and phases:
             threshold = phases[-1][1]
         if phases and phases[-1][1] == threshold:
             phases[-1][0] = lows[str(row.stock_band)]

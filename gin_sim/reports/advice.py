@@ -24,7 +24,6 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from gin_sim.distill import DISTILLED_BASE, family_base, proposals
 from gin_sim.reports import figures
 from gin_sim.reports.document import Report, Section, format_rate
 from gin_sim.reports.tables import (
@@ -896,6 +895,8 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
             [],
         )
     )
+    from gin_sim.distill import DISTILLED_BASE, family_base, proposals
+
     made = proposals(
         parts, study.rule_sets[study.rules], [study.rule_sets[n] for n in study.compared],
         family_base(DISTILLED_BASE),
