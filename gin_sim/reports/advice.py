@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from gin_sim.enums import DecisionKind
 from gin_sim.reports import figures
 from gin_sim.reports.document import Report, Section, format_rate
 from gin_sim.reports.tables import (
@@ -349,7 +350,8 @@ def check_table(positions: pd.DataFrame, checked: pd.DataFrame) -> pd.DataFrame:
 
 
 # ------------------------------------------------- the search's values against play
-KINDS = ("offer", "draw", "discard", "knock")
+# The decision kinds, in the order of gin_sim.positions.KINDS (offer, draw, discard, knock).
+KINDS = tuple(name.lower() for name in DecisionKind._fields)
 
 
 def played_value_gaps(positions: pd.DataFrame) -> pd.DataFrame:
