@@ -33,6 +33,7 @@ from gin_sim.match_start import MatchStart
 from gin_sim.rules import Rules
 from gin_sim.simulate import head_to_head, simulate_matches
 from gin_sim.strategies import Strategy
+from gin_sim.summary import wilson_interval
 
 DEALERS = ("me", "opponent")  # dealer index 0: player 1 ("me") deals
 Z95 = 1.959963984540054
@@ -245,12 +246,10 @@ def direct_games(
     first_match: int,
 ) -> tuple[float, float, float]:
     """The share of ``count`` games or matches won by player 1, cards played from
-    ``start`` (``simulate_matches``), with its 95% (normal) interval."""
+    ``start`` (``simulate_matches``), with its 95% Wilson interval."""
     records, _ = simulate_matches(rules, players, count, seed, first_match, start=start)
-    won = records["winner"] == 0
-    mean = float(won.mean())
-    half = Z95 * np.sqrt(max(mean * (1 - mean), 1e-12) / count)
-    return mean, mean - half, mean + half
+    won = int((records["winner"] == 0).sum())
+    return (won / count, *wilson_interval(won, count))
 
 
 # -- the study behind ``gin-sim report equity`` ------------------------------------------------

@@ -660,21 +660,21 @@ def _plain(value: Any) -> Any:
 
 
 # -- the winner as a strategy file ----------------------------------------------------------
-def _toml_value(value: Any) -> str:
+def toml_value(value: Any) -> str:
+    """A value as TOML (booleans, strings, numbers, lists of them)."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
         return json.dumps(value)
     if isinstance(value, tuple | list):
-        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
     return repr(value)
 
 
 def strategy_toml(strategy: Strategy, comment: Sequence[str] = ()) -> str:
-    """A strategy as a TOML file for ``configs/strategies`` or ``--players PATH``; the
-    strategy must have no ``[[adapt]]`` tables (the tuner writes the adapted form)."""
-    if strategy.adapt:
-        raise ValueError("strategy_toml writes strategies without [[adapt]] tables")
+    """A strategy as a TOML file for ``configs/strategies`` or ``--players PATH``: the keys
+    that differ from the family's defaults, then its ``[[adapt]]`` tables in order (the
+    tuner writes the adapted form, ``gin-sim distill`` the base's tables and its own)."""
     # Every line of a comment is a TOML comment line, whatever line breaks it holds.
     lines = [f"# {part}".rstrip() for line in comment for part in str(line).splitlines() or [""]]
     defaults = Strategy(kind=strategy.kind).to_config() if strategy.kind != "random" else {}
@@ -683,5 +683,9 @@ def strategy_toml(strategy: Strategy, comment: Sequence[str] = ()) -> str:
             continue
         if key not in ("name", "description", "kind") and defaults.get(key) == value:
             continue  # the family's default: the file lists what differs from it
-        lines.append(f"{key} = {_toml_value(value)}")
+        lines.append(f"{key} = {toml_value(value)}")
+    for table in strategy.to_config()["adapt"]:
+        when = ", ".join(f"{k} = {toml_value(v)}" for k, v in table["when"].items())
+        lines += ["", "[[adapt]]", f"when = {{ {when} }}"]
+        lines += [f"{k} = {toml_value(v)}" for k, v in table.items() if k != "when"]
     return "\n".join(lines) + "\n"

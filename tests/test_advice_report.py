@@ -106,6 +106,31 @@ def test_the_advice_report_is_written_resumed_and_refused(tmp_path):
     assert (folder / "positions-oklahoma" / "manifest.json").exists()
     for figure in ("knock-gain-map", "knock-line", "take-gain-map", "knock-line-by-rules"):
         assert (folder / f"{figure}.png").stat().st_size > 1000
+    gaps = pd.read_csv(folder / "played-value-gaps.csv").set_index("kind")
+    for kind, rows in positions.groupby(positions["kind"].astype(str)):
+        made = [(list(a).index(p), v, h) for a, v, p, h in zip(
+            rows["actions"], rows["values"], rows["played"], rows["hand_points"], strict=True
+        ) if p in list(a)]  # fmt: skip
+        gap = np.mean([h - v[i] for i, v, h in made])
+        assert gaps.loc[kind, "positions"] == len(made)
+        assert gaps.loc[kind, "gap_mean"] == pytest.approx(gap)
+    assert "## A distilled strategy" in text
+    assert "## Undercut risk of strong knockers by deadwood and cards in the stock" in text
+    grid = pd.read_csv(folder / "undercut-strong-cells.csv")
+    assert (
+        len(grid) == 55
+        and grid["knocks"].sum()
+        == pd.read_csv(folder / "undercut-strong-by-deadwood.csv")["knocks"].sum()
+    )
+    assert (folder / "distill-proposals.csv").exists()
+    # The report's tables distil into a strategy file that loads (gin-sim distill).
+    distilled = CliRunner().invoke(
+        app,
+        ["distill", str(folder), "--deals", "50", "--seed", "5", "--out",
+         str(tmp_path / "advised.toml"), "--quiet"],
+    )  # fmt: skip
+    assert distilled.exit_code == 0, distilled.output
+    assert load_strategy(tmp_path / "advised.toml").name == "advised"
     again = _report(tmp_path, "--compare", "standard,oklahoma")
     assert again.exit_code == 0 and "already written" in again.output
     other = _report(tmp_path, "--compare", "standard")
@@ -149,22 +174,6 @@ def test_play_headline_is_paired_and_thread_free():
         ]
     )
     assert (play_headline(same, rules, pair, 3, 1)["play_gain"] == 0).all()
-
-
-def test_the_distilled_schedule_follows_the_knock_line():
-    """Thin bands keep the band before them, equal neighbours merge, none means gin only."""
-    from gin_sim.reports.advice import distilled_schedule
-
-    line = pd.DataFrame(
-        {
-            "stock_band": ["25-31", "19-24", "13-18", "7-12", "0-6"],
-            "line": [10, 10, -1, 8, 3],
-            "positions": [200, 200, 100, 100, 5],
-        }
-    )
-    assert distilled_schedule(line) == [[19, 10], [13, 0], [0, 8]]
-    line["positions"] = [200, 200, 100, 5, 5]
-    assert distilled_schedule(line) == [[19, 10], [0, 0]]
 
 
 def test_an_interrupted_advice_report_resumes_from_its_positions(tmp_path, monkeypatch):

@@ -4,6 +4,7 @@ default set against the reports' own commands, and the command line."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 
@@ -88,8 +89,24 @@ def default_set(tmp_path_factory) -> Path:
     with pytest.MonkeyPatch.context() as patch:  # the equity model's matches, kept small
         for name, value in EQUITY_MODEL.items():
             patch.setattr(equity, name, value)
-        reports.default_set(root, SMALL)
+        reports.default_set(root, SMALL, PROGRESS.append)
     return root
+
+
+# The steps the default set reported to its progress bar (``on_run``), in order.
+PROGRESS: list[int] = []
+
+
+def test_the_default_sets_progress_counts_every_step(default_set):
+    """The bar's total (``DefaultSet.runs``) is what the set reports, the advice report's
+    dataset chunks included, so it ends full."""
+    from gin_sim.reports.build import advice_chunks
+
+    assert sum(PROGRESS) == SMALL.runs()
+    without_advice = dataclasses.replace(SMALL, advice_rules=None).runs()
+    assert SMALL.runs() == without_advice + 1  # 20 deals: one chunk
+    assert advice_chunks("hollywood", SMALL.advice_compare, SMALL.advice_deals) == 1
+    assert advice_chunks("hollywood", ("oklahoma", "standard"), 250) == 6
 
 
 def test_every_report_type_renders_its_figures_and_tables(default_set):
@@ -229,6 +246,9 @@ def test_report_tables_equal_a_direct_pandas_computation(tmp_path):
     cells = cells.loc[direct.index]
     assert (cells["knocks"] == direct["size"]).all() and (cells["undercuts"] == direct["sum"]).all()
     np.testing.assert_allclose(cells["rate"], direct["mean"], rtol=1e-12)
+    # Wilson intervals: inside [0, 1] even on cells of a few knocks, around the rate
+    assert ((cells["low"] >= 0) & (cells["low"] <= cells["rate"])).all()
+    assert ((cells["high"] <= 1) & (cells["high"] >= cells["rate"])).all()
     # the best threshold named in the report is the one with the most net points
     net = table.xs("net points per hand", level="figure")["mean"]
     markdown = (tmp_path / "knock" / "report.md").read_text()
@@ -370,10 +390,14 @@ def test_undercut_report_says_which_cells_are_thin(default_set):
 def test_thin_cells_text():
     from gin_sim.reports.undercut import thin_cells_text
 
-    cells = _cells_table().assign(half_width=0.01)
+    cells = _cells_table()
+    cells = cells.assign(low=cells["rate"] - 0.01, high=cells["rate"] + 0.02)
     text = thin_cells_text(cells)
     assert text.startswith("2 of the 5 cells with knocks have fewer than 200 knocks")
     assert "(204 knocks in all, from 5 to 199 per cell)" in text
-    assert "the highest, 40.00 ± 1.00% at deadwood 2 with 20 cards left, rests on 5 knocks" in text
+    assert (
+        "the highest, 40.00% (39.00 to 42.00) at deadwood 2 with 20 cards left, rests on 5 knocks"
+        in text
+    )
     firm = cells[(cells["knocks"] >= 200) | (cells["knocks"] == 0)]
     assert thin_cells_text(firm) == "Every cell with knocks has at least 200 of them."

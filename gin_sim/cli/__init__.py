@@ -38,6 +38,7 @@ app = typer.Typer(
 
 from gin_sim.cli import (  # noqa: E402  (they register on app)
     deadwood,
+    distill,
     listing,
     match,
     positions,
@@ -57,6 +58,7 @@ listing.register(app)
 report.register(app)
 tune.register(app)
 positions.register(app)
+distill.register(app)
 
 
 def _is_usage_error(error: Exception) -> bool:

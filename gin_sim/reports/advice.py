@@ -24,15 +24,19 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from gin_sim.enums import DecisionKind
 from gin_sim.reports import figures
-from gin_sim.reports.document import Report, Section
+from gin_sim.reports.document import Report, Section, format_rate
 from gin_sim.reports.tables import (
     ESTIMATE_COLUMNS,
+    RATE_COLUMNS,
     STOCK_BANDS,
     estimate_row,
+    rate_row,
     stock_band,
     undercut_rates,
 )
+from gin_sim.rules import Rules
 from gin_sim.summary import Estimate
 
 KNOCK_GAIN = "gain of knocking over the best discard (points per hand)"
@@ -214,20 +218,59 @@ def strong_knocks(positions: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-def strong_undercut_rates(knocks: pd.DataFrame, by: str) -> pd.DataFrame:
-    """Undercuts per knock of ``strong_knocks`` by ``by`` (``knocker_deadwood`` gets every
-    deadwood 0 to 10): ``knocks`` (positions behind the cell), the rate per knock and its
-    95% interval (a ratio of weighted sums over independent hands)."""
+def strong_undercut_rates(knocks: pd.DataFrame, by: str | Sequence[str]) -> pd.DataFrame:
+    """Undercuts per knock of ``strong_knocks`` by the column(s) ``by``
+    (``knocker_deadwood`` gets every deadwood 0 to 10, ``stock_band`` every band): ``knocks``
+    (positions behind the cell), the rate per knock and its 95% Wilson interval (a ratio of
+    weighted sums over independent hands; ``rate_row``), and ``thin`` (fewer than
+    MIN_CELL_POSITIONS knocks)."""
+    keys = [by] if isinstance(by, str) else list(by)
     records = []
-    for value, group in knocks.groupby(by, sort=True, observed=True):
+    for values, group in knocks.groupby(keys, sort=True, observed=True):
         weights = group["weight"].to_numpy()
         estimate = Estimate.of(weights * group["undercut"].to_numpy(np.float64), weights)
-        records.append({by: value, "knocks": len(group)} | estimate_row(estimate))
-    table = pd.DataFrame.from_records(records, columns=[by, "knocks", *ESTIMATE_COLUMNS])
-    if by == "knocker_deadwood":
-        table = table.set_index(by).reindex(range(11)).reset_index()
+        # Where the rate is 0 or 1 its Wilson interval needs trials: the weighted knocks'
+        # effective number (Kish), since a position standing for many knocks counts more.
+        kish = weights.sum() ** 2 / (weights**2).sum()
+        key = dict(zip(keys, values if isinstance(values, tuple) else (values,), strict=True))
+        records.append(key | {"knocks": len(group)} | rate_row(estimate, kish))
+    table = pd.DataFrame.from_records(records, columns=[*keys, "knocks", *RATE_COLUMNS])
+    full = {
+        "knocker_deadwood": range(11),
+        "stock_band": [f"{low}-{high}" for low, high in STOCK_BANDS],
+    }
+    if all(key in full for key in keys):  # every cell gets a row, in the hand's order
+        table[keys] = table[keys].astype({k: str if k == "stock_band" else int for k in keys})
+        index = (
+            pd.Index(full[keys[0]], name=keys[0])
+            if len(keys) == 1
+            else pd.MultiIndex.from_product([full[k] for k in keys], names=keys)
+        )
+        table = table.set_index(keys).reindex(index).reset_index()
         table["knocks"] = table["knocks"].fillna(0).astype(int)
+    table["thin"] = table["knocks"] < MIN_CELL_POSITIONS
     return table.rename(columns={"mean": "rate"})
+
+
+def undercut_grid(rates: pd.DataFrame, count: str) -> pd.DataFrame:
+    """Rates by deadwood (rows, 1 to 10: gin is never undercut) and stock band (columns,
+    from the start of the hand) as 'rate (low to high) [count]', thin cells marked."""
+    bands = [f"{low}-{high}" for low, high in STOCK_BANDS]
+    shown = rates.assign(stock_band=rates["stock_band"].astype(str))
+    shown = shown[shown["knocker_deadwood"] > 0]
+    shown = shown.assign(
+        text=[
+            ""
+            if not r[count]
+            else f"{_rate(r['rate'], r['low'], r['high'])} [{r[count]:,}]"
+            + (" thin" if r[count] < MIN_CELL_POSITIONS else "")
+            for _, r in shown.iterrows()
+        ]
+    )
+    grid = shown.pivot(index="knocker_deadwood", columns="stock_band", values="text")
+    grid = grid.reindex(columns=[b for b in bands if b in grid.columns]).fillna("")
+    grid.columns = [str(c) for c in grid.columns]
+    return grid.reset_index().rename(columns={"knocker_deadwood": "deadwood"}).astype(str)
 
 
 # --------------------------------------------------------------- across rule sets
@@ -306,6 +349,47 @@ def check_table(positions: pd.DataFrame, checked: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame.from_records(records)
 
 
+# ------------------------------------------------- the search's values against play
+# The decision kinds, in the order of gin_sim.positions.KINDS (offer, draw, discard, knock).
+KINDS = tuple(name.lower() for name in DecisionKind._fields)
+
+
+def played_value_gaps(positions: pd.DataFrame) -> pd.DataFrame:
+    """Per kind: the search's value of the move the player made (``values`` at ``played``)
+    against the hand's real points (``hand_points``), over the positions where the move
+    is among the evaluated actions. The search plays the rest of the hand with its rollout
+    policies (the player by ``rollout``, the opponent by ``opponent_model``), the real hand
+    was played by the dataset's players, so ``gap`` (real points less the search's value,
+    per position, with its 95% interval) measures how far the rollouts' values are from
+    real play; an unbiased search would have a gap of 0 within its interval."""
+    _evaluated(positions)
+    records = []
+    for kind in KINDS:
+        rows = positions[positions["kind"].astype(str) == kind]
+        value, real = [], []
+        for actions, values, played, points in zip(
+            rows["actions"], rows["values"], rows["played"], rows["hand_points"], strict=True
+        ):
+            actions = list(actions)
+            if played in actions:
+                value.append(float(values[actions.index(played)]))
+                real.append(float(points))
+        value_array, real_array = np.asarray(value), np.asarray(real)
+        records.append(
+            {
+                "kind": kind,
+                "positions": len(value),
+                "search_value": value_array.mean() if len(value) else np.nan,
+                "real_points": real_array.mean() if len(value) else np.nan,
+            }
+            | {
+                f"gap_{k}": v
+                for k, v in estimate_row(Estimate.of(real_array - value_array)).items()
+            }
+        )
+    return pd.DataFrame.from_records(records)
+
+
 # ------------------------------------------------------------------------ the report
 @dataclass
 class AdviceStudy:
@@ -327,6 +411,7 @@ class AdviceStudy:
     continuations: int
     basic_knocks: pd.DataFrame
     basic_label: str
+    rule_sets: dict[str, Rules]  # the rule sets of ``rules`` and ``compared``, by name
 
 
 def _gain(mean: float, half_width: float) -> str:
@@ -376,10 +461,8 @@ def _line_table(line: pd.DataFrame, by: Sequence[str], labels: Sequence[str]) ->
     return pd.DataFrame(out)
 
 
-def _rate(rate: float, half: float) -> str:
-    if not np.isfinite(rate):
-        return "n/a"
-    return f"{100 * rate:.1f}%" + (f" ± {100 * half:.1f}" if np.isfinite(half) else "")
+def _rate(rate: float, low: float, high: float) -> str:
+    return format_rate(rate, low, high, digits=1)
 
 
 def advice_tables(study: AdviceStudy) -> dict[str, pd.DataFrame]:
@@ -399,9 +482,12 @@ def advice_tables(study: AdviceStudy) -> dict[str, pd.DataFrame]:
         "take-cells-by-stock": take_cells(takes, ("stock_band",)),
         "undercut-strong-by-deadwood": strong_undercut_rates(strong, "knocker_deadwood"),
         "undercut-strong-by-stock": strong_undercut_rates(strong, "stock_band"),
+        "undercut-strong-cells": strong_undercut_rates(strong, ["knocker_deadwood", "stock_band"]),
         "undercut-basic-by-deadwood": undercut_rates(basic, ["knocker_deadwood"]),
         "undercut-basic-by-stock": undercut_rates(basic, ["stock_band"]),
+        "undercut-basic-cells": undercut_rates(basic, ["knocker_deadwood", "stock_band"]),
         "check-against-play": check_table(study.positions, study.checked),
+        "played-value-gaps": played_value_gaps(study.positions),
     }
     lines = []
     for name, frame in study.compared.items():
@@ -436,13 +522,17 @@ def _undercut_side_by_side(
         {
             label: merged[key].astype(str),
             "strong: undercut rate": [
-                _rate(r, h)
-                for r, h in zip(merged["rate_strong"], merged["half_width_strong"], strict=True)
+                _rate(r, lo, hi)
+                for r, lo, hi in zip(
+                    merged["rate_strong"], merged["low_strong"], merged["high_strong"], strict=True
+                )
             ],
             "strong: knock positions": merged["knocks_strong"].fillna(0).astype(int).astype(str),
             "basic: undercut rate": [
-                _rate(r, h)
-                for r, h in zip(merged["rate_basic"], merged["half_width_basic"], strict=True)
+                _rate(r, lo, hi)
+                for r, lo, hi in zip(
+                    merged["rate_basic"], merged["low_basic"], merged["high_basic"], strict=True
+                )
             ],
             "basic: knocks": merged["knocks_basic"].fillna(0).astype(int).astype(str),
         }
@@ -505,6 +595,20 @@ def _check_findings(check: pd.DataFrame, players: tuple[str, str]) -> str:
     )
 
 
+def _gap_findings(gaps: pd.DataFrame, study: AdviceStudy) -> str:
+    words = [
+        f"{r.kind} {_gain(r.gap_mean, r.gap_half_width)} ({r.positions})"
+        for r in gaps.itertuples()
+        if r.positions
+    ]
+    return (
+        f"The search's values against real play: the hand's real points less the search's "
+        f"value of the move {study.players[0]} and {study.players[1]} made, per position "
+        "(points per hand; below 0: the rollouts, with the opponent played by the search's "
+        "opponent model, overrate the player's prospects), by kind: " + "; ".join(words) + "."
+    )
+
+
 def advice_report(study: AdviceStudy, command: str) -> Report:
     """The advice report: knock or play on, take or draw, undercut risk of the strong
     player beside ``basic``'s, the rule sets compared, and the check against play."""
@@ -541,7 +645,7 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
     findings.append(
         f"Undercut risk of {a}'s own knocks by deadwood: "
         + ", ".join(
-            f"{int(r.knocker_deadwood)}: {_rate(r.rate, r.half_width)}"
+            f"{int(r.knocker_deadwood)}: {_rate(r.rate, r.low, r.high)}"
             for r in knocked.itertuples()
         )
         + "; beside those of basic against simple in the undercut section."
@@ -569,6 +673,7 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
                     "the rule-set section)."
                 )
     findings.append(_check_findings(check, study.players))
+    findings.append(_gap_findings(parts["played-value-gaps"], study))
 
     knock_grid = _grid(parts["knock-cells"], "deadwood", "stock_band", "deadwood")
     sections = [
@@ -638,6 +743,23 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
                 "stock_band",
                 "cards in the stock",
             ),
+            [],
+        ),
+        Section(
+            "Undercut risk of strong knockers by deadwood and cards in the stock",
+            f"{a}'s knocks as above, by deadwood (rows) and cards left in the stock (columns, "
+            "from the start of the hand): each cell the rate per knock, its 95% Wilson "
+            f"interval and, in square brackets, its knock positions; cells of fewer than "
+            f"{MIN_CELL_POSITIONS} are marked thin (`undercut-strong-cells.csv`).",
+            undercut_grid(parts["undercut-strong-cells"], "knocks"),
+            [],
+        ),
+        Section(
+            f"Undercut risk of {study.basic_label.split(' (')[0]} by deadwood and cards in "
+            "the stock",
+            f"The same grid for {study.basic_label} (`undercut-basic-cells.csv`; knocks in "
+            "square brackets).",
+            undercut_grid(parts["undercut-basic-cells"], "knocks"),
             [],
         ),
     ]
@@ -747,24 +869,66 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
             [],
         )
     )
-    distilled = distilled_strategy(parts)
+    gaps = parts["played-value-gaps"]
+    sections.append(
+        Section(
+            "The search's values against the hands' real outcomes",
+            f"For every kind: the search's mean value of the move the player made, the mean "
+            f"real points of those hands, and the gap (real less search, per position, 95% "
+            f"interval; `played-value-gaps.csv`). The search plays the rest of the hand with "
+            f"its rollout policies ({study.evaluation}); the hands were played by {a} and "
+            f"{b}. A gap that is not 0 says the rollouts misjudge how the hand goes on (an "
+            "opponent model weaker than the real opponent makes the player's prospects look "
+            "better). Gains are differences between actions' values on the same worlds, so a "
+            "gap shared alike by every action leaves them unchanged; the check against play "
+            "above tests the gains themselves.",
+            pd.DataFrame(
+                {
+                    "kind": gaps["kind"],
+                    "positions": gaps["positions"].astype(str),
+                    "search's value of the move made": [f"{v:+.2f}" for v in gaps["search_value"]],
+                    "real points": [f"{v:+.2f}" for v in gaps["real_points"]],
+                    "gap (real less search)": [
+                        _gain(m, h)
+                        for m, h in zip(gaps["gap_mean"], gaps["gap_half_width"], strict=True)
+                    ],
+                }
+            ),
+            [],
+        )
+    )
+    from gin_sim.distill import DISTILLED_BASE, family_base, proposals
+
+    made = proposals(
+        parts, study.rule_sets[study.rules], [study.rule_sets[n] for n in study.compared],
+        family_base(DISTILLED_BASE),
+    )  # fmt: skip
     sections.append(
         Section(
             "A distilled strategy",
-            f"The tables as a family member (`gin_sim.reports.advice.distilled_strategy`): "
-            f"{DISTILLED_BASE}'s discarding and knock holding, the knock schedule of the knock "
-            "line by stock band (a band of fewer than "
+            f"The changes to {DISTILLED_BASE} these tables propose (`gin_sim.distill`): "
+            "each rule set's knock line as its knock schedule (a band of fewer than "
             f"{MIN_CELL_POSITIONS} positions keeps the band before it; none: gin only) and "
-            "the take rule of the take-or-draw cells (the gain rule off when taking a card "
-            "that lowers the deadwood by 5 or more is clearly worse than drawing). This "
-            "command rebuilds it; save it as a TOML file and play it by its path. Tables say "
-            "what gains in the players' own play, not what a family member gains by copying "
-            'them: only play on fresh decks tells (docs/advice.md, "The distilled '
-            'strategy").\n\n```toml\n' + strategy_toml(distilled, "") + "```",
+            "the take rule of the take-or-draw cells. The tables measure what a decision is "
+            f"worth in {a}'s play, not in a family member's, so `gin-sim distill OUT --deals "
+            f"N --seed S --out advised.toml` plays each change against {DISTILLED_BASE} and "
+            "keeps only those that win there; confirm the result on decks of another seed "
+            '(docs/advice.md, "The distilled strategy").',
+            pd.DataFrame(
+                {
+                    "rule set": [p.rules for p in made],
+                    "proposed change": [p.describe() for p in made],
+                }
+            ),
         )
     )
-    parts["advised-strategy"] = pd.DataFrame(
-        {"key": list(distilled), "value": [str(v) for v in distilled.values()]}
+    parts["distill-proposals"] = pd.DataFrame(
+        {
+            "rules": [p.rules for p in made],
+            "when": [str(dict(p.when)) for p in made],
+            "changes": [str(dict(p.changes)) for p in made],
+            "source": [p.source for p in made],
+        }
     )
     return Report(
         kind="advice",
@@ -782,70 +946,3 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
         tables={name: frame for name, frame in parts.items()},
         figures=figures_drawn,
     )
-
-
-# ------------------------------------------------------------ the distilled strategy
-# The family member the tables distil into (issue 16, part 4): expert's discarding and
-# knock holding, with the knock schedule and the take rule read from the tables.
-DISTILLED_BASE = "expert"
-DISTILLED_NAME = "advised"
-
-
-def distilled_schedule(line: pd.DataFrame) -> list[list[int]]:
-    """A family ``knock_schedule`` from a knock line by stock band (``knock_line`` by
-    ``stock_band``): each band from the start of the hand gets its line (none: 0, gin
-    only), a band resting on fewer than MIN_CELL_POSITIONS positions the band before it;
-    equal neighbours merge, and a schedule longer than the family's 4 phases merges its
-    last phases into the fourth's threshold. Pairs are ``[lowest stock of the band,
-    threshold]``, the last one's stock 0."""
-    lows = {f"{low}-{high}": low for low, high in STOCK_BANDS}
-    phases: list[list[int]] = []
-    for row in line.itertuples():
-        threshold = max(int(row.line), 0)
-        if row.positions < MIN_CELL_POSITIONS and phases:
-            threshold = phases[-1][1]
-        if phases and phases[-1][1] == threshold:
-            phases[-1][0] = lows[str(row.stock_band)]
-        else:
-            phases.append([lows[str(row.stock_band)], threshold])
-    phases = phases[:4] if phases else [[0, 10]]
-    phases[-1][0] = 0
-    return phases
-
-
-def distilled_strategy(parts: dict[str, pd.DataFrame]) -> dict[str, object]:
-    """The distilled family member as TOML-ready data: DISTILLED_BASE's weights, the knock
-    schedule of ``distilled_schedule`` and the take rule of the take-or-draw cells (takes
-    for a meld, as the family always does; the gain rule of the base kept only when taking
-    a card that lowers the deadwood by 5 or more without a meld is not clearly worse than
-    drawing)."""
-    from gin_sim.strategies import load_strategy
-
-    base = load_strategy(DISTILLED_BASE)
-    takes = parts["take-cells"]
-    big = takes[(takes["kind"] == "draw") & (takes["card_does"] == CARD_DOES[1])]
-    gain_rule_loses = bool(len(big) and big["positions"].iloc[0] and big["high"].iloc[0] < 0)
-    return {
-        "name": DISTILLED_NAME,
-        "description": "expert's discards with the knock schedule and take rule of report advice.",
-        "undercut_risk": base.undercut_risk,
-        "take_min_gain": 0.0 if gain_rule_loses else base.take_min_gain,
-        "improve_weight": base.improve_weight,
-        "keep_weight": base.keep_weight,
-        "safety_weight": base.safety_weight,
-        "disinterest_weight": base.disinterest_weight,
-        "knock_schedule": distilled_schedule(parts["knock-line"]),
-    }
-
-
-def strategy_toml(values: dict[str, object], comment: str) -> str:
-    """``values`` (flat: numbers, strings, a list of pairs) as a strategy TOML file."""
-    lines = [f"# {line}" for line in comment.splitlines()]
-    for key, value in values.items():
-        if isinstance(value, str):
-            lines.append(f'{key} = "{value}"')
-        elif isinstance(value, list):
-            lines.append(f"{key} = {[list(map(int, pair)) for pair in value]}")
-        else:
-            lines.append(f"{key} = {value!r}")
-    return "\n".join(lines) + "\n"

@@ -395,6 +395,17 @@ def shares_positions(rules: str, other: str) -> bool:
     return not own.oklahoma and not their.oklahoma and own.knock_limit == their.knock_limit
 
 
+# Deals per chunk of the positions datasets ``report advice`` plays.
+ADVICE_CHUNK = 100
+
+
+def advice_chunks(rules: str, compare: Sequence[str], deals: int) -> int:
+    """The dataset chunks ``write_advice`` plays (for progress bars): its own positions and
+    those of each compared rule set that cannot share them (``shares_positions``)."""
+    datasets = 1 + sum(not shares_positions(rules, name) for name in compare)
+    return datasets * -(-deals // ADVICE_CHUNK)
+
+
 def _advice_evaluation(samples: int):
     from gin_sim.positions import Evaluation
 
@@ -436,7 +447,7 @@ def write_advice(
         client = active_client()
 
         def dataset(rule_set, folder: str) -> pd.DataFrame:
-            config = PositionsConfig(rule_set, pair, seed, deals, 100, evaluation)
+            config = PositionsConfig(rule_set, pair, seed, deals, ADVICE_CHUNK, evaluation)
             chunks = execute(config, claim.folder / folder, False, None, on_chunk, client)
             frame = pd.concat(list(chunks), ignore_index=True)
             frame["kind"] = frame["kind"].astype(str)
@@ -464,6 +475,7 @@ def write_advice(
             own_rules.name, (pair[0].name, pair[1].name), deals, seed, evaluation.name,
             positions, compared, paired, checked, continuations, sweep.knocks,
             f"basic against simple ({basic_decks:,} decks, every knock threshold)",
+            {own_rules.name: own_rules} | {load_rules(n).name: load_rules(n) for n in compare},
         )  # fmt: skip
         command = command_line("advice", options | {"out": out})
         return write_report(advice_report(study, command), claim)
@@ -537,6 +549,8 @@ class DefaultSet:
             total += search_runs(
                 load_rules(self.schedule_rules), self.phases, self.thresholds, self.finalists
             )
+        if self.advice_rules:
+            total += advice_chunks(self.advice_rules, self.advice_compare, self.advice_deals)
         if self.equity_rules:
             from gin_sim.equity import study_steps
 
@@ -651,6 +665,8 @@ def _write_default_set(root: Path, s: DefaultSet, on_run: Progress, claim) -> li
                 s.advice_continuations,
                 s.seed,
                 root / f"advice-{s.advice_rules}",
+                # One step of the set's progress per dataset chunk (advice_chunks).
+                None if on_run is None else lambda deals, resumed: on_run(1),
             )
         )
     if s.equity_rules:

@@ -180,9 +180,10 @@ def render_markdown(report: Report) -> str:
         "## Data",
         "",
         f"Every table is saved as CSV and Parquet next to this file ({saved}; the same names "
-        "with `.parquet`), with each figure's mean, the half-width of its 95% interval, its "
-        "bounds (`low`, `high`) and `n`, the independent units behind it (decks; matches for "
-        "the match win rate), so any figure can be redrawn from them.",
+        "with `.parquet`), with each figure's mean, the bounds of its 95% interval (`low`, "
+        "`high`; `half_width` where the interval is symmetric: rates per knock have Wilson "
+        "intervals, which are not) and `n`, the independent units behind it (decks; matches "
+        "for the match win rate), so any figure can be redrawn from them.",
         "",
     ]
     return "\n".join(lines)
@@ -218,6 +219,17 @@ def format_value(figure: str, mean: float, half_width: float | None = None) -> s
     if half_width is not None and not math.isnan(half_width):
         text += f" ± {half_width * scale:.{digits}f}"
     return text + suffix
+
+
+def format_rate(rate: float, low: float, high: float, digits: int = 2) -> str:
+    """A rate in percent with its interval in brackets, ``12.50% (8.10 to 18.20)``: rates
+    carry Wilson intervals (``summary.rate_interval``), which are not symmetric."""
+    if rate is None or not math.isfinite(rate):
+        return "n/a"
+    text = f"{100 * rate:.{digits}f}%"
+    if math.isfinite(low) and math.isfinite(high):
+        text += f" ({100 * low:.{digits}f} to {100 * high:.{digits}f})"
+    return text
 
 
 def display(table: pd.DataFrame, key: str, key_label: str | None = None) -> pd.DataFrame:

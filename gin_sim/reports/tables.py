@@ -26,6 +26,7 @@ from gin_sim.summary import (
     match_summary,
     paired_difference,
     player_summary,
+    rate_interval,
     seat_of,
 )
 
@@ -72,6 +73,17 @@ def strategy_figures(
     if matches is not None:
         figures[MATCHES_WON] = match_summary(matches, player, is_duplicate(matches))[MATCHES_WON]
     return figures
+
+
+# Rates (undercuts per knock) carry a Wilson interval (``summary.rate_interval``), which
+# stays inside [0, 1] on thin cells; ``low`` and ``high`` are its ends.
+RATE_COLUMNS = ["mean", "low", "high", "n"]
+
+
+def rate_row(estimate: Estimate, trials: float) -> dict[str, float | int]:
+    """A rate's row: its mean, Wilson interval (``rate_interval`` with ``trials``) and units."""
+    low, high = rate_interval(estimate, trials)
+    return {"mean": estimate.mean, "low": low, "high": high, "n": estimate.n}
 
 
 def estimate_row(estimate: Estimate) -> dict[str, float | int]:
@@ -150,8 +162,8 @@ def undercut_rates(
 
     ``knocker_deadwood`` is the knocker's deadwood and ``stock_left`` the cards left in
     the stock when it knocked. Every deadwood 0 to 10 gets a row (0: gin, which is never
-    undercut; a deadwood without knocks has ``knocks`` 0 and no rate). Intervals pair the
-    two hands of a duplicate deck, as everywhere else.
+    undercut; a deadwood without knocks has ``knocks`` 0 and no rate). Intervals are Wilson's
+    (``rate_row``), with the two hands of a duplicate deck as one unit, as everywhere else.
     """
     knocks = knocks_of(hands, player)
     paired = is_duplicate(hands)
@@ -164,9 +176,9 @@ def undercut_rates(
         rows.append(
             dict(zip(by, (v if isinstance(v, str) else int(v) for v in values), strict=True))
             | {"knocks": len(group), "undercuts": int(group["undercut"].sum())}
-            | estimate_row(estimate)
+            | rate_row(estimate, len(group))
         )
-    columns = [*by, "knocks", "undercuts", *ESTIMATE_COLUMNS]
+    columns = [*by, "knocks", "undercuts", *RATE_COLUMNS]
     table = pd.DataFrame.from_records(rows, columns=columns)
     if "knocker_deadwood" in by:  # the full 0..10 range, so every table has the same rows
         full = _full_index(table, by)

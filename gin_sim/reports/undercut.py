@@ -8,10 +8,11 @@ from pathlib import Path
 import pandas as pd
 
 from gin_sim.reports import figures, tables
-from gin_sim.reports.document import Report, Section, format_value
+from gin_sim.reports.document import Report, Section, format_rate
 from gin_sim.reports.knock import run_setup
 from gin_sim.reports.sweeps import Sweep
 from gin_sim.strategies import Strategy
+from gin_sim.summary import rate_interval
 
 RATE = "undercut rate (per knock)"
 # A heat-map cell's rate is drawn in colour only when at least this many knocks back it:
@@ -29,8 +30,8 @@ def _shown(table: pd.DataFrame, key: str, key_label: str) -> pd.DataFrame:
             "knocks": [f"{k:,}" for k in table["knocks"]],
             "undercuts": [f"{u:,}" for u in table["undercuts"]],
             "undercut rate": [
-                format_value(RATE, r, h)
-                for r, h in zip(table["rate"], table["half_width"], strict=True)
+                format_rate(r, low, high)
+                for r, low, high in zip(table["rate"], table["low"], table["high"], strict=True)
             ],
         }
     )
@@ -67,7 +68,7 @@ def thin_cells_text(cells: pd.DataFrame) -> str:
         f"{int(thin['knocks'].min()):,} to {int(thin['knocks'].max()):,} per cell): they "
         "are grey and hatched, with the rate and, in brackets, the knock count, because "
         "their rates are too uncertain to colour like the others (the highest, "
-        f"{format_value(RATE, largest['rate'], largest['half_width'])} at deadwood "
+        f"{format_rate(largest['rate'], largest['low'], largest['high'])} at deadwood "
         f"{int(largest['knocker_deadwood'])} with {int(largest['stock_left'])} cards left, "
         f"rests on {int(largest['knocks']):,} knocks). Cells without knocks are blank."
     )
@@ -80,17 +81,18 @@ def undercut_findings(knocks: pd.DataFrame, parts: dict[str, pd.DataFrame]) -> l
     bands = parts["undercut-by-stock-band"]
     highest = bands.loc[bands["rate"].idxmax()]
     return [
-        f"Overall {format_value(RATE, overall.mean, overall.half_width)} of {len(knocks):,} "
+        f"Overall {format_rate(overall.mean, *rate_interval(overall, len(knocks)))} of "
+        f"{len(knocks):,} "
         "knocks were undercut (gins, which cannot be undercut, included).",
         "Undercut rate by the deadwood knocked with: "
         + ", ".join(
-            f"{row.knocker_deadwood}: {format_value(RATE, row.rate, row.half_width)}"
+            f"{row.knocker_deadwood}: {format_rate(row.rate, row.low, row.high)}"
             for row in by_deadwood.itertuples()
         )
         + ".",
         "By cards left in the stock when knocking: "
         + ", ".join(
-            f"{row.stock_band} cards: {format_value(RATE, row.rate, row.half_width)}"
+            f"{row.stock_band} cards: {format_rate(row.rate, row.low, row.high)}"
             for row in bands.itertuples()
         )
         + f"; the highest risk is with {highest['stock_band']} cards left.",
