@@ -8,7 +8,7 @@ depends only on the seed and its number, so the same command gives the same file
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
@@ -17,6 +17,7 @@ import pandas as pd
 from gin_sim.config import ConfigError
 from gin_sim.limits import MAX_REPORT_DEALS, MAX_REPORT_MATCHES, check_count, check_seed
 from gin_sim.reports.document import (
+    Report,
     check_report_folder,
     claim_report,
     claim_report_set,
@@ -62,6 +63,19 @@ def finished_report(out: str | Path, kind: str, options: dict[str, object]) -> b
     return check_report_folder(out, kind, options)
 
 
+def _claimed_and_written(
+    out: str | Path, kind: str, options: dict[str, object], build: Callable[[Path, str], Report]
+) -> Path:
+    """Every report is written this way: claim the folder ``out`` (one writer, only
+    gin-sim's files); unless the same report is finished there, ``build(folder, command)``
+    plays and tabulates it (``command`` reproduces it) and it is written."""
+    with claim_report(out, kind, options) as claim:
+        if claim.finished:
+            return claim.folder
+        command = command_line(kind, options | {"out": out})
+        return write_report(build(claim.folder, command), claim)
+
+
 def knock_options(
     rules: str, strategy: str, opponent: str, deals: int, matches: int, seed: int
 ) -> dict[str, object]:
@@ -86,15 +100,15 @@ def knock(
     check_counts(deals, matches)
     check_seed(seed)
     options = knock_options(rules, strategy, opponent, deals, matches, seed)
-    with claim_report(out, "knock", options) as claim:
-        if claim.finished:
-            return claim.folder
-        rule_set, player = load_rules(rules), load_strategy(strategy)
-        if sweep is None:
-            other = load_strategy(opponent)
-            sweep = knock_sweep(rule_set, player, other, deals, matches, seed, on_run)
-        command = command_line("knock", options | {"out": out})
-        return write_report(knock_report(sweep, player, command), claim)
+
+    def build(_folder: Path, command: str) -> Report:
+        player, played = load_strategy(strategy), sweep
+        if played is None:
+            rule_set, other = load_rules(rules), load_strategy(opponent)
+            played = knock_sweep(rule_set, player, other, deals, matches, seed, on_run)
+        return knock_report(played, player, command)
+
+    return _claimed_and_written(out, "knock", options, build)
 
 
 def undercut_options(
@@ -123,16 +137,15 @@ def undercut(
     check_counts(deals)
     check_seed(seed)
     options = undercut_options(rules, strategy, opponent, deals, seed)
-    with claim_report(out, "undercut", options) as claim:
-        if claim.finished:
-            return claim.folder
-        rule_set, player = load_rules(rules), load_strategy(strategy)
-        if sweep is None:
-            other = load_strategy(opponent)
-            sweep = knock_sweep(rule_set, player, other, deals, 0, seed, on_run)
-        sweep = replace(sweep, matches=0)
-        command = command_line("undercut", options | {"out": out})
-        return write_report(undercut_report(sweep, player, command), claim)
+
+    def build(_folder: Path, command: str) -> Report:
+        player, played = load_strategy(strategy), sweep
+        if played is None:
+            rule_set, other = load_rules(rules), load_strategy(opponent)
+            played = knock_sweep(rule_set, player, other, deals, 0, seed, on_run)
+        return undercut_report(replace(played, matches=0), player, command)
+
+    return _claimed_and_written(out, "undercut", options, build)
 
 
 def variants_options(
@@ -161,9 +174,8 @@ def variants(
     if len(rules) < 2 or len(set(rules)) != len(rules):
         raise ConfigError(f"rules {','.join(rules)}: allowed two or more different rule sets")
     options = variants_options(rules, strategy, opponent, deals, matches, seed)
-    with claim_report(out, "variants", options) as claim:
-        if claim.finished:
-            return claim.folder
+
+    def build(_folder: Path, command: str) -> Report:
         player, other = load_strategy(strategy), load_strategy(opponent)
         played = dict(sweeps or {})
         for name in rules:
@@ -174,8 +186,9 @@ def variants(
         by_name = {played[name].rules.name: played[name] for name in rules}
         if len(by_name) != len(rules):
             raise ConfigError(f"rules {','.join(rules)}: two of them have the same name")
-        command = command_line("variants", options | {"out": out})
-        return write_report(variants_report(by_name, player, command), claim)
+        return variants_report(by_name, player, command)
+
+    return _claimed_and_written(out, "variants", options, build)
 
 
 def schedule_options(
@@ -216,17 +229,17 @@ def schedule(
     options = schedule_options(
         rules, strategy, opponent, phases, thresholds, deals, confirm_deals, finalists, seed
     )
-    with claim_report(out, "schedule", options) as claim:
-        if claim.finished:
-            return claim.folder
+
+    def build(_folder: Path, command: str) -> Report:
         rule_set, player = load_rules(rules), load_strategy(strategy)
         other = load_strategy(opponent)
         search = schedule_search(
             rule_set, player, other, phases, thresholds, deals, confirm_deals, finalists, seed,
             on_run,
         )  # fmt: skip
-        command = command_line("schedule", options | {"out": out})
-        return write_report(schedule_report(search, player, command), claim)
+        return schedule_report(search, player, command)
+
+    return _claimed_and_written(out, "schedule", options, build)
 
 
 def equity_options(
@@ -266,14 +279,14 @@ def equity(
     check_equity_counts(players, deals, games, matches)
     check_seed(seed)
     options = equity_options(players, rules, deals, games, matches, seed)
-    with claim_report(out, "equity", options) as claim:
-        if claim.finished:
-            return claim.folder
+
+    def build(_folder: Path, command: str) -> Report:
         rule_set = load_rules(rules)
         pair = (load_strategy(players[0]), load_strategy(players[1]))
         study = equity_study(rule_set, pair, deals, games, matches, seed, on_run)
-        command = command_line("equity", options | {"out": out})
-        return write_report(equity_report(study, command), claim)
+        return equity_report(study, command)
+
+    return _claimed_and_written(out, "equity", options, build)
 
 
 def tournament_options(
@@ -315,9 +328,8 @@ def tournament(
     check_seed(seed)
     options = tournament_options(players, rules, deals, matches, seed, out, runs)
     runs = Path(out) / "runs" if runs is None else Path(runs)
-    with claim_report(out, "tournament", options) as claim:
-        if claim.finished:
-            return claim.folder
+
+    def build(_folder: Path, command: str) -> Report:
         played = play_tournament(
             [load_rules(name) for name in rules],
             [load_strategy(name) for name in players],
@@ -329,9 +341,9 @@ def tournament(
             active_client(),
             on_run,
         )
-        command = command_line("tournament", options | {"out": out})
-        report = tournament_report(played, command, str(runs) if keep_runs else None)
-        return write_report(report, claim)
+        return tournament_report(played, command, str(runs) if keep_runs else None)
+
+    return _claimed_and_written(out, "tournament", options, build)
 
 
 # The rule sets ``report advice`` compares with its own by default (issue 16).
@@ -439,16 +451,15 @@ def write_advice(
     options = advice_options(
         rules, compare, players, deals, samples, check_positions, continuations, seed
     )
-    with claim_report(out, "advice", options) as claim:
-        if claim.finished:
-            return claim.folder
+
+    def build(folder: Path, command: str) -> Report:
         pair = (load_strategy(players[0]), load_strategy(players[1]))
         evaluation = _advice_evaluation(samples)
         client = active_client()
 
-        def dataset(rule_set, folder: str) -> pd.DataFrame:
+        def dataset(rule_set, name: str) -> pd.DataFrame:
             config = PositionsConfig(rule_set, pair, seed, deals, ADVICE_CHUNK, evaluation)
-            chunks = execute(config, claim.folder / folder, False, None, on_chunk, client)
+            chunks = execute(config, folder / name, False, None, on_chunk, client)
             frame = pd.concat(list(chunks), ignore_index=True)
             frame["kind"] = frame["kind"].astype(str)
             return frame
@@ -477,8 +488,9 @@ def write_advice(
             f"basic against simple ({basic_decks:,} decks, every knock threshold)",
             {own_rules.name: own_rules} | {load_rules(n).name: load_rules(n) for n in compare},
         )  # fmt: skip
-        command = command_line("advice", options | {"out": out})
-        return write_report(advice_report(study, command), claim)
+        return advice_report(study, command)
+
+    return _claimed_and_written(out, "advice", options, build)
 
 
 # The named strategies that play fast enough for the default set's tournament.
