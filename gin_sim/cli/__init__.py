@@ -43,6 +43,7 @@ from gin_sim.cli import (  # noqa: E402  (they register on app)
     positions,
     replay,
     report,
+    serve,
     simulate,
     summarize,
     tune,
@@ -57,6 +58,7 @@ listing.register(app)
 report.register(app)
 tune.register(app)
 positions.register(app)
+serve.register(app)
 
 
 def _is_usage_error(error: Exception) -> bool:
