@@ -37,6 +37,7 @@ app = typer.Typer(
 )
 
 from gin_sim.cli import (  # noqa: E402  (they register on app)
+    advise,
     deadwood,
     listing,
     match,
@@ -59,6 +60,7 @@ report.register(app)
 tune.register(app)
 positions.register(app)
 serve.register(app)
+advise.register(app)
 
 
 def _is_usage_error(error: Exception) -> bool:
