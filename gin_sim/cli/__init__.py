@@ -41,6 +41,7 @@ from gin_sim.cli import (  # noqa: E402  (they register on app)
     deadwood,
     listing,
     match,
+    play,
     positions,
     replay,
     report,
@@ -61,6 +62,7 @@ tune.register(app)
 positions.register(app)
 serve.register(app)
 advise.register(app)
+play.register(app)
 
 
 def _is_usage_error(error: Exception) -> bool:
