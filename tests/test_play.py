@@ -183,3 +183,14 @@ def test_moves_the_rules_refuse_name_their_rule():
     assert "(R12)" in move_problem(hand, Discard(held[0], True))  # 10 random cards: no knock
     assert "(R14)" in move_problem(hand, BIG_GIN)
     assert move_problem(hand, Discard(held[0], False)) is None
+
+
+def test_the_readme_transcript_is_what_play_prints(tmp_path, monkeypatch):
+    text = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    command = text.split("A real single hand\n(`printf '")[1].split("'")[0]
+    block = text.split(command)[1].split("```\n")[1]
+    monkeypatch.chdir(tmp_path)
+    moves = command.replace("\\n", "\n")
+    args = ["play", "--format", "hand", "--seed", "4", "--save", "hand.json"]
+    result = runner.invoke(app, args, input=moves)
+    assert result.exit_code == 0 and result.output == block
