@@ -23,6 +23,8 @@ from typing import Any
 from gin_sim.cards import N_CARDS, format_card, parse_card_list
 from gin_sim.decide import HAND_SIZE, STOCK_AFTER_DEAL, Decision, candidate_table
 
+PHASES = ("offer", "draw", "discard")
+
 
 def complete_view(fields: Mapping[str, Any]) -> dict[str, Any]:
     """``fields`` with ``stock_left`` and the turn counts filled in when they are left out:
@@ -48,9 +50,6 @@ def complete_view(fields: Mapping[str, Any]) -> dict[str, Any]:
     mine = (turns + 1) // 2 if decision == "discard" else turns // 2
     view["own_turns"], view["opp_turns"] = mine, turns - mine
     return view
-
-
-PHASES = ("offer", "draw", "discard")
 
 
 def _card_list(value: Any) -> list[int]:

@@ -149,7 +149,11 @@ class GameSettings:
 
 
 class InputEnded(Exception):
-    """The person left: the end of the input, or ``quit``."""
+    """The person left: the end of the input (``quit`` False), or ``quit``."""
+
+    def __init__(self, quit: bool = False) -> None:
+        super().__init__("quit" if quit else "end of input")
+        self.quit = quit
 
 
 class Game:
@@ -174,6 +178,7 @@ class Game:
         games = 1 if settings.format != "hollywood" else N_GAMES
         self.score = HollywoodScore(target=self.rules.game_target, games=games)
         self.hands: list[dict[str, Any]] = []
+        self.left = ""  # how you left a game before its end
 
     @property
     def finished(self) -> bool:
@@ -182,7 +187,8 @@ class Game:
         return self.score.finished or len(self.hands) >= MOST_HANDS
 
     def play(self) -> bool:
-        """Play until the game is over (True) or the input ends (False); saved either way."""
+        """Play until the game is over (True) or you leave (False, ``left`` says how);
+        saved either way."""
         dealer = self.settings.first_dealer
         self._save()
         try:
@@ -195,7 +201,8 @@ class Game:
                 if self.settings.format != "hand":
                     for line in score_lines(self.score, self.settings, self.finished):
                         self.say(line)
-        except InputEnded:
+        except InputEnded as ended:
+            self.left = "you stopped it" if ended.quit else "at the end of the input"
             self._save()
             return False
         return True
@@ -312,7 +319,7 @@ class Game:
         while True:
             text = self.read_line(f"{prompt} > ")
             if text is None or text.strip().lower() in QUIT_WORDS:
-                raise InputEnded()
+                raise InputEnded(quit=text is not None)
             if text.strip().lower() in HELP_WORDS or not text.strip():
                 self.say(f"  moves here: {MOVES_HELP[phase]}; q to stop the game")
                 continue
@@ -332,17 +339,20 @@ class Game:
 
 
 def score_lines(score: HollywoodScore, settings: GameSettings, finished: bool) -> list[str]:
-    """The score as columns, one per game (R19), and the winner once the game is over."""
+    """The score as columns, one per game (R19), a game's winner marked ``*``, and the
+    winner once the game is over."""
     names = ["you", settings.opponent.name]
     games = score.games
-    heading = "game" if games == 1 else "game 1  game 2  game 3"
-    lines = [f"Score (to {score.target}):  {'':<12}{heading}"]
+    headings = ["game"] if games == 1 else [f"game {g + 1}" for g in range(games)]
+    lines = [
+        (f"{f'Score (to {score.target})':<26}" + "".join(f"{h:>7} " for h in headings)).rstrip()
+    ]
     for player in (0, 1):
-        cells = []
-        for game in range(games):
-            mark = "*" if score.game_winner[game] == player else " "
-            cells.append(f"{score.totals[player][game]:>5}{mark} ")
-        lines.append(f"  {names[player]:<24}{''.join(cells)}")
+        cells = "".join(
+            f"{score.totals[player][g]:>7}" + ("*" if score.game_winner[g] == player else " ")
+            for g in range(games)
+        )
+        lines.append(f"  {names[player]:<24}{cells}".rstrip())
     if finished:
         winner = score.match_winner
         won = "You win" if winner == YOU else f"{names[BOT]} wins"

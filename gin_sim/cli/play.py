@@ -91,7 +91,7 @@ def play(
     saved = f"; saved to {save}" if save else ""
     if not finished:
         typer.echo(
-            f"The game stops here, at the end of the input, after {len(game.hands)} finished hands{saved}."
+            f"The game stops here, {game.left}, after {len(game.hands)} finished hands{saved}."
         )
     elif save:
         typer.echo(f"Saved to {save}: gin-sim replay --record {save}")
