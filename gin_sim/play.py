@@ -225,7 +225,9 @@ class Game:
             phase = hand.phase
             if hand.to_move == BOT:
                 view = view_from_situation(hand.situation(hand.view()))
-                # One number of its stream per decision (a search draws one, docs/engine.md).
+                # Its k-th decision of the hand reads its stream from the k-th number on: a
+                # search draws about one number a decision (docs/engine.md), so its worlds
+                # differ from decision to decision, and the game stays reproducible.
                 decision = self.opponent.decide(
                     view, settings.key, deal=deal, seat=BOT, draws=asked
                 )
