@@ -63,6 +63,8 @@ def play(
     from gin_sim.strategies import load_strategy
 
     with user_errors():
+        if sys.stdin is None:  # Python's stand-in when file descriptor 0 is closed
+            raise ValueError("standard input is closed (<&-): your moves come from it")
         if game_format not in FORMATS:
             raise ConfigError(f"--format {game_format!r}: allowed {', '.join(FORMATS)}")
         rule_set = load_rules(rules, rule)

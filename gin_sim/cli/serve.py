@@ -21,6 +21,8 @@ def serve(
     from gin_sim.serve import Server, serve_lines
 
     with user_errors():
+        if sys.stdin is None:  # Python's stand-in when file descriptor 0 is closed
+            raise ValueError("standard input is closed (<&-): the requests come from it")
         server = Server(rules, strategy)  # bad defaults: one line, exit 2, before any request
     serve_lines(server, sys.stdin.buffer, sys.stdout)
 
