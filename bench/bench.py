@@ -50,6 +50,9 @@ def main() -> None:
     parser.add_argument(
         "--positions-deals", type=int, default=60, help="deals whose positions are evaluated"
     )
+    parser.add_argument(
+        "--serve-requests", type=int, default=2000, help="requests sent to gin-sim serve"
+    )
     parser.add_argument("--check", action="store_true", help="verify results against the reference")
     parser.add_argument("--run-deals", type=int, default=2_000_000, help="decks of the Parquet run")
     parser.add_argument(
@@ -114,6 +117,7 @@ def main() -> None:
     )
 
     bench_search(args)
+    bench_serve(args)
     bench_positions(args)
     bench_runs(args)
 
@@ -255,6 +259,69 @@ def bench_positions(args: argparse.Namespace) -> None:
         f"dataset deals/s mc vs mc: {deals / seconds:.1f}  ({rows:,} positions from {deals:,} deals "
         f"played and evaluated at the default depth, hollywood, {numba.config.NUMBA_NUM_THREADS} threads, once)"
     )
+
+
+def bench_serve(args: argparse.Namespace) -> None:
+    """Requests answered per second by a real ``gin-sim serve`` process, one at a time (a
+    host waiting for each answer), at the positions of real hands."""
+    import json
+    import subprocess
+    import sys
+
+    from gin_sim.decide import view_from_situation
+    from gin_sim.reference.engine import decisions_reference
+
+    views, deal = [], 0
+    while len(views) < args.serve_requests:
+        views += [
+            (view_from_situation(s), s.player)
+            for s, _ in decisions_reference(5, deal, "hollywood", ("expert", "expert"))
+        ]
+        deal += 1
+    from gin_sim.decide import Decider
+
+    for strategy, count in (("simple", args.serve_requests), ("mc", args.serve_requests // 10)):
+        decider = Decider(strategy, "hollywood")
+
+        def decide_all(n: int, decider: Decider = decider) -> None:
+            for i in range(n):
+                view, seat = views[i % len(views)]
+                decider.decide(view, i, seat=seat)
+
+        decide_all(20)  # compile
+        seconds = median_seconds(lambda: decide_all(count), 3)  # noqa: B023 (called at once)
+        print(
+            f"prepared decision ms {strategy}: {seconds / count * 1e3:.3f}  (Decider.decide in process, "
+            f"hollywood, {count:,} positions of expert play, median of 3)"
+        )
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gin_sim", "serve"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        bufsize=1,
+    )
+    assert server.stdin is not None and server.stdout is not None
+    try:
+        for strategy, count in (("simple", args.serve_requests), ("mc", args.serve_requests // 10)):
+
+            def ask(n: int, strategy: str = strategy) -> None:
+                for i in range(n):
+                    view, seat = views[i % len(views)]
+                    request = {"id": i, "strategy": strategy, "seed": i, "seat": seat, "view": view}
+                    server.stdin.write(json.dumps(request) + "\n")
+                    answer = json.loads(server.stdout.readline())
+                    assert answer["id"] == i and "error" not in answer, answer
+
+            ask(20)  # compile, prepare
+            seconds = median_seconds(lambda: ask(count), 3)  # noqa: B023 (called at once)
+            print(
+                f"serve decisions/s {strategy}: {count / seconds:.0f}  (gin-sim serve, hollywood, "
+                f"one request at a time at {count:,} positions of expert play, median of 3)"
+            )
+    finally:
+        server.stdin.close()
+        server.wait()
 
 
 def bench_runs(args: argparse.Namespace) -> None:

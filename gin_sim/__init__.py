@@ -7,7 +7,8 @@ The public API, one way in for each concept:
 - rules and strategies: ``Rules``, ``load_rules``, ``load_strategy``
 - play: ``play_hand`` (one hand from an explicit deck), ``simulate_deals``,
   ``records_to_frame``
-- decisions from outside: ``decide`` (any strategy's decision for a view given as plain data)
+- decisions from outside: ``decide`` (any strategy's decision for a view given as plain data),
+  ``Decider`` (a strategy prepared once for a rule set, for many decisions)
 - runs: ``load_run`` (the records of a run folder written with ``--out``)
 - positions: ``load_positions`` (a dataset of evaluated decision positions, docs/advice.md)
 """
@@ -16,7 +17,7 @@ The public API, one way in for each concept:
 import gin_sim.environment  # noqa: F401
 from gin_sim.cards import format_cards, parse_cards
 from gin_sim.deadwood import min_deadwood, min_deadwood_many
-from gin_sim.decide import Decision, decide
+from gin_sim.decide import Decider, Decision, decide
 from gin_sim.melds import Arrangement, best_arrangement
 from gin_sim.positions import load_positions
 from gin_sim.rules import Rules, load_rules
@@ -28,6 +29,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Arrangement",
+    "Decider",
     "Decision",
     "Rules",
     "Strategy",

@@ -26,6 +26,15 @@ SUIT_MASK = (1 << N_RANKS) - 1
 FULL_DECK = (1 << N_CARDS) - 1
 
 _TOKEN_SPLIT = re.compile(r"[\s,]+")
+# Every spelling of a card parse_card accepts, upper-cased ("7H", "TH", "10H"): a card is
+# looked up, which a decision server parsing a view per request needs to be quick.
+_CARD_BY_NAME = {
+    (rank_name + suit_name): suit * N_RANKS + rank
+    for suit, suit_name in enumerate(SUITS)
+    for rank, rank_names in enumerate(RANKS)
+    for rank_name in (rank_names, "10")
+    if rank_name != "10" or rank_names == "T"
+}
 
 
 def card_index(rank: int, suit: int) -> int:
@@ -49,6 +58,9 @@ def card_value(card: int) -> int:
 def parse_card(token: str) -> int:
     """Parse one card such as ``"TD"``, ``"10d"`` or ``"as"`` into its index."""
     text = token.strip().upper()
+    card = _CARD_BY_NAME.get(text)
+    if card is not None:
+        return card
     if len(text) < 2:
         raise ValueError(
             f"malformed card {shown(token)}: expected a rank from {RANKS} (or 10) and a suit from {SUITS}"

@@ -76,7 +76,7 @@ except ImportError as error:  # pragma: no cover - depends on the environment
 
 from gin_sim.cards import N_CARDS, N_RANKS, RANKS, card_rank, cards_of, format_cards
 from gin_sim.cards import parse_card as gin_card
-from gin_sim.decide import Decision, decide
+from gin_sim.decide import Decider, Decision
 from gin_sim.limits import check_index, check_seed
 from gin_sim.melds import Arrangement, best_arrangement, defender_layoffs, knocker_arrangement
 from gin_sim.rules import Rules
@@ -376,6 +376,8 @@ class GinSimBot(pyspiel.Bot):
         # Loaded and checked against the rules once, so that bad input fails here.
         self.strategy = load_strategy(strategy)
         self.strategy.for_rules(self.rules)
+        # Prepared once (its rollout and opponent-model files read here, not per decision).
+        self._decider = Decider(self.strategy, self.rules)
         self.player = player_id
         self.seed = check_seed(seed)
         self.deal = check_index(deal, "deal")
@@ -433,10 +435,8 @@ class GinSimBot(pyspiel.Bot):
     def _decide(self, record: PublicRecord, decision: str, wall: bool = False) -> Decision:
         view = self._view(record, decision, wall)
         try:
-            return decide(
+            return self._decider.decide(
                 view,
-                self.rules,
-                self.strategy,
                 self.seed,
                 deal=self.deal,
                 seat=self.player,

@@ -80,6 +80,20 @@ def replay_hand(
         list(deck), rules, players, dealer, seed=seed, deal=deal, trace=events
     )
     names = [f"player {p + 1} ({players[p].name})" for p in (0, 1)]
+    return Replay(describe_events(events, record, names, rules, dealer, players, heading), record)
+
+
+def describe_events(
+    events: Sequence[tuple],
+    record: dict[str, int | bool],
+    names: list[str],
+    rules: Rules,
+    dealer: int,
+    players: tuple[Strategy, Strategy] | None = None,
+    heading: str = "",
+) -> list[str]:
+    """The lines of a hand from the reference engine's trace (``events``) and its record;
+    ``names[p]`` names player ``p``; ``players``: their strategies, if a search is shown."""
     hands = [0, 0]
     lines = [heading] if heading else []
     turn = 0
@@ -120,6 +134,7 @@ def replay_hand(
         elif kind == "big_gin":
             lines.append(f"     {names[player]} has big gin: all 11 cards in melds (R14)")
         elif kind == "search":
+            assert players is not None, "a search is shown with the searcher's strategy"
             _, figures = details
             lines.append(
                 f"     {names[player]} {search_worlds(players[player], figures)}"
@@ -153,7 +168,7 @@ def replay_hand(
                     f"  {names[defender]} deadwood {before} before layoffs, {after} after ({laid_points} laid off)"
                 )
             lines.append(score_line(record, names, rules))
-    return Replay(lines, record)
+    return lines
 
 
 def search_worlds(strategy: Strategy, figures: SearchFigures) -> str:

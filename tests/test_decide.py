@@ -19,6 +19,7 @@ import pytest
 
 import gin_sim
 from gin_sim.decide import (
+    Decider,
     _kernel_decision,
     decide,
     max_draws,
@@ -245,9 +246,14 @@ def test_bad_views_are_one_line_errors(change, message):
 
 
 def test_missing_fields_and_bad_arguments():
-    missing = {k: v for k, v in VIEW.items() if k != "taken"}
-    with pytest.raises(ValueError, match="'taken' is missing"):
-        decide(missing, "hollywood", "simple")
+    # the upcard taken at the offer, its card not named
+    from_pile = {k: v for k, v in VIEW.items() if k not in ("taken", "opp_passed", "own_passed")}
+    from_pile |= {"taken_from_pile": True, "pile_takes": 1, "pile": "", "stock_left": 31}
+    assert decide(from_pile | {"taken": "KD"}, "hollywood", "simple").discard != "KD"  # R11
+    with pytest.raises(ValueError, match="'taken' is missing: after a take from the pile"):
+        decide(from_pile, "hollywood", "simple")
+    with pytest.raises(ValueError, match="'taken_from_pile' is missing"):
+        decide({k: v for k, v in VIEW.items() if k != "taken_from_pile"}, "hollywood", "simple")
     with pytest.raises(ValueError, match="'knock_limit' is missing"):
         decide(VIEW, "oklahoma", "simple")
     with pytest.raises(ValueError, match="seat"):
@@ -338,3 +344,76 @@ def test_strategy_objects_and_family_kinds():
     assert first == decide(VIEW, rules, "random", seed=5, seat=1)
     picks = {decide(VIEW, rules, "random", seed=s).action for s in range(12)}
     assert len(picks) > 3
+
+
+def test_the_module_doctests_run():
+    import importlib
+
+    assert doctest.testmod(importlib.import_module("gin_sim.decide")).failed == 0
+
+
+@pytest.mark.parametrize("rule_set", ["hollywood", "oklahoma"])
+def test_a_prepared_decider_decides_as_a_fresh_preparation_and_needs_no_stock_card(rule_set):
+    """One ``Decider`` per strategy, used for every position of a few hands, gives the
+    decision (and a search's figures) of a strategy prepared afresh for each position, as
+    ``decide`` did before it prepared once; a view after a stock draw without ``taken``
+    gives the same decision."""
+    rules = load_rules(rule_set)
+    strategies = [
+        load_strategy("expert"),
+        load_strategy("random"),
+        replace(load_strategy("mc"), samples=8, screen=3),
+    ]
+    deciders = [Decider(s, rules) for s in strategies]
+    without_taken = 0
+    for deal, situation in _positions(("expert", "simple"), rules, 3):
+        view = view_from_situation(situation)
+        seat = situation.player
+        masks, state = position_from_view(parse_view(view, rules), seat)
+        stream = stream_state(SEED, deal, seat, 5)
+        for strategy, decider in zip(strategies, deciders, strict=True):
+            fresh = _kernel_decision(
+                strategy.for_rules(rules).to_kernel(rules), rules, masks, state, seat, stream
+            )
+            prepared = decider.decide(view, SEED, deal=deal, seat=seat, draws=5)
+            assert prepared == fresh, (deal, view, strategy.name)
+            if view["decision"] == "discard" and not view["taken_from_pile"]:
+                unnamed = {k: v for k, v in view.items() if k != "taken"}
+                assert decider.decide(unnamed, SEED, deal=deal, seat=seat, draws=5) == fresh
+                without_taken += 1
+    assert without_taken > 10
+
+
+def test_a_prepared_decider_reads_no_file_per_decision(monkeypatch):
+    """Prepared once: deciding reads no strategy or rule file (the rollout and opponent
+    model of a search player included), so a file read would fail here."""
+    import gin_sim.rules
+    import gin_sim.strategies
+
+    deciders = [Decider("mc", "hollywood"), Decider("expert", "standard")]
+
+    def no_reading(*args, **kwargs):
+        raise AssertionError("a file was read while deciding")
+
+    monkeypatch.setattr(gin_sim.strategies, "read_named_config", no_reading)
+    monkeypatch.setattr(gin_sim.rules, "read_named_config", no_reading)
+    for decider in deciders:
+        assert decider.decide(VIEW, 1).discard == "KD"
+    with pytest.raises(AssertionError, match="a file was read"):  # the patch does bite
+        Decider("expert", "hollywood")
+
+
+def test_decide_prepares_a_strategy_once_per_rule_set():
+    from gin_sim.decide import _prepared
+
+    mc = load_strategy("mc")
+    decide(VIEW, "standard", mc)
+    before = _prepared.cache_info()
+    decide(VIEW, "standard", mc, seed=2)
+    decide(VIEW, "standard", "mc", seed=3)  # the same strategy read again by name
+    after = _prepared.cache_info()
+    assert (after.hits - before.hits, after.misses - before.misses) == (2, 0)
+    with pytest.raises(ValueError, match="rules = 3"):
+        Decider("expert", 3)
+    with pytest.raises(ValueError, match="draws = -1"):
+        Decider("expert").decide(VIEW, draws=-1)

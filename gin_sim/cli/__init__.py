@@ -37,13 +37,16 @@ app = typer.Typer(
 )
 
 from gin_sim.cli import (  # noqa: E402  (they register on app)
+    advise,
     deadwood,
     distill,
     listing,
     match,
+    play,
     positions,
     replay,
     report,
+    serve,
     simulate,
     summarize,
     tune,
@@ -59,6 +62,9 @@ report.register(app)
 tune.register(app)
 positions.register(app)
 distill.register(app)
+serve.register(app)
+advise.register(app)
+play.register(app)
 
 
 def _is_usage_error(error: Exception) -> bool:

@@ -41,8 +41,15 @@ def replay(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the lines and the hand's record as JSON.")
     ] = False,
+    record: Annotated[
+        str | None,
+        typer.Option(help="A game saved by gin-sim play --save: every hand, move by move."),
+    ] = None,
 ) -> None:
     """Print one deal as a person would follow it: hands, offer, draws, discards, showdown, score."""
+    if record is not None:
+        _replay_record(record, seed, deal, deck, dealer, as_json)
+        return
     with user_errors():
         rule_set = load_rules(rules, rule)
         pair = resolve_players(players, param1, param2)
@@ -68,6 +75,33 @@ def replay(
         echo_json({"lines": result.lines, "record": result.record})
     else:
         typer.echo(result.text)
+
+
+def _replay_record(
+    record: str,
+    seed: int | None,
+    deal: int | None,
+    deck: str | None,
+    dealer: int | None,
+    as_json: bool,
+) -> None:
+    from pathlib import Path
+
+    from gin_sim.play import replay_record
+
+    with user_errors():
+        given = [
+            n
+            for n, v in (("--seed", seed), ("--deal", deal), ("--deck", deck), ("--dealer", dealer))
+            if v is not None
+        ]
+        if given:
+            raise ConfigError(f"--record holds its own deals: drop {given[0]}")
+        lines = replay_record(Path(record))
+    if as_json:
+        echo_json({"lines": lines})
+    else:
+        typer.echo("\n".join(lines))
 
 
 def register(app: typer.Typer) -> None:

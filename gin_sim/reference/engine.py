@@ -63,6 +63,7 @@ __all__ = [
     "player_view",
     "simple_discard",
     "simple_discard_bounded",
+    "start_hand",
     "take_gain",
     "take_gain_bounded",
     "take_score",
@@ -751,11 +752,26 @@ class _Hand:
     ) -> _Hand:
         """A new hand from a deck order (R6): the upcard is offered to the non-dealer (R7);
         ``score``: the score before it, if one is kept."""
-        table = _Table(deck, dealer, rules)
         choosers = [
             _make_player(strategy, rules, player_stream_state(seed, deal, p))
             for p, strategy in enumerate(players)
         ]
+        return cls.started(deck, rules, dealer, choosers, deal, trace, score)
+
+    @classmethod
+    def started(
+        cls,
+        deck: list[int],
+        rules: Rules,
+        dealer: int,
+        choosers: list[_Player | _Searching],
+        deal: int = 0,
+        trace: Trace = None,
+        score: HollywoodScore | None = None,
+    ) -> _Hand:
+        """A new hand from a deck order (R6) whose players are ``choosers`` (none: the
+        caller chooses every action and carries it out with ``apply``)."""
+        table = _Table(deck, dealer, rules)
         record = _new_record(deal, dealer, deck[20], table.knock_limit)
         hand = cls(table, dealer, choosers, record, trace, OFFER, 1 - dealer, score=score)
         hands = table.hands
@@ -802,6 +818,11 @@ class _Hand:
         """Play to the end of the hand and return its record."""
         while self.phase != OVER:
             self.apply(self.decide())
+        return self.result()
+
+    def result(self) -> dict[str, int | bool]:
+        """The record of a hand that is over."""
+        assert self.phase == OVER, "the hand is not over"
         table = self.table
         self.record.update(
             hand0=table.hands[0],
@@ -1020,6 +1041,25 @@ def play_hand_reference(
     rule_set = load_rules(rules)
     pair = load_players(players, rule_set)
     return _Hand.dealt(deck, rule_set, pair, dealer, seed, deal, trace, score).play()
+
+
+def start_hand(
+    deck: Sequence[int | str] | str,
+    rules: Rules | str,
+    dealer: int,
+    *,
+    deal: int = 0,
+    trace: Trace = None,
+    score: HollywoodScore | None = None,
+) -> _Hand:
+    """A hand dealt from ``deck`` (R6) whose every action the caller chooses (a person at
+    the table, a recorded game): while ``hand.phase != OVER`` it reads the position of the
+    player to move (``hand.to_move``, ``hand.view()``, ``hand.situation(hand.view())``) and
+    carries out an action with ``hand.apply``, which asserts that the rules allow it (R11,
+    R12, R14: check first); then ``hand.result()`` is the hand's record."""
+    if dealer not in (0, 1):
+        raise ValueError(f"dealer must be 0 or 1, got {dealer!r}")
+    return _Hand.started(parse_deck(deck), load_rules(rules), dealer, [], deal, trace, score)
 
 
 def decisions_reference(

@@ -1,0 +1,128 @@
+"""``gin-sim advise``: one position from options or a JSON file, in words or as JSON.
+
+- The options and the file give ``decide``'s decision for the same view.
+- The stock and the turns a person leaves out are filled in as the real hands had them.
+- Bad input is one line, exit 2.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from gin_sim.advise import complete_view
+from gin_sim.cli import app
+from gin_sim.decide import decide, view_from_situation
+from gin_sim.reference.engine import decisions_reference
+from gin_sim.serve import decision_document
+
+runner = CliRunner()
+DISCARD = [
+    "--hand", "AS 2S 3S 4H 4D 4C 9H TH JH QS KD", "--decision", "discard",
+    "--pile", "7C", "--opp-passed", "7C", "--own-passed", "7c",
+]  # fmt: skip
+VIEW = {
+    "decision": "discard",
+    "hand": "AS 2S 3S 4H 4D 4C 9H TH JH QS KD",
+    "pile": "7C",
+    "opp_passed": "7C",
+    "own_passed": "7c",
+    "dealer": "opponent",
+    "taken_from_pile": False,
+}
+
+
+def test_the_stock_and_turns_left_out_are_those_of_the_real_hands():
+    checked = 0
+    for deal in range(6):
+        for situation, _ in decisions_reference(21, deal, "hollywood", ("expert", "simple")):
+            view = view_from_situation(situation)
+            bare = {
+                k: v for k, v in view.items() if k not in ("stock_left", "own_turns", "opp_turns")
+            }
+            assert complete_view(bare) == view
+            checked += 1
+    assert checked > 100
+
+
+def test_options_and_a_view_file_give_decides_decision(tmp_path):
+    expected = decision_document(decide(complete_view(VIEW), "hollywood", "mc-fast", seed=4))
+    by_options = runner.invoke(
+        app, ["advise", *DISCARD, "--strategy", "mc-fast", "--seed", "4", "--json"]
+    )
+    assert by_options.exit_code == 0, by_options.output
+    answer = json.loads(by_options.output)
+    assert {k: v for k, v in answer.items() if k != "view"} == json.loads(json.dumps(expected))
+    assert answer["view"]["stock_left"] == 30 and answer["view"]["own_turns"] == 1
+    path = tmp_path / "view.json"
+    path.write_text(json.dumps(VIEW))
+    by_file = runner.invoke(
+        app, ["advise", "--view", str(path), "--strategy", "mc-fast", "--seed", "4", "--json"]
+    )
+    assert json.loads(by_file.output) == answer
+    words = runner.invoke(app, ["advise", *DISCARD, "--strategy", "mc-fast", "--seed", "4"])
+    first, *table = words.output.splitlines()
+    assert first.startswith("mc-fast would ") and expected["discard"] in first
+    chosen = expected["candidates"][expected["chosen"]]["action"]
+    marked = next(line for line in table if line.lstrip().startswith("*"))
+    assert marked.split()[1:3] == chosen.split()
+    for candidate in expected["candidates"]:
+        assert candidate["action"] in words.output
+    offer = runner.invoke(
+        app,
+        [
+            "advise",
+            "--hand",
+            "7h 8h 9h 2c 2d 2s 5s 6d jc kd",
+            "--phase",
+            "offer",
+            "--upcard",
+            "10h",
+            "--strategy",
+            "simple",
+        ],
+    )
+    assert offer.output == "simple would take the upcard TH\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--hand", "AS"], "advise needs --hand and --decision"),
+        (["--hand", "AS 2S", "--decision", "draw", "--pile", "3C"], "'hand' has 2 cards"),
+        ([*DISCARD, "--view", "-"], "--view gives the whole position: drop --hand"),
+        (["--view", "/nonexistent.json"], "/nonexistent.json"),
+        (
+            [
+                "--hand",
+                "AS 2S 3S 4H 4D 4C 9H TH JH QS",
+                "--decision",
+                "offer",
+                "--upcard",
+                "9d",
+                "--pile",
+                "3c",
+            ],
+            "--upcard is the pile at an offer",
+        ),
+        ([*DISCARD, "--strategy", "nope"], "unknown strategy 'nope'"),
+    ],
+)
+def test_bad_input_is_one_line_exit_2(args, message):
+    result = subprocess.run(
+        [sys.executable, "-m", "gin_sim", "advise", *args],
+        input="[1",
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+    assert result.stderr.startswith("error: ") and message in result.stderr, result.stderr
+
+
+def test_a_view_from_standard_input_that_is_not_json():
+    result = runner.invoke(app, ["advise", "--view", "-"], input="[1")
+    assert result.exit_code == 2 and "standard input is not JSON" in result.output

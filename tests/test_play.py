@@ -1,0 +1,196 @@
+"""``gin-sim play``: a game through a pipe to its end, saved, replayed from its record.
+
+- A dull player (pass, draw, then the lowest card the rules let it discard: it tries every
+  card in order, each refusal explained) plays whole games through a pipe; the record
+  replays through the engine to the same results, its deals are the seed's, the
+  opponent's moves are its strategy's decisions; the same seed and input give the same game.
+- The end of the input stops a game cleanly; a file gin-sim did not write is never
+  overwritten; moves are read forgivingly and refusals name their rule.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from gin_sim.cards import format_cards, parse_card
+from gin_sim.cli import app
+from gin_sim.decide import Decider, view_from_situation
+from gin_sim.play import MoveError, move_problem, parse_move
+from gin_sim.reference.engine import BIG_GIN, DISCARD, DRAW, OFFER, OVER, Discard, start_hand
+from gin_sim.reference.match import match_key
+from gin_sim.reference.rng import bounded, deck_for_deal, splitmix64
+from gin_sim.rules import load_rules
+from gin_sim.strategies import load_strategy
+
+runner = CliRunner()
+CARDS = [f"{r}{s}" for s in "CDHS" for r in "A23456789TJQK"]
+DULL = ("p\nd\n" + "\n".join(CARDS) + "\n") * 400
+
+
+def _play(*args: str, stdin: str = DULL) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "gin_sim", "play", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
+def _results(lines: list[str]) -> list[str]:
+    return [line for line in lines if line.startswith(("Result:", "The hand is a draw"))]
+
+
+def _check_record(path: Path, seed: int, opponent: str, rules_name: str) -> dict:
+    """The record's deals are the seed's, the opponent's moves its strategy's decisions."""
+    document = json.loads(path.read_text())
+    rules = load_rules(rules_name)
+    key = match_key(seed, 0)
+    decider = Decider(load_strategy(opponent), rules)
+    assert document["hands"][0]["dealer"] == bounded(splitmix64(key), 2)  # R5
+    for number, hand_record in enumerate(document["hands"]):
+        assert hand_record["deck"] == format_cards(deck_for_deal(key, number))
+        hand = start_hand(deck_for_deal(key, number), rules, hand_record["dealer"], deal=number)
+        asked = 0
+        for move in hand_record["moves"]:
+            if hand.to_move == 1:
+                view = view_from_situation(hand.situation(hand.view()))
+                decision = decider.decide(view, key, deal=number, seat=1, draws=asked)
+                assert decision.action == move
+                asked += 1
+            hand.apply(parse_move(move, hand.phase))
+        assert hand.phase == OVER and hand.result() == hand_record["record"]
+    return document
+
+
+def test_a_game_through_a_pipe_to_its_end_is_saved_and_replayed(tmp_path):
+    path = tmp_path / "game.json"
+    result = _play("--opponent", "simple", "--format", "game", "--seed", "5", "--save", str(path))
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("You (player 1) v simple (player 2): a game to 100")
+    assert "wins the game." in lines[-2] and lines[-1].startswith(f"Saved to {path}")
+    assert any("not allowed: you do not hold" in line for line in lines)  # refusals explained
+    document = _check_record(path, 5, "simple", "hollywood")
+    assert document["finished"] and len(document["hands"]) >= 2
+    assert max(document["points"][0][0], document["points"][1][0]) >= 100
+    replayed = runner.invoke(app, ["replay", "--record", str(path)])
+    assert replayed.exit_code == 0, replayed.output
+    assert _results(replayed.output.splitlines()) == _results(lines)
+    assert len(_results(lines)) == len(document["hands"])
+
+
+def test_a_hollywood_match_with_hints_shows_three_columns_and_is_reproducible(tmp_path):
+    args = ["--opponent", "mc-fast", "--hints", "mc-fast", "--format", "hollywood", "--seed", "8"]
+    first = _play(*args, "--save", str(tmp_path / "match.json"))
+    assert first.returncode == 0, first.stderr
+    assert "game 1  game 2  game 3" in first.stdout and "wins the match." in first.stdout
+    assert "hint: mc-fast would" in first.stdout and "95% interval" in first.stdout
+    document = _check_record(tmp_path / "match.json", 8, "mc-fast", "hollywood")
+    assert document["finished"] and len(document["game_winners"]) == 3
+    again = _play(*args)
+    assert again.stdout.splitlines() == first.stdout.splitlines()[:-1]  # but "Saved to"
+
+
+def test_the_end_of_the_input_stops_the_game_cleanly_and_keeps_the_finished_hands(tmp_path):
+    path = tmp_path / "game.json"
+    cut = DULL[: len(DULL) // 150]  # some hands in
+    result = _play("--opponent", "simple", "--seed", "5", "--save", str(path), stdin=cut)
+    assert result.returncode == 0 and result.stderr == ""
+    last = result.stdout.splitlines()[-1]
+    assert last.startswith("The game stops here, at the end of the input, after ")
+    document = json.loads(path.read_text())
+    assert not document["finished"] and len(document["hands"]) == int(
+        last.split("after ")[1].split()[0]
+    )
+    assert "the game stopped here" in runner.invoke(app, ["replay", "--record", str(path)]).output
+    nothing = runner.invoke(app, ["play", "--opponent", "simple", "--format", "hand"], input="")
+    assert nothing.exit_code == 0 and "after 0 finished hands" in nothing.output
+
+
+def test_a_file_gin_sim_did_not_write_is_never_overwritten(tmp_path):
+    mine = tmp_path / "notes.json"
+    mine.write_text('{"my": "notes"}')
+    result = _play("--opponent", "simple", "--save", str(mine))
+    assert result.returncode == 2 and result.stderr.count("\n") == 1
+    assert "is not a game record gin-sim wrote" in result.stderr
+    assert mine.read_text() == '{"my": "notes"}'
+    bad = runner.invoke(app, ["play", "--format", "chess"])
+    assert bad.exit_code == 2 and "--format 'chess': allowed hand, game, hollywood" in bad.output
+    missing = runner.invoke(app, ["play", "--save", str(tmp_path / "no" / "game.json")])
+    assert missing.exit_code == 2 and "does not exist" in missing.output
+
+
+def test_a_record_whose_moves_do_not_hold_is_refused(tmp_path):
+    path = tmp_path / "hand.json"
+    args = ["play", "--opponent", "simple", "--format", "hand", "--seed", "2", "--save", str(path)]
+    assert runner.invoke(app, args, input=DULL).exit_code == 0
+    document = json.loads(path.read_text())
+    document["hands"][0]["moves"][0] = "knock 7H"
+    path.write_text(json.dumps(document))
+    result = runner.invoke(app, ["replay", "--record", str(path)])
+    assert result.exit_code == 2 and "hand 1: " in result.output
+
+
+@pytest.mark.parametrize(
+    ("text", "phase", "action"),
+    [
+        ("t", OFFER, True), ("Take", OFFER, True), ("p", OFFER, False), ("pass", OFFER, False),
+        ("decline", OFFER, False), ("d", DRAW, False), ("DRAW", DRAW, False), ("t", DRAW, True),
+        ("7h", DISCARD, Discard(parse_card("7H"), False)), ("7H", DISCARD, Discard(parse_card("7H"), False)),
+        ("10h", DISCARD, Discard(parse_card("TH"), False)), ("Th", DISCARD, Discard(parse_card("TH"), False)),
+        ("k 7h", DISCARD, Discard(parse_card("7H"), True)), ("knock 10H", DISCARD, Discard(parse_card("TH"), True)),
+        ("7h k", DISCARD, Discard(parse_card("7H"), True)), ("discard 7h", DISCARD, Discard(parse_card("7H"), False)),
+        ("g", DISCARD, BIG_GIN), ("big gin", DISCARD, BIG_GIN),
+    ],
+)  # fmt: skip
+def test_moves_are_read_forgivingly(text, phase, action):
+    assert parse_move(text, phase) == action
+
+
+@pytest.mark.parametrize(
+    ("text", "phase", "message"),
+    [
+        ("d", OFFER, "t (take the upcard) or p (pass)"),
+        ("p", DRAW, "d (draw from the stock) or t (take the discard)"),
+        ("k", DISCARD, "knock with which card?"),
+        ("7x", DISCARD, "unknown suit"),
+        ("d", DISCARD, "a card to discard"),
+    ],
+)
+def test_moves_that_cannot_be_read_say_what_can(text, phase, message):
+    with pytest.raises(
+        MoveError, match=message.replace("?", r"\?").replace("(", r"\(").replace(")", r"\)")
+    ):
+        parse_move(text, phase)
+
+
+def test_moves_the_rules_refuse_name_their_rule():
+    deck = deck_for_deal(1, 0)
+    hand = start_hand(deck, "hollywood", 0)
+    hand.apply(True)  # the non-dealer takes the upcard (R7)
+    upcard = deck[20]
+    assert "(R11)" in move_problem(hand, Discard(upcard, False))
+    held = [c for c in range(52) if hand.view().hand >> c & 1 and c != upcard]
+    absent = next(c for c in range(52) if not hand.view().hand >> c & 1)
+    assert "you do not hold" in move_problem(hand, Discard(absent, False))
+    assert "(R12)" in move_problem(hand, Discard(held[0], True))  # 10 random cards: no knock
+    assert "(R14)" in move_problem(hand, BIG_GIN)
+    assert move_problem(hand, Discard(held[0], False)) is None
+
+
+def test_the_readme_transcript_is_what_play_prints(tmp_path, monkeypatch):
+    text = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    command = text.split("A real single hand\n(`printf '")[1].split("'")[0]
+    block = text.split(command)[1].split("```\n")[1]
+    monkeypatch.chdir(tmp_path)
+    moves = command.replace("\\n", "\n")
+    args = ["play", "--format", "hand", "--seed", "4", "--save", "hand.json"]
+    result = runner.invoke(app, args, input=moves)
+    assert result.exit_code == 0 and result.output == block
