@@ -32,6 +32,13 @@ from gin_sim.strategies import Strategy, load_strategy
 VALUE_DEALS = 100_000  # the table's cells move by less than 0.01 between seeds at this count
 VALUE_SEED = 1_700_017  # used for nothing else
 NO_TABLES = np.zeros((2, 1, 1, 2))  # the kernels' equity argument when nobody reads it
+LATTICE_POINTS = 20  # the match table's lattice: 20 points per column (5 apart for 100)
+
+
+def lattice_step(target: int) -> int:
+    """The match table's lattice step for a game target: about ``LATTICE_POINTS`` points
+    per column (``bench/match_value_check.py`` measures the error it costs)."""
+    return max(1, -(-target // LATTICE_POINTS))
 
 
 def hand_outcome_probabilities(
