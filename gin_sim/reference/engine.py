@@ -500,9 +500,9 @@ def family_discard_or_knock(strategy: Strategy, view: View) -> tuple[int, bool]:
     # 3a. Close to winning a game (closing_distance, 0: off): knock whenever the hand's
     #     limit allows, whatever the threshold and the undercut risk.
     closing = strategy.closing_distance
-    if closing > 0 and view.to_close is not None and view.to_close <= closing:
-        if k <= view.knock_limit:
-            return best, True
+    near_the_end = closing > 0 and view.to_close is not None and view.to_close <= closing
+    if near_the_end and k <= view.knock_limit:
+        return best, True
     if k <= threshold and not (
         strategy.undercut_risk < 1 and undercut_risk(k, view) > strategy.undercut_risk
     ):
