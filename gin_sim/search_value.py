@@ -92,8 +92,9 @@ def game_table(rules: Rules, rollout: str, opponent_model: str) -> np.ndarray:
 @functools.lru_cache(maxsize=8)
 def value_table(rules: Rules, rollout: str, opponent_model: str, match: bool) -> np.ndarray:
     """The value vector a score-aware searcher reads (``kernels/match_value.py``): its game
-    table, and with ``match`` its Hollywood match table (else the match part is empty and
-    only the game value reads it). Read only."""
+    table, and with ``match`` its Hollywood match table (without, the match part is a
+    one-point lattice of no hands that nothing reads: ``value = "game"`` reads only the game
+    table). Read only."""
     target = rules.game_target
     game = game_table(rules, rollout, opponent_model)
     if match:
