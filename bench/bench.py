@@ -207,7 +207,7 @@ def bench_search(args: argparse.Namespace) -> None:
         f"{args.mc_matches:,} matches, {per_game:.2f} hands per game, median of {runs})"
     )
 
-    # The score-aware searcher: the same matches, a game-table lookup per rollout.
+    # The score-aware searcher: the same matches, a match-table lookup per rollout.
     score_pair = (load_strategy("mc-match"), load_strategy("simple"))
     simulate_matches(standard, score_pair, 2, seed=0)  # compile, build the game table
     seconds = median_seconds(

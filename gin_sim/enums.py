@@ -55,22 +55,23 @@ class StrategyParamT(NamedTuple):
     KEEP_WEIGHT: int = 15
     SAFETY_WEIGHT: int = 16
     DISINTEREST_WEIGHT: int = 17
+    CLOSING_DISTANCE: int = 18  # knock whenever allowed this close to winning a game; 0: off
     # kind mc only (docs/strategies.md, "Search players"); 0 for the family and random.
-    MC_SAMPLES: int = 18
-    MC_CANDIDATES: int = 19
-    MC_INFER: int = 20  # 1: weight worlds by the opponent's passes and discards
-    MC_INFER_WEIGHT: int = 21  # each pass a world contradicts multiplies its weight by this
-    MC_CONFIDENCE: int = 22  # leave the rollout policy's choice only for a gain this many SEs up
+    MC_SAMPLES: int = 19
+    MC_CANDIDATES: int = 20
+    MC_INFER: int = 21  # 1: weight worlds by the opponent's passes and discards
+    MC_INFER_WEIGHT: int = 22  # each pass a world contradicts multiplies its weight by this
+    MC_CONFIDENCE: int = 23  # leave the rollout policy's choice only for a gain this many SEs up
     MC_ROLLOUT: int = (
-        23  # the family vector of the player's own rollout policy (FAMILY_PARAMS slots)
+        24  # the family vector of the player's own rollout policy (FAMILY_PARAMS slots)
     )
-    MC_OPPONENT: int = 41  # the family vector of the opponent model (FAMILY_PARAMS slots)
-    MC_SCREEN: int = 59  # worlds in which every discard plays before the best few go on; 0: none
-    MC_VALUE: int = 60  # a SearchValue: what a rollout's end is worth where the score is known
+    MC_OPPONENT: int = 43  # the family vector of the opponent model (FAMILY_PARAMS slots)
+    MC_SCREEN: int = 62  # worlds in which every discard plays before the best few go on; 0: none
+    MC_VALUE: int = 63  # a SearchValue: what a rollout's end is worth where the score is known
 
 
 StrategyParam = StrategyParamT()
-FAMILY_PARAMS = StrategyParam.DISINTEREST_WEIGHT + 1  # the slots a family decision reads
+FAMILY_PARAMS = StrategyParam.CLOSING_DISTANCE + 1  # the slots a family decision reads
 N_STRATEGY_PARAMS = StrategyParam.MC_VALUE + 1
 
 

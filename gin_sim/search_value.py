@@ -1,14 +1,18 @@
-"""Game tables for score-aware search players (``value = "game"`` or ``"match"``).
+"""Game and match tables for score-aware search players (``value = "game"`` or ``"match"``).
 
 A score-aware searcher values a rollout's end by the change in its game or match equity
-(``kernels.search.score_equity_nb``; docs/strategies.md, "Search players"). Its table is
-the probability of winning a game to the target from every score pair and dealer, by the
-exact dynamic programme of ``gin_sim.equity`` (``kernels.equity.game_equity_nb``) under
-that module's model (hands independent given the dealer), from the hand outcomes of
-``VALUE_DEALS`` deals of the searcher's rollout policy ("me") against its opponent model
-under the rule set, on seed ``VALUE_SEED``. So the table is deterministic, depends only on
-(rules, rollout, opponent model), takes well under a second (family players only), and
-is computed once per process; it is the same table the reference search reads.
+(``kernels.search.score_equity_nb``; docs/strategies.md, "Search players"). Its game
+table is the probability of winning a game to the target from every score pair and
+dealer, by the exact dynamic programme of ``gin_sim.equity``
+(``kernels.equity.game_equity_nb``) under that module's model (hands independent given
+the dealer), from the hand outcomes of ``VALUE_DEALS`` deals of the searcher's rollout
+policy ("me") against its opponent model under the rule set, on seed ``VALUE_SEED``.
+With ``value = "match"`` its Hollywood match table comes from the same model by dynamic
+programming over the joint state of the three columns (``kernels/match_value.py``, scores
+on a lattice of ``lattice_step`` points). Both travel in one value vector. So the tables
+are deterministic, depend only on (rules, rollout, opponent model), take about a second
+(family players only), and are computed once per process; the reference search reads
+the same vector.
 
 >>> from gin_sim.rules import load_rules
 >>> table = game_table(load_rules("standard"), "simple", "simple")
@@ -24,6 +28,7 @@ import numpy as np
 
 from gin_sim.calibration import load_undercut_table
 from gin_sim.kernels.equity import game_equity_nb
+from gin_sim.kernels.match_value import VALUE_HEADER, value_vector
 from gin_sim.kernels.playout import play_deals_nb
 from gin_sim.records import HAND_RECORD
 from gin_sim.rules import Rules
@@ -31,7 +36,14 @@ from gin_sim.strategies import Strategy, load_strategy
 
 VALUE_DEALS = 100_000  # the table's cells move by less than 0.01 between seeds at this count
 VALUE_SEED = 1_700_017  # used for nothing else
-NO_TABLES = np.zeros((2, 1, 1, 2))  # the kernels' equity argument when nobody reads it
+NO_TABLES = np.zeros((2, VALUE_HEADER))  # the kernels' equity argument when nobody reads it
+LATTICE_POINTS = 20  # the match table's lattice: 20 points per column (5 apart for 100)
+
+
+def lattice_step(target: int) -> int:
+    """The match table's lattice step for a game target: about ``LATTICE_POINTS`` points
+    per column (``bench/match_value_check.py`` measures the error it costs)."""
+    return max(1, -(-target // LATTICE_POINTS))
 
 
 def hand_outcome_probabilities(
@@ -77,23 +89,40 @@ def game_table(rules: Rules, rollout: str, opponent_model: str) -> np.ndarray:
     return table
 
 
+@functools.lru_cache(maxsize=8)
+def value_table(rules: Rules, rollout: str, opponent_model: str, match: bool) -> np.ndarray:
+    """The value vector a score-aware searcher reads (``kernels/match_value.py``): its game
+    table, and with ``match`` its Hollywood match table (without, the match part is a
+    one-point lattice of no hands that nothing reads: ``value = "game"`` reads only the game
+    table). Read only."""
+    target = rules.game_target
+    game = game_table(rules, rollout, opponent_model)
+    if match:
+        win_points, prob = hand_outcome_probabilities(rules, rollout, opponent_model)
+        vector = value_vector(target, lattice_step(target), win_points, prob, game)
+    else:
+        vector = value_vector(target, target, np.zeros(1, np.int64), np.zeros((2, 2, 1)), game)
+    vector.setflags(write=False)
+    return vector
+
+
 def searcher_table(strategy: Strategy, rules: Rules) -> np.ndarray | None:
-    """The game table a search player reads, or None when it plays every hand for its
+    """The value vector a search player reads, or None when it plays every hand for its
     points (``value = "hand"``, or not a search player)."""
     if strategy.kind != "mc" or strategy.value == "hand":
         return None
-    return game_table(rules, strategy.rollout, strategy.opponent_model)
+    return value_table(rules, strategy.rollout, strategy.opponent_model, strategy.value == "match")
 
 
 def equity_tables(players: tuple[Strategy, Strategy], rules: Rules) -> np.ndarray:
-    """The kernels' ``equity`` argument: float64[2, T, T, 2], seat p's table from its side
+    """The kernels' ``equity`` argument: float64[2, N], seat p's value vector from its side
     (zeros for a seat that reads none), or ``NO_TABLES`` when neither seat reads one."""
     tables = [searcher_table(player, rules) for player in players]
     if all(table is None for table in tables):
         return NO_TABLES
-    target = rules.game_target
-    out = np.zeros((2, target, target, 2))
+    size = max(table.size for table in tables if table is not None)
+    out = np.zeros((2, size))
     for seat, table in enumerate(tables):
         if table is not None:
-            out[seat] = table
+            out[seat, : table.size] = table
     return out

@@ -63,6 +63,7 @@ FAMILY_KEYS = (
     "keep_weight",
     "safety_weight",
     "disinterest_weight",
+    "closing_distance",
 )
 SEARCH_KEYS = (
     "samples",
@@ -76,6 +77,7 @@ SEARCH_KEYS = (
     "value",
 )
 KIND_KEYS = {"family": FAMILY_KEYS, "mc": SEARCH_KEYS, "random": ()}
+MAX_CLOSING_DISTANCE = 100_000  # points to a game's target (the largest target a rule set allows)
 MAX_SAMPLES = 4096  # worlds per search: beyond this a decision takes seconds
 # [[adapt]] tables of one strategy: the shipped ones use 2; every table is validated as a
 # strategy of its own, so thousands would take minutes before the first deal.
@@ -98,6 +100,7 @@ class Strategy:
     keep_weight: float = 0.0
     safety_weight: float = 0.0
     disinterest_weight: float = 0.0
+    closing_distance: int = 0  # knock whenever allowed when this close to winning a game; 0: off
     # kind "mc" only (docs/strategies.md, "Search players")
     samples: int = 32
     candidates: int = 4
@@ -122,6 +125,10 @@ class Strategy:
         if self.knock_threshold is not None and not 0 <= self.knock_threshold <= 10:
             raise ConfigError(
                 f"knock_threshold = {self.knock_threshold} in {where} is out of range: allowed 0 to 10"
+            )
+        if not 0 <= self.closing_distance <= MAX_CLOSING_DISTANCE:
+            raise ConfigError(
+                f"closing_distance = {self.closing_distance} in {where} is out of range: allowed 0 (off) to {MAX_CLOSING_DISTANCE} points"
             )
         if not 0.0 <= self.undercut_risk <= 1.0:
             raise ConfigError(
@@ -270,6 +277,7 @@ class Strategy:
         v[StrategyParam.KEEP_WEIGHT] = self.keep_weight
         v[StrategyParam.SAFETY_WEIGHT] = self.safety_weight
         v[StrategyParam.DISINTEREST_WEIGHT] = self.disinterest_weight
+        v[StrategyParam.CLOSING_DISTANCE] = self.closing_distance
         if self.kind == "mc":
             if rules is None:
                 raise ValueError("an mc strategy needs the rule set to build its kernel vector")

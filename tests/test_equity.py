@@ -151,3 +151,45 @@ def test_bad_equity_options_are_one_line_errors(tmp_path, args, message):
     )
     assert result.returncode == 2 and message in result.stderr
     assert result.stderr.count("\n") == 1 and not (tmp_path / "e").exists()
+
+
+@pytest.mark.parametrize(
+    "text", ["0:0", "9:4,4:0", "12:12,7:9,3:2", "15:6,5:6,0:2", "4:15,4:9,0:3", "16:3,14:0"]
+)
+def test_the_joint_match_table_equals_the_model_matches_on_a_lattice_of_one_point(text):
+    """On a lattice of 1 point the dynamic programme over the three columns
+    (``kernels/match_value.py``) makes no approximation: its chance of winning the match
+    must equal the Monte Carlo match model's, which credits hands by the match kernel's
+    own R19 to R21 (both dealers, phases A, B and C, 0-point wins)."""
+    from dataclasses import replace
+
+    from gin_sim.kernels.equity import model_matches_nb
+    from gin_sim.kernels.match_value import match_equity_nb, value_vector
+
+    target = 15
+    rules = replace(load_rules("hollywood"), game_target=target)
+    win_points = np.array([0, 2, 3, 5, 8])
+    prob = np.array(
+        [[[0.02, 0.1, 0.1, 0.08, 0.1], [0.03, 0.12, 0.08, 0.1, 0.05]],
+         [[0.01, 0.05, 0.1, 0.1, 0.05], [0.04, 0.2, 0.1, 0.1, 0.1]]]
+    )  # fmt: skip
+    game = np.empty((target, target, 2))
+    game_equity_nb(target, win_points, prob, game)
+    vector = value_vector(target, 1, win_points, prob, game)
+    cumulative = np.cumsum(prob.reshape(2, -1), axis=1)
+    matches = 40_000
+    for dealer in (1, 2):
+        start = parse_start(text, "hollywood", dealer, rules)
+        score = np.array(
+            [start.points[p][g] for p in (0, 1) for g in range(3)]
+            + [int(start.boxes[p][g] > 0) for p in (0, 1) for g in range(3)]
+        )
+        out = np.zeros((matches, 3), np.int64)
+        visits = np.zeros((3, 2, 10, 10), np.int64)
+        model_matches_nb(
+            np.uint64(17), 0, start.to_kernel(), target, False, win_points, cumulative, 2,
+            out, visits,
+        )  # fmt: skip
+        won = (out[:, 0] == 0).mean()
+        table = match_equity_nb(vector, score, 0, dealer - 1)
+        assert abs(table - won) < 4.5 * np.sqrt(won * (1 - won) / matches) + 1e-9, (table, won)

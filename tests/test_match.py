@@ -283,3 +283,34 @@ def test_r23_kernel_tallies_double_the_whole_shutout_tally():
                 assert (tally == expected).all(), (g, p)
                 shutouts += int(shutout.sum())
         assert shutouts > 0 or not bonuses  # the doubling itself is exercised
+
+
+@pytest.mark.parametrize(
+    ("game_format", "text", "rule_set"),
+    [("game", "70:85", "standard"), ("hollywood", "85:60,60:30,20:0", "standard")],
+)
+def test_closing_distance_family_kernel_equals_reference_hand_by_hand(game_format, text, rule_set):
+    """``closing_distance`` (knock whenever allowed near a game's end) reads the score in
+    the kernel (position slots) and in the reference (the view), and it changes the play."""
+    from gin_sim.match_start import parse_start
+    from gin_sim.strategies import load_strategy
+
+    rules = load_rules(rule_set)
+    start = parse_start(text, game_format, None, rules)
+    closer = load_strategy("expert", ["closing_distance=30", "name=expert-closer"])
+    expert = load_strategy("expert")
+    kernel, hands = simulate_matches(
+        rules, (closer, expert), 30, seed=41, start=start, with_hands=True
+    )
+    row = 0
+    for m in range(30):
+        reference_hands: list[dict] = []
+        reference = play_match_reference(
+            41, m, rules, (closer, expert), hands=reference_hands, start=start
+        )
+        assert {f: int(kernel[m][f]) for f in MATCH_FIELDS} == reference
+        for hand in reference_hands:
+            assert record_to_dict(hands[row]) == hand
+            row += 1
+    _, plain = simulate_matches(rules, (expert, expert), 30, seed=41, start=start, with_hands=True)
+    assert len(hands) != len(plain) or not np.array_equal(hands, plain)

@@ -243,10 +243,13 @@ def discard_or_knock_nb(
     undercut_table,
     streams,
     player,
+    to_close,
 ):
     """After taking a card: (card to discard, knock?) for an 11-card ``hand``.
 
-    ``forbidden`` is the card just taken from the pile, or -1.
+    ``forbidden`` is the card just taken from the pile, or -1. ``to_close``: the points
+    the player needs to win the first open game of the score (``points_to_close_nb``),
+    or a large number where there is no score (a plain hand).
     """
     if params[StrategyParam.KIND] == StrategyKind.RANDOM:
         blocked = -1 if may_discard_taken else forbidden
@@ -269,6 +272,9 @@ def discard_or_knock_nb(
     best, deadwood = least_deadwood_discard_nb(hand, forbidden)
     if deadwood == 0:
         return best, True  # gin (R13): nothing to fear
+    closing = params[StrategyParam.CLOSING_DISTANCE]
+    if closing > 0 and to_close <= closing and deadwood <= hand_limit:
+        return best, True  # a won hand would likely end the game: win one now
     if deadwood <= knock_threshold_nb(params, stock_left, hand_limit):
         risk_limit = params[StrategyParam.UNDERCUT_RISK]
         row = min(opp_turns, UNDERCUT_TABLE_TURNS - 1)

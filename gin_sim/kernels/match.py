@@ -110,7 +110,7 @@ def play_match_nb(
 ):
     """Play one match keyed by ``mk`` from the state ``start`` (int64[N_MATCH_START_SLOTS])
     into the MATCH_RECORD ``out``. Each hand's position carries the score before it, for
-    score-aware searchers and their game tables ``equity`` (``kernels/search.py``).
+    score-aware searchers and their value vectors ``equity`` (``kernels/search.py``).
 
     ``hand_out`` is a HAND_RECORD array with room for every hand of the match when
     ``record_hands`` (else one scratch row); its ``deal`` field is the hand number.

@@ -6,8 +6,8 @@ The hand's flow is ``kernels/position.py``; this module deals, lets each player 
 Contract: only NumPy arrays and scalars. ``rules`` is the int64 vector of
 ``Rules.to_kernel`` (indexed by ``RuleParam``), ``strategies`` a float64[2, P] array of
 the players' strategy vectors (indexed by ``StrategyParam``), ``undercut_table`` the
-float64[21, 11] undercut-risk model (``gin_sim.calibration``), ``equity`` the seats' game
-tables of score-aware searchers (``kernels/search.py``; a plain hand has no score, so
+float64[21, 11] undercut-risk model (``gin_sim.calibration``), ``equity`` the seats' value
+vectors of score-aware searchers (``kernels/search.py``; a plain hand has no score, so
 the deal kernels here pass an empty one). Records are rows of the
 aligned ``HAND_RECORD`` dtype. The exact semantics are in docs/engine.md, which the
 reference engine (``gin_sim.reference``) implements too.
@@ -88,7 +88,7 @@ def play_deck_nb(deck, dealer, rules, strategies, undercut_table, seed, deal, ou
     scratch = scratch_nb()
     scratch[0][0] = player_key_nb(seed, deal, 0)
     scratch[0][1] = player_key_nb(seed, deal, 1)
-    equity = np.zeros((2, 1, 1, 2))  # a plain hand: no score to value
+    equity = np.zeros((2, 1))  # a plain hand: no score to value
     play_hand_nb(deck, dealer, rules, strategies, undercut_table, equity, scratch, out[0])
     out[0]["deal"] = deal
 
@@ -104,7 +104,7 @@ def play_deals_nb(seed, first_deal, rules, strategies, undercut_table, out):
     n_blocks = (n + _BLOCK - 1) // _BLOCK
     for block in prange(n_blocks):
         scratch = scratch_nb()
-        equity = np.zeros((2, 1, 1, 2))  # plain hands: no score to value
+        equity = np.zeros((2, 1))  # plain hands: no score to value
         streams = scratch[0]
         deck = np.empty(52, np.int8)
         deck_state = np.empty(1, np.uint64)

@@ -215,8 +215,27 @@ def family_action_nb(params, masks, state, rules, undercut_table, streams, playe
         undercut_table,
         streams,
         player,
+        points_to_close_nb(state, rules, player),
     )
     return discard | ACTION_KNOCK if knock else discard
+
+
+NO_SCORE_TO_CLOSE = 1 << 30  # a plain hand: no game to close
+
+
+@njit(cache=True, _nrt=False)
+def points_to_close_nb(state, rules, player):
+    """The points ``player`` needs to win the first open game of the position's score
+    (the target less its points there; R19, R20: in a Hollywood match the first open
+    game is the one it is closest to winning), or NO_SCORE_TO_CLOSE for a plain hand."""
+    games = state[_S.SCORE_GAMES]
+    target = rules[RuleParam.GAME_TARGET]
+    for game in range(games):
+        mine = state[_S.SCORE_POINTS + 3 * player + game]
+        theirs = state[_S.SCORE_POINTS + 3 * (1 - player) + game]
+        if mine < target and theirs < target:
+            return target - mine
+    return NO_SCORE_TO_CLOSE
 
 
 @njit(cache=True, _nrt=False)

@@ -20,9 +20,9 @@ player's game or match equity (``score_equity_nb``) rather than the hand's point
 Contract: only NumPy arrays and scalars; positions as in ``kernels/position.py``;
 ``search`` is the scratch tuple of ``search_scratch_nb``; ``streams`` uint64[2] holds
 the players' random streams (an mc player draws one number from its stream per search);
-``equity`` float64[2, T, T, 2] holds each seat's game table from its own side
-(``gin_sim.search_value``: [my points, the opponent's, 0 when I deal next]), read only by
-score-aware searchers (T is 1 where nobody needs one).
+``equity`` float64[2, N] holds each seat's value vector from its own side (its game table
+and Hollywood match table, ``kernels/match_value.py``; ``gin_sim.search_value``), read
+only by score-aware searchers (zeros where nobody needs one).
 """
 
 from __future__ import annotations
@@ -51,6 +51,7 @@ from gin_sim.kernels.decisions import (
     popcount_nb,
     tie_key_nb,
 )
+from gin_sim.kernels.match_value import game_chance_nb, match_equity_nb
 from gin_sim.kernels.position import (
     apply_nb,
     copy_position_nb,
@@ -299,12 +300,17 @@ def credit_score_nb(score, games, target, winner, points):
 @njit(cache=True, _nrt=False)
 def score_equity_nb(score, games, target, table, player, dealer, value):
     """``player``'s equity at ``score`` (as ``credit_score_nb``) with ``dealer`` to deal
-    the next hand, from its game table ``table`` float64[T, T, 2]. Each column's chance is
-    1 or 0 when the game has ended, else the table's. ``value`` GAME: their sum (the games
-    expected to be won); MATCH: the chance of winning two of three columns taken as
-    independent (one column: its chance)."""
-    opponent = 1 - player
+    the next hand, from its value vector ``table`` (``kernels/match_value.py``). ``value``
+    GAME: the games it is expected to win, each column's chance 1 or 0 when the game has
+    ended, else the game table's; MATCH: the chance of winning the match, from the joint
+    table of the three columns (a plain game: its game chance)."""
     side = 0 if dealer == player else 1
+    if value == SearchValue.MATCH and games == 3:
+        equity = match_equity_nb(table, score, player, side)
+        if equity >= 0.0:
+            return equity
+        # A score the match's phases do not hold (a hand-made start): independent columns.
+    opponent = 1 - player
     total = 0.0
     first = second = third = 0.0
     for game in range(games):
@@ -315,7 +321,7 @@ def score_equity_nb(score, games, target, table, player, dealer, value):
         elif theirs >= target:
             chance = 0.0
         else:
-            chance = table[mine, theirs, side]
+            chance = game_chance_nb(table, mine, theirs, side)
         total += chance
         if game == 0:
             first = chance
@@ -323,7 +329,7 @@ def score_equity_nb(score, games, target, table, player, dealer, value):
             second = chance
         else:
             third = chance
-    if value == SearchValue.GAME or games == 1:
+    if value == SearchValue.GAME or games != 3:
         return total
     both = first * second
     return both + first * third + second * third - 2.0 * both * third

@@ -196,6 +196,9 @@ class View:
     # The player's own move: the card this turn took from the discard pile, which it may
     # not discard (R11; the family never does), None before a take or after a stock draw.
     taken_from_pile: int | None = None
+    # The points it needs to win the first open game of the score (public, R19, R20), None
+    # in a plain hand (no score).
+    to_close: int | None = None
 
     @property
     def unseen(self) -> int:
@@ -203,7 +206,12 @@ class View:
         return FULL_DECK & ~self.hand & ~self.pile & ~self.opp_taken
 
 
-def player_view(table: _Table, player: int, taken_from_pile: int | None = None) -> View:
+def player_view(
+    table: _Table,
+    player: int,
+    taken_from_pile: int | None = None,
+    score: HollywoodScore | None = None,
+) -> View:
     """The view of ``player``: the one place where the table's state becomes knowledge.
 
     It reads the player's own hand, the public pile, and what the opponent has shown
@@ -221,7 +229,19 @@ def player_view(table: _Table, player: int, taken_from_pile: int | None = None) 
         knock_limit=table.knock_limit,
         rules=table.rules,
         taken_from_pile=taken_from_pile,
+        to_close=points_to_close(score, player),
     )
+
+
+def points_to_close(score: HollywoodScore | None, player: int) -> int | None:
+    """The points ``player`` needs to win the first open game (in a Hollywood match the
+    one it is closest to winning, R19), None without a score."""
+    if score is None:
+        return None
+    for game in range(score.games):
+        if score.is_open(game):
+            return score.target - score.totals[player][game]
+    return None
 
 
 # Which decision a position waits for (the kernels' ``Phase``), and the actions.
@@ -477,6 +497,12 @@ def family_discard_or_knock(strategy: Strategy, view: View) -> tuple[int, bool]:
     # 3. Gin always knocks (R13); otherwise knock within the threshold unless the
     #    estimated chance of an undercut is above undercut_risk.
     if k == 0:
+        return best, True
+    # 3a. Close to winning a game (closing_distance, 0: off): knock whenever the hand's
+    #     limit allows, whatever the threshold and the undercut risk.
+    closing = strategy.closing_distance
+    near_the_end = closing > 0 and view.to_close is not None and view.to_close <= closing
+    if near_the_end and k <= view.knock_limit:
         return best, True
     if k <= threshold and not (
         strategy.undercut_risk < 1 and undercut_risk(k, view) > strategy.undercut_risk
@@ -803,6 +829,7 @@ class _Hand:
             situation.player,
             taken,
             view.taken_from_pile is not None,
+            score=situation.score,
         )
 
     def emit(self, kind: str, player: int, *details: Any) -> None:
@@ -837,7 +864,8 @@ class _Hand:
     def view(self) -> View:
         """The view of the player to move (with the card it took from the pile, if any)."""
         from_pile = self.phase == DISCARD and self.from_pile
-        return player_view(self.table, self.to_move, self.taken_card if from_pile else None)
+        taken = self.taken_card if from_pile else None
+        return player_view(self.table, self.to_move, taken, self.score)
 
     def situation(self, view: View) -> Situation:
         """What a search player to move knows: ``view`` and the public facts of the position."""

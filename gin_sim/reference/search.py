@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ from typing import Any
 
 from gin_sim.cards import format_card
 from gin_sim.hollywood import HollywoodScore
+from gin_sim.kernels import match_value
 from gin_sim.reference.engine import (
     BIG_GIN,
     DISCARD,
@@ -205,23 +207,26 @@ def hand_points(player: int, record: dict[str, int | bool]) -> int:
 
 
 def score_equity(score: HollywoodScore, table: Any, player: int, dealer: int, value: str) -> float:
-    """``player``'s equity at ``score`` with ``dealer`` to deal next, from its game table
-    ``table`` ([my points, the opponent's, 0 when I deal next]): each column's chance is 1
-    or 0 once the game has ended, else the table's; ``value`` "game" sums the chances (the
-    games expected to be won), "match" takes the chance of winning two of the three
-    columns as if they were independent (a plain game: its one chance)."""
-    opponent = 1 - player
+    """``player``'s equity at ``score`` with ``dealer`` to deal next, from its value vector
+    ``table`` (``kernels/match_value.py``): "game" sums each column's chance (1 or 0 once
+    the game has ended, else the game table's): the games expected to be won; "match" is
+    the chance of winning the match from the joint table of the three columns (a plain
+    game: its one chance; a score the match's phases do not hold: two of three columns
+    taken as independent)."""
     side = 0 if dealer == player else 1
+    if value == "match" and score.games == 3:
+        equity = match_equity(table, score, player, side)
+        if equity is not None:
+            return equity
+    opponent = 1 - player
     chances = []
     for game in range(score.games):
-        mine, theirs = score.totals[player][game], score.totals[opponent][game]
-        if mine >= score.target:
-            chances.append(1.0)
-        elif theirs >= score.target:
-            chances.append(0.0)
+        if score.game_winner[game] >= 0:
+            chances.append(1.0 if score.game_winner[game] == player else 0.0)
         else:
-            chances.append(float(table[mine, theirs, side]))
-    if value == "game" or score.games == 1:
+            mine, theirs = score.totals[player][game], score.totals[opponent][game]
+            chances.append(_game_chance(table, score.target, mine, theirs, side))
+    if value == "game" or score.games != 3:
         total = 0.0
         for chance in chances:
             total += chance
@@ -229,6 +234,83 @@ def score_equity(score: HollywoodScore, table: Any, player: int, dealer: int, va
     first, second, third = chances
     both = first * second
     return both + first * third + second * third - 2.0 * both * third
+
+
+def _game_chance(table: Any, target: int, mine: int, theirs: int, side: int) -> float:
+    return float(table[int(table[match_value.H_GAME]) + (mine * target + theirs) * 2 + side])
+
+
+def match_equity(table: Any, score: HollywoodScore, player: int, side: int) -> float | None:
+    """The joint match table's chance (``kernels/match_value.py``, as
+    ``match_equity_nb``): decided matches 1 or 0, game 3 alone its game chance, else the
+    multilinear interpolation between the lattice points around every entered open
+    column; None where the phases do not hold the score."""
+    mv = match_value
+    won = [score.games_won(player), score.games_won(1 - player)]
+    if won[0] >= 2:
+        return 1.0
+    if won[1] >= 2:
+        return 0.0
+    open_games = [g for g in range(3) if score.is_open(g)]
+    if not open_games or open_games != list(range(open_games[0], 3)):
+        return None
+    first_open = open_games[0]
+    if first_open == 2:
+        return _game_chance(
+            table, score.target, score.totals[player][2], score.totals[1 - player][2], side
+        )
+    step, cells = int(table[mv.H_STEP]), int(table[mv.H_CELLS])
+    # Per side (me, then the opponent): the entered open columns' points.
+    columns = []
+    for who in (player, 1 - player):
+        entered = [score.entered[who][g] for g in open_games]
+        count = sum(entered)
+        if entered != [True] * count + [False] * (len(entered) - count):
+            return None
+        points = [score.totals[who][g] for g in open_games[:count]]
+        if any(later > earlier for earlier, later in itertools.pairwise(points)):
+            return None
+        columns.append(points)
+    # Each column's two lattice points with their weights (the last step: its last point).
+    choices = []
+    for points in columns:
+        for p in points:
+            low = p // step
+            if low >= cells - 1:
+                choices.append([(cells - 1, 1.0), (cells - 1, 0.0)])
+            else:
+                fraction = (p - low * step) / step
+                choices.append([(low, 1.0 - fraction), (low + 1, fraction)])
+    n_a, n_b = int(table[mv.H_STATES_A]), int(table[mv.H_STATES_B])
+    phase_a = first_open == 0
+    total = 0.0
+    for corner in range(1 << len(choices)):
+        weight = 1.0
+        states = []
+        bit = 0
+        for points in columns:
+            lattice = [0, 0, 0]
+            for c in range(len(points)):
+                point, w = choices[bit][(corner >> bit) & 1]
+                bit += 1
+                weight *= w
+                lattice[c] = point if c == 0 else min(point, lattice[c - 1])
+            entered = len(points)
+            if phase_a:
+                flat = ((entered * cells + lattice[0]) * cells + lattice[1]) * cells + lattice[2]
+                states.append(int(table[int(table[mv.H_INDEX_A]) + flat]))
+            else:
+                flat = (entered * cells + lattice[0]) * cells + lattice[1]
+                states.append(int(table[int(table[mv.H_INDEX_B]) + flat]))
+        if weight == 0.0:
+            continue
+        if phase_a:
+            at = int(table[mv.H_VALUE_A]) + (side * n_a + states[0]) * n_a + states[1]
+        else:
+            w1 = 0 if score.game_winner[0] == player else 1
+            at = int(table[mv.H_VALUE_B]) + ((w1 * 2 + side) * n_b + states[0]) * n_b + states[1]
+        total += weight * float(table[at])
+    return total
 
 
 def score_change(
