@@ -67,11 +67,17 @@ class StrategyParamT(NamedTuple):
     MC_OPPONENT: int = 41  # the family vector of the opponent model (FAMILY_PARAMS slots)
     MC_SCREEN: int = 59  # worlds in which every discard plays before the best few go on; 0: none
     MC_VALUE: int = 60  # a SearchValue: what a rollout's end is worth where the score is known
+    # The opponent panel (docs/strategies.md, "Opponent panel"); 0 models: opponent_model alone.
+    MC_PANEL_SIZE: int = 61
+    MC_PANEL_PRIOR: int = 62  # MAX_PANEL slots: each model's prior weight (not normalized)
+    MC_PANEL: int = 70  # MAX_PANEL family (or random) vectors of FAMILY_PARAMS slots each
 
 
 StrategyParam = StrategyParamT()
 FAMILY_PARAMS = StrategyParam.DISINTEREST_WEIGHT + 1  # the slots a family decision reads
-N_STRATEGY_PARAMS = StrategyParam.MC_VALUE + 1
+MAX_PANEL = 8  # opponent models a search player may weigh
+N_STRATEGY_PARAMS = StrategyParam.MC_PANEL + MAX_PANEL * FAMILY_PARAMS
+assert StrategyParam.MC_PANEL_PRIOR + MAX_PANEL == StrategyParam.MC_PANEL
 
 
 class PositionMaskT(NamedTuple):

@@ -28,7 +28,7 @@ from gin_sim.enums import (
 )
 from gin_sim.kernels.position import apply_nb, deal_nb, family_action_nb, record_nb
 from gin_sim.kernels.rng import player_key_nb, shuffle_deck_nb
-from gin_sim.kernels.search import search_nb, search_scratch_nb
+from gin_sim.kernels.search import forget_nb, search_nb, search_scratch_nb
 
 _BLOCK = 64  # deals per parallel work item: scratch arrays are made once per block
 
@@ -78,6 +78,7 @@ def play_hand_nb(deck, dealer, rules, strategies, undercut_table, equity, scratc
     """
     streams, masks, state, chains, result, search = scratch
     deal_nb(deck, dealer, rules, masks, state)
+    forget_nb(search)  # a searcher's opponent panel learns within the hand
     play_on_nb(masks, state, rules, strategies, undercut_table, equity, streams, search)
     record_nb(masks, state, rules, chains, result, out)
 

@@ -771,16 +771,22 @@ class _Hand:
         opponent_hand: int,
         stock: Sequence[int],
         policies: tuple[Strategy, Strategy],
+        random_state: int = 0,
     ) -> _Hand:
         """The position of ``situation`` with the hidden cards of one sampled world, played
-        on by the family strategies ``policies`` (per seat); no trace, no random numbers."""
+        on by the family strategies ``policies`` (per seat); no trace. Only a ``random``
+        policy (an opponent panel's model) draws random numbers, from ``random_state``."""
         table = _Table.in_play(situation, opponent_hand, stock)
         view = situation.view
         taken = NO_CARD if view.taken_from_pile is None else view.taken_from_pile
+        players: list[_Player | _Searching] = [
+            _Random(random_state) if policy.kind == "random" else _Family(policy)
+            for policy in policies
+        ]
         return cls(
             table,
             situation.dealer,
-            [_Family(policies[0]), _Family(policies[1])],
+            players,
             _new_record(0, situation.dealer, NO_CARD, view.knock_limit),
             None,
             situation.phase,
