@@ -69,8 +69,9 @@ class StrategyParamT(NamedTuple):
     MC_VALUE: int = 60  # a SearchValue: what a rollout's end is worth where the score is known
     # The opponent panel (docs/strategies.md, "Opponent panel"); 0 models: opponent_model alone.
     MC_PANEL_SIZE: int = 61
-    MC_PANEL_PRIOR: int = 62  # MAX_PANEL slots: each model's prior weight (not normalized)
-    MC_PANEL: int = 70  # MAX_PANEL family (or random) vectors of FAMILY_PARAMS slots each
+    MC_PANEL_MEMORY: int = 62  # a PanelMemory: how long the posterior is kept
+    MC_PANEL_PRIOR: int = 63  # MAX_PANEL slots: each model's prior weight (not normalized)
+    MC_PANEL: int = 71  # MAX_PANEL family (or random) vectors of FAMILY_PARAMS slots each
 
 
 StrategyParam = StrategyParamT()
@@ -132,6 +133,16 @@ class SearchValueT(NamedTuple):
 
 
 SearchValue = SearchValueT()
+
+
+class PanelMemoryT(NamedTuple):
+    """How long a search player keeps its opponent panel's posterior (docs/strategies.md)."""
+
+    HAND: int = 0  # from the prior at every hand
+    MATCH: int = 1  # across the hands of a match or game (the opponent stays the same)
+
+
+PanelMemory = PanelMemoryT()
 
 
 class PhaseT(NamedTuple):

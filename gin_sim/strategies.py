@@ -34,6 +34,7 @@ from gin_sim.enums import (
     MAX_PANEL,
     MAX_SCHEDULE_PHASES,
     N_STRATEGY_PARAMS,
+    PanelMemory,
     SearchValue,
     StrategyKind,
     StrategyParam,
@@ -43,6 +44,9 @@ from gin_sim.rules import Rules
 KINDS: dict[str, int] = {name.lower(): value for name, value in StrategyKind._asdict().items()}
 SEARCH_VALUES: dict[str, int] = {
     name.lower(): value for name, value in SearchValue._asdict().items()
+}
+PANEL_MEMORIES: dict[str, int] = {
+    name.lower(): value for name, value in PanelMemory._asdict().items()
 }
 
 Schedule = tuple[tuple[int, int], ...]
@@ -78,6 +82,7 @@ SEARCH_KEYS = (
     "value",
     "opponent_panel",
     "panel_prior",
+    "panel_memory",
 )
 KIND_KEYS = {"family": FAMILY_KEYS, "mc": SEARCH_KEYS, "random": ()}
 MAX_SAMPLES = 4096  # worlds per search: beyond this a decision takes seconds
@@ -116,6 +121,7 @@ class Strategy:
     # panel"); empty: the rollouts' opponent is opponent_model alone.
     opponent_panel: tuple[str, ...] = ()
     panel_prior: tuple[float, ...] = ()  # one weight per model; empty: all alike
+    panel_memory: str = "hand"  # keep the posterior for the hand, or the match (PanelMemory)
     adapt: tuple[Adaptation, ...] = ()
 
     def __post_init__(self) -> None:
@@ -205,11 +211,16 @@ class Strategy:
         """The opponent panel: 1 to MAX_PANEL distinct named family or random strategies,
         and a prior of one positive weight per model (or none: all alike)."""
         panel, prior = self.opponent_panel, self.panel_prior
+        if self.panel_memory not in PANEL_MEMORIES:
+            raise ConfigError(
+                f"panel_memory = {shown(self.panel_memory)} in {where}: allowed {', '.join(PANEL_MEMORIES)}"
+            )
         if not panel:
-            if prior:
-                raise ConfigError(
-                    f"panel_prior in {where} does nothing without opponent_panel: give the panel or drop the prior"
-                )
+            for key in ("panel_prior", "panel_memory"):
+                if getattr(self, key) != _DEFAULTS[key]:
+                    raise ConfigError(
+                        f"{key} in {where} does nothing without opponent_panel: give the panel or drop {key}"
+                    )
             return
         if len(panel) > MAX_PANEL:
             raise ConfigError(
@@ -296,7 +307,7 @@ class Strategy:
             del document["value"]
         # Likewise players without a panel (it came after them).
         if not self.opponent_panel:
-            del document["opponent_panel"], document["panel_prior"]
+            del document["opponent_panel"], document["panel_prior"], document["panel_memory"]
         else:
             document["opponent_panel"] = list(self.opponent_panel)
             document["panel_prior"] = list(self.panel_prior)
@@ -339,6 +350,7 @@ class Strategy:
                 policy = load_strategy(name).for_rules(rules).to_kernel()
                 v[slot : slot + FAMILY_PARAMS] = policy[:FAMILY_PARAMS]
             v[StrategyParam.MC_PANEL_SIZE] = len(self.opponent_panel)
+            v[StrategyParam.MC_PANEL_MEMORY] = PANEL_MEMORIES[self.panel_memory]
             for i, name in enumerate(self.opponent_panel):
                 v[StrategyParam.MC_PANEL_PRIOR + i] = (
                     self.panel_prior[i] if self.panel_prior else 1.0

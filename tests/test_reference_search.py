@@ -642,3 +642,30 @@ def test_the_panels_posterior_after_each_turn_equals_the_references(monkeypatch)
         assert list(memory[1, : len(PANEL)]) == posterior
         took += bool(situation.view.opp_taken >> discard & 1)
     assert took > 0  # the opponent took some of the searcher's discards
+
+
+def test_panels_kept_across_a_matchs_hands_play_the_kernels_matches():
+    """Kernel against reference, hand by hand, over whole games with a searcher that keeps
+    its opponent panel across hands (and one that starts each hand from its prior): the
+    records agree, and keeping the posterior changes some hands."""
+    rules = load_rules("standard", ["game_target=60"])
+    keeps = mc("mc-fast", samples=2, infer=True, opponent_panel=PANEL, panel_memory="match")
+    forgets = replace(keeps, panel_memory="hand")
+    start = parse_start("0:0", "game", None, rules)
+    played = {}
+    for searcher in (keeps, forgets):
+        pair = (searcher, load_strategy("gin-hunter"))
+        kernel, kernel_hands = simulate_matches(
+            rules, pair, 3, seed=SEED, start=start, with_hands=True
+        )
+        row = 0
+        for m in range(3):
+            hands: list[dict] = []
+            reference = play_match_reference(SEED, m, rules, pair, hands=hands, start=start)
+            assert {f: int(kernel[m][f]) for f in MATCH_FIELDS} == reference
+            for hand in hands:
+                assert record_to_dict(kernel_hands[row]) == hand
+                row += 1
+        played[searcher.panel_memory] = kernel_hands
+    assert len(played["match"]) > 6
+    assert not np.array_equal(played["match"], played["hand"])

@@ -38,6 +38,7 @@ from gin_sim.enums import (
     MAX_PANEL,
     N_POSITION_MASKS,
     N_POSITION_SLOTS,
+    PanelMemory,
     Phase,
     PositionMask,
     PositionSlot,
@@ -135,13 +136,25 @@ def search_scratch_nb():
 
 @njit(cache=True, _nrt=False)
 def forget_nb(search):
-    """A new hand: the searchers' panel memory back to nothing (the prior at the next
-    search). Every kernel that starts a hand or a position with a reused scratch calls it,
-    so a decision never depends on which hands the scratch played before."""
+    """A new deal, match or position: the searchers' panel memory back to nothing (the
+    prior at the next search). Every kernel that starts one with a reused scratch calls
+    it, so a decision never depends on what the scratch played before."""
     memory = search[17]
     for seat in range(2):
         for j in range(MEMORY_SLOTS):
             memory[seat, j] = 0.0
+
+
+@njit(cache=True, _nrt=False)
+def new_hand_nb(search, strategies):
+    """A new hand of the same deal, game or match: each searcher forgets its last discard,
+    and its posterior too unless it keeps it across hands (``panel_memory`` match)."""
+    memory = search[17]
+    for seat in range(2):
+        keep = strategies[seat, StrategyParam.MC_PANEL_MEMORY] == PanelMemory.MATCH
+        for j in range(MEMORY_SLOTS):
+            if j > MEMORY_KNOWN or not keep:  # kept: the posterior and whether it is known
+                memory[seat, j] = 0.0
 
 
 @njit(cache=True, _nrt=False)

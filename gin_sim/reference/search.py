@@ -269,8 +269,12 @@ class OpponentPanel:
         for weight in weights:
             total += weight
         self.posterior = [weight / total for weight in weights]
+        self.new_hand()
+
+    def new_hand(self) -> None:
+        """A new hand: the posterior stays, the last discard is forgotten."""
         self.discard = NO_DISCARD
-        self.turn = None  # own turns at that discard; None: nothing to read
+        self.turn: int | None = None  # own turns at that discard; None: nothing to read
 
     def model_for_world(self, world: int) -> int:
         """The model playing the opponent in world ``world``: the first whose cumulative
