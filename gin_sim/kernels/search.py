@@ -84,8 +84,9 @@ _INV_2_53 = 1.0 / 9007199254740992.0
 EVIDENCE_WORLDS = 16  # worlds in which each model's likelihood of the opponent's turn is taken
 PANEL_EPSILON = 0.1  # a deterministic model's likelihood of an action it would not take
 GOLDEN_STEP = 0.6180339887498949  # world w's model: the posterior quantile frac(0.5 + w * this)
-# A searcher's memory within a hand (the ``memory`` float64[2, MEMORY_SLOTS] of the search
-# scratch, one row per seat; all zero: nothing remembered, as after ``forget_nb``).
+# A searcher's panel memory (the ``memory`` float64[2, MEMORY_SLOTS] of the search scratch,
+# one row per seat; all zero: nothing remembered, as after ``forget_nb``): its posterior in
+# the first MAX_PANEL slots, then these.
 MEMORY_KNOWN = MAX_PANEL  # 1 once the posterior holds the prior
 MEMORY_DISCARD = MAX_PANEL + 1  # the card of the searcher's last discard
 MEMORY_TURN = MAX_PANEL + 2  # the searcher's own turns at that discard, plus 1 (0: none)
