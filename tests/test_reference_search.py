@@ -333,7 +333,7 @@ class _ScriptedWorlds:
         self.actions, self.values = list(actions), values
         self.world, self.calls = -1, []
 
-    def __call__(self, situation, opp_hand, stock, action, policies) -> int:
+    def __call__(self, situation, opp_hand, stock, action, policies, random_state=0) -> int:
         if action == self.actions[0]:
             self.world += 1
         self.calls.append((self.world, action))
