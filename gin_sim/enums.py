@@ -68,11 +68,21 @@ class StrategyParamT(NamedTuple):
     MC_OPPONENT: int = 43  # the family vector of the opponent model (FAMILY_PARAMS slots)
     MC_SCREEN: int = 62  # worlds in which every discard plays before the best few go on; 0: none
     MC_VALUE: int = 63  # a SearchValue: what a rollout's end is worth where the score is known
+    # The opponent panel (docs/strategies.md, "Opponent panel"); 0 models: opponent_model alone.
+    MC_PANEL_SIZE: int = 64
+    MC_PANEL_MEMORY: int = 65  # a PanelMemory: how long the posterior is kept
+    MC_PANEL_PRIOR: int = 66  # MAX_PANEL slots: each model's prior weight (not normalized)
+    MC_PANEL: int = 74  # MAX_PANEL family (or random) vectors of FAMILY_PARAMS slots each
 
 
 StrategyParam = StrategyParamT()
 FAMILY_PARAMS = StrategyParam.CLOSING_DISTANCE + 1  # the slots a family decision reads
-N_STRATEGY_PARAMS = StrategyParam.MC_VALUE + 1
+MAX_PANEL = 8  # opponent models a search player may weigh
+N_STRATEGY_PARAMS = StrategyParam.MC_PANEL + MAX_PANEL * FAMILY_PARAMS
+# The slots follow one another: each vector block is FAMILY_PARAMS long.
+assert StrategyParam.MC_OPPONENT == StrategyParam.MC_ROLLOUT + FAMILY_PARAMS
+assert StrategyParam.MC_SCREEN == StrategyParam.MC_OPPONENT + FAMILY_PARAMS
+assert StrategyParam.MC_PANEL_PRIOR + MAX_PANEL == StrategyParam.MC_PANEL
 
 
 class PositionMaskT(NamedTuple):
@@ -127,6 +137,16 @@ class SearchValueT(NamedTuple):
 
 
 SearchValue = SearchValueT()
+
+
+class PanelMemoryT(NamedTuple):
+    """How long a search player keeps its opponent panel's posterior (docs/strategies.md)."""
+
+    HAND: int = 0  # from the prior at every hand
+    MATCH: int = 1  # across the hands of a match or game (the opponent stays the same)
+
+
+PanelMemory = PanelMemoryT()
 
 
 class PhaseT(NamedTuple):

@@ -31,8 +31,10 @@ from gin_sim.config import (
 )
 from gin_sim.enums import (
     FAMILY_PARAMS,
+    MAX_PANEL,
     MAX_SCHEDULE_PHASES,
     N_STRATEGY_PARAMS,
+    PanelMemory,
     SearchValue,
     StrategyKind,
     StrategyParam,
@@ -43,8 +45,12 @@ KINDS: dict[str, int] = {name.lower(): value for name, value in StrategyKind._as
 SEARCH_VALUES: dict[str, int] = {
     name.lower(): value for name, value in SearchValue._asdict().items()
 }
+PANEL_MEMORIES: dict[str, int] = {
+    name.lower(): value for name, value in PanelMemory._asdict().items()
+}
 
 Schedule = tuple[tuple[int, int], ...]
+MAX_PRIOR_WEIGHT = 1e6  # a panel prior weight: relative, so beyond this only rounding changes
 # An adaptation to the rule set: (conditions, overrides), each a sorted tuple of
 # (key, value) pairs; a condition is a rule key with an inclusive [low, high] range or a
 # boolean. See docs/strategies.md ("Adapting to the rules").
@@ -75,6 +81,9 @@ SEARCH_KEYS = (
     "infer_weight",
     "confidence",
     "value",
+    "opponent_panel",
+    "panel_prior",
+    "panel_memory",
 )
 KIND_KEYS = {"family": FAMILY_KEYS, "mc": SEARCH_KEYS, "random": ()}
 MAX_CLOSING_DISTANCE = 100_000  # points to a game's target (the largest target a rule set allows)
@@ -111,6 +120,11 @@ class Strategy:
     infer_weight: float = 0.25
     confidence: float = 1.0
     value: str = "hand"  # what a rollout's end is worth where the score is known (SearchValue)
+    # Opponent models weighed by what the opponent does (docs/strategies.md, "Opponent
+    # panel"); empty: the rollouts' opponent is opponent_model alone.
+    opponent_panel: tuple[str, ...] = ()
+    panel_prior: tuple[float, ...] = ()  # one weight per model; empty: all alike
+    panel_memory: str = "hand"  # keep the posterior for the hand, or the match (PanelMemory)
     adapt: tuple[Adaptation, ...] = ()
 
     def __post_init__(self) -> None:
@@ -170,6 +184,7 @@ class Strategy:
             raise ConfigError(
                 f"value = {self.value!r} in {where}: allowed {', '.join(SEARCH_VALUES)}"
             )
+        self.validate_panel(where)
         if self.kind == "mc":
             for key in ("rollout", "opponent_model"):
                 policy = getattr(self, key)
@@ -198,6 +213,48 @@ class Strategy:
             )
 
         self.check_used(where)
+
+    def validate_panel(self, where: str) -> None:
+        """The opponent panel: 1 to MAX_PANEL distinct named family or random strategies,
+        and a prior of one positive weight per model (or none: all alike)."""
+        panel, prior = self.opponent_panel, self.panel_prior
+        if self.panel_memory not in PANEL_MEMORIES:
+            raise ConfigError(
+                f"panel_memory = {shown(self.panel_memory)} in {where}: allowed {', '.join(PANEL_MEMORIES)}"
+            )
+        if not panel:
+            for key in ("panel_prior", "panel_memory"):
+                if getattr(self, key) != _DEFAULTS[key]:
+                    raise ConfigError(
+                        f"{key} in {where} does nothing without opponent_panel: give the panel or drop {key}"
+                    )
+            return
+        if len(panel) > MAX_PANEL:
+            raise ConfigError(
+                f"opponent_panel in {where} has {len(panel)} models: allowed 1 to {MAX_PANEL}"
+            )
+        for name in panel:
+            if name not in named_strategies() or load_strategy(name).kind == "mc":
+                kinds = ("family", "random")
+                playable = [n for n in named_strategies() if load_strategy(n).kind in kinds]
+                raise ConfigError(
+                    f"opponent_panel model {shown(name)} in {where}: allowed named family or random strategies ({', '.join(playable)})"
+                )
+        if len(set(panel)) != len(panel):
+            raise ConfigError(f"opponent_panel in {where} names a model twice: {list(panel)}")
+        if prior and len(prior) != len(panel):
+            raise ConfigError(
+                f"panel_prior in {where} has {len(prior)} weights for {len(panel)} models: give one per model"
+            )
+        for weight in prior:
+            if not 0.0 < weight <= MAX_PRIOR_WEIGHT:
+                raise ConfigError(
+                    f"panel_prior weight {weight} in {where} is out of range: allowed above 0 up to {MAX_PRIOR_WEIGHT:g}"
+                )
+        if self.opponent_model != _DEFAULTS["opponent_model"]:
+            raise ConfigError(
+                f"opponent_model in {where} does nothing with opponent_panel (the panel's models play the opponent): drop one"
+            )
 
     def check_used(self, where: str, keys: Any = None) -> None:
         """Refuse a parameter that this strategy's kind ignores: among ``keys`` (those given
@@ -255,6 +312,15 @@ class Strategy:
         # identities) they had before ``value`` existed.
         if self.value == "hand":
             del document["value"]
+        # Likewise players who never knock by the score, and players without a panel (both
+        # came after them).
+        if self.closing_distance == 0:
+            del document["closing_distance"]
+        if not self.opponent_panel:
+            del document["opponent_panel"], document["panel_prior"], document["panel_memory"]
+        else:
+            document["opponent_panel"] = list(self.opponent_panel)
+            document["panel_prior"] = list(self.panel_prior)
         return document
 
     def to_kernel(self, rules: Rules | None = None) -> np.ndarray:
@@ -294,6 +360,15 @@ class Strategy:
             ):
                 policy = load_strategy(name).for_rules(rules).to_kernel()
                 v[slot : slot + FAMILY_PARAMS] = policy[:FAMILY_PARAMS]
+            v[StrategyParam.MC_PANEL_SIZE] = len(self.opponent_panel)
+            v[StrategyParam.MC_PANEL_MEMORY] = PANEL_MEMORIES[self.panel_memory]
+            for i, name in enumerate(self.opponent_panel):
+                v[StrategyParam.MC_PANEL_PRIOR + i] = (
+                    self.panel_prior[i] if self.panel_prior else 1.0
+                )
+                model = load_strategy(name).for_rules(rules).to_kernel()
+                slot = StrategyParam.MC_PANEL + i * FAMILY_PARAMS
+                v[slot : slot + FAMILY_PARAMS] = model[:FAMILY_PARAMS]
         return v
 
     def threshold_at(self, stock_left: int, knock_limit: int = 10) -> int:
@@ -392,6 +467,18 @@ def _coerce_adapt(value: Any, where: str) -> tuple[Adaptation, ...]:
     return tuple(adaptations)
 
 
+def _coerce_list(key: str, value: Any, where: str) -> tuple[Any, ...]:
+    """``opponent_panel`` (names) or ``panel_prior`` (weights): a TOML array, or on the
+    command line a comma-separated list."""
+    kind = str if key == "opponent_panel" else float
+    if isinstance(value, str):
+        value = [part.strip() for part in value.split(",") if part.strip()]
+    if not isinstance(value, list | tuple):
+        example = '["simple", "expert"]' if kind is str else "[1.0, 2.0]"
+        raise ConfigError(f"{key} = {shown(value)} in {where}: expected a list such as {example}")
+    return tuple(coerce(kind, key, item, where) for item in value)
+
+
 def _coerce_schedule(value: Any, where: str) -> Schedule:
     if isinstance(value, str):  # from the command line: "20:10,10:6,0:2"
         try:
@@ -425,6 +512,8 @@ def _typed(values: dict[str, Any], where: str) -> dict[str, Any]:
             out[key] = None
         elif key == "knock_threshold":
             out[key] = coerce(int, key, value, where)
+        elif key in ("opponent_panel", "panel_prior"):
+            out[key] = _coerce_list(key, value, where)
         else:
             out[key] = coerce(_FIELD_TYPES[key], key, value, where)
     return out

@@ -72,6 +72,10 @@ def test_listings():
         (["simulate", "--param1", "keep_weight=-2"], "keep_weight = -2.0"),
         (["simulate", "--param2", "knock_schedule=5:3"], "last phase must start at min_stock 0"),
         (
+            ["simulate", "--players", "mc-fast,simple", "--param1", "opponent_panel=simple,mc"],
+            "opponent_panel model 'mc'",
+        ),
+        (
             ["simulate", "--players", "tests/data/bad-strategy.toml,simple"],
             "undercut_risk = 2.0 in tests/data/bad-strategy.toml",
         ),

@@ -11,6 +11,7 @@ import pytest
 from gin_sim.config import ConfigError, configs_dir
 from gin_sim.enums import (
     FAMILY_PARAMS,
+    MAX_PANEL,
     MAX_SCHEDULE_PHASES,
     N_STRATEGY_PARAMS,
     RuleParam,
@@ -18,6 +19,7 @@ from gin_sim.enums import (
 )
 from gin_sim.rules import Rules, load_rules, named_rules
 from gin_sim.strategies import (
+    PANEL_MEMORIES,
     SEARCH_VALUES,
     Strategy,
     load_strategy,
@@ -180,6 +182,12 @@ SEARCH_POSITIONS = {
 }
 VALUE_POSITION = {"value": StrategyParam.MC_VALUE}  # a SearchValue code, from the name
 POLICY_BLOCKS = {"rollout": StrategyParam.MC_ROLLOUT, "opponent_model": StrategyParam.MC_OPPONENT}
+# The opponent panel: its size and memory, MAX_PANEL prior weights, MAX_PANEL family vectors.
+PANEL_POSITIONS = {
+    "opponent_panel": StrategyParam.MC_PANEL_SIZE,
+    "panel_memory": StrategyParam.MC_PANEL_MEMORY,
+    "panel_prior": StrategyParam.MC_PANEL_PRIOR,
+}
 DISTINCT_SEARCH = [
     "samples=7", "candidates=5", "screen=3", "infer=true", "infer_weight=0.125", "confidence=1.75",
     "rollout=defensive", "opponent_model=gin-hunter", "value=game",
@@ -206,15 +214,18 @@ def test_strategy_positions_cover_every_slot_once():
     singles = [
         StrategyParam.KIND, StrategyParam.KNOCK_THRESHOLD, StrategyParam.SCHEDULE_PHASES,
         *FLOAT_POSITIONS.values(), *SEARCH_POSITIONS.values(), *VALUE_POSITION.values(),
+        StrategyParam.MC_PANEL_SIZE, StrategyParam.MC_PANEL_MEMORY,
     ]  # fmt: skip
     slots = [StrategyParam.SCHEDULE_MIN_STOCK + i for i in range(MAX_SCHEDULE_PHASES)]
+    slots += [StrategyParam.MC_PANEL_PRIOR + i for i in range(MAX_PANEL)]
+    slots += [StrategyParam.MC_PANEL + i for i in range(MAX_PANEL * FAMILY_PARAMS)]
     slots += [StrategyParam.SCHEDULE_THRESHOLD + i for i in range(MAX_SCHEDULE_PHASES)]
     for start in POLICY_BLOCKS.values():
         slots += [start + i for i in range(FAMILY_PARAMS)]
     assert sorted(singles + slots) == list(range(N_STRATEGY_PARAMS))
     assert set(FLOAT_POSITIONS) | set(SEARCH_POSITIONS) | set(POLICY_BLOCKS) | set(
         VALUE_POSITION
-    ) | {
+    ) | set(PANEL_POSITIONS) | {
         "knock_threshold",
         "knock_schedule",
         "kind",
@@ -238,6 +249,20 @@ def test_strategy_vector_has_each_field_at_its_position(
             policy = load_strategy(getattr(strategy, key)).for_rules(rules).to_kernel(rules)
             block = vector[start : start + FAMILY_PARAMS]
             assert np.array_equal(block, policy[:FAMILY_PARAMS]), (label, key)
+        panel = strategy.opponent_panel
+        assert vector[StrategyParam.MC_PANEL_SIZE] == len(panel), label
+        assert vector[StrategyParam.MC_PANEL_MEMORY] == PANEL_MEMORIES[strategy.panel_memory]
+        prior = strategy.panel_prior or (1.0,) * len(panel)
+        weights = vector[StrategyParam.MC_PANEL_PRIOR : StrategyParam.MC_PANEL_PRIOR + MAX_PANEL]
+        assert list(weights) == [*prior, *[0.0] * (MAX_PANEL - len(panel))], label
+        for i in range(MAX_PANEL):
+            start = StrategyParam.MC_PANEL + i * FAMILY_PARAMS
+            block = vector[start : start + FAMILY_PARAMS]
+            if i < len(panel):
+                model = load_strategy(panel[i]).for_rules(rules).to_kernel()[:FAMILY_PARAMS]
+                assert np.array_equal(block, model), (label, i)
+            else:
+                assert not block.any(), (label, i)
     else:
         assert not vector[FAMILY_PARAMS:].any(), label
     # no threshold of its own: 10, which the kernel caps by each hand's knock limit

@@ -20,12 +20,20 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from gin_sim.calibration import load_undercut_table
 from gin_sim.cards import format_card
-from gin_sim.decide import decide, view_from_situation
+from gin_sim.decide import decide, parse_view, position_from_view, view_from_situation
 from gin_sim.enums import N_STRATEGY_PARAMS, StrategyParam
 from gin_sim.hollywood import HollywoodScore
 from gin_sim.kernels.match_value import value_vector
-from gin_sim.kernels.search import choose_nb, credit_score_nb, score_equity_nb
+from gin_sim.kernels.search import (
+    MEMORY_DISCARD,
+    choose_nb,
+    credit_score_nb,
+    score_equity_nb,
+    search_scratch_nb,
+    update_posterior_nb,
+)
 from gin_sim.match_start import parse_start
 from gin_sim.records import MATCH_FIELDS, record_to_dict
 from gin_sim.reference import search as reference_search
@@ -61,6 +69,8 @@ C = {format_card(c): c for c in range(52)}
 def mc(base: str, **changes) -> Strategy:
     return replace(load_strategy(base), **changes)
 
+
+PANEL = ("simple", "expert", "gin-hunter", "random", "early-knocker", "defensive")
 
 # (rule set, rule overrides, players, deals): every pairing the brief asks for, kept small.
 # The named mc and mc-fast infer the opponent's hand; infer is set explicitly here.
@@ -109,6 +119,43 @@ PAIRINGS = [
             "random",
         ),
         20,
+    ),
+    # The opponent panel (issue 19): a posterior from the opponent's turns picks each world's
+    # opponent, random among the models; against a family player, a random one with big gin
+    # and R11 relaxed (it may throw a taken card straight back), and two panels at once.
+    (
+        "hollywood",
+        [],
+        (mc("mc-fast", samples=3, infer=True, opponent_panel=PANEL, name="mcf-panel"), "expert"),
+        12,
+    ),
+    (
+        "standard",
+        ["big_gin_bonus=31", "may_discard_drawn_upcard=true"],
+        ("random", mc("mc", samples=2, infer=False, opponent_panel=PANEL[::-1], name="mc-panel")),
+        12,
+    ),
+    (
+        "oklahoma",
+        [],
+        (
+            mc(
+                "mc-fast",
+                samples=2,
+                infer=True,
+                opponent_panel=PANEL[:3],
+                panel_prior=(1.0, 2.0, 0.5),
+                name="mcf-p3",
+            ),
+            mc(
+                "mc-fast",
+                samples=2,
+                infer=True,
+                opponent_panel=("gin-hunter-strong", "simple"),
+                name="mcf-p2",
+            ),
+        ),
+        10,
     ),
 ]
 
@@ -287,7 +334,7 @@ class _ScriptedWorlds:
         self.actions, self.values = list(actions), values
         self.world, self.calls = -1, []
 
-    def __call__(self, situation, opp_hand, stock, action, policies) -> int:
+    def __call__(self, situation, opp_hand, stock, action, policies, random_state=0) -> int:
         if action == self.actions[0]:
             self.world += 1
         self.calls.append((self.world, action))
@@ -568,3 +615,68 @@ def test_score_equity_kernel_equals_reference_and_credits_as_the_match():
             assert list(after[6:]) == [
                 int(credited.entered[p][g]) for p in (0, 1) for g in range(3)
             ]
+
+
+def test_the_panels_posterior_after_each_turn_equals_the_references(monkeypatch):
+    """At every update of a panel searcher's posterior in some reference hands (against
+    each kind of opponent), the kernel's update from the same position, memory and stream
+    gives exactly the reference's posterior."""
+    rules = load_rules("standard", ["big_gin_bonus=31", "may_discard_drawn_upcard=true"])
+    searcher = mc("mc-fast", samples=2, infer=True, opponent_panel=PANEL, name="mcf-panel")
+    params = searcher.for_rules(rules).to_kernel(rules)
+    updates = []
+    update = reference_search.OpponentPanel.update
+
+    def recorded(panel, strategy, situation, stream):
+        before = (list(panel.posterior), panel.discard, stream.state)
+        update(panel, strategy, situation, stream)
+        updates.append((situation, *before, list(panel.posterior)))
+
+    monkeypatch.setattr(reference_search.OpponentPanel, "update", recorded)
+    for deal in range(8):
+        opponent = ("random", "gin-hunter", "expert", "early-knocker")[deal % 4]
+        play_deal_reference(SEED, deal, rules, (opponent, searcher))
+    assert len(updates) > 30
+    took = 0
+    for situation, prior, discard, stream, posterior in updates:
+        masks, state = position_from_view(parse_view(view_from_situation(situation), rules), 1)
+        search = search_scratch_nb()
+        memory = search[17]
+        memory[1, : len(prior)] = prior
+        memory[1, MEMORY_DISCARD] = discard
+        search[9][0] = stream
+        with np.errstate(over="ignore"):
+            update_posterior_nb(
+                params, masks, state, rules.to_kernel(), load_undercut_table(), 1, search,
+                len(PANEL),
+            )  # fmt: skip
+        assert list(memory[1, : len(PANEL)]) == posterior
+        took += bool(situation.view.opp_taken >> discard & 1)
+    assert took > 0  # the opponent took some of the searcher's discards
+
+
+def test_panels_kept_across_a_matchs_hands_play_the_kernels_matches():
+    """Kernel against reference, hand by hand, over whole games with a searcher that keeps
+    its opponent panel across hands (and one that starts each hand from its prior): the
+    records agree, and keeping the posterior changes some hands."""
+    rules = load_rules("standard", ["game_target=60"])
+    keeps = mc("mc-fast", samples=2, infer=True, opponent_panel=PANEL, panel_memory="match")
+    forgets = replace(keeps, panel_memory="hand")
+    start = parse_start("0:0", "game", None, rules)
+    played = {}
+    for searcher in (keeps, forgets):
+        pair = (searcher, load_strategy("gin-hunter"))
+        kernel, kernel_hands = simulate_matches(
+            rules, pair, 3, seed=SEED, start=start, with_hands=True
+        )
+        row = 0
+        for m in range(3):
+            hands: list[dict] = []
+            reference = play_match_reference(SEED, m, rules, pair, hands=hands, start=start)
+            assert {f: int(kernel[m][f]) for f in MATCH_FIELDS} == reference
+            for hand in hands:
+                assert record_to_dict(kernel_hands[row]) == hand
+                row += 1
+        played[searcher.panel_memory] = kernel_hands
+    assert len(played["match"]) > 6
+    assert not np.array_equal(played["match"], played["hand"])

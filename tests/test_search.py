@@ -18,7 +18,7 @@ from gin_sim.config import ConfigError
 from gin_sim.enums import Phase, PositionMask, PositionSlot
 from gin_sim.kernels.playout import scratch_nb
 from gin_sim.kernels.position import apply_nb, deal_nb, family_action_nb, set_score_nb
-from gin_sim.kernels.search import search_nb, search_scratch_nb
+from gin_sim.kernels.search import MEMORY_DISCARD, MEMORY_TURN, search_nb, search_scratch_nb
 from gin_sim.rules import load_rules
 from gin_sim.search_value import NO_TABLES, equity_tables
 from gin_sim.simulate import (
@@ -370,3 +370,85 @@ def test_searchers_on_dask_workers_play_the_same_records(tmp_path):
     ):
         remote = pd.concat(execute(run, tmp_path / "remote", client=client), ignore_index=True)
     pd.testing.assert_frame_equal(local, remote)
+
+
+# ------------------------------------------------------------ the opponent panel
+PANEL = "opponent_panel=simple,expert,gin-hunter,early-knocker,random"
+
+
+def _answered_positions(rules, n_deals, seed):
+    """Positions where seat 0 (expert here) is to draw after the opponent (expert) answered
+    its discard, each with that discard: what a panel searcher remembers there."""
+    family = strategies_to_kernel((load_strategy("expert"), load_strategy("expert")), rules)
+    table = load_undercut_table()
+    rules_vector = rules.to_kernel()
+    streams, masks, state = scratch_nb()[:3]
+    rng = np.random.default_rng(seed)
+    found = []
+    for _ in range(n_deals):
+        deal_nb(
+            rng.permutation(52).astype(np.int8), int(rng.integers(2)), rules_vector, masks, state
+        )
+        stop = int(rng.integers(1, 8))
+        discard = -1
+        draws = 0
+        while state[PositionSlot.PHASE] != Phase.OVER:
+            player = state[PositionSlot.PLAYER]
+            if player == 0 and state[PositionSlot.PHASE] == Phase.DRAW and discard >= 0:
+                draws += 1
+                if draws == stop:
+                    found.append((masks.copy(), state.copy(), discard))
+                    break
+            action = family_action_nb(
+                family[player], masks, state, rules_vector, table, streams, player
+            )
+            if player == 0 and state[PositionSlot.PHASE] == Phase.DISCARD:
+                discard = action & 63
+            apply_nb(masks, state, rules_vector, action)
+    return found
+
+
+def _panel_search(params, masks, state, rules, discard, leak=0):
+    """Seat 0's search as a panel searcher that remembers ``discard`` from its last turn
+    (its posterior at the prior): the search's figures, then the posterior after it."""
+    streams = np.array([12345 ^ leak, 678], np.uint64)
+    search = search_scratch_nb()
+    memory = search[17]
+    memory[0, MEMORY_DISCARD] = discard
+    memory[0, MEMORY_TURN] = state[PositionSlot.TURNS_BY] + 1
+    action = search_nb(
+        params, masks, state, rules.to_kernel(), load_undercut_table(), NO_TABLES, streams, 0,
+        search,
+    )  # fmt: skip
+    n = int(search[13][0])
+    figures = [search[i][:n].copy() for i in (6, 7, 14, 15)]
+    return (int(action), tuple(int(x) for x in search[13]), *figures, memory[0].copy())
+
+
+@pytest.mark.parametrize("rules", [HOLLYWOOD, STANDARD])
+def test_hidden_fields_never_change_the_opponent_panels_posterior(rules):
+    """The probe for a panel searcher after the opponent's turn: its posterior moves (the
+    opponent's public turn reaches it) and, like the search, is the same whatever the
+    hidden fields hold; a double that reads the opponent's unshown cards is caught."""
+    searcher = strategies_to_kernel(
+        (tiny("mc", "infer=true", PANEL), load_strategy("simple")), rules
+    )[0]
+    rng = np.random.default_rng(7)
+    moved = caught = 0
+    varied = dict.fromkeys(HIDDEN_FIELDS, 0)
+    positions = _answered_positions(rules, 80, seed=11)
+    for masks, state, discard in positions:
+        other = _vary_hidden(masks, state, rng)
+        first = _panel_search(searcher, masks, state, rules, discard)
+        assert _same(first, _panel_search(searcher, *other, rules, discard))
+        moved += not np.allclose(first[-1][:5], 0.2)
+        for name, read in HIDDEN_FIELDS.items():
+            varied[name] += read(masks, state) != read(*other)
+        peek = [hash(_unshown(*p)) & (2**63 - 1) for p in ((masks, state), other)]
+        caught += not _same(
+            _panel_search(searcher, masks, state, rules, discard, peek[0]),
+            _panel_search(searcher, *other, rules, discard, peek[1]),
+        )
+    assert len(positions) > 30 and moved > 0.9 * len(positions), (len(positions), moved)
+    assert min(varied.values()) >= 10, varied
+    assert caught >= 10, caught

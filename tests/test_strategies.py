@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gin_sim.config import ConfigError
+from gin_sim.enums import FAMILY_PARAMS, PanelMemory, StrategyParam
 from gin_sim.kernels.decisions import (
     danger_nb,
     disinterest_nb,
@@ -23,7 +24,15 @@ from gin_sim.simulate import head_to_head, simulate_deals
 from gin_sim.strategies import Strategy, load_strategy, named_strategies, parse_players
 from gin_sim.tables import MELDS
 
-NAMED = ["simple", "basic", "gin-hunter", "early-knocker", "defensive", "expert"]
+NAMED = [
+    "simple",
+    "basic",
+    "gin-hunter",
+    "early-knocker",
+    "defensive",
+    "expert",
+    "gin-hunter-strong",
+]
 # the 97.5% normal quantile, from the standard library rather than gin_sim.summary
 Z95 = NormalDist().inv_cdf(0.975)
 THREE_CARD_MELDS = [int(m) for m in MELDS if int(m).bit_count() == 3]
@@ -58,6 +67,71 @@ def test_simple_is_the_family_default():
 def test_bad_parameters_name_the_parameter_and_range(overrides, message):
     with pytest.raises(ConfigError, match=message):
         load_strategy("simple", overrides)
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        (
+            ["opponent_panel=simple,mc"],
+            "opponent_panel model 'mc' .* allowed named family or random",
+        ),
+        (["opponent_panel=simple,nobody"], "opponent_panel model 'nobody'"),
+        (["opponent_panel=simple,expert,simple"], "names a model twice"),
+        (["opponent_panel=" + ",".join(["simple"] * 9)], "has 9 models: allowed 1 to 8"),
+        (["panel_prior=1,2"], "panel_prior .* does nothing without opponent_panel"),
+        (["panel_memory=match"], "panel_memory .* does nothing without opponent_panel"),
+        (
+            ["opponent_panel=simple,expert", "panel_memory=game"],
+            "panel_memory = 'game' .* allowed hand, match",
+        ),
+        (["opponent_panel=simple,expert", "panel_prior=1"], "1 weights for 2 models"),
+        (
+            ["opponent_panel=simple,expert", "panel_prior=1,0"],
+            "weight 0.0 .* above 0 up to 1e\\+06",
+        ),
+        (
+            ["opponent_panel=simple,expert", "panel_prior=1,x"],
+            "panel_prior = 'x' .* expected a number",
+        ),
+        (
+            ["opponent_panel=simple,expert", "opponent_model=expert"],
+            "opponent_model .* does nothing with opponent_panel",
+        ),
+    ],
+)
+def test_bad_opponent_panels_name_the_problem(overrides, message):
+    with pytest.raises(ConfigError, match=message):
+        load_strategy("mc-fast", overrides)
+
+
+def test_a_family_strategy_refuses_a_panel():
+    with pytest.raises(
+        ConfigError, match=r"opponent_panel .* does nothing: strategy kind 'family'"
+    ):
+        load_strategy("simple", ["opponent_panel=simple,expert"])
+
+
+def test_the_panel_goes_into_the_kernel_vector_in_order():
+    rules = load_rules("standard")
+    strategy = load_strategy("mc-adaptive")
+    vector = strategy.to_kernel(rules)
+    panel = strategy.opponent_panel
+    assert vector[StrategyParam.MC_PANEL_SIZE] == len(panel) == 7
+    assert vector[StrategyParam.MC_PANEL_MEMORY] == PanelMemory.MATCH
+    assert list(vector[StrategyParam.MC_PANEL_PRIOR : StrategyParam.MC_PANEL_PRIOR + 7]) == list(
+        strategy.panel_prior
+    )
+    for i, name in enumerate(panel):  # each model as played under the rules ([[adapt]])
+        slot = StrategyParam.MC_PANEL + i * FAMILY_PARAMS
+        model = load_strategy(name).for_rules(rules).to_kernel()[:FAMILY_PARAMS]
+        assert np.array_equal(vector[slot : slot + FAMILY_PARAMS], model)
+    assert load_strategy("mc").to_kernel(rules)[StrategyParam.MC_PANEL_SIZE] == 0
+
+
+def test_the_strong_gin_hunter_knocks_only_while_the_stock_is_deep():
+    strong = load_strategy("gin-hunter-strong")
+    assert [strong.threshold_at(stock) for stock in (31, 25, 24, 10, 0)] == [10, 10, 0, 0, 0]
 
 
 def test_bad_parameter_in_a_file_names_the_file(tmp_path):

@@ -52,7 +52,7 @@ from gin_sim.kernels.rng import (
     shuffle_deck_nb,
     splitmix64_nb,
 )
-from gin_sim.kernels.search import sample_world_nb
+from gin_sim.kernels.search import forget_nb, sample_world_nb
 
 _ONE = np.uint64(1)
 _S = PositionSlot
@@ -118,6 +118,7 @@ def sample_deal_nb(
     streams[0] = player_key_nb(seed, deal, 0)
     streams[1] = player_key_nb(seed, deal, 1)
     deal_nb(deck, deal % 2, rules, masks, state)
+    forget_nb(search)
     pick[0] = sample_key_nb(seed, deal)
     for k in range(N_DECISION_KINDS):
         counts[k] = 0
@@ -345,6 +346,7 @@ def play_forced_nb(
             streams[0] = splitmix64_nb(base ^ np.uint64(0x9E3779B97F4A7C15))
             streams[1] = splitmix64_nb(base ^ np.uint64(0xBF58476D1CE4E5B9))
             apply_nb(roll_masks, roll_state, rules, actions[i])
+            forget_nb(search)  # each continuation starts from the position alone
             play_on_nb(
                 roll_masks, roll_state, rules, strategies, undercut_table, equity, streams, search
             )

@@ -20,6 +20,7 @@ from gin_sim.enums import MatchStartSlot, RuleParam
 from gin_sim.kernels.playout import play_hand_nb, scratch_nb
 from gin_sim.kernels.position import set_score_nb
 from gin_sim.kernels.rng import bounded_nb, player_key_nb, shuffle_deck_nb, splitmix64_nb
+from gin_sim.kernels.search import forget_nb
 
 MATCH_DOMAIN = np.uint64(0x3C6EF372FE94F82B)
 MAX_HANDS = 10_000  # a guard against rule sets where hands can score 0 for ever
@@ -126,6 +127,7 @@ def play_match_nb(
     dealer = first_dealer
     hand = 0
     draws = 0
+    forget_nb(scratch[5])  # a new opponent: no opponent panel remembers the last match's
     while (game_winner[:games] < 0).any() and hand < MAX_HANDS:
         shuffle_deck_nb(mk, hand, deck, state)
         scratch[0][0] = player_key_nb(mk, hand, 0)

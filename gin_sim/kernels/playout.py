@@ -28,7 +28,7 @@ from gin_sim.enums import (
 )
 from gin_sim.kernels.position import apply_nb, deal_nb, family_action_nb, record_nb
 from gin_sim.kernels.rng import player_key_nb, shuffle_deck_nb
-from gin_sim.kernels.search import search_nb, search_scratch_nb
+from gin_sim.kernels.search import forget_nb, new_hand_nb, search_nb, search_scratch_nb
 
 _BLOCK = 64  # deals per parallel work item: scratch arrays are made once per block
 
@@ -78,6 +78,7 @@ def play_hand_nb(deck, dealer, rules, strategies, undercut_table, equity, scratc
     """
     streams, masks, state, chains, result, search = scratch
     deal_nb(deck, dealer, rules, masks, state)
+    new_hand_nb(search, strategies)  # what a searcher's opponent panel keeps of the last hand
     play_on_nb(masks, state, rules, strategies, undercut_table, equity, streams, search)
     record_nb(masks, state, rules, chains, result, out)
 
@@ -89,6 +90,7 @@ def play_deck_nb(deck, dealer, rules, strategies, undercut_table, seed, deal, ou
     scratch[0][0] = player_key_nb(seed, deal, 0)
     scratch[0][1] = player_key_nb(seed, deal, 1)
     equity = np.zeros((2, 1))  # a plain hand: no score to value
+    forget_nb(scratch[5])
     play_hand_nb(deck, dealer, rules, strategies, undercut_table, equity, scratch, out[0])
     out[0]["deal"] = deal
 
@@ -113,5 +115,6 @@ def play_deals_nb(seed, first_deal, rules, strategies, undercut_table, out):
             shuffle_deck_nb(seed, deal, deck, deck_state)
             streams[0] = player_key_nb(seed, deal, 0)
             streams[1] = player_key_nb(seed, deal, 1)
+            forget_nb(scratch[5])  # deals are independent: no opponent panel remembers one
             play_hand_nb(deck, deal % 2, rules, strategies, undercut_table, equity, scratch, out[i])
             out[i]["deal"] = deal

@@ -32,23 +32,29 @@ from numba import njit
 
 from gin_sim.enums import (
     ACTION_BIG_GIN,
+    ACTION_CARD,
     ACTION_KNOCK,
     FAMILY_PARAMS,
+    MAX_PANEL,
     N_POSITION_MASKS,
     N_POSITION_SLOTS,
+    PanelMemory,
     Phase,
     PositionMask,
     PositionSlot,
     RuleParam,
     SearchValue,
+    StrategyKind,
     StrategyParam,
 )
-from gin_sim.kernels.deadwood import melds_with_card_nb
+from gin_sim.kernels.deadwood import melds_with_card_nb, min_deadwood_nb
 from gin_sim.kernels.decisions import (
     discard_cost_nb,
+    discard_or_knock_nb,
     least_deadwood_discard_nb,
     least_deadwood_drop_nb,
     popcount_nb,
+    takes_top_nb,
     tie_key_nb,
 )
 from gin_sim.kernels.match_value import game_chance_nb, match_equity_nb
@@ -58,6 +64,7 @@ from gin_sim.kernels.position import (
     family_action_nb,
     hand_value_nb,
     play_out_with_family_nb,
+    points_to_close_nb,
 )
 from gin_sim.kernels.rng import bounded_nb, next_nb
 
@@ -75,6 +82,17 @@ DROP_ERRORS = 2.0
 # ties (a 200-point hand adds 0.0002).
 POINT_TIE_BREAK = 1e-6
 _INV_2_53 = 1.0 / 9007199254740992.0
+# The opponent panel (docs/strategies.md, "Opponent panel"):
+EVIDENCE_WORLDS = 16  # worlds in which each model's likelihood of the opponent's turn is taken
+PANEL_EPSILON = 0.1  # a deterministic model's likelihood of an action it would not take
+GOLDEN_STEP = 0.6180339887498949  # world w's model: the posterior quantile frac(0.5 + w * this)
+# A searcher's panel memory (the ``memory`` float64[2, MEMORY_SLOTS] of the search scratch,
+# one row per seat; all zero: nothing remembered, as after ``forget_nb``): its posterior in
+# the first MAX_PANEL slots, then these.
+MEMORY_KNOWN = MAX_PANEL  # 1 once the posterior holds the prior
+MEMORY_DISCARD = MAX_PANEL + 1  # the card of the searcher's last discard
+MEMORY_TURN = MAX_PANEL + 2  # the searcher's own turns at that discard, plus 1 (0: none)
+MEMORY_SLOTS = MAX_PANEL + 3
 
 
 @njit(cache=True, inline="always")
@@ -92,7 +110,9 @@ def search_scratch_nb():
     uint64[2], chains int64[16, 2], score int64[8], counts int64[3]: candidates, worlds,
     rollouts played (screened-out candidates' included),
     sums and squares of each candidate's value less the first's, float64[16] each,
-    a score int64[12] as the position's score slots)
+    a score int64[12] as the position's score slots, the opponent-panel memory
+    float64[2, MEMORY_SLOTS]: posterior, then MEMORY_KNOWN, MEMORY_DISCARD, MEMORY_TURN,
+    panel likelihoods float64[MAX_PANEL])
     """
     return (
         np.zeros(N_POSITION_MASKS, np.uint64),
@@ -112,7 +132,32 @@ def search_scratch_nb():
         np.zeros(MAX_CANDIDATES, np.float64),
         np.zeros(MAX_CANDIDATES, np.float64),
         np.zeros(12, np.int64),
+        np.zeros((2, MEMORY_SLOTS), np.float64),
+        np.zeros(MAX_PANEL, np.float64),
     )
+
+
+@njit(cache=True, _nrt=False)
+def forget_nb(search):
+    """A new deal, match or position: the searchers' panel memory back to nothing (the
+    prior at the next search). Every kernel that starts one with a reused scratch calls
+    it, so a decision never depends on what the scratch played before."""
+    memory = search[17]
+    for seat in range(2):
+        for j in range(MEMORY_SLOTS):
+            memory[seat, j] = 0.0
+
+
+@njit(cache=True, _nrt=False)
+def new_hand_nb(search, strategies):
+    """A new hand of the same deal, game or match: each searcher forgets its last discard,
+    and its posterior too unless it keeps it across hands (``panel_memory`` match)."""
+    memory = search[17]
+    for seat in range(2):
+        keep = strategies[seat, StrategyParam.MC_PANEL_MEMORY] == PanelMemory.MATCH
+        for j in range(MEMORY_SLOTS):
+            if j > MEMORY_KNOWN or not keep:  # kept: the posterior and whether it is known
+                memory[seat, j] = 0.0
 
 
 @njit(cache=True, _nrt=False)
@@ -281,6 +326,119 @@ def sample_world_nb(params, masks, state, player, world_masks, world_state, card
 
 
 @njit(cache=True, _nrt=False)
+def prior_nb(params, panel, memory):
+    """The panel's prior, normalized, into the posterior slots of a seat's ``memory``."""
+    total = 0.0
+    for m in range(panel):
+        total += params[StrategyParam.MC_PANEL_PRIOR + m]
+    for m in range(panel):
+        memory[m] = params[StrategyParam.MC_PANEL_PRIOR + m] / total
+    memory[MEMORY_KNOWN] = 1.0
+
+
+@njit(cache=True, _nrt=False)
+def panel_model_nb(posterior, panel, world):
+    """The model that plays the opponent in world ``world``: the first whose cumulative
+    posterior passes the quantile frac(0.5 + world * GOLDEN_STEP), so the worlds share out
+    the models in proportion to the posterior, the screening worlds too."""
+    u = 0.5 + world * GOLDEN_STEP
+    u -= np.floor(u)
+    cumulative = 0.0
+    for m in range(panel):
+        cumulative += posterior[m]
+        if u < cumulative:
+            return m
+    return panel - 1  # rounding: the sum may fall a little short of 1
+
+
+@njit(cache=True, _nrt=False)
+def turn_likelihood_nb(
+    model, hand, discard, answered, took, masks, state, rules, undercut_table, player, idle
+):
+    """The likelihood under the family (or random) vector ``model`` of the opponent's last
+    turn, had it held ``hand`` (10 cards, now): it took the searcher's discard
+    ``answered`` from the pile (``took``) or drew from the stock, then discarded
+    ``discard`` without knocking. docs/strategies.md, "Opponent panel"."""
+    opponent = 1 - player
+    whole = hand | _bit(discard)  # its 11 cards before the discard
+    pile = masks[_M.PILE] & ~_bit(discard)  # the pile when it discarded
+    may_discard_taken = rules[RuleParam.MAY_DISCARD_DRAWN_UPCARD] != 0
+    big_gin = rules[RuleParam.BIG_GIN_BONUS] > 0 and min_deadwood_nb(whole) == 0
+    if model[StrategyParam.KIND] == StrategyKind.RANDOM:
+        chance = 0.5  # a coin for the take, either way
+        if big_gin:
+            chance *= 0.5  # a coin declined big gin
+        blocked = answered if took and not may_discard_taken else -1
+        legal = popcount_nb(whole & ~_bit(blocked)) if blocked >= 0 else popcount_nb(whole)
+        chance /= legal
+        if min_deadwood_nb(hand) <= state[_S.LIMIT]:
+            chance *= 0.5  # a coin declined the knock
+        return chance
+    chance = 1.0
+    # The take: with its hand then when it took the card; after a stock draw its hand then
+    # is unknown (it held the drawn card instead of one of these), so its hand now stands in.
+    before = whole & ~_bit(answered) if took else hand
+    takes = takes_top_nb(
+        model, before, answered, pile | _bit(answered), masks[_M.TAKEN + player], idle, opponent
+    )
+    if takes != took:
+        chance *= PANEL_EPSILON
+    if big_gin:  # the family declares it whenever it may
+        return chance * PANEL_EPSILON
+    card, knock = discard_or_knock_nb(
+        model,
+        whole,
+        answered if took else -1,
+        may_discard_taken,
+        pile,
+        masks[_M.TAKEN + player],
+        masks[_M.PASSED + player],
+        52 - state[_S.STOCK_POS],
+        state[_S.TURNS_BY + player],
+        state[_S.LIMIT],
+        undercut_table,
+        idle,
+        opponent,
+        points_to_close_nb(state, rules, opponent),  # the score is public
+    )
+    if card != discard or knock:
+        chance *= PANEL_EPSILON
+    return chance
+
+
+@njit(cache=True, _nrt=False)
+def update_posterior_nb(params, masks, state, rules, undercut_table, player, search, panel):
+    """Bayes' rule on the panel after the opponent's turn, at the searcher's draw: each
+    model's likelihood of that turn is its mean over EVIDENCE_WORLDS worlds sampled as the
+    search samples them (from the search's stream, before its own worlds)."""
+    (world_masks, world_state, _, _, cards, _, _, _, _, rng, idle, _, _, _, _, _, _, memory,
+     likes) = search  # fmt: skip
+    opponent = 1 - player
+    answered = np.int64(memory[player, MEMORY_DISCARD])
+    discard = state[_S.PILE + state[_S.PILE_SIZE] - 1]  # its discard, on top of the pile
+    # It took the searcher's discard if it holds it, or threw it straight back (R11 allows
+    # that under may_discard_drawn_upcard); else the card lies under its discard.
+    took = masks[_M.TAKEN + opponent] & _bit(answered) != 0 or discard == answered
+    for m in range(panel):
+        likes[m] = 0.0
+    for _ in range(EVIDENCE_WORLDS):
+        sample_world_nb(params, masks, state, player, world_masks, world_state, cards, rng)
+        hand = world_masks[_M.HAND + opponent]
+        for m in range(panel):
+            base = StrategyParam.MC_PANEL + m * FAMILY_PARAMS
+            likes[m] += turn_likelihood_nb(
+                params[base : base + FAMILY_PARAMS], hand, discard, answered, took, masks,
+                state, rules, undercut_table, player, idle,
+            )  # fmt: skip
+    total = 0.0
+    for m in range(panel):
+        memory[player, m] *= likes[m] / EVIDENCE_WORLDS
+        total += memory[player, m]
+    for m in range(panel):
+        memory[player, m] /= total
+
+
+@njit(cache=True, _nrt=False)
 def credit_score_nb(score, games, target, winner, points):
     """R19, R20 on ``score`` int64[12] (points, then entered; player * 3 + game): credit a
     won hand as ``kernels.match.credit_nb`` does. A game has ended when a column reached
@@ -347,9 +505,24 @@ def load_score_nb(state, score):
 def search_nb(params, masks, state, rules, undercut_table, equity, streams, player, search):
     """The mc decision of ``player`` at this position; the search's figures stay in
     ``search`` (candidates, value sums and squares, counts) for replay to explain. With
-    screening they are over the worlds after it, on which the choice is made."""
+    screening they are over the worlds after it, on which the choice is made. A searcher
+    with an opponent panel remembers its discard, for its next search to read the
+    opponent's answer to it."""
+    action = _search_nb(
+        params, masks, state, rules, undercut_table, equity, streams, player, search
+    )
+    if params[StrategyParam.MC_PANEL_SIZE] > 0 and state[_S.PHASE] == Phase.DISCARD:
+        memory = search[17]
+        memory[player, MEMORY_DISCARD] = action & ACTION_CARD
+        memory[player, MEMORY_TURN] = state[_S.TURNS_BY + player] + 1
+    return action
+
+
+@njit(cache=True, _nrt=False)
+def _search_nb(params, masks, state, rules, undercut_table, equity, streams, player, search):
     (world_masks, world_state, roll_masks, roll_state, cards, candidates, sums, squares,
-     policies, rng, idle, chains, result, counts, gains, gain_squares, score) = search  # fmt: skip
+     policies, rng, idle, chains, result, counts, gains, gain_squares, score, memory,
+     _) = search  # fmt: skip
     n = candidates_nb(
         params, masks, state, rules, undercut_table, idle, player, candidates, cards, gains
     )
@@ -363,6 +536,16 @@ def search_nb(params, masks, state, rules, undercut_table, equity, streams, play
         policies[player, j] = params[StrategyParam.MC_ROLLOUT + j]
         policies[opponent, j] = params[StrategyParam.MC_OPPONENT + j]
     rng[0] = next_nb(streams, player)  # one number per search: a function of the view
+    panel = np.int64(params[StrategyParam.MC_PANEL_SIZE])
+    if panel > 0:
+        if memory[player, MEMORY_KNOWN] == 0.0:
+            prior_nb(params, panel, memory[player])
+        # The opponent's turn since this searcher's last discard (a draw decision follows
+        # exactly one turn of the opponent's).
+        answered = memory[player, MEMORY_TURN] == state[_S.TURNS_BY + player] + 1
+        if state[_S.PHASE] == Phase.DRAW and answered:
+            update_posterior_nb(params, masks, state, rules, undercut_table, player, search, panel)
+        memory[player, MEMORY_TURN] = 0.0
     for c in range(n):
         sums[c] = 0.0
         squares[c] = 0.0
@@ -396,9 +579,18 @@ def search_nb(params, masks, state, rules, undercut_table, equity, streams, play
                 gains[c] = 0.0
                 gain_squares[c] = 0.0
         sample_world_nb(params, masks, state, player, world_masks, world_state, cards, rng)
+        seed = np.uint64(0)
+        if panel > 0:  # this world's opponent: a model drawn from the posterior
+            model = panel_model_nb(memory[player], panel, world)
+            base = StrategyParam.MC_PANEL + model * FAMILY_PARAMS
+            for j in range(FAMILY_PARAMS):
+                policies[opponent, j] = params[base + j]
+            seed = next_nb(rng, 0)  # a random model's stream, the same for every candidate
         first = 0.0
         counts[2] += n
         for c in range(n):
+            if panel > 0:
+                idle[opponent] = seed
             copy_position_nb(world_masks, world_state, roll_masks, roll_state)
             apply_nb(roll_masks, roll_state, rules, candidates[c])
             play_out_with_family_nb(roll_masks, roll_state, rules, policies, undercut_table, idle)

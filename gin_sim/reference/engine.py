@@ -717,15 +717,29 @@ def _new_record(deal: int, dealer: int, upcard: int, knock_limit: int) -> dict[s
     }
 
 
-def _make_player(strategy: Strategy, rules: Rules, stream_state: int) -> _Player | _Searching:
+def _make_player(
+    strategy: Strategy,
+    rules: Rules,
+    stream_state: int,
+    panels: list[Any] | None = None,
+    seat: int = 0,
+) -> _Player | _Searching:
     """Player ``p``'s decision maker; ``stream_state`` starts its random stream (seed,
-    deal, p), which ``random`` and search players draw from (docs/engine.md)."""
+    deal, p), which ``random`` and search players draw from (docs/engine.md). A search
+    player that keeps its opponent panel across hands takes it from ``panels[seat]``
+    (and puts it there at the first hand)."""
     if strategy.kind == "random":
         return _Random(stream_state)
     if strategy.kind == "mc":
         from gin_sim.reference.search import Searcher  # it plays worlds with this engine
 
-        return Searcher(strategy, rules, stream_state)
+        searcher = Searcher(strategy, rules, stream_state)
+        if panels is not None and searcher.panel is not None and strategy.panel_memory == "match":
+            if panels[seat] is None:
+                panels[seat] = searcher.panel
+            searcher.panel = panels[seat]
+            searcher.panel.new_hand()
+        return searcher
     return _Family(strategy)
 
 
@@ -775,11 +789,13 @@ class _Hand:
         deal: int,
         trace: Trace,
         score: HollywoodScore | None = None,
+        panels: list[Any] | None = None,
     ) -> _Hand:
         """A new hand from a deck order (R6): the upcard is offered to the non-dealer (R7);
-        ``score``: the score before it, if one is kept."""
+        ``score``: the score before it, if one is kept; ``panels``: the opponent panels kept
+        across hands (``play_hand_reference``)."""
         choosers = [
-            _make_player(strategy, rules, player_stream_state(seed, deal, p))
+            _make_player(strategy, rules, player_stream_state(seed, deal, p), panels, p)
             for p, strategy in enumerate(players)
         ]
         return cls.started(deck, rules, dealer, choosers, deal, trace, score)
@@ -813,16 +829,22 @@ class _Hand:
         opponent_hand: int,
         stock: Sequence[int],
         policies: tuple[Strategy, Strategy],
+        random_state: int = 0,
     ) -> _Hand:
         """The position of ``situation`` with the hidden cards of one sampled world, played
-        on by the family strategies ``policies`` (per seat); no trace, no random numbers."""
+        on by the family strategies ``policies`` (per seat); no trace. Only a ``random``
+        policy (an opponent panel's model) draws random numbers, from ``random_state``."""
         table = _Table.in_play(situation, opponent_hand, stock)
         view = situation.view
         taken = NO_CARD if view.taken_from_pile is None else view.taken_from_pile
+        players: list[_Player | _Searching] = [
+            _Random(random_state) if policy.kind == "random" else _Family(policy)
+            for policy in policies
+        ]
         return cls(
             table,
             situation.dealer,
-            [_Family(policies[0]), _Family(policies[1])],
+            players,
             _new_record(0, situation.dealer, NO_CARD, view.knock_limit),
             None,
             situation.phase,
@@ -1051,6 +1073,7 @@ def play_hand_reference(
     *,
     trace: Trace = None,
     score: HollywoodScore | None = None,
+    panels: list[Any] | None = None,
 ) -> dict[str, int | bool]:
     """Play one hand from an explicit 52-card ``deck`` order and return its record.
 
@@ -1061,14 +1084,16 @@ def play_hand_reference(
     The record has exactly the fields of ``gin_sim.records.HAND_FIELDS``, as ints and
     bools. ``trace``, a list or a callable, receives the events of the hand (see ``Event``).
     ``score``: the score before the hand in a game or a match, which score-aware search
-    players read (None: a plain hand).
+    players read (None: a plain hand). ``panels``: per seat, the opponent panel a search
+    player keeps across the hands of a match (``panel_memory`` match; a list the match
+    passes from hand to hand, None at first); None: every panel starts from its prior.
     """
     deck = parse_deck(deck)
     if dealer not in (0, 1):
         raise ValueError(f"dealer must be 0 or 1, got {dealer!r}")
     rule_set = load_rules(rules)
     pair = load_players(players, rule_set)
-    return _Hand.dealt(deck, rule_set, pair, dealer, seed, deal, trace, score).play()
+    return _Hand.dealt(deck, rule_set, pair, dealer, seed, deal, trace, score, panels).play()
 
 
 def start_hand(

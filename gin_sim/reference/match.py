@@ -61,6 +61,7 @@ def play_match_reference(
         first_dealer = bounded(splitmix64(key), 2)  # R5: the first dealer at random
     dealer = first_dealer
     played = draws = 0
+    panels: list[Any] = [None, None]  # opponent panels kept across the hands (panel_memory)
     while not score.finished and played < MAX_HANDS:
         # Hand h of the match is deal h under the match's key (deck and random streams).
         record = play_hand_reference(
@@ -71,6 +72,7 @@ def play_match_reference(
             seed=key,
             deal=played,
             score=copy.deepcopy(score),  # the players see the score; they cannot change it
+            panels=panels,
         )
         if hands is not None:
             hands.append(record)

@@ -31,10 +31,12 @@ from gin_sim.kernels import match_value
 from gin_sim.reference.engine import (
     BIG_GIN,
     DISCARD,
+    DRAW,
     OFFER,
     Action,
     Discard,
     Situation,
+    View,
     _cards,
     _deadwood,
     _Hand,
@@ -43,6 +45,8 @@ from gin_sim.reference.engine import (
     discard_cost,
     family_discard_or_knock,
     family_takes,
+    legal_discards,
+    points_to_close,
     simple_discard,
     simple_discard_bounded,
 )
@@ -72,6 +76,10 @@ MAX_WORLD_TRIES = 16  # with infer: worlds drawn at most, the last always kept
 TWO_TO_MINUS_53 = 2.0**-53
 DROP_ERRORS = 2.0  # screening drops a candidate this many standard errors below the first
 POINT_TIE_BREAK = 1e-6  # a score-aware rollout's value per point of the hand, besides equity
+# The opponent panel (docs/strategies.md, "Opponent panel"):
+EVIDENCE_WORLDS = 16  # worlds in which each model's likelihood of the opponent's turn is taken
+PANEL_EPSILON = 0.1  # a deterministic model's likelihood of an action it would not take
+GOLDEN_STEP = 0.6180339887498949  # world w's model: the posterior quantile frac(0.5 + w * this)
 
 
 # ---------------------------------------------------------------- 1. candidates
@@ -178,11 +186,14 @@ def rollout_value(
     stock: Sequence[int],
     action: Action,
     policies: tuple[Strategy, Strategy],
+    random_state: int = 0,
 ) -> int:
     """Apply ``action`` in the world and play the hand to its end with the family
-    ``policies`` (per seat): the hand's points from the searcher's side (R17)."""
+    ``policies`` (per seat): the hand's points from the searcher's side (R17). A
+    ``random`` policy (an opponent panel's) draws from a stream at ``random_state``."""
     return hand_points(
-        situation.player, rollout_record(situation, opp_hand, stock, action, policies)
+        situation.player,
+        rollout_record(situation, opp_hand, stock, action, policies, random_state),
     )
 
 
@@ -192,9 +203,10 @@ def rollout_record(
     stock: Sequence[int],
     action: Action,
     policies: tuple[Strategy, Strategy],
+    random_state: int = 0,
 ) -> dict[str, int | bool]:
     """The record of the hand played to its end in the world after ``action``."""
-    hand = _Hand.in_world(situation, opp_hand, stock, policies)
+    hand = _Hand.in_world(situation, opp_hand, stock, policies, random_state)
     hand.apply(action)
     return hand.play()
 
@@ -327,6 +339,111 @@ def score_change(
     return score_equity(after, table, situation.player, dealer, value) - before
 
 
+# ------------------------------------------------------------ the opponent panel
+class OpponentPanel:
+    """A searcher's posterior over its opponent models, and what it remembers within the
+    hand to update it: its last discard and its own turns then (docs/strategies.md,
+    "Opponent panel"). A new hand starts from the prior (a new ``Searcher``)."""
+
+    def __init__(self, models: Sequence[Strategy], prior: Sequence[float]) -> None:
+        self.models = list(models)
+        weights = list(prior) if prior else [1.0] * len(self.models)
+        total = 0.0
+        for weight in weights:
+            total += weight
+        self.posterior = [weight / total for weight in weights]
+        self.new_hand()
+
+    def new_hand(self) -> None:
+        """A new hand: the posterior stays, the last discard is forgotten."""
+        self.discard = NO_DISCARD
+        self.turn: int | None = None  # own turns at that discard; None: nothing to read
+
+    def model_for_world(self, world: int) -> int:
+        """The model playing the opponent in world ``world``: the first whose cumulative
+        posterior passes the quantile frac(0.5 + world * GOLDEN_STEP)."""
+        u = 0.5 + world * GOLDEN_STEP
+        u -= math.floor(u)
+        cumulative = 0.0
+        for m, chance in enumerate(self.posterior):
+            cumulative += chance
+            if u < cumulative:
+                return m
+        return len(self.posterior) - 1  # rounding: the sum may fall a little short of 1
+
+    def update(self, strategy: Strategy, situation: Situation, stream: Stream) -> None:
+        """Bayes' rule after the opponent's turn, at the searcher's draw: each model's
+        likelihood of the turn is its mean over EVIDENCE_WORLDS sampled worlds."""
+        view = situation.view
+        answered = self.discard
+        discard = situation.pile_order[-1]
+        # It took the searcher's discard if it holds it, or threw it straight back.
+        took = bool(view.opp_taken >> answered & 1) or discard == answered
+        likes = [0.0] * len(self.models)
+        for _ in range(EVIDENCE_WORLDS):
+            opp_hand, _stock = sample_world(strategy, situation, stream)
+            for m, model in enumerate(self.models):
+                likes[m] += turn_likelihood(model, situation, opp_hand, discard, answered, took)
+        total = 0.0
+        for m in range(len(self.models)):
+            self.posterior[m] *= likes[m] / EVIDENCE_WORLDS
+            total += self.posterior[m]
+        self.posterior = [chance / total for chance in self.posterior]
+
+
+NO_DISCARD = -1
+
+
+def turn_likelihood(
+    model: Strategy, situation: Situation, hand: int, discard: int, answered: int, took: bool
+) -> float:
+    """The likelihood under ``model`` of the opponent's last turn, had it held ``hand`` (10
+    cards, now): it took the searcher's discard ``answered`` (``took``) or drew from the
+    stock, then discarded ``discard`` without knocking."""
+    view = situation.view
+    rules = view.rules
+    whole = hand | 1 << discard  # its 11 cards before the discard
+    pile = view.pile & ~(1 << discard)  # the pile when it discarded
+    big_gin = rules.big_gin_bonus > 0 and _deadwood(whole) == 0
+
+    def opponent_view(cards: int, top: int, pile_then: int, taken: int | None) -> View:
+        """What the opponent saw then: the searcher's shown cards are as they are now."""
+        return View(
+            hand=cards,
+            pile=pile_then,
+            top=top,
+            opp_taken=situation.own_taken,
+            opp_passed=situation.own_passed,
+            stock_left=view.stock_left,
+            opp_turns=situation.own_turns,
+            knock_limit=view.knock_limit,
+            rules=rules,
+            taken_from_pile=taken,
+            to_close=points_to_close(situation.score, 1 - situation.player),  # public
+        )
+
+    at_discard = opponent_view(whole, discard, pile, answered if took else None)
+    if model.kind == "random":
+        chance = 0.5  # a coin for the take, either way
+        if big_gin:
+            chance *= 0.5  # a coin declined big gin
+        chance /= len(legal_discards(at_discard))
+        if _deadwood(hand) <= view.knock_limit:
+            chance *= 0.5  # a coin declined the knock
+        return chance
+    chance = 1.0
+    # After a stock draw its hand at the take is unknown: its hand now stands in.
+    before = whole & ~(1 << answered) if took else hand
+    if family_takes(model, opponent_view(before, answered, pile | 1 << answered, None)) != took:
+        chance *= PANEL_EPSILON
+    if big_gin:  # the family declares it whenever it may
+        return chance * PANEL_EPSILON
+    card, knock = family_discard_or_knock(model, at_discard)
+    if card != discard or knock:
+        chance *= PANEL_EPSILON
+    return chance
+
+
 # -------------------------------------------------------------------- 5. choice
 def choose(
     confidence: float, worlds: int, gains: Sequence[float], gain_squares: Sequence[float]
@@ -407,13 +524,20 @@ def search(
     situation: Situation,
     player_stream: Stream,
     table: Any = None,
+    panel: OpponentPanel | None = None,
 ) -> tuple[Action, SearchFigures | None]:
     """docs/strategies.md, "The decision", steps 1 to 5. ``table``: the game table of a
-    score-aware searcher (``gin_sim.search_value``)."""
+    score-aware searcher (``gin_sim.search_value``); ``panel``: its opponent panel."""
     candidates = candidate_actions(strategy, rollout, situation)
     if len(candidates) == 1:
         return candidates[0], None  # no search, no random number
     world_stream = Stream(player_stream.next())  # 2. one number per search
+    if panel is not None:
+        # The opponent's turn since this searcher's last discard.
+        if situation.phase == DRAW and panel.turn == situation.own_turns:
+            panel.update(strategy, situation, world_stream)
+        panel.turn = None
+    opponent = 1 - situation.player
     policies = [opponent_model, opponent_model]
     policies[situation.player] = rollout
     n = len(candidates)
@@ -441,15 +565,19 @@ def search(
             n = len(candidates)
             sums, squares, gains, gain_squares = [0.0] * n, [0.0] * n, [0.0] * n, [0.0] * n
         opp_hand, stock = sample_world(strategy, situation, world_stream)
+        random_state = 0
+        if panel is not None:  # this world's opponent: a model drawn from the posterior
+            policies[opponent] = panel.models[panel.model_for_world(world)]
+            random_state = world_stream.next()  # a random model's, the same for every candidate
         first = 0.0
         for c, action in enumerate(candidates):  # the same world for every candidate
             pair = (policies[0], policies[1])
             if by_score:  # where the score no longer moves the equity, the points decide
-                record = rollout_record(situation, opp_hand, stock, action, pair)
+                record = rollout_record(situation, opp_hand, stock, action, pair, random_state)
                 change = score_change(situation, table, strategy.value, record, before)
                 value = change + POINT_TIE_BREAK * float(hand_points(situation.player, record))
             else:
-                value = float(rollout_value(situation, opp_hand, stock, action, pair))
+                value = float(rollout_value(situation, opp_hand, stock, action, pair, random_state))
             if c == 0:
                 first = value
             sums[c] += value
@@ -486,11 +614,27 @@ class Searcher:
         self.opponent_model = _policy(strategy.opponent_model, rules)
         self.stream = Stream(stream_state)
         self.table = searcher_table(strategy, rules)
+        self.panel = None
+        if strategy.opponent_panel:
+            models = [_policy(name, rules) for name in strategy.opponent_panel]
+            self.panel = OpponentPanel(models, strategy.panel_prior)
 
     def decide(self, situation: Situation) -> tuple[Action, SearchFigures | None]:
-        return search(
-            self.strategy, self.rollout, self.opponent_model, situation, self.stream, self.table
+        action, figures = search(
+            self.strategy,
+            self.rollout,
+            self.opponent_model,
+            situation,
+            self.stream,
+            self.table,
+            self.panel,
         )
+        if self.panel is not None and situation.phase == DISCARD:
+            # For the next search to read the opponent's answer to this discard.
+            assert isinstance(action, Discard | str)
+            self.panel.discard = action.card if isinstance(action, Discard) else NO_DISCARD
+            self.panel.turn = situation.own_turns
+        return action, figures
 
 
 def describe_action(action: Action, phase: str) -> str:

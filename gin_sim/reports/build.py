@@ -494,7 +494,15 @@ def write_advice(
 
 
 # The named strategies that play fast enough for the default set's tournament.
-FAST_STRATEGIES = ("simple", "basic", "defensive", "gin-hunter", "early-knocker", "expert")
+FAST_STRATEGIES = (
+    "simple",
+    "basic",
+    "defensive",
+    "gin-hunter",
+    "early-knocker",
+    "expert",
+    "gin-hunter-strong",
+)
 
 
 @dataclass(frozen=True)
