@@ -283,8 +283,8 @@ def test_the_probe_catches_a_player_that_peeks(hollywood, monkeypatch):
     that never read the opponent's cards (simple) cannot leak them."""
     honest_view = reference_engine.player_view
 
-    def peeking_view(table, player: int, taken_from_pile: int | None = None) -> View:
-        view = honest_view(table, player, taken_from_pile)
+    def peeking_view(table, player: int, taken_from_pile: int | None = None, score=None) -> View:
+        view = honest_view(table, player, taken_from_pile, score)
         opponent_hand = table.hands[1 - player]
         return View(**{**view.__dict__, "opp_taken": view.opp_taken | opponent_hand})
 

@@ -223,6 +223,7 @@ def test_decisions_read_only_the_view() -> None:
         "knock_limit",
         "rules",
         "taken_from_pile",
+        "to_close",  # public: the points to win the first open game (docs/strategies.md)
     ]
 
 
@@ -243,8 +244,8 @@ def capture_states(
     events: list[tuple] = []
     real = engine.player_view
 
-    def spy(table: Any, player: int, taken_from_pile: int | None = None) -> View:
-        view = real(table, player, taken_from_pile)
+    def spy(table: Any, player: int, taken_from_pile: int | None = None, score=None) -> View:
+        view = real(table, player, taken_from_pile, score)
         states.append((copy.deepcopy(table), player, taken_from_pile, view, list(events)))
         return view
 
