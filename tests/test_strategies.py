@@ -13,11 +13,16 @@ from hypothesis import strategies as st
 
 from gin_sim.config import ConfigError
 from gin_sim.enums import FAMILY_PARAMS, PanelMemory, StrategyParam
+from gin_sim.kernels.deadwood import min_deadwood_nb
 from gin_sim.kernels.decisions import (
     danger_nb,
     disinterest_nb,
     knock_threshold_nb,
+    least_deadwood_drop_from_nb,
+    least_deadwood_drop_nb,
     live_nb,
+    weighted_discard_from_nb,
+    weighted_discard_nb,
 )
 from gin_sim.rules import load_rules
 from gin_sim.simulate import head_to_head, simulate_deals
@@ -419,3 +424,26 @@ def test_scoreless_ties_are_not_draws():
     assert overall["draws"].mean == pytest.approx(df["draw"].mean(), rel=1e-12)
     seed_rules = head_to_head(load_rules("hollywood"), parse_players("simple,simple"), 500, 3)
     assert HeadToHead.of(seed_rules).overall()["scoreless ties (R17)"].mean == 0
+
+
+def test_the_weighted_discard_seeded_with_the_least_deadwood_card_chooses_the_same():
+    """discard_or_knock_nb costs the least-deadwood card first, its deadwood already known
+    (fewer evaluations): on random hands and views the choice is the unseeded one's."""
+    rng = np.random.default_rng(23)
+    params = load_strategy("expert").to_kernel()
+    for _ in range(3000):
+        cards = rng.permutation(52)
+        hand = np.uint64(sum(1 << int(c) for c in cards[:11]))
+        taken = np.uint64(sum(1 << int(c) for c in cards[11 : 11 + rng.integers(0, 4)]))
+        passed = np.uint64(sum(1 << int(c) for c in cards[15 : 15 + rng.integers(0, 12)]))
+        forbidden = int(cards[rng.integers(0, 11)]) if rng.random() < 0.5 else -1
+        unseen = np.uint64((1 << 52) - 1) & ~hand & ~passed & ~taken
+        allowed = hand & ~np.uint64(1 << forbidden) if forbidden >= 0 else hand
+        whole = min_deadwood_nb(hand)
+        best, deadwood = least_deadwood_drop_from_nb(hand, allowed, whole)
+        assert (best, deadwood) == least_deadwood_drop_nb(hand, allowed)
+        plain = weighted_discard_nb(params, hand, forbidden, unseen, taken, passed)
+        seeded = weighted_discard_from_nb(
+            params, hand, forbidden, unseen, taken, passed, whole, best, deadwood
+        )
+        assert seeded == plain

@@ -150,7 +150,12 @@ def least_deadwood_drop_nb(hand, allowed):
     card of that value or less can do better: the search stops (exact, and most hands
     need two or three evaluations instead of eleven).
     """
-    whole = min_deadwood_nb(hand)
+    return least_deadwood_drop_from_nb(hand, allowed, min_deadwood_nb(hand))
+
+
+@njit(cache=True, _nrt=False)
+def least_deadwood_drop_from_nb(hand, allowed, whole):
+    """``least_deadwood_drop_nb`` with ``whole`` = ``min_deadwood_nb(hand)`` known."""
     best_card = -1
     best_deadwood = 1 << 30
     for rank in range(N_RANKS - 1, -1, -1):
@@ -208,12 +213,30 @@ def weighted_discard_nb(params, hand, forbidden, unseen, opp_taken, opp_passed):
     operations, so a card whose cost with that bound already loses needs no deadwood
     evaluation (exact).
     """
-    whole = min_deadwood_nb(hand)
+    return weighted_discard_from_nb(
+        params, hand, forbidden, unseen, opp_taken, opp_passed, min_deadwood_nb(hand), -1, 0
+    )
+
+
+@njit(cache=True, _nrt=False)
+def weighted_discard_from_nb(
+    params, hand, forbidden, unseen, opp_taken, opp_passed, whole, known_card, known_deadwood
+):
+    """``weighted_discard_nb`` with ``whole`` = ``min_deadwood_nb(hand)`` known, and the
+    legal card ``known_card`` (-1: none) known to leave ``known_deadwood``. That card is
+    costed first, without an evaluation: usually the cheapest or close to it, its cost
+    makes the bound skip more of the others. The choice is the least (cost, tie key)
+    whatever the order in which cards are tried, so the result is the same (exact)."""
     best_card = -1
     best_cost = np.inf
     best_key = -1
+    if known_card >= 0:
+        terms = weighted_terms_nb(params, hand, known_card, unseen, opp_taken, opp_passed)
+        best_card = known_card
+        best_cost = cost_from_terms_nb(known_deadwood, terms)
+        best_key = tie_key_nb(known_card)
     for card in range(52):
-        if not hand & _bit(card) or card == forbidden:
+        if not hand & _bit(card) or card in (forbidden, known_card):
             continue
         key = tie_key_nb(card)
         terms = weighted_terms_nb(params, hand, card, unseen, opp_taken, opp_passed)
@@ -269,7 +292,9 @@ def discard_or_knock_nb(
         if min_deadwood_nb(hand & ~_bit(chosen)) <= hand_limit:
             knock = bounded_nb(next_nb(streams, player), 2) == 1
         return chosen, knock
-    best, deadwood = least_deadwood_discard_nb(hand, forbidden)
+    whole = min_deadwood_nb(hand)  # once for both searches below
+    allowed = hand & ~_bit(forbidden) if forbidden >= 0 else hand
+    best, deadwood = least_deadwood_drop_from_nb(hand, allowed, whole)
     if deadwood == 0:
         return best, True  # gin (R13): nothing to fear
     closing = params[StrategyParam.CLOSING_DISTANCE]
@@ -287,4 +312,6 @@ def discard_or_knock_nb(
     ):
         return best, False
     unseen = _ALL & ~hand & ~pile & ~opp_taken
-    return weighted_discard_nb(params, hand, forbidden, unseen, opp_taken, opp_passed), False
+    return weighted_discard_from_nb(
+        params, hand, forbidden, unseen, opp_taken, opp_passed, whole, best, deadwood
+    ), False
