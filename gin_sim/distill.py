@@ -294,7 +294,12 @@ def _distilled_values(base: Strategy, kept: list[Proposal]) -> dict[str, Any]:
         "name": DISTILLED_NAME,
         "description": f"{base.name} with the changes of report advice's tables that won in its own play.",
     }
-    values |= {key: config[key] for key in FAMILY_KEYS if config[key] != defaults[key]}
+    # to_config leaves out keys at defaults that came later (closing_distance): read them so.
+    values |= {
+        key: config.get(key, defaults.get(key))
+        for key in FAMILY_KEYS
+        if config.get(key) != defaults.get(key)
+    }
     for proposal in kept:
         if not proposal.when:
             values |= dict(proposal.changes)
