@@ -124,12 +124,12 @@ def _reference_matches(args):
         ("standard", "expert,simple", ["hollywood_bonuses=true", "game_target=150"]),
     ],
 )
-def test_kernel_matches_equal_reference_on_800_matches(rule_set, players, overrides):
+def test_kernel_matches_equal_reference_on_500_matches(rule_set, players, overrides):
     rules = load_rules(rule_set, overrides)
     pair = parse_players(players)
-    kernel, _ = simulate_matches(rules, pair, 800, seed=17)
+    kernel, _ = simulate_matches(rules, pair, 500, seed=17)
     names = (pair[0].name, pair[1].name)
-    jobs = [(17, s, min(800, s + 100), rules, names) for s in range(0, 800, 100)]
+    jobs = [(17, s, min(500, s + 100), rules, names) for s in range(0, 500, 100)]
     with ProcessPoolExecutor(min(4, os.cpu_count() or 1)) as pool:
         expected = [row for block in pool.map(_reference_matches, jobs) for row in block]
     for m, reference in enumerate(expected):

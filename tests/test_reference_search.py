@@ -85,13 +85,13 @@ PAIRINGS = [
             mc("mc", samples=2, infer=False, name="mc2"),
             mc("mc-fast", samples=2, infer=True, confidence=0.0),
         ),
-        15,
+        10,
     ),
     (
         "hollywood",
         [],
         (mc("mc", samples=2, infer=True, name="mc2i"), mc("mc-fast", samples=2, infer=False)),
-        15,
+        10,
     ),
     ("oklahoma", [], (mc("mc-fast", samples=2, infer=True, name="mcf2i"), "gin-hunter"), 30),
     # Screening (step 4b): every discard plays the first 3 worlds, then clearly worse ones drop
@@ -100,7 +100,7 @@ PAIRINGS = [
         "standard",
         [],
         (mc("mc-fast", samples=6, screen=3, candidates=1, infer=True, name="mcf-screen"), "simple"),
-        25,
+        15,
     ),
     ("hollywood", [], ("expert", mc("mc", samples=5, screen=2, infer=False, name="mc-screen")), 20),
     # random draws from the other seat's stream; R18a cap, big gin (R14), R11 relaxed, a
@@ -133,7 +133,7 @@ PAIRINGS = [
         "standard",
         ["big_gin_bonus=31", "may_discard_drawn_upcard=true"],
         ("random", mc("mc", samples=2, infer=False, opponent_panel=PANEL[::-1], name="mc-panel")),
-        12,
+        8,
     ),
     (
         "oklahoma",
