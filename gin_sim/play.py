@@ -218,7 +218,10 @@ class Game:
             if line:
                 self.say(line)
 
-        hand = start_hand(deck, self.rules, dealer, deal=deal, trace=trace)
+        # The score before the hand reaches the opponent's and the hints' views (its
+        # ``score`` field), as a simulated game or match gives it to its players.
+        score = None if settings.format == "hand" else self.score
+        hand = start_hand(deck, self.rules, dealer, deal=deal, trace=trace, score=score)
         moves: list[str] = []
         asked = 0
         while hand.phase != OVER:
