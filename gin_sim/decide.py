@@ -673,9 +673,7 @@ def _kernel_decision(
             action = family_action_nb(params, masks, state, kernel_rules, table, streams, seat)
             return _describe(int(action), phase)
         search = search_scratch_nb()
-        action = search_nb(
-            params, masks, state, kernel_rules, table, equity, streams, seat, search
-        )
+        action = search_nb(params, masks, state, kernel_rules, table, equity, streams, seat, search)
     decision = _describe(int(action), phase)
     n, worlds = int(search[13][0]), int(search[13][1])
     if worlds == 0:  # one candidate: nothing searched
