@@ -312,7 +312,9 @@ class Game:
             # The hints' stream: your seat's in this deal, one number per move of the hand.
             document = view_from_situation(situation)
             hint = self.hinter.decide(document, self.settings.key, deal=deal, seat=YOU, draws=move)
-            for line in advice_lines(hint, f"hint: {self.hinter.strategy.name}", document):
+            by_score = self.hinter.strategy.value != "hand" and "score" in document
+            name = f"hint: {self.hinter.strategy.name}"
+            for line in advice_lines(hint, name, document, by_score):
                 self.say("  " + line)
         phase = hand.phase
         prompt = {

@@ -170,3 +170,16 @@ def test_serve_and_advise_take_the_score():
     ):
         result = runner.invoke(app, [*base, *extra])
         assert result.exit_code == 2 and message in result.output, result.output
+
+
+def test_advise_shows_a_score_aware_search_in_equity_percent(tmp_path):
+    """Its candidates' values are equity changes with a score (shown in %), points without."""
+    searcher = tmp_path / "mcg.toml"
+    searcher.write_text('name = "mcg"\nkind = "mc"\nsamples = 8\nvalue = "game"\ninfer = false\n')
+    base = ["advise", "--hand", VIEW["hand"], "--decision", "discard", "--pile", "7C"]
+    base += ["--taken", "KD", "--strategy", str(searcher)]
+    by_score = runner.invoke(app, [*base, "--score", "95:90"])
+    plain = runner.invoke(app, base)
+    assert by_score.exit_code == plain.exit_code == 0, by_score.output + plain.output
+    assert "mean change in your game or match equity in %" in by_score.output
+    assert "mean points from your side" in plain.output

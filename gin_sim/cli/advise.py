@@ -148,7 +148,8 @@ def advise(
     if as_json:
         echo_json({"view": view} | decision_document(result), indent=None)
         return
-    for line in advice_lines(result, decider.strategy.name, view):
+    by_score = decider.strategy.value != "hand" and "score" in view
+    for line in advice_lines(result, decider.strategy.name, view, by_score):
         typer.echo(line)
 
 
