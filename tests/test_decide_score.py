@@ -80,18 +80,22 @@ def test_closing_distance_decides_as_played_and_only_near_the_target(game_format
     assert (changed > 0) == near
 
 
-def test_a_score_aware_search_with_a_score_equals_the_references_figures():
-    """A searcher valuing the game's equity (``value = "game"``), at seat 1 of hands from
-    80:85: ``decide`` returns the reference's action and exactly its means and gains; the
-    same views without the score give other figures (points, not equity)."""
+@pytest.mark.parametrize(
+    ("game_format", "text", "value"),
+    [("game", "80:85", "game"), ("hollywood", "80:85,20:40", "match")],
+)
+def test_a_score_aware_search_with_a_score_equals_the_references_figures(game_format, text, value):
+    """A searcher valuing its game or match equity, at seat 1 of hands from a score:
+    ``decide`` returns the reference's action and exactly its means and gains; the same
+    views without the score give other figures (points, not equity)."""
     rules = load_rules("standard")
-    searcher = replace(load_strategy("mc-fast"), samples=3, value="game", name="mcf3-game")
+    searcher = replace(load_strategy("mc-fast"), samples=3, value=value, name=f"mcf3-{value}")
     decider = Decider(searcher, rules)
     compared = differ = 0
     for deal in range(3):
         events: list = []
         draws = 0
-        score = _score("80:85", "game", rules)
+        score = _score(text, game_format, rules)
         for situation, action in decisions_reference(
             SEED, deal, rules, ("expert", searcher), trace=events, score=score
         ):
