@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from gin_sim.cards import N_CARDS, format_card, parse_card_list
@@ -56,10 +57,13 @@ def _card_list(value: Any) -> list[int]:
     return parse_card_list(value if isinstance(value, str) else " ".join(map(str, value)))
 
 
-def advice_lines(decision: Decision, strategy: str, view: Mapping[str, Any]) -> list[str]:
+def advice_lines(
+    decision: Decision, strategy: str, view: Mapping[str, Any], by_score: bool = False
+) -> list[str]:
     """What ``strategy`` would do at ``view`` in words, then a search's candidates with
     their values (mean points from the deciding player's side over the worlds, 95%
-    interval, gain over the first candidate)."""
+    interval, gain over the first candidate; ``by_score``: a score-aware searcher at a view
+    with a score, whose values are changes in its game or match equity)."""
     action = decision.action
     if decision.take is not None:
         pile = _card_list(view.get("pile", ""))
@@ -74,11 +78,18 @@ def advice_lines(decision: Decision, strategy: str, view: Mapping[str, Any]) -> 
         action = f"knock, discarding {decision.discard}"
     lines = [f"{strategy} would {action}"]
     if decision.candidates:
+        unit = "change in your game or match equity in %" if by_score else "points from your side"
+        shown = decision.candidates
+        if by_score:  # equity changes are fractions of a game or match: read as percentages
+            shown = tuple(
+                replace(c, mean=100 * c.mean, low=100 * c.low, high=100 * c.high, gain=100 * c.gain)
+                for c in shown
+            )
         lines.append(
-            f"  it searched {decision.worlds} worlds (mean points from your side, 95% interval,"
+            f"  it searched {decision.worlds} worlds (mean {unit}, 95% interval,"
             " gain over its first candidate):"
         )
-        lines += candidate_table(decision.candidates, decision.chosen, indent=2)
+        lines += candidate_table(shown, decision.chosen, indent=2)
         best = max(range(len(decision.candidates)), key=lambda c: decision.candidates[c].mean)
         if best != decision.chosen and not math.isnan(decision.candidates[best].low):
             lines.append(

@@ -49,13 +49,15 @@ from gin_sim.enums import (
     StrategyParam,
 )
 from gin_sim.environment import check_environment
+from gin_sim.hollywood import HollywoodScore
 from gin_sim.kernels.position import family_action_nb
 from gin_sim.kernels.search import search_nb, search_scratch_nb
 from gin_sim.limits import check_index, check_seed
+from gin_sim.match_start import FORMATS, N_GAMES, MatchStart, parse_start
 from gin_sim.reference.engine import Situation
 from gin_sim.reference.rng import GOLDEN_GAMMA, MASK64, player_stream_state
 from gin_sim.rules import Rules, load_rules
-from gin_sim.search_value import NO_TABLES
+from gin_sim.search_value import NO_TABLES, searcher_table
 from gin_sim.strategies import Strategy, load_strategy
 
 __all__ = [
@@ -70,6 +72,7 @@ __all__ = [
     "max_turns",
     "parse_view",
     "position_from_view",
+    "score_field",
     "stream_state",
     "view_from_situation",
     "view_of_position",
@@ -99,7 +102,12 @@ VIEW_FIELDS = {
     "knock_limit": (False, "this hand's knock limit (default: the rule set's)"),
     "taken": (False, "discard decisions: the card you just took (optional after a stock draw)"),
     "taken_from_pile": (False, "discard decisions: whether it came from the discard pile"),
+    "score": (
+        False,
+        'the score before this hand, yours first: {"format": "game" or "hollywood", "columns": "80:40" or "80:40,30:0,0:0"} (default: a plain hand, no score)',
+    ),
 }
+SCORE_KEYS = ("format", "columns")
 
 
 @dataclass(frozen=True)
@@ -121,6 +129,8 @@ class View:
     knock_limit: int
     taken: int  # -1 before a take, or after a stock draw when the view does not name it
     taken_from_pile: bool
+    # The score before the hand, the deciding player as player 0 (first); None: a plain hand.
+    score: MatchStart | None = None
 
     @property
     def unseen(self) -> int:
@@ -212,6 +222,34 @@ def _count(document: Mapping[str, Any], key: str, low: int, high: int, default: 
 
 def _mask(cards: list[int]) -> int:
     return sum(1 << c for c in cards)
+
+
+def parse_score(value: Any, rules: Rules) -> MatchStart:
+    """A view's ``score`` field: ``{"format": "game" or "hollywood", "columns": TEXT}``,
+    the columns written as ``match --start`` writes them (``match_start.parse_start``)
+    but with the deciding player's score first."""
+    if not isinstance(value, Mapping) or set(value) != set(SCORE_KEYS):
+        _fail(
+            f'view field \'score\' = {shown(value)}: allowed {{"format": "game" or "hollywood", "columns": "80:40" or "80:40,30:0,0:0"}}, your score first'
+        )
+    game_format, columns = value["format"], value["columns"]
+    if not isinstance(game_format, str) or game_format not in FORMATS:
+        _fail(f"view field 'score': format {shown(game_format)}: allowed 'game' or 'hollywood'")
+    if not isinstance(columns, str):
+        _fail(f"view field 'score': columns {shown(columns)}: allowed text such as '80:40'")
+    where = f"view field 'score': columns {columns!r} (yours first: you are player 1)"
+    return parse_start(columns, game_format, rules=rules, where=where)
+
+
+def score_field(score: HollywoodScore, player: int) -> dict[str, str]:
+    """The view's ``score`` field of ``player`` for a kept score: its columns from its side,
+    each with its hand count (entries of 0 points, R19)."""
+    columns = ",".join(
+        f"{score.totals[player][g]}/{score.boxes[player][g]}:"
+        f"{score.totals[1 - player][g]}/{score.boxes[1 - player][g]}"
+        for g in range(score.games)
+    )
+    return {"format": "hollywood" if score.games == N_GAMES else "game", "columns": columns}
 
 
 def parse_view(document: Mapping[str, Any], rules: Rules) -> View:
@@ -334,6 +372,7 @@ def parse_view(document: Mapping[str, Any], rules: Rules) -> View:
         knock_limit=knock_limit,
         taken=taken,
         taken_from_pile=from_pile,
+        score=parse_score(document["score"], rules) if "score" in document else None,
     )
 
 
@@ -358,6 +397,8 @@ def view_from_situation(situation: Situation) -> dict[str, Any]:
     if situation.phase == "discard":
         document["taken"] = format_card(situation.taken_card)
         document["taken_from_pile"] = view.taken_from_pile is not None
+    if situation.score is not None:
+        document["score"] = score_field(situation.score, situation.player)
     return document
 
 
@@ -433,6 +474,12 @@ def position_from_view(
     state[S.KNOCKER] = -1
     state[S.DECK : S.DECK + stock_pos] = -1  # dealt before the stock's top: unknown
     state[S.DECK + stock_pos : S.DECK + N_CARDS] = fill[hidden:]
+    if view.score is not None:  # as kernels.position.set_score_nb writes it in a match
+        state[S.SCORE_GAMES] = view.score.games
+        for player, side in ((me, 0), (opponent, 1)):
+            for game in range(N_GAMES):
+                state[S.SCORE_POINTS + 3 * player + game] = view.score.points[side][game]
+                state[S.SCORE_ENTERED + 3 * player + game] = view.score.boxes[side][game] > 0
     return masks, state
 
 
@@ -503,6 +550,7 @@ class Decider:
         self._kernel_rules = self.rules.to_kernel()
         self._undercut = load_undercut_table()
         self._most_draws = max_draws(self.rules)
+        self._equity: np.ndarray | None = None  # a score-aware searcher's, made when first needed
 
     def decide(
         self,
@@ -531,9 +579,28 @@ class Decider:
         return self._decision(masks, state, seat, stream_state(seed, deal, seat, draws))
 
     def _decision(self, masks: np.ndarray, state: np.ndarray, seat: int, stream: int) -> Decision:
+        equity = self.equity() if state[PositionSlot.SCORE_GAMES] else NO_TABLES
         return _kernel_decision(
-            self._params, self.rules, masks, state, seat, stream, self._kernel_rules, self._undercut
+            self._params,
+            self.rules,
+            masks,
+            state,
+            seat,
+            stream,
+            self._kernel_rules,
+            self._undercut,
+            equity,
         )
+
+    def equity(self) -> np.ndarray:
+        """The kernels' ``equity`` argument for this strategy, as a match gives it
+        (``search_value.equity_tables``): its value vector in both seats' rows (it reads
+        its own seat's), or ``NO_TABLES`` when it reads none. Made once per Decider (the
+        tables take about a second, and once per process)."""
+        if self._equity is None:
+            table = searcher_table(self.strategy, self.rules)
+            self._equity = NO_TABLES if table is None else np.stack([table, table])
+        return self._equity
 
 
 @functools.lru_cache(maxsize=64)
@@ -590,10 +657,12 @@ def _kernel_decision(
     stream: int,
     kernel_rules: np.ndarray | None = None,
     table: np.ndarray | None = None,
+    equity: np.ndarray = NO_TABLES,
 ) -> Decision:
     """The kernels' decision of player ``seat`` (strategy vector ``params``) at a position
     (masks, state), its random stream at ``stream``; ``kernel_rules`` and ``table``, when
-    given, are ``rules.to_kernel()`` and the undercut table, prepared once."""
+    given, are ``rules.to_kernel()`` and the undercut table, prepared once; ``equity`` the
+    value vectors of a score-aware searcher (``Decider.equity``)."""
     kernel_rules = rules.to_kernel() if kernel_rules is None else kernel_rules
     table = load_undercut_table() if table is None else table
     streams = np.zeros(2, np.uint64)
@@ -604,9 +673,7 @@ def _kernel_decision(
             action = family_action_nb(params, masks, state, kernel_rules, table, streams, seat)
             return _describe(int(action), phase)
         search = search_scratch_nb()
-        action = search_nb(
-            params, masks, state, kernel_rules, table, NO_TABLES, streams, seat, search
-        )
+        action = search_nb(params, masks, state, kernel_rules, table, equity, streams, seat, search)
     decision = _describe(int(action), phase)
     n, worlds = int(search[13][0]), int(search[13][1])
     if worlds == 0:  # one candidate: nothing searched

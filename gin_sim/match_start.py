@@ -208,13 +208,16 @@ def parse_start(
     format: str = "hollywood",
     first_dealer: int | None = None,
     rules: Rules | None = None,
+    where: str | None = None,
 ) -> MatchStart:
     """A start state from the command line's ``--start`` and ``--first-dealer`` (1 or 2).
 
-    ``text`` None is the start of a match or a game (0 everywhere).
+    ``text`` None is the start of a match or a game (0 everywhere). ``where`` names the
+    text in errors (default ``--start TEXT``; a decision's view names its ``score`` field).
     """
     rules = rules if rules is not None else Rules()
-    where = "--start " + (text if text is not None else "(none)")
+    if where is None:
+        where = "--start " + (text if text is not None else "(none)")
     if format not in FORMATS:
         raise ConfigError(f"--format {format!r}: allowed {', '.join(FORMATS)}")
     if first_dealer is not None and first_dealer not in (1, 2):

@@ -218,7 +218,10 @@ class Game:
             if line:
                 self.say(line)
 
-        hand = start_hand(deck, self.rules, dealer, deal=deal, trace=trace)
+        # The score before the hand reaches the opponent's and the hints' views (its
+        # ``score`` field), as a simulated game or match gives it to its players.
+        score = None if settings.format == "hand" else self.score
+        hand = start_hand(deck, self.rules, dealer, deal=deal, trace=trace, score=score)
         moves: list[str] = []
         asked = 0
         while hand.phase != OVER:
@@ -309,7 +312,9 @@ class Game:
             # The hints' stream: your seat's in this deal, one number per move of the hand.
             document = view_from_situation(situation)
             hint = self.hinter.decide(document, self.settings.key, deal=deal, seat=YOU, draws=move)
-            for line in advice_lines(hint, f"hint: {self.hinter.strategy.name}", document):
+            by_score = self.hinter.strategy.value != "hand" and "score" in document
+            name = f"hint: {self.hinter.strategy.name}"
+            for line in advice_lines(hint, name, document, by_score):
                 self.say("  " + line)
         phase = hand.phase
         prompt = {

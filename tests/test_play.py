@@ -21,6 +21,7 @@ from typer.testing import CliRunner
 from gin_sim.cards import format_cards, parse_card
 from gin_sim.cli import app
 from gin_sim.decide import Decider, view_from_situation
+from gin_sim.hollywood import HollywoodScore
 from gin_sim.play import MoveError, move_problem, parse_move
 from gin_sim.reference.engine import BIG_GIN, DISCARD, DRAW, OFFER, OVER, Discard, start_hand
 from gin_sim.reference.match import match_key
@@ -48,24 +49,36 @@ def _results(lines: list[str]) -> list[str]:
 
 
 def _check_record(path: Path, seed: int, opponent: str, rules_name: str) -> dict:
-    """The record's deals are the seed's, the opponent's moves its strategy's decisions."""
+    """The record's deals are the seed's, the opponent's moves its strategy's decisions
+    with the score before each hand in its view; ``document["score_mattered"]`` counts the
+    moves a view without the score would have decided otherwise."""
     document = json.loads(path.read_text())
     rules = load_rules(rules_name)
     key = match_key(seed, 0)
     decider = Decider(load_strategy(opponent), rules)
     assert document["hands"][0]["dealer"] == bounded(splitmix64(key), 2)  # R5
+    games = 3 if document["format"] == "hollywood" else 1
+    score = None if document["format"] == "hand" else HollywoodScore(rules.game_target, games)
+    document["score_mattered"] = 0
     for number, hand_record in enumerate(document["hands"]):
         assert hand_record["deck"] == format_cards(deck_for_deal(key, number))
-        hand = start_hand(deck_for_deal(key, number), rules, hand_record["dealer"], deal=number)
+        dealer = hand_record["dealer"]
+        hand = start_hand(deck_for_deal(key, number), rules, dealer, deal=number, score=score)
         asked = 0
         for move in hand_record["moves"]:
             if hand.to_move == 1:
                 view = view_from_situation(hand.situation(hand.view()))
                 decision = decider.decide(view, key, deal=number, seat=1, draws=asked)
                 assert decision.action == move
+                if "score" in view:
+                    plain = {k: v for k, v in view.items() if k != "score"}
+                    plain_decision = decider.decide(plain, key, deal=number, seat=1, draws=asked)
+                    document["score_mattered"] += plain_decision.action != move
                 asked += 1
             hand.apply(parse_move(move, hand.phase))
         assert hand.phase == OVER and hand.result() == hand_record["record"]
+        if score is not None and hand.result()["winner"] >= 0:
+            score.credit(int(hand.result()["winner"]), int(hand.result()["points"]))
     return document
 
 
@@ -84,6 +97,21 @@ def test_a_game_through_a_pipe_to_its_end_is_saved_and_replayed(tmp_path):
     assert replayed.exit_code == 0, replayed.output
     assert _results(replayed.output.splitlines()) == _results(lines)
     assert len(_results(lines)) == len(document["hands"])
+
+
+def test_the_opponent_reads_the_score_of_the_game(tmp_path):
+    """An opponent that waits for gin but, once it has any points, knocks whenever allowed
+    (``closing_distance`` 90 of the target 100) plays a game: its moves are its decisions
+    with the score in its view, and some of them are not the plain hand's."""
+    closer = tmp_path / "closer.toml"
+    closer.write_text('name = "closer"\nknock_threshold = 0\nclosing_distance = 90\n')
+    path = tmp_path / "game.json"
+    result = _play(
+        "--opponent", str(closer), "--format", "game", "--seed", "4", "--save", str(path)
+    )
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+    document = _check_record(path, 4, str(closer), "hollywood")
+    assert document["finished"] and document["score_mattered"] > 0
 
 
 def test_a_hollywood_match_with_hints_shows_three_columns_and_is_reproducible(tmp_path):

@@ -63,6 +63,15 @@ def advise(
     from_pile: Annotated[
         bool, typer.Option("--from-pile", help="At a discard: it came from the discard pile.")
     ] = False,
+    score: Annotated[
+        str | None,
+        typer.Option(
+            help="The score before this hand, yours first, as match --start writes it: 80:40 (a game), 80:40,30:0,0:0 (--score-format hollywood). Default: a plain hand."
+        ),
+    ] = None,
+    score_format: Annotated[
+        str, typer.Option(help="What --score is: game (to the target) or hollywood (R19 to R23).")
+    ] = "game",
     view_file: Annotated[
         str | None,
         typer.Option(
@@ -101,6 +110,8 @@ def advise(
         }
         if view_file is not None:
             named = [f"--{k.replace('_', '-')}" for k, v in given.items() if v is not None]
+            if score is not None:
+                named.append("--score")
             if named or from_pile or pile_takes or dealer != "opponent":
                 raise ConfigError(
                     f"--view gives the whole position: drop {(named or ['the position options'])[0]}"
@@ -125,13 +136,20 @@ def advise(
                 fields["taken_from_pile"] = from_pile
             elif from_pile:
                 raise ConfigError("--from-pile goes with --decision discard only")
+            if score_format not in ("game", "hollywood"):
+                raise ConfigError(f"--score-format {score_format!r}: allowed game or hollywood")
+            if score is not None:
+                fields["score"] = {"format": score_format, "columns": score}
+            elif score_format != "game":
+                raise ConfigError("--score-format says what --score is: give --score too")
         view = complete_view(fields)
         decider = Decider(strategy, rules)
         result = decider.decide(view, seed)
     if as_json:
         echo_json({"view": view} | decision_document(result), indent=None)
         return
-    for line in advice_lines(result, decider.strategy.name, view):
+    by_score = decider.strategy.value != "hand" and "score" in view
+    for line in advice_lines(result, decider.strategy.name, view, by_score):
         typer.echo(line)
 
 

@@ -1122,12 +1122,15 @@ def decisions_reference(
     players: Players = ("simple", "simple"),
     *,
     trace: Trace = None,
+    score: HollywoodScore | None = None,
 ) -> Iterator[tuple[Situation, Action]]:
     """Deal ``deal`` of ``seed`` played as ``play_deal_reference`` plays it, one decision
-    at a time: the situation of the player to move (``situation.player``), then its action."""
+    at a time: the situation of the player to move (``situation.player``), then its action.
+    ``score``: the score before the hand, as in a game or a match (None: a plain hand)."""
     rule_set = load_rules(rules)
     pair = load_players(players, rule_set)
-    hand = _Hand.dealt(deck_for_deal(seed, deal), rule_set, pair, deal % 2, seed, deal, trace)
+    deck = deck_for_deal(seed, deal)
+    hand = _Hand.dealt(deck, rule_set, pair, deal % 2, seed, deal, trace, score)
     while hand.phase != OVER:
         situation = hand.situation(hand.view())
         action = hand.decide()
