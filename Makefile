@@ -20,7 +20,7 @@ run: $(STAMP)
 	$(BIN)/gin-sim report default --out reports
 
 test: $(STAMP)
-	$(BIN)/pytest -q -n auto --maxprocesses 4
+	$(BIN)/pytest -q -n auto --maxprocesses 4 --durations=15
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
