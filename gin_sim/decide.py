@@ -518,6 +518,18 @@ def _describe(action: int, phase: int) -> Decision:
     return Decision(action=f"{'knock' if knock else 'discard'} {card}", discard=card, knock=knock)
 
 
+def _check_kinds(rules: Any, strategy: Any) -> None:
+    """What ``decide`` and ``Decider`` accept as a rule set and a strategy."""
+    if not isinstance(rules, str | Path | Rules):
+        raise ValueError(
+            f"rules = {shown(rules)}: allowed a rule set's name, a TOML path or a gin_sim.Rules"
+        )
+    if not isinstance(strategy, str | Path | Strategy):
+        raise ValueError(
+            f"strategy = {shown(strategy)}: allowed a strategy's name, a TOML path or a gin_sim.Strategy"
+        )
+
+
 class Decider:
     """A strategy prepared once for a rule set: its kernel vector (with its rollout and
     opponent-model policies, whose TOML files are read here and not again), the rule
@@ -535,14 +547,7 @@ class Decider:
         self, strategy: str | Path | Strategy = "mc", rules: str | Path | Rules = "hollywood"
     ):
         check_environment()
-        if not isinstance(rules, str | Path | Rules):
-            raise ValueError(
-                f"rules = {shown(rules)}: allowed a rule set's name, a TOML path or a gin_sim.Rules"
-            )
-        if not isinstance(strategy, str | Path | Strategy):
-            raise ValueError(
-                f"strategy = {shown(strategy)}: allowed a strategy's name, a TOML path or a gin_sim.Strategy"
-            )
+        _check_kinds(rules, strategy)
         self.rules = load_rules(rules)
         self.strategy = load_strategy(strategy).for_rules(self.rules)
         self.searches = self.strategy.kind == "mc"
@@ -634,14 +639,7 @@ def decide(
     check_environment()
     if type(seat) is not int or seat not in (0, 1):  # True is not a seat
         raise ValueError(f"seat = {shown(seat)}: allowed 0 or 1")
-    if not isinstance(rules, str | Path | Rules):
-        raise ValueError(
-            f"rules = {shown(rules)}: allowed a rule set's name, a TOML path or a gin_sim.Rules"
-        )
-    if not isinstance(strategy, str | Path | Strategy):
-        raise ValueError(
-            f"strategy = {shown(strategy)}: allowed a strategy's name, a TOML path or a gin_sim.Strategy"
-        )
+    _check_kinds(rules, strategy)
     check_seed(seed)
     check_index(deal, "deal")
     decider = _prepared(load_strategy(strategy), load_rules(rules))
