@@ -381,12 +381,10 @@ def check_advice(
     continuations: int,
 ) -> None:
     """``report advice``'s settings, refused before anything is played."""
-    from gin_sim.positions import Evaluation
-
     if len(players) != 2:
         raise ConfigError(f"players {','.join(players)}: expected two strategies, A,B")
     check_counts(deals)
-    Evaluation(samples=samples, select=min(Evaluation.select, samples // 4) or 1)
+    _advice_evaluation(samples)  # its checks of the depth
     check_count(check_positions, "check positions", 2, 100_000)
     check_count(continuations, "continuations", 2, 10_000)
     if rules in compare or len(set(compare)) != len(compare):
