@@ -68,6 +68,7 @@ from gin_sim.limits import check_chunks, check_count, check_seed
 from gin_sim.rules import Rules, rules_from_dict
 from gin_sim.runs import (
     MANIFEST,
+    Chunked,
     ChunkFolder,
     RunError,
 )
@@ -159,7 +160,7 @@ class Evaluation:
 
 
 @dataclass(frozen=True)
-class PositionsConfig:
+class PositionsConfig(Chunked):
     """Everything that determines a dataset (never threads, chunking's effect or workers):
     the rules and the two strategies that play the deals, the seed, the deals ``0 ..
     deals - 1``, and the evaluation (None: positions only)."""
@@ -190,12 +191,8 @@ class PositionsConfig:
             player.for_rules(self.rules)  # a threshold above the knock limit is an error now
 
     @property
-    def n_chunks(self) -> int:
-        return -(-self.deals // self.chunk_size)
-
-    def chunk_range(self, chunk: int) -> tuple[int, int]:
-        start = chunk * self.chunk_size
-        return start, min(self.deals, start + self.chunk_size)
+    def total(self) -> int:
+        return self.deals
 
     def to_json(self) -> dict[str, Any]:
         return {

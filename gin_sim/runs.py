@@ -65,8 +65,27 @@ class RunError(ConfigError):
     """A run folder that cannot be used as asked (foreign, damaged, unwritable)."""
 
 
+class Chunked:
+    """A configuration played in chunks of ``chunk_size`` of its ``total`` deals (or
+    matches): what a ``ChunkFolder`` saves and resumes chunk by chunk."""
+
+    chunk_size: int
+
+    @property
+    def total(self) -> int:
+        raise NotImplementedError
+
+    @property
+    def n_chunks(self) -> int:
+        return -(-self.total // self.chunk_size)
+
+    def chunk_range(self, chunk: int) -> tuple[int, int]:
+        start = chunk * self.chunk_size
+        return start, min(self.total, start + self.chunk_size)
+
+
 @dataclass(frozen=True)
-class RunConfig:
+class RunConfig(Chunked):
     """Everything that determines a run's results (and nothing that does not, like threads)."""
 
     kind: str  # "hands" or "matches"
@@ -107,12 +126,8 @@ class RunConfig:
             self.start.validate(self.rules)
 
     @property
-    def n_chunks(self) -> int:
-        return -(-self.count // self.chunk_size)
-
-    def chunk_range(self, chunk: int) -> tuple[int, int]:
-        start = chunk * self.chunk_size
-        return start, min(self.count, start + self.chunk_size)
+    def total(self) -> int:
+        return self.count
 
     def to_json(self) -> dict[str, Any]:
         document = asdict(self)
