@@ -138,26 +138,23 @@ def game_lengths(hands, target: int) -> np.ndarray:
     return np.array(lengths)
 
 
-def bench_search(args: argparse.Namespace) -> None:
-    """The search player: decisions and rollouts per second on one thread at positions
-    from expert play, and whole games to 100 per second (mc vs simple, standard)."""
+def expert_positions(rules, count: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """``count`` positions where player 0 decides, from expert against expert under
+    ``rules`` (each at a turn drawn from 1 to 11 of a deck of seed 1): the positions the
+    search benchmarks decide at (``bench_search``, ``bench/search_profile.py``)."""
     from gin_sim.enums import Phase, PositionSlot
     from gin_sim.kernels.playout import scratch_nb
     from gin_sim.kernels.position import apply_nb, deal_nb, family_action_nb
-    from gin_sim.kernels.search import search_nb, search_scratch_nb
-    from gin_sim.search_value import NO_TABLES
-    from gin_sim.simulate import head_to_head_matches, load_undercut_table
+    from gin_sim.simulate import load_undercut_table
     from gin_sim.strategies import load_strategy, strategies_to_kernel
 
-    standard = load_rules("standard")
-    rules_vector = standard.to_kernel()
+    rules_vector = rules.to_kernel()
     table = load_undercut_table()
-    mc = strategies_to_kernel((load_strategy("mc"), load_strategy("simple")), standard)[0]
-    expert = strategies_to_kernel((load_strategy("expert"),) * 2, standard)
+    expert = strategies_to_kernel((load_strategy("expert"),) * 2, rules)
     streams, masks, state = scratch_nb()[:3]
     rng = np.random.default_rng(1)
     positions = []
-    while len(positions) < args.mc_decisions:
+    while len(positions) < count:
         deal_nb(rng.permutation(52).astype(np.int8), 1, rules_vector, masks, state)
         stop = int(rng.integers(1, 12))
         while state[PositionSlot.PHASE] != Phase.OVER:
@@ -169,6 +166,24 @@ def bench_search(args: argparse.Namespace) -> None:
                 expert[player], masks, state, rules_vector, table, streams, player
             )
             apply_nb(masks, state, rules_vector, action)
+    return positions
+
+
+def bench_search(args: argparse.Namespace) -> None:
+    """The search player: decisions and rollouts per second on one thread at positions
+    from expert play, and whole games to 100 per second (mc vs simple, standard)."""
+    from gin_sim.kernels.playout import scratch_nb
+    from gin_sim.kernels.search import search_nb, search_scratch_nb
+    from gin_sim.search_value import NO_TABLES
+    from gin_sim.simulate import head_to_head_matches, load_undercut_table
+    from gin_sim.strategies import load_strategy, strategies_to_kernel
+
+    standard = load_rules("standard")
+    rules_vector = standard.to_kernel()
+    table = load_undercut_table()
+    mc = strategies_to_kernel((load_strategy("mc"), load_strategy("simple")), standard)[0]
+    streams = scratch_nb()[0]
+    positions = expert_positions(standard, args.mc_decisions)
     search = search_scratch_nb()
 
     def decide_all() -> int:

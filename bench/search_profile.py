@@ -20,12 +20,12 @@ import numba
 import numpy as np
 from numba import njit
 
+from bench import expert_positions  # bench/bench.py: the script's folder is on the path
 from gin_sim.enums import FAMILY_PARAMS, Phase, PositionSlot, StrategyParam
 from gin_sim.kernels.playout import scratch_nb
 from gin_sim.kernels.position import (
     apply_nb,
     copy_position_nb,
-    deal_nb,
     family_action_nb,
     hand_value_nb,
 )
@@ -143,22 +143,8 @@ def main() -> None:
     table = load_undercut_table()
     searcher = load_strategy(args.player)
     mc = strategies_to_kernel((searcher, load_strategy("simple")), rules)[0]
-    expert = strategies_to_kernel((load_strategy("expert"),) * 2, rules)
     streams, masks, state = scratch_nb()[:3]
-    rng = np.random.default_rng(1)
-    positions = []
-    while len(positions) < args.positions:  # as bench/bench.py picks them
-        deal_nb(rng.permutation(52).astype(np.int8), 1, rules_vector, masks, state)
-        stop = int(rng.integers(1, 12))
-        while state[PositionSlot.PHASE] != Phase.OVER:
-            player = state[PositionSlot.PLAYER]
-            if player == 0 and (stop := stop - 1) == 0:
-                positions.append((masks.copy(), state.copy()))
-                break
-            action = family_action_nb(
-                expert[player], masks, state, rules_vector, table, streams, player
-            )
-            apply_nb(masks, state, rules_vector, action)
+    positions = expert_positions(rules, args.positions)  # the positions make bench searches
     search = search_scratch_nb()
     samples = int(searcher.samples)
 
