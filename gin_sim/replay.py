@@ -8,11 +8,13 @@ that produced it.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from gin_sim.cards import N_RANKS, cards_of, format_card, format_cards
 from gin_sim.decide import Candidate, candidate_table, interval95
+from gin_sim.hollywood import HollywoodScore
 from gin_sim.limits import check_index, check_seed
 from gin_sim.melds import Arrangement, best_arrangement, defender_layoffs
 from gin_sim.reference.engine import play_hand_reference
@@ -28,6 +30,8 @@ REASONS = {1: "the wall: 2 cards left in the stock (R18)", 2: "the cap on upcard
 class Replay:
     lines: list[str]
     record: dict[str, int | bool]
+    # With a score (``--score``): its columns before and after the hand, player 1 first.
+    score: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def text(self) -> str:
@@ -74,13 +78,38 @@ def replay_hand(
     seed: int = 0,
     deal: int = 0,
     heading: str = "",
+    score: HollywoodScore | None = None,
 ) -> Replay:
+    """The hand's lines and record. ``score``: the score before the hand in a game or a
+    Hollywood match, which score-aware players read (``closing_distance``, ``value``);
+    the lines then end with it before and after the hand (R19, R20)."""
     events: list = []
     record = play_hand_reference(
-        list(deck), rules, players, dealer, seed=seed, deal=deal, trace=events
-    )
+        list(deck), rules, players, dealer, seed=seed, deal=deal, trace=events,
+        score=copy.deepcopy(score),  # the engine's players must not change the caller's
+    )  # fmt: skip
     names = [f"player {p + 1} ({players[p].name})" for p in (0, 1)]
-    return Replay(describe_events(events, record, names, rules, dealer, players, heading), record)
+    lines = describe_events(events, record, names, rules, dealer, players, heading)
+    if score is None:
+        return Replay(lines, record)
+    after = copy.deepcopy(score)
+    if int(record["winner"]) >= 0:
+        after.credit(int(record["winner"]), int(record["points"]))
+    columns = {"before": score_columns(score), "after": score_columns(after)}
+    lines.append(
+        f"Score (player 1 first, games to {score.target}): {', '.join(columns['before'])} "
+        f"before the hand, {', '.join(columns['after'])} after (R19, R20)"
+    )
+    return Replay(lines, record, columns)
+
+
+def score_columns(score: HollywoodScore) -> list[str]:
+    """Each game's column as P1:P2, a game's winner marked ``*`` (R20)."""
+    return [
+        f"{score.totals[0][g]}{'*' if score.game_winner[g] == 0 else ''}:"
+        f"{score.totals[1][g]}{'*' if score.game_winner[g] == 1 else ''}"
+        for g in range(score.games)
+    ]
 
 
 def describe_events(
@@ -209,9 +238,18 @@ def score_line(record: dict, names: list[str], rules: Rules) -> str:
     return f"Result: {names[winner]} scores {points} — {why}"
 
 
-def replay_deal(seed: int, deal: int, rules: Rules, players: tuple[Strategy, Strategy]) -> Replay:
-    """Deal ``deal`` of a hand-level run with ``seed`` (dealer ``deal % 2``)."""
+def replay_deal(
+    seed: int,
+    deal: int,
+    rules: Rules,
+    players: tuple[Strategy, Strategy],
+    score: HollywoodScore | None = None,
+) -> Replay:
+    """Deal ``deal`` of a hand-level run with ``seed`` (dealer ``deal % 2``), from
+    ``score`` if one is given."""
     check_seed(seed)
     check_index(deal, "deal")
     heading = f"Deal {deal} of seed {seed}, rules {rules.name}: {players[0].name} (player 1) v {players[1].name} (player 2)"
-    return replay_hand(deck_for_deal(seed, deal), rules, players, deal % 2, seed, deal, heading)
+    return replay_hand(
+        deck_for_deal(seed, deal), rules, players, deal % 2, seed, deal, heading, score
+    )

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
 from gin_sim.cli import app
+from gin_sim.match_start import parse_start
 from gin_sim.records import record_to_dict
+from gin_sim.reference.match import match_key, starting_score
 from gin_sim.reference.rng import deck_for_deal
 from gin_sim.rules import load_rules
-from gin_sim.simulate import simulate_deals
+from gin_sim.simulate import simulate_deals, simulate_matches
 from gin_sim.strategies import parse_players
 
 runner = CliRunner()
@@ -98,3 +102,54 @@ def test_replay_of_an_explicit_deck_with_layoffs():
 def test_bad_replay_input(args, message):
     result = runner.invoke(app, args)
     assert result.exit_code == 2 and message in result.output
+
+
+@pytest.mark.parametrize(
+    ("game_format", "text"), [("game", "95:92"), ("hollywood", "30:95,0:90,0:0")]
+)
+def test_replay_from_a_score_is_the_first_hand_of_the_kernels_match(game_format, text):
+    """``replay --score``: the players read the score (here ``closing_distance``, R12 by the
+    score), so the hand is the first hand of the kernel's match from that start (hand h of
+    match m is deal h of the match's key, player 1 dealing first: dealer 0 = deal 0 % 2),
+    and the score after it is the match's credit (R19, R20)."""
+    rules = load_rules("standard")
+    param = ["--param1", "closing_distance=20", "--param2", "closing_distance=20"]
+    pair = parse_players("expert,expert")
+    closers = tuple(replace(p, closing_distance=20) for p in pair)
+    start = parse_start(text, game_format, first_dealer=1, rules=rules)
+    matches, hands = simulate_matches(rules, closers, 6, seed=5, with_hands=True, start=start)
+    first = np.concatenate([[0], np.cumsum(matches["hands"])])[:-1]
+    differ = 0
+    for match in range(6):
+        key = match_key(5, match)
+        common = ["replay", "--seed", str(key), "--deal", "0", "--rules", "standard"]
+        common += ["--players", "expert,expert", *param, "--json"]
+        scored = runner.invoke(app, [*common, "--score", text, "--score-format", game_format])
+        assert scored.exit_code == 0, scored.output
+        document = json.loads(scored.output)
+        assert document["record"] == record_to_dict(hands[first[match]])
+        score = starting_score(start, rules.game_target)
+        record = document["record"]
+        if record["winner"] >= 0:
+            score.credit(record["winner"], record["points"])
+        assert document["score"]["after"][0].replace("*", "") == (
+            f"{score.totals[0][0]}:{score.totals[1][0]}"
+        )
+        plain = json.loads(runner.invoke(app, common).output)
+        differ += plain["record"] != document["record"]
+    assert differ > 0  # without the score some hands are played otherwise
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--score", "95:92,10:0"], "expected one column"),
+        (["--score", "95-92"], "is not P1:P2"),
+        (["--score-format", "hollywood"], "give --score too"),
+        (["--score", "1:2", "--score-format", "set"], "--score-format 'set'"),
+    ],
+)
+def test_bad_replay_score(args, message):
+    result = runner.invoke(app, ["replay", "--seed", "1", "--deal", "1", *args])
+    assert result.exit_code == 2 and message in result.output, result.output
+    assert "Traceback" not in result.output

@@ -18,6 +18,8 @@ from gin_sim.cli.common import (
     user_errors,
 )
 from gin_sim.config import ConfigError
+from gin_sim.match_start import FORMATS, parse_start
+from gin_sim.reference.match import starting_score
 from gin_sim.replay import replay_deal, replay_hand
 from gin_sim.rules import load_rules
 
@@ -45,9 +47,21 @@ def replay(
         str | None,
         typer.Option(help="A game saved by gin-sim play --save: every hand, move by move."),
     ] = None,
+    score: Annotated[
+        str | None,
+        typer.Option(
+            help="The score before the hand, player 1 first, as match --start writes it: 80:40 (a game), 80:40,30:0,0:0 (--score-format hollywood); score-aware players read it. Default: a plain hand."
+        ),
+    ] = None,
+    score_format: Annotated[
+        str, typer.Option(help="What --score is: game (to the target) or hollywood (R19 to R23).")
+    ] = "game",
 ) -> None:
     """Print one deal as a person would follow it: hands, offer, draws, discards, showdown, score."""
     if record is not None:
+        with user_errors():
+            if score is not None:
+                raise ConfigError("--record holds its own score: drop --score")
         _replay_record(record, seed, deal, deck, dealer, as_json)
         return
     with user_errors():
@@ -55,6 +69,14 @@ def replay(
         pair = resolve_players(players, param1, param2)
         for strategy in pair:
             strategy.for_rules(rule_set)  # reports a threshold the rules do not allow
+        if score_format not in FORMATS:
+            raise ConfigError(f"--score-format {score_format!r}: allowed {' or '.join(FORMATS)}")
+        if score is None and score_format != "game":
+            raise ConfigError("--score-format says what --score is: give --score too")
+        before = None
+        if score is not None:
+            start = parse_start(score, score_format, rules=rule_set, where=f"--score {score}")
+            before = starting_score(start, rule_set.game_target)
         if deck is not None:
             if seed is not None or deal is not None:
                 raise ConfigError("--deck replaces --seed and --deal: give one or the other")
@@ -62,7 +84,9 @@ def replay(
             if dealer not in (1, 2):
                 raise ConfigError(f"--dealer {dealer}: allowed 1 or 2")
             heading = f"An explicit deck, rules {rule_set.name}: {pair[0].name} (player 1) v {pair[1].name} (player 2)"
-            result = replay_hand(parse_deck(deck), rule_set, pair, dealer - 1, heading=heading)
+            result = replay_hand(
+                parse_deck(deck), rule_set, pair, dealer - 1, heading=heading, score=before
+            )
         else:
             if seed is None or deal is None:
                 raise ConfigError("replay needs --seed and --deal (or an explicit --deck)")
@@ -70,9 +94,12 @@ def replay(
                 raise ConfigError(
                     "--dealer goes with --deck only: a run's deal has its own dealer (deal % 2)"
                 )
-            result = replay_deal(seed, deal, rule_set, pair)
+            result = replay_deal(seed, deal, rule_set, pair, before)
     if as_json:
-        echo_json({"lines": result.lines, "record": result.record})
+        shown = {"lines": result.lines, "record": result.record}
+        if result.score:
+            shown["score"] = result.score
+        echo_json(shown)
     else:
         typer.echo(result.text)
 
