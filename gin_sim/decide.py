@@ -51,7 +51,13 @@ from gin_sim.enums import (
 from gin_sim.environment import check_environment
 from gin_sim.hollywood import HollywoodScore
 from gin_sim.kernels.position import family_action_nb
-from gin_sim.kernels.search import search_nb, search_scratch_nb
+from gin_sim.kernels.search import (
+    MEMORY_KNOWN,
+    forget_nb,
+    new_hand_nb,
+    search_nb,
+    search_scratch_nb,
+)
 from gin_sim.limits import check_index, check_seed
 from gin_sim.match_start import FORMATS, N_GAMES, MatchStart, parse_start
 from gin_sim.reference.engine import Situation
@@ -565,9 +571,15 @@ class Decider:
         deal: int = 0,
         seat: int = 0,
         draws: int = 0,
+        memory: OpponentMemory | None = None,
     ) -> Decision:
         """The decision for ``view``; ``seed``, ``deal``, ``seat`` and ``draws`` place the
-        random stream as ``gin_sim.decide`` says. Bad input is a ``ValueError``."""
+        random stream as ``gin_sim.decide`` says. Bad input is a ``ValueError``.
+
+        ``memory``: what a search player with an opponent panel keeps between its
+        decisions (``OpponentMemory``): give the same one for every decision of a player
+        in a game, and its posterior learns from the opponent's turns as in a simulated
+        hand. Without it every view starts from the prior."""
         if type(seat) is not int or seat not in (0, 1):  # True is not a seat
             raise ValueError(f"seat = {shown(seat)}: allowed 0 or 1")
         check_seed(seed)
@@ -580,10 +592,21 @@ class Decider:
             raise ValueError(
                 f"draws = {shown(draws)}: allowed a whole number 0 to {self._most_draws:,} (the most a player draws in one hand of rules {self.rules.name!r})"
             )
-        masks, state = position_from_view(parse_view(view, self.rules), seat)
-        return self._decision(masks, state, seat, stream_state(seed, deal, seat, draws))
+        parsed = parse_view(view, self.rules)
+        masks, state = position_from_view(parsed, seat)
+        search = None
+        if memory is not None:
+            search = memory.before(self, parsed, seat)
+        return self._decision(masks, state, seat, stream_state(seed, deal, seat, draws), search)
 
-    def _decision(self, masks: np.ndarray, state: np.ndarray, seat: int, stream: int) -> Decision:
+    def _decision(
+        self,
+        masks: np.ndarray,
+        state: np.ndarray,
+        seat: int,
+        stream: int,
+        search: tuple | None = None,
+    ) -> Decision:
         equity = self.equity() if state[PositionSlot.SCORE_GAMES] else NO_TABLES
         return _kernel_decision(
             self._params,
@@ -595,7 +618,12 @@ class Decider:
             self._kernel_rules,
             self._undercut,
             equity,
+            search,
         )
+
+    def memory(self) -> OpponentMemory:
+        """A new ``OpponentMemory`` for one player's decisions through this Decider."""
+        return OpponentMemory(self)
 
     def equity(self) -> np.ndarray:
         """The kernels' ``equity`` argument for this strategy, as a match gives it
@@ -606,6 +634,67 @@ class Decider:
             table = searcher_table(self.strategy, self.rules)
             self._equity = NO_TABLES if table is None else np.stack([table, table])
         return self._equity
+
+
+class OpponentMemory:
+    """What a search player keeps between its decisions in a game: its opponent panel's
+    posterior and its last discard (docs/strategies.md, "Opponent panel"), the kernels'
+    memory row of a search scratch that lives as long as this object.
+
+    A new hand is seen by the view (an offer after any decision, or more cards in the
+    stock than at the last decision: the stock only shrinks within a hand); then the
+    player forgets its last discard, and its posterior too unless it keeps it across hands
+    (``panel_memory = "match"``), as in a simulated match. ``new_hand`` and ``forget``
+    say it outright (a new deal; a new opponent). A player without a panel remembers
+    nothing: its decisions are the same with or without a memory.
+    """
+
+    def __init__(self, decider: Decider) -> None:
+        self._decider = decider
+        self._search = search_scratch_nb()
+        # new_hand_nb reads the seat's panel_memory from a strategies matrix: this player's
+        # vector in both rows, whichever seat it plays.
+        self._strategies = np.stack([decider._params, decider._params])
+        self._last_stock: int | None = None
+        self._seat = 0  # the seat of the last decision
+
+    def new_hand(self) -> None:
+        new_hand_nb(self._search, self._strategies)
+        self._last_stock = None
+
+    def forget(self) -> None:
+        forget_nb(self._search)
+        self._last_stock = None
+
+    @property
+    def posterior(self) -> dict[str, float]:
+        """The posterior over the panel by model name (the prior before any decision;
+        empty without a panel), from the seat this memory last decided for."""
+        panel = self._decider.strategy.opponent_panel
+        row = self._search[17][self._seat]
+        if not panel:
+            return {}
+        if row[MEMORY_KNOWN] == 0.0:  # no search since it was forgotten: the prior
+            prior = self._decider.strategy.panel_prior or [1.0] * len(panel)
+            return {name: w / sum(prior) for name, w in zip(panel, prior, strict=True)}
+        return {name: float(row[m]) for m, name in enumerate(panel)}
+
+    def belongs_to(self, decider: Decider) -> bool:
+        return decider is self._decider
+
+    def before(self, decider: Decider, view: View, seat: int) -> tuple:
+        """The search scratch for ``decider``'s decision at ``view``, after a new hand has
+        been taken into account."""
+        if decider is not self._decider:
+            raise ValueError("an OpponentMemory belongs to the Decider that made it")
+        new_deal = self._last_stock is not None and (
+            view.phase == Phase.OFFER or view.stock_left > self._last_stock
+        )
+        if new_deal:
+            new_hand_nb(self._search, self._strategies)
+        self._last_stock = view.stock_left
+        self._seat = seat
+        return self._search
 
 
 @functools.lru_cache(maxsize=64)
@@ -656,11 +745,13 @@ def _kernel_decision(
     kernel_rules: np.ndarray | None = None,
     table: np.ndarray | None = None,
     equity: np.ndarray = NO_TABLES,
+    search: tuple | None = None,
 ) -> Decision:
     """The kernels' decision of player ``seat`` (strategy vector ``params``) at a position
     (masks, state), its random stream at ``stream``; ``kernel_rules`` and ``table``, when
     given, are ``rules.to_kernel()`` and the undercut table, prepared once; ``equity`` the
-    value vectors of a score-aware searcher (``Decider.equity``)."""
+    value vectors of a score-aware searcher (``Decider.equity``); ``search`` a search
+    scratch whose opponent memory carries over (``OpponentMemory``), None: a new one."""
     kernel_rules = rules.to_kernel() if kernel_rules is None else kernel_rules
     table = load_undercut_table() if table is None else table
     streams = np.zeros(2, np.uint64)
@@ -670,7 +761,7 @@ def _kernel_decision(
         if params[StrategyParam.KIND] != StrategyKind.MC:
             action = family_action_nb(params, masks, state, kernel_rules, table, streams, seat)
             return _describe(int(action), phase)
-        search = search_scratch_nb()
+        search = search_scratch_nb() if search is None else search
         action = search_nb(params, masks, state, kernel_rules, table, equity, streams, seat, search)
     decision = _describe(int(action), phase)
     n, worlds = int(search[13][0]), int(search[13][1])

@@ -384,11 +384,20 @@ class GinSimBot(pyspiel.Bot):
         self._first_deal = deal
         self._restarts = 0
         self._reader = _HistoryReader(player_id)
+        # A search player's opponent panel learns across the decisions of a game, and
+        # across games with panel_memory = "match" (the opponent stays the same).
+        self._memory = self._decider.memory()
+
+    @property
+    def posterior(self) -> dict[str, float]:
+        """A search player's posterior over its opponent panel now (empty without one)."""
+        return self._memory.posterior
 
     # pyspiel.Bot ------------------------------------------------------------
     def restart(self) -> None:
         self.deal = self._first_deal + self._restarts
         self._restarts += 1
+        self._memory.new_hand()
 
     def restart_at(self, state: Any) -> None:
         self.restart()
@@ -441,6 +450,7 @@ class GinSimBot(pyspiel.Bot):
                 deal=self.deal,
                 seat=self.player,
                 draws=record.decisions,
+                memory=self._memory,
             )
         except ValueError as error:  # the adapter described the position wrongly
             raise RuntimeError(f"GinSimBot built a view decide refused: {error}: {view}") from error

@@ -29,11 +29,13 @@ from collections.abc import Iterator
 from typing import IO, Any
 
 from gin_sim.config import shown
-from gin_sim.decide import Decider, Decision
+from gin_sim.decide import Decider, Decision, OpponentMemory
 
 PROTOCOL_VERSION = 1
 MAX_LINE = 1 << 20  # bytes of one request line: a view is a few hundred
 PREPARED = 16  # strategies kept prepared at once (a request may name any TOML file)
+GAMES = 4096  # games whose opponent memories are kept at once (least recently used go)
+MAX_GAME_NAME = 200
 REQUEST_FIELDS = {
     "id": "any JSON value, echoed in the answer",
     "view": "the position as decide() takes it (docs/strategies.md, 'Decisions from outside')",
@@ -43,6 +45,7 @@ REQUEST_FIELDS = {
     "deal": "the deal of that seed (default 0)",
     "seat": "the deciding player's seat in that deal, 0 or 1 (default 0)",
     "draws": "numbers already drawn from that stream (default 0)",
+    "game": "a name for one player's game (text): a search player with an opponent panel remembers its opponent across the requests that give it (default: none, every view from the prior)",
 }
 
 
@@ -87,6 +90,7 @@ class Server:
         self.rules = rules
         self.strategy = strategy
         self._deciders: OrderedDict[tuple[str, str], Decider] = OrderedDict()
+        self._memories: OrderedDict[tuple[str, str, str], OpponentMemory] = OrderedDict()
         self.decider(strategy, rules)  # a bad default is refused before any request
 
     def decider(self, strategy: str, rules: str) -> Decider:
@@ -122,14 +126,36 @@ class Server:
                 )
             names[key] = value
         decider = self.decider(names["strategy"], names["rules"])
+        memory = None
+        if "game" in request:
+            memory = self.memory(request["game"], names["strategy"], names["rules"], decider)
         decision = decider.decide(
             request["view"],
             request.get("seed", 0),
             deal=request.get("deal", 0),
             seat=request.get("seat", 0),
             draws=request.get("draws", 0),
+            memory=memory,
         )
         return decision_document(decision)
+
+    def memory(self, game: Any, strategy: str, rules: str, decider: Decider) -> OpponentMemory:
+        """The opponent memory of game ``game`` for this strategy and rule set, made at its
+        first request (``OpponentMemory``: a new hand is seen from the view); the least
+        recently used goes when more than ``GAMES`` are kept."""
+        if not isinstance(game, str) or not 1 <= len(game) <= MAX_GAME_NAME:
+            raise RequestError(
+                f"request field 'game' = {shown(game)}: allowed text of 1 to {MAX_GAME_NAME} characters naming one player's game"
+            )
+        key = (game, strategy, rules)
+        memory = self._memories.get(key)
+        if memory is None or not memory.belongs_to(decider):  # its Decider was let go
+            memory = decider.memory()
+            self._memories[key] = memory
+            if len(self._memories) > GAMES:
+                self._memories.popitem(last=False)
+        self._memories.move_to_end(key)
+        return memory
 
     def answer_line(self, line: str | bytes) -> str:
         """The answer line (without its newline) to one request line."""

@@ -385,6 +385,50 @@ def test_the_bot_reads_only_its_own_information(strategy):
         assert caught > 0  # the probe can fail: a bot that peeks is seen
 
 
+def test_an_adaptive_bot_learns_only_from_what_it_sees():
+    """A search player with an opponent panel keeps its posterior across its decisions
+    (``GinSimBot`` holds an ``OpponentMemory``). Two such bots step through every decision
+    of a hand, one in the real game and one in the game with every card hidden from it
+    at its last decision dealt anew: each decision and the posterior after it are the
+    same, and the posterior moved (it learned something)."""
+    strategy = dataclasses.replace(
+        load_strategy("mc-adaptive"), samples=6, screen=0, name="adaptive6"
+    )
+    rng = random.Random(12)
+    compared = moved = 0
+    for deal in range(2):
+        seat = deal % 2
+        bots = [pyspiel.make_simple_gin_rummy_bot(GAME.get_parameters(), p) for p in (0, 1)]
+        bots[seat] = GinSimBot(GAME, seat, strategy, seed=8810, deal=deal)
+        history = play_deck(GAME, bots, deck_for_deal(8810, deal)).history()
+        points = [
+            i
+            for i, (chance, player, phase) in enumerate(_steps(history))
+            if not chance and player == seat and phase in ("DRAW", "DISCARD", "FIRST_UPCARD")
+        ]
+        _, other = _redealt(history, seat, points[-1], rng)
+        redealt = other.history()
+        learners = [GinSimBot(GAME, seat, strategy, seed=8810, deal=deal) for _ in range(2)]
+        prior = learners[0].posterior
+        for point in points:
+            states = [_state_after(history[:point]), _state_after(redealt[:point])]
+            seen = [s.information_state_string(seat) for s in states]
+            assert seen[0] == seen[1]
+            assert learners[0].step(states[0]) == learners[1].step(states[1])
+            assert learners[0].posterior == learners[1].posterior
+            compared += 1
+        moved += learners[0].posterior != prior
+        assert redealt != history[: len(redealt)]  # hidden cards were dealt anew
+    assert compared > 8 and moved > 0
+
+
+def _state_after(actions):
+    state = GAME.new_initial_state()
+    for action in actions:
+        state.apply_action(action)
+    return state
+
+
 def _steps(history) -> list[tuple[bool, int, str]]:
     """(chance node, player to act, phase) before each action of ``history``."""
     state = GAME.new_initial_state()

@@ -47,6 +47,7 @@ BAD_LINES = [
     (json.dumps({"id": 6, "view": VIEW, "seat": 2}).encode(), "seat = 2"),
     (json.dumps({"id": 7, "view": VIEW, "seed": -1}).encode(), "seed -1 out of range"),
     (b'{"id": 8, "view": \xff}', "the line is not UTF-8"),
+    (json.dumps({"id": 9, "view": VIEW, "game": 5}).encode(), "request field 'game' = 5"),
     (b"[" * 100_000, "nested too deeply"),
     (b'{"id": "' + b"x" * (MAX_LINE + 10) + b'"}', "longer than 1,048,576 bytes"),
 ]
