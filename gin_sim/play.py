@@ -174,6 +174,10 @@ class Game:
         self.say = say
         self.save = save
         self.opponent = Decider(settings.opponent, settings.rules)
+        # An adaptive opponent learns how you play, within a hand and, with panel_memory
+        # "match", from hand to hand. The hints get no memory: a memory takes its own
+        # choices for the moves played, and you need not follow them.
+        self.opponent_memory = self.opponent.memory()
         self.hinter = None if settings.hints is None else Decider(settings.hints, settings.rules)
         games = 1 if settings.format != "hollywood" else N_GAMES
         self.score = HollywoodScore(target=self.rules.game_target, games=games)
@@ -232,8 +236,9 @@ class Game:
                 # search draws about one number a decision (docs/engine.md), so its worlds
                 # differ from decision to decision, and the game stays reproducible.
                 decision = self.opponent.decide(
-                    view, settings.key, deal=deal, seat=BOT, draws=asked
-                )
+                    view, settings.key, deal=deal, seat=BOT, draws=asked,
+                    memory=self.opponent_memory,
+                )  # fmt: skip
                 asked += 1
                 action = parse_move(decision.action, phase)
             else:

@@ -56,10 +56,11 @@ def _check_record(path: Path, seed: int, opponent: str, rules_name: str) -> dict
     rules = load_rules(rules_name)
     key = match_key(seed, 0)
     decider = Decider(load_strategy(opponent), rules)
+    memory = decider.memory()  # as play keeps it: an adaptive opponent learns all game
     assert document["hands"][0]["dealer"] == bounded(splitmix64(key), 2)  # R5
     games = 3 if document["format"] == "hollywood" else 1
     score = None if document["format"] == "hand" else HollywoodScore(rules.game_target, games)
-    document["score_mattered"] = 0
+    document["score_mattered"] = document["memory_mattered"] = 0
     for number, hand_record in enumerate(document["hands"]):
         assert hand_record["deck"] == format_cards(deck_for_deal(key, number))
         dealer = hand_record["dealer"]
@@ -68,8 +69,12 @@ def _check_record(path: Path, seed: int, opponent: str, rules_name: str) -> dict
         for move in hand_record["moves"]:
             if hand.to_move == 1:
                 view = view_from_situation(hand.situation(hand.view()))
-                decision = decider.decide(view, key, deal=number, seat=1, draws=asked)
+                decision = decider.decide(
+                    view, key, deal=number, seat=1, draws=asked, memory=memory
+                )
                 assert decision.action == move
+                forgetful = decider.decide(view, key, deal=number, seat=1, draws=asked)
+                document["memory_mattered"] += forgetful != decision
                 if "score" in view:
                     plain = {k: v for k, v in view.items() if k != "score"}
                     plain_decision = decider.decide(plain, key, deal=number, seat=1, draws=asked)
@@ -112,6 +117,21 @@ def test_the_opponent_reads_the_score_of_the_game(tmp_path):
     assert result.returncode == 0 and result.stderr == "", result.stderr
     document = _check_record(path, 4, str(closer), "hollywood")
     assert document["finished"] and document["score_mattered"] > 0
+
+
+def test_an_adaptive_opponent_learns_across_the_game(tmp_path):
+    """mc-adaptive (few worlds) as the opponent of a game: its moves are the decisions of
+    one ``OpponentMemory`` kept all game, and some of them are not a forgetful player's."""
+    text = (Path(__file__).parents[1] / "configs/strategies/mc-adaptive.toml").read_text()
+    text = text.replace('"mc-adaptive"', '"adaptive6"').replace("samples = 96", "samples = 6")
+    adaptive = tmp_path / "adaptive6.toml"
+    adaptive.write_text(text.replace("screen = 16", "screen = 0"))
+    path = tmp_path / "game.json"
+    args = ["--opponent", str(adaptive), "--format", "game", "--rules", "standard"]
+    result = _play(*args, "--seed", "6", "--save", str(path))
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+    document = _check_record(path, 6, str(adaptive), "standard")
+    assert document["finished"] and document["memory_mattered"] > 0
 
 
 def test_a_hollywood_match_with_hints_shows_three_columns_and_is_reproducible(tmp_path):
