@@ -182,6 +182,9 @@ class Game:
         games = 1 if settings.format != "hollywood" else N_GAMES
         self.score = HollywoodScore(target=self.rules.game_target, games=games)
         self.hands: list[dict[str, Any]] = []
+        # The hand being played (its deal, dealer, deck and moves so far), saved with the
+        # finished ones when you leave in the middle of it.
+        self.unfinished: dict[str, Any] | None = None
         self.left = ""  # how you left a game before its end
 
     @property
@@ -227,6 +230,12 @@ class Game:
         score = None if settings.format == "hand" else self.score
         hand = start_hand(deck, self.rules, dealer, deal=deal, trace=trace, score=score)
         moves: list[str] = []
+        self.unfinished = {
+            "deal": deal,
+            "dealer": dealer,
+            "deck": format_cards(deck),
+            "moves": moves,
+        }
         asked = 0
         while hand.phase != OVER:
             phase = hand.phase
@@ -254,15 +263,8 @@ class Game:
         )
         for line in lines[ending:]:
             self.say(line)
-        self.hands.append(
-            {
-                "deal": deal,
-                "dealer": dealer,
-                "deck": format_cards(deck),
-                "moves": moves,
-                "record": record,
-            }
-        )
+        self.hands.append(self.unfinished | {"record": record})
+        self.unfinished = None
         return record
 
     def _narrate(self, event: tuple, deal: int) -> str:
@@ -386,6 +388,8 @@ def record_document(game: Game) -> dict[str, Any]:
         "opponent": settings.opponent.to_config(),
         "hints": None if settings.hints is None else settings.hints.name,
         "hands": game.hands,
+        # The hand you left in the middle of (its moves so far), if any: replay shows it.
+        "unfinished": game.unfinished,
         "finished": game.finished,
         "points": game.score.totals,
         "game_winners": game.score.game_winner[: game.score.games],
@@ -459,18 +463,8 @@ def replay_record(path: Path) -> list[str]:
         f"A game of gin-sim play ({game_format}, rules {rules.name}, seed {seed}): {players[0]} v {players[1]}"
     ]
     for number, saved in enumerate(hands):
+        events, hand, dealer = _replayed(saved, number, rules, where)
         try:
-            deck, dealer, moves = parse_deck(saved["deck"]), saved["dealer"], saved["moves"]
-            events: list[tuple] = []
-            hand = start_hand(deck, rules, dealer, deal=number, trace=events)
-            for move in moves:
-                if hand.phase == OVER:
-                    raise ValueError(f"move {shown(move)} after the end of the hand")
-                action = parse_move(str(move), hand.phase)
-                problem = move_problem(hand, action)
-                if problem is not None:
-                    raise ValueError(f"move {shown(move)}: {problem}")
-                hand.apply(action)
             if hand.phase != OVER:
                 raise ValueError("its moves stop before the end of the hand")
             record = hand.result()
@@ -487,6 +481,39 @@ def replay_record(path: Path) -> list[str]:
         if game_format != "hand":
             totals = "  ".join(f"{score.totals[0][g]}:{score.totals[1][g]}" for g in range(games))
             lines.append(f"Score after hand {number + 1} ({players[0]}:{players[1]}): {totals}")
+    unfinished = document.get("unfinished")
+    if unfinished is not None:
+        number = len(hands)
+        events, hand, dealer = _replayed(unfinished, number, rules, where)
+        if hand.phase == OVER:
+            raise ConfigError(f"{where}: hand {number + 1}: unfinished, but its moves end it")
+        lines.append("")
+        lines += describe_events(events, {}, names, rules, dealer, heading=f"Hand {number + 1}:")
+        lines.append(
+            f"(the game stopped here, in hand {number + 1}, after {len(unfinished['moves'])} moves)"
+        )
+        return lines
     if not document.get("finished"):
         lines.append("(the game stopped here, before its end)")
     return lines
+
+
+def _replayed(saved: Any, number: int, rules: Rules, where: str) -> tuple[list, Any, int]:
+    """Hand ``number`` of a record (its deck, dealer and moves) played through the
+    engine: (its events, the hand after the moves, its dealer); a move the rules refuse
+    is a one-line error naming the hand."""
+    try:
+        deck, dealer, moves = parse_deck(saved["deck"]), saved["dealer"], saved["moves"]
+        events: list[tuple] = []
+        hand = start_hand(deck, rules, dealer, deal=number, trace=events)
+        for move in moves:
+            if hand.phase == OVER:
+                raise ValueError(f"move {shown(move)} after the end of the hand")
+            action = parse_move(str(move), hand.phase)
+            problem = move_problem(hand, action)
+            if problem is not None:
+                raise ValueError(f"move {shown(move)}: {problem}")
+            hand.apply(action)
+    except (KeyError, TypeError, ValueError) as error:
+        raise ConfigError(f"{where}: hand {number + 1}: {error}") from None
+    return events, hand, dealer

@@ -157,7 +157,24 @@ def test_the_end_of_the_input_stops_the_game_cleanly_and_keeps_the_finished_hand
     assert not document["finished"] and len(document["hands"]) == int(
         last.split("after ")[1].split()[0]
     )
-    assert "the game stopped here" in runner.invoke(app, ["replay", "--record", str(path)]).output
+    replayed = runner.invoke(app, ["replay", "--record", str(path)])
+    assert replayed.exit_code == 0, replayed.output
+    # The hand left in the middle is kept, its moves so far, and replayed up to the stop.
+    unfinished = document["unfinished"]
+    assert unfinished["deal"] == len(document["hands"]) and unfinished["moves"]
+    stop = replayed.output.strip().splitlines()[-1]
+    assert stop == (
+        f"(the game stopped here, in hand {len(document['hands']) + 1}, "
+        f"after {len(unfinished['moves'])} moves)"
+    )
+    played = [line for line in result.stdout.splitlines() if line.startswith("You discard")]
+    last_hand = replayed.output.split(f"Hand {len(document['hands']) + 1}:")[1]
+    card = played[-1].split()[2].rstrip(".")
+    assert f"discards {card}" in last_hand  # your last move is in the replay
+    unfinished["moves"] += ["d"] * 200  # moves that end the hand: not unfinished any more
+    path.write_text(json.dumps(document))
+    broken = runner.invoke(app, ["replay", "--record", str(path)])
+    assert broken.exit_code == 2 and "hand" in broken.output and "Traceback" not in broken.output
     nothing = runner.invoke(app, ["play", "--opponent", "simple", "--format", "hand"], input="")
     assert nothing.exit_code == 0 and "after 0 finished hands" in nothing.output
 
