@@ -27,7 +27,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -165,7 +165,7 @@ class Decision:
     words (``take``, ``decline``, ``draw``, ``discard 7H``, ``knock 7H``, ``big gin``).
     For a search player that searched: ``candidates`` in the search's order and the
     number of ``worlds`` their figures are over (with screening, the worlds after it);
-    ``chosen`` indexes the candidate taken."""
+    ``chosen`` indexes the candidate taken; ``drawn`` the random numbers it used."""
 
     action: str
     take: bool | None = None
@@ -175,6 +175,9 @@ class Decision:
     candidates: tuple[Candidate, ...] = ()
     worlds: int = 0
     chosen: int = 0
+    # Numbers this decision drew from the player's random stream: the next decision of a
+    # simulated hand reads it from ``draws + drawn`` on (0 for a deterministic strategy).
+    drawn: int = 0
 
 
 def interval95(total: float, squares: float, n: int) -> tuple[float, float, float]:
@@ -507,6 +510,15 @@ def stream_state(seed: int, deal: int = 0, seat: int = 0, draws: int = 0) -> int
     return (player_stream_state(seed, deal, seat) + draws * GOLDEN_GAMMA) & MASK64
 
 
+# The stream's state moves by GOLDEN_GAMMA a number (a Weyl sequence, docs/engine.md), and
+# the gamma is odd, so the count of numbers drawn is the state's step times its inverse.
+_GAMMA_INVERSE = pow(GOLDEN_GAMMA, -1, 1 << 64)
+
+
+def _drawn(before: int, after: np.uint64) -> int:
+    return ((int(after) - before) * _GAMMA_INVERSE) & MASK64
+
+
 def action_words(action: int, phase: int) -> str:
     """A kernel action in words: ``take``, ``decline``, ``draw``, ``discard 7H``,
     ``knock 7H``, ``big gin`` (``phase`` is the ``Phase`` it is taken in)."""
@@ -760,10 +772,10 @@ def _kernel_decision(
     with np.errstate(over="ignore"):
         if params[StrategyParam.KIND] != StrategyKind.MC:
             action = family_action_nb(params, masks, state, kernel_rules, table, streams, seat)
-            return _describe(int(action), phase)
+            return replace(_describe(int(action), phase), drawn=_drawn(stream, streams[seat]))
         search = search_scratch_nb() if search is None else search
         action = search_nb(params, masks, state, kernel_rules, table, equity, streams, seat, search)
-    decision = _describe(int(action), phase)
+    decision = replace(_describe(int(action), phase), drawn=_drawn(stream, streams[seat]))
     n, worlds = int(search[13][0]), int(search[13][1])
     if worlds == 0:  # one candidate: nothing searched
         return decision

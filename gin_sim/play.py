@@ -241,14 +241,14 @@ class Game:
             phase = hand.phase
             if hand.to_move == BOT:
                 view = view_from_situation(hand.situation(hand.view()))
-                # Its k-th decision of the hand reads its stream from the k-th number on: a
-                # search draws about one number a decision (docs/engine.md), so its worlds
-                # differ from decision to decision, and the game stays reproducible.
+                # Each decision reads its stream where the last one left it (``drawn``), as in
+                # a simulated hand: played with a simulated player's moves, the hand is that
+                # simulated hand, and the same seed and moves give the same game.
                 decision = self.opponent.decide(
                     view, settings.key, deal=deal, seat=BOT, draws=asked,
                     memory=self.opponent_memory,
                 )  # fmt: skip
-                asked += 1
+                asked += decision.drawn
                 action = parse_move(decision.action, phase)
             else:
                 action = self._your_move(hand, deal, len(moves))

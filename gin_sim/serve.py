@@ -51,7 +51,8 @@ REQUEST_FIELDS = {
 
 def decision_document(decision: Decision) -> dict[str, Any]:
     """A decision as plain data: ``action`` always; ``take`` at an offer or a draw;
-    ``discard`` and ``knock`` for a discard; ``big_gin``; for a search, ``worlds``,
+    ``discard`` and ``knock`` for a discard; ``big_gin``; ``drawn`` (random numbers
+    used, when any); for a search, ``worlds``,
     ``chosen`` and each candidate's ``action``, ``mean``, ``low``, ``high`` and ``gain``
     (an interval that is not known, from fewer than 2 worlds, is null)."""
     document: dict[str, Any] = {"action": decision.action}
@@ -62,6 +63,8 @@ def decision_document(decision: Decision) -> dict[str, Any]:
         document["knock"] = decision.knock
     if decision.big_gin:
         document["big_gin"] = True
+    if decision.drawn:
+        document["drawn"] = decision.drawn
     if decision.candidates:
         document["worlds"] = decision.worlds
         document["chosen"] = decision.chosen

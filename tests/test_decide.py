@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 import gin_sim
+from gin_sim.cards import parse_card_list
 from gin_sim.decide import (
     Decider,
     _kernel_decision,
@@ -30,6 +31,7 @@ from gin_sim.decide import (
     view_from_situation,
 )
 from gin_sim.enums import PositionMask, PositionSlot
+from gin_sim.melds import min_deadwood_exhaustive
 from gin_sim.records import record_to_dict
 from gin_sim.reference.engine import BIG_GIN, decisions_reference, play_deal_reference
 from gin_sim.reference.search import describe_action
@@ -417,3 +419,25 @@ def test_decide_prepares_a_strategy_once_per_rule_set():
         Decider("expert", 3)
     with pytest.raises(ValueError, match="draws = -1"):
         Decider("expert").decide(VIEW, draws=-1)
+
+
+def test_drawn_counts_the_numbers_a_decision_took_from_its_stream():
+    """``Decision.drawn``: a family player draws no number, a search one (``mc``: one a
+    searched decision), ``random`` one for its card and one more for the knock's coin when
+    that card leaves a deadwood it may knock with (R12)."""
+    hand = "AS 2S 3S 4H 4D 4C 9H TH JH QS 2C"  # QS or 2C out: deadwood 2 or 10
+    view = VIEW | {"hand": hand, "taken": "2C"}
+    assert decide(view, strategy="simple").drawn == 0
+    assert decide(view, strategy=replace(load_strategy("mc-fast"), samples=4)).drawn == 1
+    kinds = set()
+    for seed in range(60):
+        decision = decide(view, strategy="random", seed=seed)
+        left = parse_card_list(hand).copy()
+        left.remove(parse_card_list(decision.discard)[0])
+        may_knock = min_deadwood_exhaustive(sum(1 << c for c in left)) <= 10
+        assert decision.drawn == 1 + may_knock, (seed, decision)
+        kinds.add(decision.drawn)
+    assert kinds == {1, 2}
+    draw = VIEW | {"decision": "draw", "hand": "AS 2S 3S 4H 4D 4C 9H TH JH QS"}
+    del draw["taken"], draw["taken_from_pile"]
+    assert decide(draw | {"stock_left": 31, "own_turns": 0}, strategy="random").drawn == 1

@@ -22,11 +22,14 @@ from gin_sim.cards import format_cards, parse_card
 from gin_sim.cli import app
 from gin_sim.decide import Decider, view_from_situation
 from gin_sim.hollywood import HollywoodScore
-from gin_sim.play import MoveError, move_problem, parse_move
+from gin_sim.match_start import parse_start
+from gin_sim.play import Game, GameSettings, MoveError, move_problem, parse_move
+from gin_sim.records import record_to_dict
 from gin_sim.reference.engine import BIG_GIN, DISCARD, DRAW, OFFER, OVER, Discard, start_hand
 from gin_sim.reference.match import match_key
 from gin_sim.reference.rng import bounded, deck_for_deal, splitmix64
 from gin_sim.rules import load_rules
+from gin_sim.simulate import simulate_matches
 from gin_sim.strategies import load_strategy
 
 runner = CliRunner()
@@ -79,7 +82,7 @@ def _check_record(path: Path, seed: int, opponent: str, rules_name: str) -> dict
                     plain = {k: v for k, v in view.items() if k != "score"}
                     plain_decision = decider.decide(plain, key, deal=number, seat=1, draws=asked)
                     document["score_mattered"] += plain_decision.action != move
-                asked += 1
+                asked += decision.drawn
             hand.apply(parse_move(move, hand.phase))
         assert hand.phase == OVER and hand.result() == hand_record["record"]
         if score is not None and hand.result()["winner"] >= 0:
@@ -259,3 +262,30 @@ def test_the_readme_transcript_is_what_play_prints(tmp_path, monkeypatch):
     args = ["play", "--format", "hand", "--seed", "4", "--save", "hand.json"]
     result = runner.invoke(app, args, input=moves)
     assert result.exit_code == 0 and result.output == block
+
+
+class _SimplePerson(Game):
+    """A test double for the person at the table: it moves as ``simple`` does."""
+
+    def _your_move(self, hand, deal, move):
+        simple = Decider("simple", self.rules)
+        decision = simple.decide(view_from_situation(hand.situation(hand.view())))
+        return parse_move(decision.action, hand.phase)
+
+
+@pytest.mark.parametrize("opponent", ["mc-fast", "random"])
+def test_a_game_played_as_a_simulated_player_is_the_simulated_match(opponent):
+    """Played with ``simple``'s moves, a game of ``play`` is the kernel's simulated game
+    of ``simple`` against the opponent, hand by hand: the same deals and dealers (R5), and
+    the opponent reads its random stream where its last decision left it (``drawn``)."""
+    rules = load_rules("standard")
+    opponent_strategy = load_strategy(opponent).for_rules(rules)
+    settings = GameSettings(rules, opponent_strategy, "game", seed=17)
+    game = _SimplePerson(settings, read_line=lambda prompt: None, say=lambda line: None)
+    assert game.play()
+    start = parse_start(None, "game", rules=rules)
+    players = (load_strategy("simple"), load_strategy(opponent))
+    _, hands = simulate_matches(rules, players, 1, seed=17, with_hands=True, start=start)
+    assert len(hands) == len(game.hands) >= 2
+    for kernel, played in zip(hands, game.hands, strict=True):
+        assert record_to_dict(kernel) == played["record"]
