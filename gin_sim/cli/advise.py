@@ -8,7 +8,13 @@ from typing import Annotated, Any
 
 import typer
 
-from gin_sim.cli.common import RulesOption, echo_json, user_errors
+from gin_sim.cli.common import (
+    RulesOption,
+    ScoreFormatOption,
+    checked_score_format,
+    echo_json,
+    user_errors,
+)
 from gin_sim.config import ConfigError, parse_json, read_user_file
 
 MAX_VIEW = 1 << 20  # bytes of a view file: a view is a few hundred
@@ -69,9 +75,7 @@ def advise(
             help="The score before this hand, yours first, as match --start writes it: 80:40 (a game), 80:40,30:0,0:0 (--score-format hollywood). Default: a plain hand."
         ),
     ] = None,
-    score_format: Annotated[
-        str, typer.Option(help="What --score is: game (to the target) or hollywood (R19 to R23).")
-    ] = "game",
+    score_format: ScoreFormatOption = "game",
     view_file: Annotated[
         str | None,
         typer.Option(
@@ -136,12 +140,9 @@ def advise(
                 fields["taken_from_pile"] = from_pile
             elif from_pile:
                 raise ConfigError("--from-pile goes with --decision discard only")
-            if score_format not in ("game", "hollywood"):
-                raise ConfigError(f"--score-format {score_format!r}: allowed game or hollywood")
+            score_format = checked_score_format(score, score_format)
             if score is not None:
                 fields["score"] = {"format": score_format, "columns": score}
-            elif score_format != "game":
-                raise ConfigError("--score-format says what --score is: give --score too")
         view = complete_view(fields)
         decider = Decider(strategy, rules)
         result = decider.decide(view, seed)

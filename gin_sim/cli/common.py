@@ -235,6 +235,19 @@ OverwriteOption = Annotated[bool, typer.Option(help="Replace another run's files
 ThreadsOption = Annotated[int | None, typer.Option(help="Threads to use (default: all cores).")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")]
 QuietOption = Annotated[bool, typer.Option("--quiet", help="No progress bar.")]
+# The score before a hand (advise: the deciding player's first; replay: player 1's first).
+ScoreFormatOption = Annotated[
+    str, typer.Option(help="What --score is: game (to the target) or hollywood (R19 to R23).")
+]
+
+
+def checked_score_format(score: str | None, score_format: str) -> str:
+    """``--score-format``, checked with ``--score`` (one-line errors)."""
+    if score_format not in ("game", "hollywood"):
+        raise ConfigError(f"--score-format {score_format!r}: allowed game or hollywood")
+    if score is None and score_format != "game":
+        raise ConfigError("--score-format says what --score is: give --score too")
+    return score_format
 
 
 def resolve_players(players: str, param1: list[str] | None, param2: list[str] | None):

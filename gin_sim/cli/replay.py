@@ -13,12 +13,14 @@ from gin_sim.cli.common import (
     PlayersOption,
     RuleOverrides,
     RulesOption,
+    ScoreFormatOption,
+    checked_score_format,
     echo_json,
     resolve_players,
     user_errors,
 )
 from gin_sim.config import ConfigError
-from gin_sim.match_start import FORMATS, parse_start
+from gin_sim.match_start import parse_start
 from gin_sim.reference.match import starting_score
 from gin_sim.replay import replay_deal, replay_hand
 from gin_sim.rules import load_rules
@@ -53,9 +55,7 @@ def replay(
             help="The score before the hand, player 1 first, as match --start writes it: 80:40 (a game), 80:40,30:0,0:0 (--score-format hollywood); score-aware players read it. Default: a plain hand."
         ),
     ] = None,
-    score_format: Annotated[
-        str, typer.Option(help="What --score is: game (to the target) or hollywood (R19 to R23).")
-    ] = "game",
+    score_format: ScoreFormatOption = "game",
 ) -> None:
     """Print one deal as a person would follow it: hands, offer, draws, discards, showdown, score."""
     if record is not None:
@@ -69,10 +69,7 @@ def replay(
         pair = resolve_players(players, param1, param2)
         for strategy in pair:
             strategy.for_rules(rule_set)  # reports a threshold the rules do not allow
-        if score_format not in FORMATS:
-            raise ConfigError(f"--score-format {score_format!r}: allowed {' or '.join(FORMATS)}")
-        if score is None and score_format != "game":
-            raise ConfigError("--score-format says what --score is: give --score too")
+        score_format = checked_score_format(score, score_format)
         before = None
         if score is not None:
             start = parse_start(score, score_format, rules=rule_set, where=f"--score {score}")
