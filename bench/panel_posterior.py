@@ -29,6 +29,7 @@ from gin_sim.kernels.position import apply_nb, deal_nb
 from gin_sim.kernels.rng import player_key_nb, shuffle_deck_nb
 from gin_sim.kernels.search import forget_nb, new_hand_nb
 from gin_sim.rules import load_rules
+from gin_sim.search_value import NO_TABLES
 from gin_sim.strategies import load_strategy, strategies_to_kernel
 
 MAX_TURN = 12
@@ -40,7 +41,7 @@ def run(searcher, opponent, truth, rules, seed, runs, hands):
     strategies[0, StrategyParam.MC_PANEL_MEMORY] = PanelMemory.MATCH  # kept across hands
     rule_vector = rules.to_kernel()
     table = load_undercut_table()
-    equity = np.zeros((2, 1, 1, 2))
+    equity = NO_TABLES  # no score is kept: no value vectors
     scratch = scratch_nb()
     streams, masks, state, _, _, search = scratch
     memory = search[17]
