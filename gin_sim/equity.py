@@ -29,8 +29,10 @@ import pandas as pd
 
 from gin_sim.config import ConfigError
 from gin_sim.kernels.equity import game_equity_nb, model_matches_nb
+from gin_sim.kernels.match_value import match_equity_nb, value_vector
 from gin_sim.match_start import MatchStart
 from gin_sim.rules import Rules
+from gin_sim.search_value import lattice_step
 from gin_sim.simulate import head_to_head, simulate_matches
 from gin_sim.strategies import Strategy
 from gin_sim.summary import wilson_interval
@@ -348,6 +350,14 @@ def equity_study(
         step(1)
     game_validation = pd.DataFrame(rows)
     states = []
+    # The joint table of the three columns (kernels/match_value.py, a lattice of
+    # lattice_step points), from the same hand outcomes: a second answer beside the model
+    # matches, which are exact but for their sampling error.
+    step_points = lattice_step(rules.game_target)
+    joint = value_vector(
+        rules.game_target, step_points, outcomes.win_points, outcomes.win_prob(),
+        _equity_grid(outcomes, outcomes.win_prob()),
+    )  # fmt: skip
     for name, text in MATCH_STATES:
         for dealer in (1, 2):
             try:
@@ -362,7 +372,8 @@ def equity_study(
             states.append(
                 {"state": name, "start": _columns(start), "dealer": DEALERS[dealer - 1],
                  "equity": equity, "low": low, "high": high, "net tally": net,
-                 "net low": net_low, "net high": net_high}
+                 "net low": net_low, "net high": net_high,
+                 "joint table": joint_equity(joint, start, dealer - 1)}
             )  # fmt: skip
     heat_run = model_matches(
         outcomes, MatchStart(), HEAT_MATCHES, seed, MODEL_REPLICATES, 5 * REPLICATE_MATCHES
@@ -391,6 +402,19 @@ def equity_study(
         rules, players, deals, games, matches, seed, outcomes, game, game_validation,
         pd.DataFrame(states), heat, pd.DataFrame(rows),
     )  # fmt: skip
+
+
+def joint_equity(vector: np.ndarray, start: MatchStart, dealer: int) -> float:
+    """Player 0's chance of winning the Hollywood match from ``start`` with ``dealer`` (0
+    or 1) dealing the next hand, from the joint table ``vector``; NaN for a state its
+    phases do not hold."""
+    score = np.zeros(12, np.int64)
+    for player in (0, 1):
+        for game in range(3):
+            score[3 * player + game] = start.points[player][game]
+            score[6 + 3 * player + game] = start.boxes[player][game] > 0
+    equity = match_equity_nb(vector, score, 0, dealer)
+    return float(equity) if equity >= 0.0 else float("nan")
 
 
 def _columns(start: MatchStart) -> str:

@@ -129,6 +129,12 @@ def test_report_equity_end_to_end(tmp_path, monkeypatch):
     report = (out / "report.md").read_text()
     assert "Checked against play" in report and "independent given the dealer" in report
     assert "gin-sim report equity --players basic,simple" in report
+    # The joint table beside the model matches: the same hand outcomes, two methods; with
+    # 2,000 model matches a state they differ by their sampling error, a few points.
+    states = pd.read_csv(out / "match-states.csv")
+    gap = (states["joint table"] - states["equity"]).abs()
+    assert states["joint table"].notna().all() and gap.max() < 0.05, gap.max()
+    assert "**The joint table**" in report
     for figure in ("game-equity", "match-equity-game1", "match-equity-game2-won-game1"):
         assert (out / f"{figure}.png").stat().st_size > 0
     again = runner.invoke(app, args)  # a finished report is neither played nor rewritten

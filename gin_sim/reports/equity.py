@@ -16,6 +16,7 @@ from gin_sim.equity import (
 )
 from gin_sim.reports import figures
 from gin_sim.reports.document import Report, Section
+from gin_sim.search_value import lattice_step
 
 # A match heat-map cell is coloured only when this many model matches reached it (its
 # Monte Carlo interval is then at most about 4 points wide); thinner cells are grey.
@@ -132,6 +133,18 @@ def _findings(study: EquityStudy) -> list[str]:
             f"After winning game 1, {100 * share:.0f}% of the game-2 score cells that matches "
             "reach give me 90% or more of the match."
         )
+    both = study.match_states.dropna(subset=["joint table"])
+    if len(both):
+        gap = (both["joint table"] - both["equity"]).abs()
+        inside = (
+            (both["joint table"] >= both["low"]) & (both["joint table"] <= both["high"])
+        ).sum()
+        findings.append(
+            f"**The joint table** (dynamic programming over the three columns) is within "
+            f"{100 * gap.mean():.1f} percentage points of the model matches on average and "
+            f"{100 * gap.max():.1f} at most over {len(both)} states and dealers; {inside} of "
+            "them inside the model's 95% interval."
+        )
     if len(study.match_validation):
         agree = int(study.match_validation["agrees"].sum())
         findings.append(
@@ -187,9 +200,11 @@ def equity_report(study: EquityStudy, command: str) -> Report:
         f"percentiles of {GAME_REPLICATES} bootstrap resamples of the decks.",
         f"Hollywood match: Monte Carlo under the same model from each state "
         f"({STATE_MATCHES:,} model matches per state and dealer, {HEAT_MATCHES:,} for the "
-        "heat maps, from the start of a match), scored by the match kernel's own crediting (R19 to R23). A full "
-        "dynamic programme over the three columns has far too many states, while a model "
-        "match costs a few microseconds. The first of these model matches (the same random "
+        "heat maps, from the start of a match), scored by the match kernel's own crediting (R19 to R23). "
+        "Beside it, the joint table of the three columns that score-aware searchers read "
+        "(dynamic programming over the columns' joint state on a lattice of "
+        f'{lattice_step(target)} points, interpolated; docs/strategies.md, "Playing for the score") '
+        "from the same hand outcomes. The first of these model matches (the same random "
         f"numbers) are played again under {MODEL_REPLICATES} bootstrap resamples of the "
         "decks; the spread between them is the measured distribution's uncertainty, added to the "
         "Monte Carlo error in each 95% interval.",
@@ -214,6 +229,7 @@ def equity_report(study: EquityStudy, command: str) -> Report:
             "--start": states["start"],
             "dealer": states["dealer"],
             "match equity": [_percent(r.equity, r.low, r.high) for r in states.itertuples()],
+            "joint table": [_percent(v) for v in states["joint table"]],
             "net tally": [
                 f"{r['net tally']:+.1f} [{r['net low']:+.1f}, {r['net high']:+.1f}]"
                 for _, r in states.iterrows()
