@@ -33,6 +33,17 @@ def won_by_match(frame) -> np.ndarray:
     return np.add.reduceat(won[order], np.arange(0, len(won), 2))
 
 
+def margin_by_match(frame) -> np.ndarray:
+    """Per match index, ``players[0]``'s game-1 points less the opponent's, the mean of its
+    two plays: a game's final margin (``--format game``), a sharper measure than the share."""
+    swapped = frame["swapped"].to_numpy()
+    mine = np.where(swapped, frame["points1_game1"], frame["points0_game1"])
+    theirs = np.where(swapped, frame["points0_game1"], frame["points1_game1"])
+    margin = (mine - theirs).astype(np.float64)
+    order = np.argsort(frame["match"].to_numpy(), kind="stable")
+    return np.add.reduceat(margin[order], np.arange(0, len(margin), 2)) / 2.0
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rules", default="hollywood,standard")
@@ -54,15 +65,18 @@ def main() -> None:
         start = parse_start("0:0", "game", None, rules) if args.format == "game" else None
         for opponent in opponents:
             started = time.time()
-            shares = []
+            shares, margins = [], []
             for name in (args.player, args.baseline):
                 pair = (load_strategy(name), load_strategy(opponent))
                 frame, _ = head_to_head_matches(
                     rules, pair, args.matches, args.seed, threads=args.threads, start=start
                 )
                 shares.append(won_by_match(frame) / 2.0)
+                margins.append(margin_by_match(frame))
             diff = shares[0] - shares[1]
             half = z * diff.std(ddof=1) / math.sqrt(len(diff))
+            gap = margins[0] - margins[1]
+            gap_half = z * gap.std(ddof=1) / math.sqrt(len(gap))
             print(
                 {
                     "rules": rule_set,
@@ -75,6 +89,9 @@ def main() -> None:
                     "difference": round(float(diff.mean()), 4),
                     "low": round(float(diff.mean() - half), 4),
                     "high": round(float(diff.mean() + half), 4),
+                    "game1_margin_difference": round(float(gap.mean()), 2),
+                    "margin_low": round(float(gap.mean() - gap_half), 2),
+                    "margin_high": round(float(gap.mean() + gap_half), 2),
                     "bonferroni_k": k,
                     "seconds": round(time.time() - started),
                 },
