@@ -151,7 +151,7 @@ PAIRINGS = [
             ),
             "gin-hunter",
         ),
-        10,
+        6,
     ),
     (
         "oklahoma",
