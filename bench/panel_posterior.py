@@ -41,7 +41,7 @@ def run(searcher, opponent, truth, rules, seed, runs, hands):
     strategies[0, StrategyParam.MC_PANEL_MEMORY] = PanelMemory.MATCH  # kept across hands
     rule_vector = rules.to_kernel()
     table = load_undercut_table()
-    equity = np.zeros((2, 1, 1, 2))
+    equity = np.zeros((2, 1))  # no score: no value vectors
     scratch = scratch_nb()
     streams, masks, state, _, _, search = scratch
     memory = search[17]
