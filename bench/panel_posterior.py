@@ -4,7 +4,8 @@ A search player with an opponent panel (default ``mc-adaptive``) plays runs of h
 against each model of its panel in turn, keeping its posterior across the hands of a run
 as in a match (``panel_memory`` match; no score is kept). After each update (at each of its
 draws) the posterior mass on the true model is recorded, by the searcher's own turn in
-the first hand (from the prior) and at the end of each hand of the run. Decks and streams
+the first hand (from the prior), and at the end of each hand of the run (after the
+showdown's update, when the opponent knocked). Decks and streams
 come from ``--seed`` (hand ``h`` of run ``r`` is deal ``r * hands + h``).
 
     .venv/bin/python bench/panel_posterior.py --seed 9790 --runs 16 --hands 5
@@ -27,7 +28,7 @@ from gin_sim.enums import PanelMemory, Phase, PositionSlot, StrategyParam
 from gin_sim.kernels.playout import decide_nb, scratch_nb
 from gin_sim.kernels.position import apply_nb, deal_nb
 from gin_sim.kernels.rng import player_key_nb, shuffle_deck_nb
-from gin_sim.kernels.search import forget_nb, new_hand_nb
+from gin_sim.kernels.search import forget_nb, new_hand_nb, showdown_update_nb
 from gin_sim.rules import load_rules
 from gin_sim.search_value import NO_TABLES
 from gin_sim.strategies import load_strategy, strategies_to_kernel
@@ -68,6 +69,7 @@ def run(searcher, opponent, truth, rules, seed, runs, hands):
                     turn = min(int(state[PositionSlot.TURNS_BY]), MAX_TURN)
                     by_turn[turn].append(float(memory[0, truth]))
                 apply_nb(masks, state, rule_vector, action)
+            showdown_update_nb(masks, state, rule_vector, strategies, table, search)
             by_hand[h + 1].append(float(memory[0, truth]))
     return by_turn, by_hand
 

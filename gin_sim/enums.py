@@ -71,8 +71,9 @@ class StrategyParamT(NamedTuple):
     # The opponent panel (docs/strategies.md, "Opponent panel"); 0 models: opponent_model alone.
     MC_PANEL_SIZE: int = 64
     MC_PANEL_MEMORY: int = 65  # a PanelMemory: how long the posterior is kept
-    MC_PANEL_PRIOR: int = 66  # MAX_PANEL slots: each model's prior weight (not normalized)
-    MC_PANEL: int = 74  # MAX_PANEL family (or random) vectors of FAMILY_PARAMS slots each
+    MC_PANEL_WORLDS: int = 66  # 1: the worlds' hidden cards are drawn from the posterior too
+    MC_PANEL_PRIOR: int = 67  # MAX_PANEL slots: each model's prior weight (not normalized)
+    MC_PANEL: int = 75  # MAX_PANEL family (or random) vectors of FAMILY_PARAMS slots each
 
 
 StrategyParam = StrategyParamT()

@@ -84,6 +84,7 @@ SEARCH_KEYS = (
     "opponent_panel",
     "panel_prior",
     "panel_memory",
+    "panel_worlds",
 )
 KIND_KEYS = {"family": FAMILY_KEYS, "mc": SEARCH_KEYS, "random": ()}
 MAX_CLOSING_DISTANCE = 100_000  # points to a game's target (the largest target a rule set allows)
@@ -125,6 +126,8 @@ class Strategy:
     opponent_panel: tuple[str, ...] = ()
     panel_prior: tuple[float, ...] = ()  # one weight per model; empty: all alike
     panel_memory: str = "hand"  # keep the posterior for the hand, or the match (PanelMemory)
+    # Draw the worlds' hidden cards from the posterior too, given the model each world plays.
+    panel_worlds: bool = False
     adapt: tuple[Adaptation, ...] = ()
 
     def __post_init__(self) -> None:
@@ -223,7 +226,7 @@ class Strategy:
                 f"panel_memory = {shown(self.panel_memory)} in {where}: allowed {', '.join(PANEL_MEMORIES)}"
             )
         if not panel:
-            for key in ("panel_prior", "panel_memory"):
+            for key in ("panel_prior", "panel_memory", "panel_worlds"):
                 if getattr(self, key) != _DEFAULTS[key]:
                     raise ConfigError(
                         f"{key} in {where} does nothing without opponent_panel: give the panel or drop {key}"
@@ -316,6 +319,8 @@ class Strategy:
         # came after them).
         if self.closing_distance == 0:
             del document["closing_distance"]
+        if not self.panel_worlds:  # it came after the panel: panel runs keep their identities
+            del document["panel_worlds"]
         if not self.opponent_panel:
             del document["opponent_panel"], document["panel_prior"], document["panel_memory"]
         else:
@@ -362,6 +367,7 @@ class Strategy:
                 v[slot : slot + FAMILY_PARAMS] = policy[:FAMILY_PARAMS]
             v[StrategyParam.MC_PANEL_SIZE] = len(self.opponent_panel)
             v[StrategyParam.MC_PANEL_MEMORY] = PANEL_MEMORIES[self.panel_memory]
+            v[StrategyParam.MC_PANEL_WORLDS] = float(self.panel_worlds)
             for i, name in enumerate(self.opponent_panel):
                 v[StrategyParam.MC_PANEL_PRIOR + i] = (
                     self.panel_prior[i] if self.panel_prior else 1.0

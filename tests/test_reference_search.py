@@ -135,6 +135,24 @@ PAIRINGS = [
         ("random", mc("mc", samples=2, infer=False, opponent_panel=PANEL[::-1], name="mc-panel")),
         8,
     ),
+    # panel_worlds: after the opponent's answered turn, each world's hidden cards are drawn
+    # given its model (rejection from the world stream).
+    (
+        "standard",
+        [],
+        (
+            mc(
+                "mc-fast",
+                samples=3,
+                infer=True,
+                opponent_panel=PANEL,
+                panel_worlds=True,
+                name="mcf-worlds",
+            ),
+            "gin-hunter",
+        ),
+        6,
+    ),
     (
         "oklahoma",
         [],

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from gin_sim.cli import app
 from gin_sim.config import ConfigError
-from gin_sim.enums import Phase, PositionMask, PositionSlot
+from gin_sim.enums import MAX_PANEL, Phase, PositionMask, PositionSlot
 from gin_sim.kernels.playout import scratch_nb
 from gin_sim.kernels.position import apply_nb, deal_nb, family_action_nb, set_score_nb
 from gin_sim.kernels.search import MEMORY_DISCARD, MEMORY_TURN, search_nb, search_scratch_nb
@@ -409,29 +409,50 @@ def _answered_positions(rules, n_deals, seed):
 
 
 def _panel_search(params, masks, state, rules, discard, leak=0):
-    """Seat 0's search as a panel searcher that remembers ``discard`` from its last turn
-    (its posterior at the prior): the search's figures, then the posterior after it."""
+    """Seat 0's turn as a panel searcher that remembers ``discard`` from its last turn
+    (its posterior at the prior): its search at the draw, the posterior after it, and
+    then, after it takes the pile's top (public, so the views stay the same), its search
+    at the discard decision that follows with the same memory (-1 where it has one
+    candidate): each search's figures."""
     streams = np.array([12345 ^ leak, 678], np.uint64)
     search = search_scratch_nb()
     memory = search[17]
     memory[0, MEMORY_DISCARD] = discard
     memory[0, MEMORY_TURN] = state[PositionSlot.TURNS_BY] + 1
-    action = search_nb(
-        params, masks, state, rules.to_kernel(), load_undercut_table(), NO_TABLES, streams, 0,
-        search,
-    )  # fmt: skip
-    n = int(search[13][0])
-    figures = [search[i][:n].copy() for i in (6, 7, 14, 15)]
-    return (int(action), tuple(int(x) for x in search[13]), *figures, memory[0].copy())
+    rules_vector, table = rules.to_kernel(), load_undercut_table()
+    figures = []
+    masks, state = masks.copy(), state.copy()
+    for phase in (Phase.DRAW, Phase.DISCARD):
+        if phase == Phase.DISCARD:
+            apply_nb(masks, state, rules_vector, 1)
+        action = search_nb(params, masks, state, rules_vector, table, NO_TABLES, streams, 0, search)
+        n = int(search[13][0])
+        figures += [int(action), tuple(int(x) for x in search[13])]
+        figures += [search[i][:n].copy() for i in (6, 7, 14, 15)]
+        if phase == Phase.DRAW:
+            figures.append(memory[0, :MAX_PANEL].copy())
+    return tuple(figures)
 
 
-@pytest.mark.parametrize("rules", [HOLLYWOOD, STANDARD])
-def test_hidden_fields_never_change_the_opponent_panels_posterior(rules):
+def _same_turn(first, second):
+    return all(
+        np.array_equal(a, b) if isinstance(a, np.ndarray) else a == b
+        for a, b in zip(first, second, strict=True)
+    )
+
+
+@pytest.mark.parametrize(
+    ("rules", "worlds"), [(HOLLYWOOD, "false"), (STANDARD, "false"), (STANDARD, "true")]
+)
+def test_hidden_fields_never_change_the_opponent_panels_posterior(rules, worlds):
     """The probe for a panel searcher after the opponent's turn: its posterior moves (the
-    opponent's public turn reaches it) and, like the search, is the same whatever the
-    hidden fields hold; a double that reads the opponent's unshown cards is caught."""
+    opponent's public turn reaches it) and, like the searches of that turn (the draw and
+    the discard; with ``panel_worlds`` their worlds drawn from the posterior), is the same
+    whatever the hidden fields hold; a double that reads the opponent's unshown cards is
+    caught."""
     searcher = strategies_to_kernel(
-        (tiny("mc", "infer=true", PANEL), load_strategy("simple")), rules
+        (tiny("mc", "infer=true", PANEL, f"panel_worlds={worlds}"), load_strategy("simple")),
+        rules,
     )[0]
     rng = np.random.default_rng(7)
     moved = caught = 0
@@ -440,15 +461,35 @@ def test_hidden_fields_never_change_the_opponent_panels_posterior(rules):
     for masks, state, discard in positions:
         other = _vary_hidden(masks, state, rng)
         first = _panel_search(searcher, masks, state, rules, discard)
-        assert _same(first, _panel_search(searcher, *other, rules, discard))
-        moved += not np.allclose(first[-1][:5], 0.2)
+        assert _same_turn(first, _panel_search(searcher, *other, rules, discard))
+        moved += not np.allclose(first[6][:5], 0.2)
         for name, read in HIDDEN_FIELDS.items():
             varied[name] += read(masks, state) != read(*other)
         peek = [hash(_unshown(*p)) & (2**63 - 1) for p in ((masks, state), other)]
-        caught += not _same(
+        caught += not _same_turn(
             _panel_search(searcher, masks, state, rules, discard, peek[0]),
             _panel_search(searcher, *other, rules, discard, peek[1]),
         )
     assert len(positions) > 30 and moved > 0.9 * len(positions), (len(positions), moved)
     assert min(varied.values()) >= 10, varied
     assert caught >= 10, caught
+
+
+def test_panel_worlds_change_the_searches_of_an_answered_turn():
+    """``panel_worlds`` draws the worlds of the draw and the discard after the opponent's
+    answered turn from the posterior: on the same positions some of those searches differ
+    from the ones without it (and the posterior does not)."""
+    searchers = [
+        strategies_to_kernel(
+            (tiny("mc", "infer=true", PANEL, f"panel_worlds={w}"), load_strategy("simple")),
+            STANDARD,
+        )[0]
+        for w in ("false", "true")
+    ]
+    changed = {Phase.DRAW: 0, Phase.DISCARD: 0}
+    for masks, state, discard in _answered_positions(STANDARD, 40, seed=13):
+        plain, drawn = (_panel_search(p, masks, state, STANDARD, discard) for p in searchers)
+        assert np.array_equal(plain[6], drawn[6])
+        changed[Phase.DRAW] += not _same_turn(plain[:6], drawn[:6])
+        changed[Phase.DISCARD] += not _same_turn(plain[7:], drawn[7:])
+    assert min(changed.values()) >= 5, changed

@@ -86,6 +86,15 @@ def test_bad_parameters_name_the_parameter_and_range(overrides, message):
         (["opponent_panel=" + ",".join(["simple"] * 9)], "has 9 models: allowed 1 to 8"),
         (["panel_prior=1,2"], "panel_prior .* does nothing without opponent_panel"),
         (["panel_memory=match"], "panel_memory .* does nothing without opponent_panel"),
+        (["panel_worlds=true"], "panel_worlds .* does nothing without opponent_panel"),
+        (
+            ["opponent_panel=simple,expert", "panel_worlds=maybe"],
+            "panel_worlds = 'maybe' .* allowed values are true or false",
+        ),
+        (
+            ["opponent_panel=simple,expert", "panel_worlds=1"],
+            "panel_worlds = '1' .* allowed values are true or false",
+        ),
         (
             ["opponent_panel=simple,expert", "panel_memory=game"],
             "panel_memory = 'game' .* allowed hand, match",

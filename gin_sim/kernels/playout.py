@@ -28,7 +28,13 @@ from gin_sim.enums import (
 )
 from gin_sim.kernels.position import apply_nb, deal_nb, family_action_nb, record_nb
 from gin_sim.kernels.rng import player_key_nb, shuffle_deck_nb
-from gin_sim.kernels.search import forget_nb, new_hand_nb, search_nb, search_scratch_nb
+from gin_sim.kernels.search import (
+    forget_nb,
+    new_hand_nb,
+    search_nb,
+    search_scratch_nb,
+    showdown_update_nb,
+)
 
 _BLOCK = 64  # deals per parallel work item: scratch arrays are made once per block
 
@@ -80,6 +86,7 @@ def play_hand_nb(deck, dealer, rules, strategies, undercut_table, equity, scratc
     deal_nb(deck, dealer, rules, masks, state)
     new_hand_nb(search, strategies)  # what a searcher's opponent panel keeps of the last hand
     play_on_nb(masks, state, rules, strategies, undercut_table, equity, streams, search)
+    showdown_update_nb(masks, state, rules, strategies, undercut_table, search)  # cards shown
     record_nb(masks, state, rules, chains, result, out)
 
 

@@ -86,13 +86,27 @@ _INV_2_53 = 1.0 / 9007199254740992.0
 EVIDENCE_WORLDS = 16  # worlds in which each model's likelihood of the opponent's turn is taken
 PANEL_EPSILON = 0.1  # a deterministic model's likelihood of an action it would not take
 GOLDEN_STEP = 0.6180339887498949  # world w's model: the posterior quantile frac(0.5 + w * this)
+PANEL_WORLD_TRIES = 8  # panel_worlds: hidden hands drawn at most per world, the last kept
 # A searcher's panel memory (the ``memory`` float64[2, MEMORY_SLOTS] of the search scratch,
 # one row per seat; all zero: nothing remembered, as after ``forget_nb``): its posterior in
 # the first MAX_PANEL slots, then these.
 MEMORY_KNOWN = MAX_PANEL  # 1 once the posterior holds the prior
 MEMORY_DISCARD = MAX_PANEL + 1  # the card of the searcher's last discard
 MEMORY_TURN = MAX_PANEL + 2  # the searcher's own turns at that discard, plus 1 (0: none)
-MEMORY_SLOTS = MAX_PANEL + 3
+# The opponent's last answered turn, as public facts at the time of its discard, kept from
+# the update at the searcher's draw for that turn's discard decision (panel_worlds): card
+# masks are below 2**52, so a float64 holds them exactly.
+EVIDENCE_TURN = MAX_PANEL + 3  # the searcher's own turns after that draw's take (0: none)
+EVIDENCE_ANSWERED = MAX_PANEL + 4  # the searcher's discard it answered
+EVIDENCE_DISCARD = MAX_PANEL + 5  # its discard
+EVIDENCE_TOOK = MAX_PANEL + 6  # 1: it took the answered card from the pile
+EVIDENCE_PILE = MAX_PANEL + 7  # the pile's cards when it discarded (without its discard)
+EVIDENCE_OWN_TAKEN = MAX_PANEL + 8  # the searcher's cards taken from the pile, then
+EVIDENCE_OWN_PASSED = MAX_PANEL + 9  # the searcher's passed cards, then
+EVIDENCE_STOCK_LEFT = MAX_PANEL + 10
+EVIDENCE_OWN_TURNS = MAX_PANEL + 11  # the searcher's turns, then
+EVIDENCE_LIMIT = MAX_PANEL + 12  # the hand's knock limit
+MEMORY_SLOTS = MAX_PANEL + 13
 
 
 @njit(cache=True, inline="always")
@@ -111,8 +125,8 @@ def search_scratch_nb():
     rollouts played (screened-out candidates' included),
     sums and squares of each candidate's value less the first's, float64[16] each,
     a score int64[12] as the position's score slots, the opponent-panel memory
-    float64[2, MEMORY_SLOTS]: posterior, then MEMORY_KNOWN, MEMORY_DISCARD, MEMORY_TURN,
-    panel likelihoods float64[MAX_PANEL])
+    float64[2, MEMORY_SLOTS]: posterior, then MEMORY_KNOWN, MEMORY_DISCARD, MEMORY_TURN and
+    the EVIDENCE_ slots, panel likelihoods float64[MAX_PANEL])
     """
     return (
         np.zeros(N_POSITION_MASKS, np.uint64),
@@ -352,18 +366,20 @@ def panel_model_nb(posterior, panel, world):
 
 
 @njit(cache=True, _nrt=False)
-def turn_likelihood_nb(
-    model, hand, discard, answered, took, masks, state, rules, undercut_table, player, idle
-):
-    """The likelihood under the family (or random) vector ``model`` of the opponent's last
-    turn, had it held ``hand`` (10 cards, now): it took the searcher's discard
-    ``answered`` from the pile (``took``) or drew from the stock, then discarded
-    ``discard`` without knocking. docs/strategies.md, "Opponent panel"."""
-    opponent = 1 - player
+def turn_likelihood_nb(model, hand, evidence, rules, undercut_table, idle, opponent, to_close):
+    """The likelihood under the family (or random) vector ``model`` of the opponent's
+    answered turn (the EVIDENCE_ slots of a seat's memory row ``evidence``), had it held
+    ``hand`` (10 cards, now): it took the searcher's discard from the pile or drew from
+    the stock, then discarded without knocking. docs/strategies.md, "Opponent panel"."""
+    answered = np.int64(evidence[EVIDENCE_ANSWERED])
+    discard = np.int64(evidence[EVIDENCE_DISCARD])
+    took = evidence[EVIDENCE_TOOK] != 0.0
+    pile = np.uint64(evidence[EVIDENCE_PILE])
+    own_taken = np.uint64(evidence[EVIDENCE_OWN_TAKEN])
     whole = hand | _bit(discard)  # its 11 cards before the discard
-    pile = masks[_M.PILE] & ~_bit(discard)  # the pile when it discarded
     may_discard_taken = rules[RuleParam.MAY_DISCARD_DRAWN_UPCARD] != 0
     big_gin = rules[RuleParam.BIG_GIN_BONUS] > 0 and min_deadwood_nb(whole) == 0
+    limit = evidence[EVIDENCE_LIMIT]
     if model[StrategyParam.KIND] == StrategyKind.RANDOM:
         chance = 0.5  # a coin for the take, either way
         if big_gin:
@@ -371,16 +387,14 @@ def turn_likelihood_nb(
         blocked = answered if took and not may_discard_taken else -1
         legal = popcount_nb(whole & ~_bit(blocked)) if blocked >= 0 else popcount_nb(whole)
         chance /= legal
-        if min_deadwood_nb(hand) <= state[_S.LIMIT]:
+        if min_deadwood_nb(hand) <= limit:
             chance *= 0.5  # a coin declined the knock
         return chance
     chance = 1.0
     # The take: with its hand then when it took the card; after a stock draw its hand then
     # is unknown (it held the drawn card instead of one of these), so its hand now stands in.
     before = whole & ~_bit(answered) if took else hand
-    takes = takes_top_nb(
-        model, before, answered, pile | _bit(answered), masks[_M.TAKEN + player], idle, opponent
-    )
+    takes = takes_top_nb(model, before, answered, pile | _bit(answered), own_taken, idle, opponent)
     if takes != took:
         chance *= PANEL_EPSILON
     if big_gin:  # the family declares it whenever it may
@@ -391,15 +405,15 @@ def turn_likelihood_nb(
         answered if took else -1,
         may_discard_taken,
         pile,
-        masks[_M.TAKEN + player],
-        masks[_M.PASSED + player],
-        52 - state[_S.STOCK_POS],
-        state[_S.TURNS_BY + player],
-        state[_S.LIMIT],
+        own_taken,
+        np.uint64(evidence[EVIDENCE_OWN_PASSED]),
+        np.int64(evidence[EVIDENCE_STOCK_LEFT]),
+        np.int64(evidence[EVIDENCE_OWN_TURNS]),
+        np.int64(limit),
         undercut_table,
         idle,
         opponent,
-        points_to_close_nb(state, rules, opponent),  # the score is public
+        to_close,
     )
     if card != discard or knock:
         chance *= PANEL_EPSILON
@@ -407,18 +421,38 @@ def turn_likelihood_nb(
 
 
 @njit(cache=True, _nrt=False)
-def update_posterior_nb(params, masks, state, rules, undercut_table, player, search, panel):
-    """Bayes' rule on the panel after the opponent's turn, at the searcher's draw: each
-    model's likelihood of that turn is its mean over EVIDENCE_WORLDS worlds sampled as the
-    search samples them (from the search's stream, before its own worlds)."""
-    (world_masks, world_state, _, _, cards, _, _, _, _, rng, idle, _, _, _, _, _, _, memory,
-     likes) = search  # fmt: skip
+def remember_turn_nb(masks, state, player, memory):
+    """The opponent's turn that answered the searcher's last discard, as public facts at
+    its discard, into the EVIDENCE_ slots of the searcher's memory row ``memory``."""
     opponent = 1 - player
-    answered = np.int64(memory[player, MEMORY_DISCARD])
+    answered = np.int64(memory[MEMORY_DISCARD])
     discard = state[_S.PILE + state[_S.PILE_SIZE] - 1]  # its discard, on top of the pile
+    memory[EVIDENCE_TURN] = state[_S.TURNS_BY + player] + 1
+    memory[EVIDENCE_ANSWERED] = answered
+    memory[EVIDENCE_DISCARD] = discard
     # It took the searcher's discard if it holds it, or threw it straight back (R11 allows
     # that under may_discard_drawn_upcard); else the card lies under its discard.
     took = masks[_M.TAKEN + opponent] & _bit(answered) != 0 or discard == answered
+    memory[EVIDENCE_TOOK] = 1.0 if took else 0.0
+    memory[EVIDENCE_PILE] = np.float64(masks[_M.PILE] & ~_bit(discard))
+    memory[EVIDENCE_OWN_TAKEN] = np.float64(masks[_M.TAKEN + player])
+    memory[EVIDENCE_OWN_PASSED] = np.float64(masks[_M.PASSED + player])
+    memory[EVIDENCE_STOCK_LEFT] = 52 - state[_S.STOCK_POS]
+    memory[EVIDENCE_OWN_TURNS] = state[_S.TURNS_BY + player]
+    memory[EVIDENCE_LIMIT] = state[_S.LIMIT]
+
+
+@njit(cache=True, _nrt=False)
+def update_posterior_nb(params, masks, state, rules, undercut_table, player, search, panel):
+    """Bayes' rule on the panel after the opponent's turn, at the searcher's draw: each
+    model's likelihood of that turn is its mean over EVIDENCE_WORLDS worlds sampled as the
+    search samples them (from the search's stream, before its own worlds). The turn stays
+    in the memory row (``remember_turn_nb``) for the worlds of this turn's searches."""
+    (world_masks, world_state, _, _, cards, _, _, _, _, rng, idle, _, _, _, _, _, _, memory,
+     likes) = search  # fmt: skip
+    opponent = 1 - player
+    remember_turn_nb(masks, state, player, memory[player])
+    to_close = points_to_close_nb(state, rules, opponent)  # the score is public
     for m in range(panel):
         likes[m] = 0.0
     for _ in range(EVIDENCE_WORLDS):
@@ -427,8 +461,8 @@ def update_posterior_nb(params, masks, state, rules, undercut_table, player, sea
         for m in range(panel):
             base = StrategyParam.MC_PANEL + m * FAMILY_PARAMS
             likes[m] += turn_likelihood_nb(
-                params[base : base + FAMILY_PARAMS], hand, discard, answered, took, masks,
-                state, rules, undercut_table, player, idle,
+                params[base : base + FAMILY_PARAMS], hand, memory[player], rules,
+                undercut_table, idle, opponent, to_close,
             )  # fmt: skip
     total = 0.0
     for m in range(panel):
@@ -436,6 +470,88 @@ def update_posterior_nb(params, masks, state, rules, undercut_table, player, sea
         total += memory[player, m]
     for m in range(panel):
         memory[player, m] /= total
+
+
+@njit(cache=True, _nrt=False)
+def knock_likelihood_nb(model, whole, discard, forbidden, pile, masks, state, rules,
+                        undercut_table, idle, watcher):  # fmt: skip
+    """The likelihood under the family (or random) vector ``model`` of the knock that
+    ended the hand: with the 11 cards ``whole`` shown, it knocked with ``discard`` (-1:
+    big gin, R14); ``forbidden`` the card it took from the pile that turn (or -1), ``pile``
+    the pile's cards then; the rest of its view as the position at the end of the hand
+    (``watcher``'s shown cards, the stock, the turns, the limit and the score, which the
+    knock did not change). A family model: 1 if it would also knock (big gin: declare
+    it), else PANEL_EPSILON; the discard card carries no evidence, since every family
+    knocks with the same card (the least-deadwood discard). ``random``: its odds."""
+    knocker = 1 - watcher
+    big_gin_open = rules[RuleParam.BIG_GIN_BONUS] > 0 and min_deadwood_nb(whole) == 0
+    if model[StrategyParam.KIND] == StrategyKind.RANDOM:
+        if discard < 0:
+            return 0.5  # a coin declared big gin
+        chance = 0.5 if big_gin_open else 1.0  # a coin declined big gin
+        may_discard_taken = rules[RuleParam.MAY_DISCARD_DRAWN_UPCARD] != 0
+        blocked = forbidden if not may_discard_taken else -1
+        legal = popcount_nb(whole & ~_bit(blocked)) if blocked >= 0 else popcount_nb(whole)
+        return chance / legal * 0.5  # its discard, then a coin to knock
+    if discard < 0 or big_gin_open:  # the family declares big gin whenever it may
+        return 1.0 if discard < 0 else PANEL_EPSILON
+    _, knock = discard_or_knock_nb(
+        model,
+        whole,
+        forbidden,
+        rules[RuleParam.MAY_DISCARD_DRAWN_UPCARD] != 0,
+        pile,
+        masks[_M.TAKEN + watcher],
+        masks[_M.PASSED + watcher],
+        52 - state[_S.STOCK_POS],
+        state[_S.TURNS_BY + watcher],
+        state[_S.LIMIT],
+        undercut_table,
+        idle,
+        knocker,
+        points_to_close_nb(state, rules, knocker),
+    )
+    return 1.0 if knock else PANEL_EPSILON
+
+
+@njit(cache=True, _nrt=False)
+def showdown_update_nb(masks, state, rules, strategies, undercut_table, search):
+    """At the end of a hand the opponent ended by a knock, gin or big gin (R12 to R14), its
+    cards are shown: a searcher with a panel multiplies its posterior by each model's
+    likelihood of that knock (``knock_likelihood_nb``) and normalizes. Call it before
+    ``new_hand_nb``; it matters only where the posterior is kept across hands."""
+    knocker = state[_S.KNOCKER]
+    if state[_S.PHASE] != Phase.OVER or knocker < 0:
+        return
+    watcher = 1 - knocker
+    params = strategies[watcher]
+    panel = np.int64(params[StrategyParam.MC_PANEL_SIZE])
+    if params[StrategyParam.KIND] != StrategyKind.MC or panel == 0:
+        return
+    memory = search[17]
+    idle = search[10]
+    likes = search[18]
+    if memory[watcher, MEMORY_KNOWN] == 0.0:
+        prior_nb(params, panel, memory[watcher])
+    whole = masks[_M.HAND + knocker]
+    pile = masks[_M.PILE]
+    discard = -1
+    if state[_S.BIG_GIN] == 0:  # its knock discard lies face up on the pile (R10, R12)
+        discard = state[_S.PILE + state[_S.PILE_SIZE] - 1]
+        whole |= _bit(discard)
+        pile &= ~_bit(discard)
+    forbidden = state[_S.TAKEN_CARD] if state[_S.FROM_PILE] else -1
+    total = 0.0
+    for m in range(panel):
+        base = StrategyParam.MC_PANEL + m * FAMILY_PARAMS
+        likes[m] = knock_likelihood_nb(
+            params[base : base + FAMILY_PARAMS], whole, discard, forbidden, pile, masks, state,
+            rules, undercut_table, idle, watcher,
+        )  # fmt: skip
+        memory[watcher, m] *= likes[m]
+        total += memory[watcher, m]
+    for m in range(panel):
+        memory[watcher, m] /= total
 
 
 @njit(cache=True, _nrt=False)
@@ -537,6 +653,8 @@ def _search_nb(params, masks, state, rules, undercut_table, equity, streams, pla
         policies[opponent, j] = params[StrategyParam.MC_OPPONENT + j]
     rng[0] = next_nb(streams, player)  # one number per search: a function of the view
     panel = np.int64(params[StrategyParam.MC_PANEL_SIZE])
+    evidence = False  # the worlds' hidden cards drawn given the opponent's answered turn
+    to_close = 0
     if panel > 0:
         if memory[player, MEMORY_KNOWN] == 0.0:
             prior_nb(params, panel, memory[player])
@@ -546,6 +664,15 @@ def _search_nb(params, masks, state, rules, undercut_table, equity, streams, pla
         if state[_S.PHASE] == Phase.DRAW and answered:
             update_posterior_nb(params, masks, state, rules, undercut_table, player, search, panel)
         memory[player, MEMORY_TURN] = 0.0
+        # That turn's draw and, after the take, its discard decision (the opponent's cards
+        # are the same).
+        own_turns = state[_S.TURNS_BY + player] + (1 if state[_S.PHASE] == Phase.DRAW else 0)
+        evidence = (
+            params[StrategyParam.MC_PANEL_WORLDS] != 0
+            and state[_S.PHASE] != Phase.OFFER
+            and memory[player, EVIDENCE_TURN] == own_turns
+        )
+        to_close = points_to_close_nb(state, rules, opponent)
     for c in range(n):
         sums[c] = 0.0
         squares[c] = 0.0
@@ -585,6 +712,19 @@ def _search_nb(params, masks, state, rules, undercut_table, equity, streams, pla
             base = StrategyParam.MC_PANEL + model * FAMILY_PARAMS
             for j in range(FAMILY_PARAMS):
                 policies[opponent, j] = params[base + j]
+            if evidence and params[base + StrategyParam.KIND] != StrategyKind.RANDOM:
+                # (model, hidden cards) from the joint posterior: a world is kept with
+                # its likelihood of the opponent's turn under the model (at most 1).
+                for _ in range(PANEL_WORLD_TRIES - 1):
+                    like = turn_likelihood_nb(
+                        params[base : base + FAMILY_PARAMS], world_masks[_M.HAND + opponent],
+                        memory[player], rules, undercut_table, idle, opponent, to_close,
+                    )  # fmt: skip
+                    if np.float64(next_nb(rng, 0) >> np.uint64(11)) * _INV_2_53 < like:
+                        break
+                    sample_world_nb(
+                        params, masks, state, player, world_masks, world_state, cards, rng
+                    )
             seed = next_nb(rng, 0)  # a random model's stream, the same for every candidate
         first = 0.0
         counts[2] += n

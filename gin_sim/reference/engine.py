@@ -531,6 +531,8 @@ class _Searching(Protocol):
 
     def decide(self, situation: Situation) -> tuple[Action, Any]: ...
 
+    def saw_showdown(self, view: View, discard: int | None) -> None: ...
+
 
 class _Family:
     """docs/strategies.md: a member of the strategy family (``simple`` is its default)."""
@@ -960,6 +962,12 @@ class _Hand:
     def _finish_turn(self, player: int, action: Action) -> None:
         """The rest of a turn with 11 cards (docs/engine.md steps 1 to 4)."""
         rules, table = self.rules, self.table
+        watcher = self.players[1 - player] if self.players else None
+        searching = watcher is not None and not isinstance(watcher, _Family | _Random)
+        if searching and (action == BIG_GIN or (isinstance(action, Discard) and action.knock)):
+            # The knocker's cards are shown (its knock discard face up): a searcher's
+            # opponent panel reads the knock from the knocker's view at this decision.
+            watcher.saw_showdown(self.view(), None if action == BIG_GIN else action.card)
         self.phase = OVER
         # 1. R14: big gin, only when it scores something.
         if action == BIG_GIN:

@@ -80,6 +80,7 @@ POINT_TIE_BREAK = 1e-6  # a score-aware rollout's value per point of the hand, b
 EVIDENCE_WORLDS = 16  # worlds in which each model's likelihood of the opponent's turn is taken
 PANEL_EPSILON = 0.1  # a deterministic model's likelihood of an action it would not take
 GOLDEN_STEP = 0.6180339887498949  # world w's model: the posterior quantile frac(0.5 + w * this)
+PANEL_WORLD_TRIES = 8  # panel_worlds: hidden hands drawn at most per world, the last kept
 
 
 # ---------------------------------------------------------------- 1. candidates
@@ -340,10 +341,72 @@ def score_change(
 
 
 # ------------------------------------------------------------ the opponent panel
+@dataclass(frozen=True)
+class TurnEvidence:
+    """The opponent's turn that answered the searcher's discard ``answered``, as the public
+    facts at its discard: it took ``answered`` from the pile (``took``) or drew from the
+    stock, then discarded ``discard`` without knocking, with the pile's cards ``pile``
+    (without ``discard``), the searcher's shown cards, the stock, the searcher's turns, the
+    knock limit and the points it needed to close (public). ``turn``: the searcher's own
+    turns after the take of the draw that read it; its discard decision reads it too."""
+
+    answered: int
+    discard: int
+    took: bool
+    pile: int
+    own_taken: int
+    own_passed: int
+    stock_left: int
+    own_turns: int
+    knock_limit: int
+    to_close: int | None
+    rules: Rules
+    turn: int
+
+    @classmethod
+    def read(cls, situation: Situation, answered: int) -> TurnEvidence:
+        """At the searcher's draw: the turn since its discard ``answered``."""
+        view = situation.view
+        discard = situation.pile_order[-1]
+        # It took the searcher's discard if it holds it, or threw it straight back.
+        took = bool(view.opp_taken >> answered & 1) or discard == answered
+        return cls(
+            answered=answered,
+            discard=discard,
+            took=took,
+            pile=view.pile & ~(1 << discard),
+            own_taken=situation.own_taken,
+            own_passed=situation.own_passed,
+            stock_left=view.stock_left,
+            own_turns=situation.own_turns,
+            knock_limit=view.knock_limit,
+            to_close=points_to_close(situation.score, 1 - situation.player),
+            rules=view.rules,
+            turn=situation.own_turns + 1,
+        )
+
+    def opponent_view(self, cards: int, top: int, pile: int, taken: int | None) -> View:
+        """What the opponent saw then, holding ``cards``."""
+        return View(
+            hand=cards,
+            pile=pile,
+            top=top,
+            opp_taken=self.own_taken,
+            opp_passed=self.own_passed,
+            stock_left=self.stock_left,
+            opp_turns=self.own_turns,
+            knock_limit=self.knock_limit,
+            rules=self.rules,
+            taken_from_pile=taken,
+            to_close=self.to_close,
+        )
+
+
 class OpponentPanel:
     """A searcher's posterior over its opponent models, and what it remembers within the
-    hand to update it: its last discard and its own turns then (docs/strategies.md,
-    "Opponent panel"). A new hand starts from the prior (a new ``Searcher``)."""
+    hand to update it: its last discard and its own turns then, and the opponent's turn
+    last read (docs/strategies.md, "Opponent panel"). A new hand starts from the prior (a
+    new ``Searcher``) unless the panel is kept across hands."""
 
     def __init__(self, models: Sequence[Strategy], prior: Sequence[float]) -> None:
         self.models = list(models)
@@ -355,9 +418,10 @@ class OpponentPanel:
         self.new_hand()
 
     def new_hand(self) -> None:
-        """A new hand: the posterior stays, the last discard is forgotten."""
+        """A new hand: the posterior stays, the last discard and turn read are forgotten."""
         self.discard = NO_DISCARD
         self.turn: int | None = None  # own turns at that discard; None: nothing to read
+        self.evidence: TurnEvidence | None = None
 
     def model_for_world(self, world: int) -> int:
         """The model playing the opponent in world ``world``: the first whose cumulative
@@ -374,19 +438,23 @@ class OpponentPanel:
     def update(self, strategy: Strategy, situation: Situation, stream: Stream) -> None:
         """Bayes' rule after the opponent's turn, at the searcher's draw: each model's
         likelihood of the turn is its mean over EVIDENCE_WORLDS sampled worlds."""
-        view = situation.view
-        answered = self.discard
-        discard = situation.pile_order[-1]
-        # It took the searcher's discard if it holds it, or threw it straight back.
-        took = bool(view.opp_taken >> answered & 1) or discard == answered
+        self.evidence = evidence = TurnEvidence.read(situation, self.discard)
         likes = [0.0] * len(self.models)
         for _ in range(EVIDENCE_WORLDS):
             opp_hand, _stock = sample_world(strategy, situation, stream)
             for m, model in enumerate(self.models):
-                likes[m] += turn_likelihood(model, situation, opp_hand, discard, answered, took)
+                likes[m] += turn_likelihood(model, evidence, opp_hand)
+        self._multiply([like / EVIDENCE_WORLDS for like in likes])
+
+    def showdown(self, view: View, discard: int | None) -> None:
+        """Bayes' rule on the knock (``discard``; None: big gin) that ended the hand, from
+        the knocker's ``view`` at that decision: every card of it is public then."""
+        self._multiply([knock_likelihood(model, view, discard) for model in self.models])
+
+    def _multiply(self, likes: Sequence[float]) -> None:
         total = 0.0
         for m in range(len(self.models)):
-            self.posterior[m] *= likes[m] / EVIDENCE_WORLDS
+            self.posterior[m] *= likes[m]
             total += self.posterior[m]
         self.posterior = [chance / total for chance in self.posterior]
 
@@ -394,54 +462,51 @@ class OpponentPanel:
 NO_DISCARD = -1
 
 
-def turn_likelihood(
-    model: Strategy, situation: Situation, hand: int, discard: int, answered: int, took: bool
-) -> float:
-    """The likelihood under ``model`` of the opponent's last turn, had it held ``hand`` (10
-    cards, now): it took the searcher's discard ``answered`` (``took``) or drew from the
-    stock, then discarded ``discard`` without knocking."""
-    view = situation.view
-    rules = view.rules
-    whole = hand | 1 << discard  # its 11 cards before the discard
-    pile = view.pile & ~(1 << discard)  # the pile when it discarded
-    big_gin = rules.big_gin_bonus > 0 and _deadwood(whole) == 0
-
-    def opponent_view(cards: int, top: int, pile_then: int, taken: int | None) -> View:
-        """What the opponent saw then: the searcher's shown cards are as they are now."""
-        return View(
-            hand=cards,
-            pile=pile_then,
-            top=top,
-            opp_taken=situation.own_taken,
-            opp_passed=situation.own_passed,
-            stock_left=view.stock_left,
-            opp_turns=situation.own_turns,
-            knock_limit=view.knock_limit,
-            rules=rules,
-            taken_from_pile=taken,
-            to_close=points_to_close(situation.score, 1 - situation.player),  # public
-        )
-
-    at_discard = opponent_view(whole, discard, pile, answered if took else None)
+def turn_likelihood(model: Strategy, evidence: TurnEvidence, hand: int) -> float:
+    """The likelihood under ``model`` of the opponent's turn ``evidence``, had it held
+    ``hand`` (10 cards, now)."""
+    e = evidence
+    whole = hand | 1 << e.discard  # its 11 cards before the discard
+    big_gin = e.rules.big_gin_bonus > 0 and _deadwood(whole) == 0
+    at_discard = e.opponent_view(whole, e.discard, e.pile, e.answered if e.took else None)
     if model.kind == "random":
         chance = 0.5  # a coin for the take, either way
         if big_gin:
             chance *= 0.5  # a coin declined big gin
         chance /= len(legal_discards(at_discard))
-        if _deadwood(hand) <= view.knock_limit:
+        if _deadwood(hand) <= e.knock_limit:
             chance *= 0.5  # a coin declined the knock
         return chance
     chance = 1.0
     # After a stock draw its hand at the take is unknown: its hand now stands in.
-    before = whole & ~(1 << answered) if took else hand
-    if family_takes(model, opponent_view(before, answered, pile | 1 << answered, None)) != took:
+    before = whole & ~(1 << e.answered) if e.took else hand
+    at_take = e.opponent_view(before, e.answered, e.pile | 1 << e.answered, None)
+    if family_takes(model, at_take) != e.took:
         chance *= PANEL_EPSILON
     if big_gin:  # the family declares it whenever it may
         return chance * PANEL_EPSILON
     card, knock = family_discard_or_knock(model, at_discard)
-    if card != discard or knock:
+    if card != e.discard or knock:
         chance *= PANEL_EPSILON
     return chance
+
+
+def knock_likelihood(model: Strategy, view: View, discard: int | None) -> float:
+    """The likelihood under ``model`` of the knock that ended the hand, from the knocker's
+    ``view`` at that decision (11 cards): knocking with ``discard``, or big gin (None). A
+    family model: 1 if it would also knock (or declare big gin), else PANEL_EPSILON; not
+    the card, which is the same for every family member (the least-deadwood discard).
+    ``random``: its odds."""
+    big_gin_open = view.rules.big_gin_bonus > 0 and _deadwood(view.hand) == 0
+    if model.kind == "random":
+        if discard is None:
+            return 0.5  # a coin declared big gin
+        chance = 0.5 if big_gin_open else 1.0  # a coin declined big gin
+        return chance / len(legal_discards(view)) * 0.5  # its discard, then a coin to knock
+    if discard is None or big_gin_open:  # the family declares big gin whenever it may
+        return 1.0 if discard is None else PANEL_EPSILON
+    _card, knock = family_discard_or_knock(model, view)
+    return 1.0 if knock else PANEL_EPSILON
 
 
 # -------------------------------------------------------------------- 5. choice
@@ -532,11 +597,21 @@ def search(
     if len(candidates) == 1:
         return candidates[0], None  # no search, no random number
     world_stream = Stream(player_stream.next())  # 2. one number per search
+    evidence = None  # the worlds' hidden cards drawn given the opponent's answered turn
     if panel is not None:
         # The opponent's turn since this searcher's last discard.
         if situation.phase == DRAW and panel.turn == situation.own_turns:
             panel.update(strategy, situation, world_stream)
         panel.turn = None
+        # That turn's draw and, after the take, its discard decision.
+        own_turns = situation.own_turns + (1 if situation.phase == DRAW else 0)
+        if (
+            strategy.panel_worlds
+            and situation.phase != OFFER
+            and panel.evidence is not None
+            and panel.evidence.turn == own_turns
+        ):
+            evidence = panel.evidence
     opponent = 1 - situation.player
     policies = [opponent_model, opponent_model]
     policies[situation.player] = rollout
@@ -567,7 +642,16 @@ def search(
         opp_hand, stock = sample_world(strategy, situation, world_stream)
         random_state = 0
         if panel is not None:  # this world's opponent: a model drawn from the posterior
-            policies[opponent] = panel.models[panel.model_for_world(world)]
+            model = panel.models[panel.model_for_world(world)]
+            policies[opponent] = model
+            if evidence is not None and model.kind != "random":
+                # (model, hidden cards) from the joint posterior: a world is kept with its
+                # likelihood of the opponent's turn under the model (at most 1).
+                for _ in range(PANEL_WORLD_TRIES - 1):
+                    like = turn_likelihood(model, evidence, opp_hand)
+                    if (world_stream.next() >> 11) * TWO_TO_MINUS_53 < like:
+                        break
+                    opp_hand, stock = sample_world(strategy, situation, world_stream)
             random_state = world_stream.next()  # a random model's, the same for every candidate
         first = 0.0
         for c, action in enumerate(candidates):  # the same world for every candidate
@@ -618,6 +702,12 @@ class Searcher:
         if strategy.opponent_panel:
             models = [_policy(name, rules) for name in strategy.opponent_panel]
             self.panel = OpponentPanel(models, strategy.panel_prior)
+
+    def saw_showdown(self, view: View, discard: int | None) -> None:
+        """The opponent ended the hand by a knock with ``discard`` (None: big gin), from
+        ``view``, its view at that decision, shown at the showdown."""
+        if self.panel is not None:
+            self.panel.showdown(view, discard)
 
     def decide(self, situation: Situation) -> tuple[Action, SearchFigures | None]:
         action, figures = search(
