@@ -370,7 +370,11 @@ def turn_likelihood_nb(model, hand, evidence, rules, undercut_table, idle, oppon
     """The likelihood under the family (or random) vector ``model`` of the opponent's
     answered turn (the EVIDENCE_ slots of a seat's memory row ``evidence``), had it held
     ``hand`` (10 cards, now): it took the searcher's discard from the pile or drew from
-    the stock, then discarded without knocking. docs/strategies.md, "Opponent panel"."""
+    the stock, then discarded. Not whether it knocked: with a sampled hand that evidence
+    is biased (the worlds are not drawn given that it never knocked, so they hold less
+    deadwood than its real hands, and every model that knocks early would lose mass); the
+    knock is read at the showdown, from the shown cards (``last_turn_likelihood_nb``).
+    docs/strategies.md, "Opponent panel"."""
     answered = np.int64(evidence[EVIDENCE_ANSWERED])
     discard = np.int64(evidence[EVIDENCE_DISCARD])
     took = evidence[EVIDENCE_TOOK] != 0.0
@@ -379,17 +383,13 @@ def turn_likelihood_nb(model, hand, evidence, rules, undercut_table, idle, oppon
     whole = hand | _bit(discard)  # its 11 cards before the discard
     may_discard_taken = rules[RuleParam.MAY_DISCARD_DRAWN_UPCARD] != 0
     big_gin = rules[RuleParam.BIG_GIN_BONUS] > 0 and min_deadwood_nb(whole) == 0
-    limit = evidence[EVIDENCE_LIMIT]
     if model[StrategyParam.KIND] == StrategyKind.RANDOM:
         chance = 0.5  # a coin for the take, either way
         if big_gin:
             chance *= 0.5  # a coin declined big gin
         blocked = answered if took and not may_discard_taken else -1
         legal = popcount_nb(whole & ~_bit(blocked)) if blocked >= 0 else popcount_nb(whole)
-        chance /= legal
-        if min_deadwood_nb(hand) <= limit:
-            chance *= 0.5  # a coin declined the knock
-        return chance
+        return chance / legal
     chance = 1.0
     # The take: with its hand then when it took the card; after a stock draw its hand then
     # is unknown (it held the drawn card instead of one of these), so its hand now stands in.
@@ -399,25 +399,55 @@ def turn_likelihood_nb(model, hand, evidence, rules, undercut_table, idle, oppon
         chance *= PANEL_EPSILON
     if big_gin:  # the family declares it whenever it may
         return chance * PANEL_EPSILON
-    card, knock = discard_or_knock_nb(
+    card, _ = answered_turn_decision_nb(
+        model, whole, evidence, rules, undercut_table, idle, opponent, to_close
+    )
+    if card != discard:  # a model that would knock discards its knock card
+        chance *= PANEL_EPSILON
+    return chance
+
+
+@njit(cache=True, _nrt=False)
+def answered_turn_decision_nb(model, whole, evidence, rules, undercut_table, idle, opponent,
+                              to_close):  # fmt: skip
+    """The family vector ``model``'s (discard, knock?) with the 11 cards ``whole`` at the
+    opponent's answered turn (the EVIDENCE_ slots of ``evidence``)."""
+    took = evidence[EVIDENCE_TOOK] != 0.0
+    return discard_or_knock_nb(
         model,
         whole,
-        answered if took else -1,
-        may_discard_taken,
-        pile,
-        own_taken,
+        np.int64(evidence[EVIDENCE_ANSWERED]) if took else -1,
+        rules[RuleParam.MAY_DISCARD_DRAWN_UPCARD] != 0,
+        np.uint64(evidence[EVIDENCE_PILE]),
+        np.uint64(evidence[EVIDENCE_OWN_TAKEN]),
         np.uint64(evidence[EVIDENCE_OWN_PASSED]),
         np.int64(evidence[EVIDENCE_STOCK_LEFT]),
         np.int64(evidence[EVIDENCE_OWN_TURNS]),
-        np.int64(limit),
+        np.int64(evidence[EVIDENCE_LIMIT]),
         undercut_table,
         idle,
         opponent,
         to_close,
     )
-    if card != discard or knock:
-        chance *= PANEL_EPSILON
-    return chance
+
+
+@njit(cache=True, _nrt=False)
+def last_turn_likelihood_nb(model, hand, evidence, rules, undercut_table, idle, opponent,
+                            to_close):  # fmt: skip
+    """The likelihood under ``model`` that the opponent did not knock at its answered turn
+    (``evidence``), from its 10 cards ``hand`` shown at the searcher's knock: exact, since
+    it has not drawn since. A family model: PANEL_EPSILON if it would have knocked (or
+    declared big gin, R14), else 1; ``random``: 1/2 for the coin that declined a knock
+    its deadwood allowed (R12), else 1."""
+    whole = hand | _bit(np.int64(evidence[EVIDENCE_DISCARD]))
+    if model[StrategyParam.KIND] == StrategyKind.RANDOM:
+        return 0.5 if min_deadwood_nb(hand) <= evidence[EVIDENCE_LIMIT] else 1.0
+    if rules[RuleParam.BIG_GIN_BONUS] > 0 and min_deadwood_nb(whole) == 0:
+        return PANEL_EPSILON  # counted at the draw already: the family declares big gin
+    _, knock = answered_turn_decision_nb(
+        model, whole, evidence, rules, undercut_table, idle, opponent, to_close
+    )
+    return PANEL_EPSILON if knock else 1.0
 
 
 @njit(cache=True, _nrt=False)
@@ -515,6 +545,38 @@ def knock_likelihood_nb(model, whole, discard, forbidden, pile, masks, state, ru
 
 
 @njit(cache=True, _nrt=False)
+def own_knock_update_nb(masks, state, rules, strategies, undercut_table, search):
+    """A searcher with a panel knocked (or went gin, or declared big gin): the opponent's
+    10 cards are shown, its cards since its answered turn of this round (the EVIDENCE_
+    slots, read at the searcher's draw this turn), so whether it would have knocked then
+    is known exactly: the posterior is multiplied by each model's likelihood of not
+    knocking (``last_turn_likelihood_nb``) and normalized."""
+    knocker = state[_S.KNOCKER]
+    params = strategies[knocker]
+    panel = np.int64(params[StrategyParam.MC_PANEL_SIZE])
+    if params[StrategyParam.KIND] != StrategyKind.MC or panel == 0:
+        return
+    row = search[17][knocker]
+    if row[MEMORY_KNOWN] == 0.0 or row[EVIDENCE_TURN] != state[_S.TURNS_BY + knocker]:
+        return  # no answered turn read this turn (its first turn, or after an offer)
+    opponent = 1 - knocker
+    idle = search[10]
+    likes = search[18]
+    to_close = points_to_close_nb(state, rules, opponent)  # the score is public
+    total = 0.0
+    for m in range(panel):
+        base = StrategyParam.MC_PANEL + m * FAMILY_PARAMS
+        likes[m] = last_turn_likelihood_nb(
+            params[base : base + FAMILY_PARAMS], masks[_M.HAND + opponent], row, rules,
+            undercut_table, idle, opponent, to_close,
+        )  # fmt: skip
+        row[m] *= likes[m]
+        total += row[m]
+    for m in range(panel):
+        row[m] /= total
+
+
+@njit(cache=True, _nrt=False)
 def showdown_update_nb(masks, state, rules, strategies, undercut_table, search):
     """At the end of a hand the opponent ended by a knock, gin or big gin (R12 to R14), its
     cards are shown: a searcher with a panel multiplies its posterior by each model's
@@ -523,6 +585,7 @@ def showdown_update_nb(masks, state, rules, strategies, undercut_table, search):
     knocker = state[_S.KNOCKER]
     if state[_S.PHASE] != Phase.OVER or knocker < 0:
         return
+    own_knock_update_nb(masks, state, rules, strategies, undercut_table, search)
     watcher = 1 - knocker
     params = strategies[watcher]
     panel = np.int64(params[StrategyParam.MC_PANEL_SIZE])

@@ -533,6 +533,8 @@ class _Searching(Protocol):
 
     def saw_showdown(self, view: View, discard: int | None) -> None: ...
 
+    def saw_own_knock(self, hand: int, own_turns: int) -> None: ...
+
 
 class _Family:
     """docs/strategies.md: a member of the strategy family (``simple`` is its default)."""
@@ -964,10 +966,17 @@ class _Hand:
         rules, table = self.rules, self.table
         watcher = self.players[1 - player] if self.players else None
         searching = watcher is not None and not isinstance(watcher, _Family | _Random)
-        if searching and (action == BIG_GIN or (isinstance(action, Discard) and action.knock)):
+        knocks = action == BIG_GIN or (isinstance(action, Discard) and action.knock)
+        if searching and knocks:
             # The knocker's cards are shown (its knock discard face up): a searcher's
             # opponent panel reads the knock from the knocker's view at this decision.
             watcher.saw_showdown(self.view(), None if action == BIG_GIN else action.card)
+        knocker = self.players[player] if self.players else None
+        if knocks and knocker is not None and not isinstance(knocker, _Family | _Random):
+            # A searcher's own knock shows the opponent's cards: its panel reads whether
+            # the opponent would have knocked at its last turn.
+            own_turns = self.situation(self.view()).own_turns
+            knocker.saw_own_knock(table.hands[1 - player], own_turns)
         self.phase = OVER
         # 1. R14: big gin, only when it scores something.
         if action == BIG_GIN:

@@ -451,6 +451,15 @@ class OpponentPanel:
         the knocker's ``view`` at that decision: every card of it is public then."""
         self._multiply([knock_likelihood(model, view, discard) for model in self.models])
 
+    def own_knock(self, hand: int, own_turns: int) -> None:
+        """The searcher knocked at its discard decision with ``own_turns`` turns: the
+        opponent's 10 cards ``hand`` are shown; if its answered turn was read this turn,
+        Bayes' rule on its not knocking then (``last_turn_likelihood``)."""
+        evidence = self.evidence
+        if evidence is None or evidence.turn != own_turns:
+            return
+        self._multiply([last_turn_likelihood(m, evidence, hand) for m in self.models])
+
     def _multiply(self, likes: Sequence[float]) -> None:
         total = 0.0
         for m in range(len(self.models)):
@@ -464,7 +473,9 @@ NO_DISCARD = -1
 
 def turn_likelihood(model: Strategy, evidence: TurnEvidence, hand: int) -> float:
     """The likelihood under ``model`` of the opponent's turn ``evidence``, had it held
-    ``hand`` (10 cards, now)."""
+    ``hand`` (10 cards, now): its take and its discard, not whether it knocked (read at
+    the showdown from the shown cards, ``last_turn_likelihood``: with a sampled hand that
+    evidence is biased against every model that knocks early)."""
     e = evidence
     whole = hand | 1 << e.discard  # its 11 cards before the discard
     big_gin = e.rules.big_gin_bonus > 0 and _deadwood(whole) == 0
@@ -473,10 +484,7 @@ def turn_likelihood(model: Strategy, evidence: TurnEvidence, hand: int) -> float
         chance = 0.5  # a coin for the take, either way
         if big_gin:
             chance *= 0.5  # a coin declined big gin
-        chance /= len(legal_discards(at_discard))
-        if _deadwood(hand) <= e.knock_limit:
-            chance *= 0.5  # a coin declined the knock
-        return chance
+        return chance / len(legal_discards(at_discard))
     chance = 1.0
     # After a stock draw its hand at the take is unknown: its hand now stands in.
     before = whole & ~(1 << e.answered) if e.took else hand
@@ -485,10 +493,26 @@ def turn_likelihood(model: Strategy, evidence: TurnEvidence, hand: int) -> float
         chance *= PANEL_EPSILON
     if big_gin:  # the family declares it whenever it may
         return chance * PANEL_EPSILON
-    card, knock = family_discard_or_knock(model, at_discard)
-    if card != e.discard or knock:
+    card, _knock = family_discard_or_knock(model, at_discard)
+    if card != e.discard:  # a model that would knock discards its knock card
         chance *= PANEL_EPSILON
     return chance
+
+
+def last_turn_likelihood(model: Strategy, evidence: TurnEvidence, hand: int) -> float:
+    """The likelihood under ``model`` that the opponent did not knock at its turn
+    ``evidence``, from its 10 cards ``hand`` shown at the searcher's knock (exact: it has
+    not drawn since). A family model: PANEL_EPSILON if it would have knocked (or declared
+    big gin, R14), else 1; ``random``: 1/2 for a coin that declined a knock (R12)."""
+    e = evidence
+    whole = hand | 1 << e.discard
+    if model.kind == "random":
+        return 0.5 if _deadwood(hand) <= e.knock_limit else 1.0
+    if e.rules.big_gin_bonus > 0 and _deadwood(whole) == 0:
+        return PANEL_EPSILON  # counted at the draw already: the family declares big gin
+    at_discard = e.opponent_view(whole, e.discard, e.pile, e.answered if e.took else None)
+    _card, knock = family_discard_or_knock(model, at_discard)
+    return PANEL_EPSILON if knock else 1.0
 
 
 def knock_likelihood(model: Strategy, view: View, discard: int | None) -> float:
@@ -708,6 +732,12 @@ class Searcher:
         ``view``, its view at that decision, shown at the showdown."""
         if self.panel is not None:
             self.panel.showdown(view, discard)
+
+    def saw_own_knock(self, hand: int, own_turns: int) -> None:
+        """It knocked (or declared big gin) at its discard decision with ``own_turns``
+        turns, and the opponent's 10 cards ``hand`` are shown."""
+        if self.panel is not None:
+            self.panel.own_knock(hand, own_turns)
 
     def decide(self, situation: Situation) -> tuple[Action, SearchFigures | None]:
         action, figures = search(
