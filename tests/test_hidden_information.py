@@ -308,7 +308,7 @@ def test_the_probe_catches_a_player_that_reads_the_opponents_last_stock_draw(
     the stock (the hand's ``taken_card``, hidden from it) and takes the pile's top instead
     of drawing, or the reverse, when that card is odd. Caught, because the probe also swaps
     cards the opponent drew; with only its dealt cards swapped, it never is."""
-    honest_decide = reference_engine._Hand.decide
+    honest_decide = reference_engine.Hand.decide
 
     def peeking_decide(hand):
         action = honest_decide(hand)
@@ -316,6 +316,6 @@ def test_the_probe_catches_a_player_that_reads_the_opponents_last_stock_draw(
             return not action
         return action
 
-    monkeypatch.setattr(reference_engine._Hand, "decide", peeking_decide)
+    monkeypatch.setattr(reference_engine.Hand, "decide", peeking_decide)
     results = probe(reference_play(hollywood), ["basic"], REFERENCE_DEALS, 14, hollywood)
     assert len(results["basic"][1]) >= 5, "the probe must catch a player that reads the draw"

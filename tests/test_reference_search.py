@@ -41,7 +41,7 @@ from gin_sim.reference.engine import (
     BIG_GIN,
     DISCARD,
     Discard,
-    _Hand,
+    Hand,
     decisions_reference,
     discard_cost,
     family_discard_or_knock,
@@ -455,11 +455,11 @@ def test_worlds_keep_the_view_and_deal_the_unseen_cards():
                 assert opp_hand.bit_count() == 10 and len(stock) == view.stock_left
                 assert opp_hand | sum(1 << c for c in stock) == view.unseen | view.opp_taken
                 # A world is a table: the engine checks its 52 cards.
-                _Hand.in_world(situation, opp_hand, stock, (searcher, searcher))
+                Hand.in_world(situation, opp_hand, stock, (searcher, searcher))
                 break
 
 
-def _hidden_varied(hand: _Hand, rng: random.Random) -> _Hand:
+def _hidden_varied(hand: Hand, rng: random.Random) -> Hand:
     """A copy of ``hand`` where everything its player to move may not see is changed: the
     opponent's unshown cards and the stock dealt again from their union, the cards dealt
     and drawn before the stock's top reordered, and (at an offer or a draw) the opponent's
@@ -483,7 +483,7 @@ def _hidden_varied(hand: _Hand, rng: random.Random) -> _Hand:
     return other
 
 
-def _searched(hand: _Hand) -> tuple:
+def _searched(hand: Hand) -> tuple:
     """The action of the player to move in (a copy of) ``hand`` and its search's figures."""
     hand = copy.deepcopy(hand)  # deciding draws from the searcher's stream
     events: list = []
@@ -498,19 +498,19 @@ def test_a_search_reads_only_what_its_player_may_know(monkeypatch, leak):
     hand counted as cards it is known to hold), they differ: the comparison can fail."""
     rules = load_rules("hollywood")
     if leak:
-        honest = _Hand.situation
+        honest = Hand.situation
 
-        def leaky(hand: _Hand, view):
+        def leaky(hand: Hand, view):
             hidden = hand.table.hands[1 - hand.to_move]
             return honest(hand, replace(view, opp_taken=view.opp_taken | hidden))
 
-        monkeypatch.setattr(_Hand, "situation", leaky)
+        monkeypatch.setattr(Hand, "situation", leaky)
     searcher = mc("mc-fast", samples=2, infer=True)
     rng = random.Random(3)
     searched = differ = 0
     for deal in range(4):
         pair = (searcher, load_strategy("simple"))
-        hand = _Hand.dealt(deck_for_deal(SEED, deal), rules, pair, deal % 2, SEED, deal, None)
+        hand = Hand.dealt(deck_for_deal(SEED, deal), rules, pair, deal % 2, SEED, deal, None)
         while hand.phase != "over":
             if hand.to_move == 0:
                 first = _searched(hand)

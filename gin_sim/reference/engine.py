@@ -46,6 +46,7 @@ __all__ = [
     "Action",
     "Discard",
     "Event",
+    "Hand",
     "Situation",
     "View",
     "completes_a_meld",
@@ -269,7 +270,7 @@ class Situation:
     (bottom first), what the player itself has shown (the cards it took from the pile and
     still holds, the cards it passed), its own turns, and the takes from the pile so far
     (R18a), and the score before the hand when one is kept (a game to the target or a
-    Hollywood match; None for a plain hand). Built by ``_Hand.situation``; worlds are made
+    Hollywood match; None for a plain hand). Built by ``Hand.situation``; worlds are made
     of it and sampled cards only."""
 
     view: View
@@ -747,7 +748,7 @@ def _make_player(
     return _Family(strategy)
 
 
-class _Hand:
+class Hand:
     """One hand in play: the table, the rules, the players and the record.
 
     The hand is a position: ``phase`` says which decision it waits for and ``to_move``
@@ -794,7 +795,7 @@ class _Hand:
         trace: Trace,
         score: HollywoodScore | None = None,
         panels: list[Any] | None = None,
-    ) -> _Hand:
+    ) -> Hand:
         """A new hand from a deck order (R6): the upcard is offered to the non-dealer (R7);
         ``score``: the score before it, if one is kept; ``panels``: the opponent panels kept
         across hands (``play_hand_reference``)."""
@@ -814,7 +815,7 @@ class _Hand:
         deal: int = 0,
         trace: Trace = None,
         score: HollywoodScore | None = None,
-    ) -> _Hand:
+    ) -> Hand:
         """A new hand from a deck order (R6) whose players are ``choosers`` (none: the
         caller chooses every action and carries it out with ``apply``)."""
         table = _Table(deck, dealer, rules)
@@ -834,7 +835,7 @@ class _Hand:
         stock: Sequence[int],
         policies: tuple[Strategy, Strategy],
         random_state: int = 0,
-    ) -> _Hand:
+    ) -> Hand:
         """The position of ``situation`` with the hidden cards of one sampled world, played
         on by the family strategies ``policies`` (per seat); no trace. Only a ``random``
         policy (an opponent panel's model) draws random numbers, from ``random_state``."""
@@ -1110,7 +1111,7 @@ def play_hand_reference(
         raise ValueError(f"dealer must be 0 or 1, got {dealer!r}")
     rule_set = load_rules(rules)
     pair = load_players(players, rule_set)
-    return _Hand.dealt(deck, rule_set, pair, dealer, seed, deal, trace, score, panels).play()
+    return Hand.dealt(deck, rule_set, pair, dealer, seed, deal, trace, score, panels).play()
 
 
 def start_hand(
@@ -1121,7 +1122,7 @@ def start_hand(
     deal: int = 0,
     trace: Trace = None,
     score: HollywoodScore | None = None,
-) -> _Hand:
+) -> Hand:
     """A hand dealt from ``deck`` (R6) whose every action the caller chooses (a person at
     the table, a recorded game): while ``hand.phase != OVER`` it reads the position of the
     player to move (``hand.to_move``, ``hand.view()``, ``hand.situation(hand.view())``) and
@@ -1129,7 +1130,7 @@ def start_hand(
     R12, R14: check first); then ``hand.result()`` is the hand's record."""
     if dealer not in (0, 1):
         raise ValueError(f"dealer must be 0 or 1, got {dealer!r}")
-    return _Hand.started(parse_deck(deck), load_rules(rules), dealer, [], deal, trace, score)
+    return Hand.started(parse_deck(deck), load_rules(rules), dealer, [], deal, trace, score)
 
 
 def decisions_reference(
@@ -1147,7 +1148,7 @@ def decisions_reference(
     rule_set = load_rules(rules)
     pair = load_players(players, rule_set)
     deck = deck_for_deal(seed, deal)
-    hand = _Hand.dealt(deck, rule_set, pair, deal % 2, seed, deal, trace, score)
+    hand = Hand.dealt(deck, rule_set, pair, deal % 2, seed, deal, trace, score)
     while hand.phase != OVER:
         situation = hand.situation(hand.view())
         action = hand.decide()

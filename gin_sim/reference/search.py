@@ -7,7 +7,7 @@ the same rollout values summed in the same order, the same choice.
 
 A search player decides from its ``Situation`` (its view and the public facts of the
 position), never from the table: each world is a new table made of the situation and
-sampled cards (``_Hand.in_world``), so the opponent's real cards cannot reach a rollout.
+sampled cards (``Hand.in_world``), so the opponent's real cards cannot reach a rollout.
 
 >>> from gin_sim.reference.engine import play_deal_reference
 >>> record = play_deal_reference(3, 0, "hollywood", ("mc-fast", "simple"))
@@ -35,11 +35,11 @@ from gin_sim.reference.engine import (
     OFFER,
     Action,
     Discard,
+    Hand,
     Situation,
     View,
     _cards,
     _deadwood,
-    _Hand,
     _tie_break,
     completes_a_meld,
     discard_cost,
@@ -207,7 +207,7 @@ def rollout_record(
     random_state: int = 0,
 ) -> dict[str, int | bool]:
     """The record of the hand played to its end in the world after ``action``."""
-    hand = _Hand.in_world(situation, opp_hand, stock, policies, random_state)
+    hand = Hand.in_world(situation, opp_hand, stock, policies, random_state)
     hand.apply(action)
     return hand.play()
 
