@@ -20,12 +20,25 @@ from numba import njit
 from gin_sim.enums import UNDERCUT_TABLE_TURNS, StrategyKind, StrategyParam
 from gin_sim.kernels.deadwood import melds_with_card_nb, min_deadwood_nb
 from gin_sim.kernels.rng import bounded_nb, next_nb
-from gin_sim.tables import CARD_VALUES, N_RANKS, SUIT_MASK
+from gin_sim.tables import (
+    CARD_VALUES,
+    N_RANKS,
+    NEXT_TO,
+    RUN_PARTNERS,
+    SAME_RANK,
+    SUIT_MASK,
+    WITHIN_TWO,
+)
 
+# Module globals: numba freezes them into the machine code.
 _CARD_VALUES = CARD_VALUES
+_SAME_RANK = SAME_RANK
+_NEXT_TO = NEXT_TO
+_WITHIN_TWO = WITHIN_TWO
+_RUN_PARTNERS = RUN_PARTNERS
+_WINDOW_WITHOUT_CARD = 0b11011  # ranks r-2, r-1, r+1, r+2 of the window, not r itself
 _ONE = np.uint64(1)
 _ALL = np.uint64((1 << 52) - 1)
-_RANK_BITS = np.uint64(1 | 1 << 13 | 1 << 26 | 1 << 39)
 
 
 @njit(cache=True, inline="always")
@@ -42,60 +55,34 @@ def popcount_nb(x):
     return count
 
 
-@njit(cache=True, inline="always")
-def same_rank_nb(card):
-    """The four cards of ``card``'s rank (``card`` included)."""
-    return _RANK_BITS << np.uint64(card % N_RANKS)
-
-
-@njit(cache=True, inline="always")
-def suit_neighbours_nb(card, distance):
-    """Cards of ``card``'s suit whose rank differs by 1 to ``distance`` (no wrap, R1)."""
-    rank = card % N_RANKS
-    near = 0
-    for delta in range(1, distance + 1):
-        if rank - delta >= 0:
-            near |= 1 << (rank - delta)
-        if rank + delta < N_RANKS:
-            near |= 1 << (rank + delta)
-    return np.uint64(near) << np.uint64((card // N_RANKS) * N_RANKS)
-
-
 @njit(cache=True, _nrt=False)
 def live_nb(card, hand, unseen):
-    """Unseen cards x that make a 3-card meld {card, x, y} with some y in ``hand``."""
+    """Unseen cards x that make a 3-card meld {card, x, y} with some y in ``hand``.
+
+    Lookups (``tables.py``) rather than rank arithmetic: this is costed for every card of
+    every discard in every rollout. Sets: the unseen cards of the rank, if ``hand`` holds
+    one. Runs: x and y lie within two ranks of ``card`` in its suit, so the held ranks
+    r-2, r-1, r+1, r+2 (a 5-bit window of the suit, shifted by 2 so that r-2 >= 0) pick
+    the wanted cards from ``RUN_PARTNERS``."""
     count = 0
-    rank_mates = same_rank_nb(card) & ~_bit(card)
+    rank_mates = _SAME_RANK[card] & ~_bit(card)
     if hand & rank_mates:
         count += popcount_nb(unseen & rank_mates)
     rank = card % N_RANKS
-    shift = np.uint64((card // N_RANKS) * N_RANKS)
-    held = np.int64((hand >> shift) & np.uint64(SUIT_MASK)) & ~(1 << rank)
-    wanted = 0
-    if rank >= 1 and held >> (rank - 1) & 1:  # y = r-1: x = r-2 or r+1
-        wanted |= (1 << (rank - 2) if rank >= 2 else 0) | (1 << (rank + 1))
-    if rank >= 2 and held >> (rank - 2) & 1:  # y = r-2: x = r-1
-        wanted |= 1 << (rank - 1)
-    if held >> (rank + 1) & 1:  # y = r+1: x = r-1 or r+2
-        wanted |= (1 << (rank - 1) if rank >= 1 else 0) | (1 << (rank + 2))
-    if held >> (rank + 2) & 1:  # y = r+2: x = r+1
-        wanted |= 1 << (rank + 1)
-    wanted &= SUIT_MASK & ~(1 << rank)
-    count += popcount_nb(unseen & (np.uint64(wanted) << shift))
+    held = np.int64((hand >> np.uint64((card // N_RANKS) * N_RANKS)) & np.uint64(SUIT_MASK))
+    window = ((held << 2) >> rank) & _WINDOW_WITHOUT_CARD
+    count += popcount_nb(unseen & _RUN_PARTNERS[card, window])
     return count
 
 
 @njit(cache=True, inline="always")
 def danger_nb(card, opp_taken):
-    return popcount_nb(opp_taken & same_rank_nb(card)) + popcount_nb(
-        opp_taken & suit_neighbours_nb(card, 2)
-    )
+    return popcount_nb(opp_taken & _SAME_RANK[card]) + popcount_nb(opp_taken & _WITHIN_TWO[card])
 
 
 @njit(cache=True, inline="always")
 def disinterest_nb(card, opp_passed):
-    near = (same_rank_nb(card) | suit_neighbours_nb(card, 1)) & ~_bit(card)
-    return popcount_nb(opp_passed & near)
+    return popcount_nb(opp_passed & (_SAME_RANK[card] | _NEXT_TO[card]) & ~_bit(card))
 
 
 @njit(cache=True, _nrt=False)
