@@ -16,11 +16,13 @@ from gin_sim.enums import FAMILY_PARAMS, PanelMemory, StrategyParam
 from gin_sim.kernels.deadwood import min_deadwood_nb
 from gin_sim.kernels.decisions import (
     danger_nb,
+    discard_cost_nb,
     disinterest_nb,
     knock_threshold_nb,
     least_deadwood_drop_from_nb,
     least_deadwood_drop_nb,
     live_nb,
+    tie_key_nb,
     weighted_discard_from_nb,
     weighted_discard_nb,
 )
@@ -428,7 +430,10 @@ def test_scoreless_ties_are_not_draws():
 
 def test_the_weighted_discard_seeded_with_the_least_deadwood_card_chooses_the_same():
     """discard_or_knock_nb costs the least-deadwood card first, its deadwood already known
-    (fewer evaluations): on random hands and views the choice is the unseeded one's."""
+    (fewer evaluations), and takes a hand's deadwood less a card by two lookups where the
+    hand has no set (deadwood_without_nb): on random hands and views the choices are the
+    unseeded one's and those of the definitions (every card's cost, ``discard_cost_nb``,
+    evaluated in full)."""
     rng = np.random.default_rng(23)
     params = load_strategy("expert").to_kernel()
     for _ in range(3000):
@@ -442,8 +447,18 @@ def test_the_weighted_discard_seeded_with_the_least_deadwood_card_chooses_the_sa
         whole = min_deadwood_nb(hand)
         best, deadwood = least_deadwood_drop_from_nb(hand, allowed, whole)
         assert (best, deadwood) == least_deadwood_drop_nb(hand, allowed)
+        legal = [c for c in range(52) if allowed >> np.uint64(c) & np.uint64(1)]
+        # By definition, each card's deadwood evaluated whole (no bound, no fast path):
+        by_definition = min(
+            legal, key=lambda c: (min_deadwood_nb(hand & ~np.uint64(1 << c)), -tie_key_nb(c))
+        )
+        assert (best, deadwood) == (by_definition, min_deadwood_nb(hand & ~np.uint64(1 << best)))
         plain = weighted_discard_nb(params, hand, forbidden, unseen, taken, passed)
         seeded = weighted_discard_from_nb(
             params, hand, forbidden, unseen, taken, passed, whole, best, deadwood
         )
-        assert seeded == plain
+        cheapest = min(
+            legal,
+            key=lambda c: (discard_cost_nb(params, hand, c, unseen, taken, passed), -tie_key_nb(c)),
+        )
+        assert seeded == plain == cheapest

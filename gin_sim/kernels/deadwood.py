@@ -119,3 +119,25 @@ def melds_with_card_nb(hand, card):
         return True
     m = np.int64((with_card >> np.uint64(suit * N_RANKS)) & np.uint64(SUIT_MASK))
     return (run_capable_nb(m) >> rank) & 1 == 1
+
+
+@njit(cache=True, inline="always")
+def has_sets_nb(hand):
+    """True when some rank has 3 or more cards in ``hand`` (a set is possible, R3)."""
+    c, d, h, s = suit_masks_nb(np.uint64(hand))
+    return ((c & d & h) | (c & d & s) | (c & h & s) | (d & h & s)) != 0
+
+
+@njit(cache=True, _nrt=False)
+def deadwood_without_nb(hand, card, whole, sets):
+    """``min_deadwood_nb(hand & ~card's bit)``, given ``whole = min_deadwood_nb(hand)`` and
+    ``sets = has_sets_nb(hand)``.
+
+    A hand without a possible set has as its least deadwood the sum of its suits'
+    run-only deadwoods (``min_deadwood_nb``'s first branch), and so has the hand less one
+    card; only the card's suit's term changes: two lookups instead of an evaluation, the
+    same number. Discards cost up to 11 of these per decision in every rollout."""
+    if sets:
+        return min_deadwood_nb(np.uint64(hand) & ~(np.uint64(1) << np.uint64(card)))
+    suit = np.int64((np.uint64(hand) >> np.uint64((card // N_RANKS) * N_RANKS)) & SUIT_MASK)
+    return whole - _RUN_DEADWOOD[suit] + _RUN_DEADWOOD[suit & ~(1 << (card % N_RANKS))]

@@ -18,7 +18,12 @@ import numpy as np
 from numba import njit
 
 from gin_sim.enums import UNDERCUT_TABLE_TURNS, StrategyKind, StrategyParam
-from gin_sim.kernels.deadwood import melds_with_card_nb, min_deadwood_nb
+from gin_sim.kernels.deadwood import (
+    deadwood_without_nb,
+    has_sets_nb,
+    melds_with_card_nb,
+    min_deadwood_nb,
+)
 from gin_sim.kernels.rng import bounded_nb, next_nb
 from gin_sim.tables import (
     CARD_VALUES,
@@ -145,6 +150,7 @@ def least_deadwood_drop_from_nb(hand, allowed, whole):
     """``least_deadwood_drop_nb`` with ``whole`` = ``min_deadwood_nb(hand)`` known."""
     best_card = -1
     best_deadwood = 1 << 30
+    sets = has_sets_nb(hand)
     for rank in range(N_RANKS - 1, -1, -1):
         if best_card >= 0 and whole - _CARD_VALUES[rank] >= best_deadwood:
             break
@@ -152,7 +158,7 @@ def least_deadwood_drop_from_nb(hand, allowed, whole):
             card = suit * N_RANKS + rank
             if not allowed & _bit(card):
                 continue
-            deadwood = min_deadwood_nb(hand & ~_bit(card))
+            deadwood = deadwood_without_nb(hand, card, whole, sets)
             if deadwood < best_deadwood:
                 best_card = card
                 best_deadwood = deadwood
@@ -217,6 +223,7 @@ def weighted_discard_from_nb(
     best_card = -1
     best_cost = np.inf
     best_key = -1
+    sets = has_sets_nb(hand)
     if known_card >= 0:
         terms = weighted_terms_nb(params, hand, known_card, unseen, opp_taken, opp_passed)
         best_card = known_card
@@ -230,7 +237,7 @@ def weighted_discard_from_nb(
         bound = cost_from_terms_nb(whole - _CARD_VALUES[card], terms)
         if bound > best_cost or (bound == best_cost and key < best_key):
             continue
-        cost = cost_from_terms_nb(min_deadwood_nb(hand & ~_bit(card)), terms)
+        cost = cost_from_terms_nb(deadwood_without_nb(hand, card, whole, sets), terms)
         if cost < best_cost or (cost == best_cost and key > best_key):
             best_card = card
             best_cost = cost
