@@ -22,6 +22,7 @@ from gin_sim.kernels.decisions import (
     least_deadwood_drop_from_nb,
     least_deadwood_drop_nb,
     live_nb,
+    takes_top_nb,
     tie_key_nb,
     weighted_discard_from_nb,
     weighted_discard_nb,
@@ -462,3 +463,40 @@ def test_the_weighted_discard_seeded_with_the_least_deadwood_card_chooses_the_sa
             key=lambda c: (discard_cost_nb(params, hand, c, unseen, taken, passed), -tie_key_nb(c)),
         )
         assert seeded == plain == cheapest
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [[], ["take_melds=false"], ["take_min_gain=3"], ["improve_weight=0", "take_min_gain=1"]],
+)
+def test_the_take_decision_is_its_definition(overrides):
+    """takes_top_nb's shortcuts (a card that melds nothing: the 10-card drop, a bound that
+    rejects before any search) choose as the definition does: take when it melds (if
+    take_melds) or when ``gain + improve_weight * live`` reaches take_min_gain, the gain
+    from every other card's drop evaluated in full."""
+    rng = np.random.default_rng(29)
+    params = load_strategy("expert", overrides).to_kernel()
+    strategy = load_strategy("expert", overrides)
+    streams = np.zeros(2, np.uint64)
+    takes = 0
+    for _ in range(2000):
+        cards = rng.permutation(52)
+        hand = np.uint64(sum(1 << int(c) for c in cards[:10]))
+        card = int(cards[10])
+        pile = np.uint64(sum(1 << int(c) for c in cards[10 : 12 + rng.integers(0, 6)]))
+        taken = np.uint64(sum(1 << int(c) for c in cards[20 : 20 + rng.integers(0, 4)]))
+        with_card = hand | np.uint64(1 << card)
+        drops = [
+            min_deadwood_nb(with_card & ~np.uint64(1 << c))
+            for c in range(52)
+            if hand >> np.uint64(c) & np.uint64(1)
+        ]
+        gain = min_deadwood_nb(hand) - min(drops)
+        unseen = np.uint64((1 << 52) - 1) & ~hand & ~pile & ~taken
+        score = float(gain) + strategy.improve_weight * live_nb(card, hand, unseen)
+        melds = any(int(m) >> card & 1 and int(m) & ~(1 << card) & ~int(hand) == 0 for m in MELDS)
+        expected = (strategy.take_melds and melds) or score >= strategy.take_min_gain
+        got = takes_top_nb(params, hand, card, pile, taken, streams, 0)
+        assert got == expected, (hex(hand), card, gain, score)
+        takes += got
+    assert 20 < takes < 1980  # both answers are exercised

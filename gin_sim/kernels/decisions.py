@@ -37,6 +37,7 @@ from gin_sim.tables import (
 
 # Module globals: numba freezes them into the machine code.
 _CARD_VALUES = CARD_VALUES
+_HIGHEST_VALUE = np.int64(CARD_VALUES.max())  # R2: 10
 _SAME_RANK = SAME_RANK
 _NEXT_TO = NEXT_TO
 _WITHIN_TWO = WITHIN_TWO
@@ -92,19 +93,36 @@ def disinterest_nb(card, opp_passed):
 
 @njit(cache=True, _nrt=False)
 def takes_top_nb(params, hand, card, pile, opp_taken, streams, player):
-    """Take the first upcard (R7, R8) or the discard pile's top (R10)?"""
+    """Take the first upcard (R7, R8) or the discard pile's top (R10)?
+
+    The score is ``gain + improve_weight * live`` (docs/strategies.md), the gain being
+    ``deadwood(hand) - deadwood(hand | card less the best other card)``. A card that melds
+    with nothing in the hand stays unmatched in every arrangement of the hand with it, so
+    then ``deadwood(hand | card less c) = deadwood(hand less c) + value(card)``: the best
+    drop is the 10-card hand's (no 11-card evaluation), and the gain is at most
+    ``min(deadwood(hand), 10) - value(card)`` (10: the highest card value, R2; a drop lowers the deadwood by at most the
+    dropped card's value, and not below 0). Float additions are monotone, so a score
+    already short of ``take_min_gain`` with that bound needs no drop search (exact).
+    """
     if params[StrategyParam.KIND] == StrategyKind.RANDOM:
         return bounded_nb(next_nb(streams, player), 2) == 1
-    if params[StrategyParam.TAKE_MELDS] != 0 and melds_with_card_nb(hand, card):
+    melds = melds_with_card_nb(hand, card)
+    if params[StrategyParam.TAKE_MELDS] != 0 and melds:
         return True
     min_gain = params[StrategyParam.TAKE_MIN_GAIN]
     if min_gain <= 0:
         return False
-    best = least_deadwood_drop_nb(hand | _bit(card), hand)[1]  # never the card itself
-    gain = min_deadwood_nb(hand) - best
     unseen = _ALL & ~hand & ~pile & ~opp_taken
-    score = np.float64(gain) + params[StrategyParam.IMPROVE_WEIGHT] * live_nb(card, hand, unseen)
-    return score >= min_gain
+    improve = params[StrategyParam.IMPROVE_WEIGHT] * live_nb(card, hand, unseen)
+    whole = min_deadwood_nb(hand)
+    if melds:
+        best = least_deadwood_drop_nb(hand | _bit(card), hand)[1]  # never the card itself
+    else:
+        value = _CARD_VALUES[card]
+        if np.float64(min(whole, _HIGHEST_VALUE) - value) + improve < min_gain:
+            return False
+        best = least_deadwood_drop_from_nb(hand, hand, whole)[1] + value
+    return np.float64(whole - best) + improve >= min_gain
 
 
 @njit(cache=True, _nrt=False)
