@@ -61,6 +61,17 @@ def popcount_nb(x):
     return count
 
 
+@njit(cache=True, inline="always")
+def lowest_card_nb(cards):
+    """The lowest card of a non-empty mask (its trailing zeros, by a popcount).
+
+    Loops over the cards of a hand go from card to card this way rather than test all 52
+    bits: which of 52 bits a hand holds is a branch the processor cannot predict, and
+    those mispredictions cost more than the work on the cards (the rollouts' discards
+    spent two thirds of their time in them)."""
+    return popcount_nb((cards & (~cards + _ONE)) - _ONE)
+
+
 @njit(cache=True, _nrt=False)
 def live_nb(card, hand, unseen):
     """Unseen cards x that make a 3-card meld {card, x, y} with some y in ``hand``.
@@ -170,11 +181,14 @@ def least_deadwood_drop_from_nb(hand, allowed, whole):
     best_deadwood = 1 << 30
     sets = has_sets_nb(hand)
     for rank in range(N_RANKS - 1, -1, -1):
+        held = allowed & _SAME_RANK[rank]  # the rank's cards (card ``rank`` is of suit 0)
+        if not held:  # one test per rank, not four unpredictable ones (lowest_card_nb)
+            continue
         if best_card >= 0 and whole - _CARD_VALUES[rank] >= best_deadwood:
             break
         for suit in range(3, -1, -1):
             card = suit * N_RANKS + rank
-            if not allowed & _bit(card):
+            if not held & _bit(card):
                 continue
             deadwood = deadwood_without_nb(hand, card, whole, sets)
             if deadwood < best_deadwood:
@@ -247,9 +261,14 @@ def weighted_discard_from_nb(
         best_card = known_card
         best_cost = cost_from_terms_nb(known_deadwood, terms)
         best_key = tie_key_nb(known_card)
-    for card in range(52):
-        if not hand & _bit(card) or card in (forbidden, known_card):
-            continue
+    rest = hand
+    if forbidden >= 0:
+        rest &= ~_bit(forbidden)
+    if known_card >= 0:
+        rest &= ~_bit(known_card)
+    while rest:
+        card = lowest_card_nb(rest)
+        rest &= rest - _ONE
         key = tie_key_nb(card)
         terms = weighted_terms_nb(params, hand, card, unseen, opp_taken, opp_passed)
         bound = cost_from_terms_nb(whole - _CARD_VALUES[card], terms)
