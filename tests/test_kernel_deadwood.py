@@ -10,7 +10,13 @@ from numba import njit
 
 from gin_sim.cards import parse_cards
 from gin_sim.deadwood import min_deadwood, min_deadwood_many
-from gin_sim.kernels.deadwood import deadwood_without_nb, has_sets_nb, min_deadwood_nb
+from gin_sim.kernels.deadwood import (
+    deadwood_without_nb,
+    has_sets_nb,
+    melds_with_card_nb,
+    min_deadwood_nb,
+)
+from gin_sim.kernels.decisions import lowest_card_nb
 from gin_sim.melds import min_deadwood_exhaustive
 from gin_sim.tables import MELDS, RUN_DEADWOOD, run_only_deadwood
 
@@ -133,3 +139,18 @@ def test_deadwood_without_a_card_equals_the_evaluation(size):
     assert np.array_equal(fast, plain)
     with_sets = np.array([has_sets_nb(h) for h in hands])
     assert 0.2 < with_sets.mean() < 0.9  # both ways are exercised
+
+
+def test_melds_with_card_and_lowest_card_are_their_definitions():
+    """``melds_with_card_nb`` (a popcount for sets) against the meld table (R3), and
+    ``lowest_card_nb`` (a popcount for trailing zeros) against Python's integers."""
+    rng = np.random.default_rng(31)
+    hands = random_hands(rng, 150, 10) + meld_rich_hands(rng, 150, 10)
+    for hand in hands:
+        for card in range(52):
+            if hand >> card & 1:
+                continue
+            expected = any(int(m) >> card & 1 and int(m) & ~(1 << card) & ~hand == 0 for m in MELDS)
+            assert melds_with_card_nb(np.uint64(hand), card) == expected
+        assert lowest_card_nb(np.uint64(hand)) == (hand & -hand).bit_length() - 1
+    assert lowest_card_nb(np.uint64(1 << 51)) == 51

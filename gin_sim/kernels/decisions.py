@@ -23,6 +23,7 @@ from gin_sim.kernels.deadwood import (
     has_sets_nb,
     melds_with_card_nb,
     min_deadwood_nb,
+    popcount_nb,
 )
 from gin_sim.kernels.rng import bounded_nb, next_nb
 from gin_sim.tables import (
@@ -50,15 +51,6 @@ _ALL = np.uint64((1 << 52) - 1)
 @njit(cache=True, inline="always")
 def _bit(card):
     return _ONE << np.uint64(card)
-
-
-@njit(cache=True, inline="always")
-def popcount_nb(x):
-    count = 0
-    while x:
-        x &= x - _ONE
-        count += 1
-    return count
 
 
 @njit(cache=True, inline="always")
