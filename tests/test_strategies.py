@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gin_sim.config import ConfigError
-from gin_sim.enums import FAMILY_PARAMS, PanelMemory, StrategyParam
+from gin_sim.enums import FAMILY_PARAMS, PanelMemory, Phase, PositionSlot, StrategyParam
 from gin_sim.kernels.deadwood import min_deadwood_nb
 from gin_sim.kernels.decisions import (
     danger_nb,
@@ -455,9 +455,10 @@ def test_the_weighted_discard_seeded_with_the_least_deadwood_card_chooses_the_sa
         )
         assert (best, deadwood) == (by_definition, min_deadwood_nb(hand & ~np.uint64(1 << best)))
         plain = weighted_discard_nb(params, hand, forbidden, unseen, taken, passed)
-        seeded = weighted_discard_from_nb(
+        seeded, left = weighted_discard_from_nb(
             params, hand, forbidden, unseen, taken, passed, whole, best, deadwood
         )
+        assert left == min_deadwood_nb(hand & ~np.uint64(1 << seeded))
         cheapest = min(
             legal,
             key=lambda c: (discard_cost_nb(params, hand, c, unseen, taken, passed), -tie_key_nb(c)),
@@ -500,3 +501,50 @@ def test_the_take_decision_is_its_definition(overrides):
         assert got == expected, (hex(hand), card, gain, score)
         takes += got
     assert 20 < takes < 1980  # both answers are exercised
+
+
+@pytest.mark.parametrize(
+    ("rule_set", "overrides", "players"),
+    [
+        ("standard", [], ("expert", "simple")),
+        ("hollywood", ["big_gin_bonus=31"], ("gin-hunter", "defensive")),
+        ("oklahoma", [], ("random", "expert")),
+    ],
+)
+def test_rollouts_carrying_known_deadwood_play_as_single_decisions(rule_set, overrides, players):
+    """play_out_with_family_nb carries each player's deadwood from decision to decision
+    (family_action_from_nb): from deals and from positions a few turns in, it plays the
+    same actions, with the same random numbers, as family_action_nb decision by decision."""
+    from gin_sim.kernels.playout import scratch_nb
+    from gin_sim.kernels.position import (
+        apply_nb,
+        deal_nb,
+        family_action_nb,
+        play_out_with_family_nb,
+    )
+    from gin_sim.simulate import load_undercut_table
+    from gin_sim.strategies import strategies_to_kernel
+
+    rules = load_rules(rule_set, overrides)
+    vector = rules.to_kernel()
+    table = load_undercut_table()
+    policies = strategies_to_kernel(tuple(load_strategy(p) for p in players), rules)
+    streams, masks, state = scratch_nb()[:3]
+    rng = np.random.default_rng(37)
+    for deck in range(120):
+        deal_nb(rng.permutation(52).astype(np.int8), deck % 2, vector, masks, state)
+        streams[:] = (deck, deck + 1000)
+        for _ in range(rng.integers(0, 6)):  # a few decisions in, maybe at a discard
+            if state[PositionSlot.PHASE] == Phase.OVER:
+                break
+            p = state[PositionSlot.PLAYER]
+            action = family_action_nb(policies[p], masks, state, vector, table, streams, p)
+            apply_nb(masks, state, vector, action)
+        fast_masks, fast_state, fast_streams = masks.copy(), state.copy(), streams.copy()
+        play_out_with_family_nb(fast_masks, fast_state, vector, policies, table, fast_streams)
+        while state[PositionSlot.PHASE] != Phase.OVER:
+            p = state[PositionSlot.PLAYER]
+            action = family_action_nb(policies[p], masks, state, vector, table, streams, p)
+            apply_nb(masks, state, vector, action)
+        assert np.array_equal(fast_masks, masks) and np.array_equal(fast_state, state)
+        assert np.array_equal(fast_streams, streams)

@@ -96,7 +96,13 @@ def disinterest_nb(card, opp_passed):
 
 @njit(cache=True, _nrt=False)
 def takes_top_nb(params, hand, card, pile, opp_taken, streams, player):
-    """Take the first upcard (R7, R8) or the discard pile's top (R10)?
+    """Take the first upcard (R7, R8) or the discard pile's top (R10)?"""
+    return takes_top_from_nb(params, hand, card, pile, opp_taken, streams, player, -1)
+
+
+@njit(cache=True, _nrt=False)
+def takes_top_from_nb(params, hand, card, pile, opp_taken, streams, player, whole):
+    """``takes_top_nb`` with ``whole`` = ``min_deadwood_nb(hand)`` known (-1: not known).
 
     The score is ``gain + improve_weight * live`` (docs/strategies.md), the gain being
     ``deadwood(hand) - deadwood(hand | card less the best other card)``. A card that melds
@@ -117,7 +123,8 @@ def takes_top_nb(params, hand, card, pile, opp_taken, streams, player):
         return False
     unseen = _ALL & ~hand & ~pile & ~opp_taken
     improve = params[StrategyParam.IMPROVE_WEIGHT] * live_nb(card, hand, unseen)
-    whole = min_deadwood_nb(hand)
+    if whole < 0:
+        whole = min_deadwood_nb(hand)
     if melds:
         best = least_deadwood_drop_nb(hand | _bit(card), hand)[1]  # never the card itself
     else:
@@ -232,7 +239,7 @@ def weighted_discard_nb(params, hand, forbidden, unseen, opp_taken, opp_passed):
     """
     return weighted_discard_from_nb(
         params, hand, forbidden, unseen, opp_taken, opp_passed, min_deadwood_nb(hand), -1, 0
-    )
+    )[0]
 
 
 @njit(cache=True, _nrt=False)
@@ -243,16 +250,19 @@ def weighted_discard_from_nb(
     legal card ``known_card`` (-1: none) known to leave ``known_deadwood``. That card is
     costed first, without an evaluation: usually the cheapest or close to it, its cost
     makes the bound skip more of the others. The choice is the least (cost, tie key)
-    whatever the order in which cards are tried, so the result is the same (exact)."""
+    whatever the order in which cards are tried, so the result is the same (exact).
+    Returns the card and the deadwood it leaves."""
     best_card = -1
     best_cost = np.inf
     best_key = -1
+    best_deadwood = -1
     sets = has_sets_nb(hand)
     if known_card >= 0:
         terms = weighted_terms_nb(params, hand, known_card, unseen, opp_taken, opp_passed)
         best_card = known_card
         best_cost = cost_from_terms_nb(known_deadwood, terms)
         best_key = tie_key_nb(known_card)
+        best_deadwood = known_deadwood
     rest = hand
     if forbidden >= 0:
         rest &= ~_bit(forbidden)
@@ -266,12 +276,14 @@ def weighted_discard_from_nb(
         bound = cost_from_terms_nb(whole - _CARD_VALUES[card], terms)
         if bound > best_cost or (bound == best_cost and key < best_key):
             continue
-        cost = cost_from_terms_nb(deadwood_without_nb(hand, card, whole, sets), terms)
+        deadwood = deadwood_without_nb(hand, card, whole, sets)
+        cost = cost_from_terms_nb(deadwood, terms)
         if cost < best_cost or (cost == best_cost and key > best_key):
             best_card = card
             best_cost = cost
             best_key = key
-    return best_card
+            best_deadwood = deadwood
+    return best_card, best_deadwood
 
 
 @njit(cache=True, _nrt=False)
@@ -297,6 +309,33 @@ def discard_or_knock_nb(
     the player needs to win the first open game of the score (``points_to_close_nb``),
     or a large number where there is no score (a plain hand).
     """
+    card, knock, _ = discard_or_knock_from_nb(
+        params, hand, forbidden, may_discard_taken, pile, opp_taken, opp_passed, stock_left,
+        opp_turns, hand_limit, undercut_table, streams, player, to_close, -1,
+    )  # fmt: skip
+    return card, knock
+
+
+@njit(cache=True, _nrt=False)
+def discard_or_knock_from_nb(
+    params,
+    hand,
+    forbidden,
+    may_discard_taken,
+    pile,
+    opp_taken,
+    opp_passed,
+    stock_left,
+    opp_turns,
+    hand_limit,
+    undercut_table,
+    streams,
+    player,
+    to_close,
+    whole,
+):
+    """``discard_or_knock_nb`` with ``whole`` = ``min_deadwood_nb(hand)`` known (-1: not
+    known); returns (card, knock?, the deadwood the card leaves, or -1 when not known)."""
     if params[StrategyParam.KIND] == StrategyKind.RANDOM:
         blocked = -1 if may_discard_taken else forbidden
         n_legal = 0
@@ -312,29 +351,32 @@ def discard_or_knock_nb(
                     break
                 pick -= 1
         knock = False
-        if min_deadwood_nb(hand & ~_bit(chosen)) <= hand_limit:
+        left = min_deadwood_nb(hand & ~_bit(chosen))
+        if left <= hand_limit:
             knock = bounded_nb(next_nb(streams, player), 2) == 1
-        return chosen, knock
-    whole = min_deadwood_nb(hand)  # once for both searches below
+        return chosen, knock, left
+    if whole < 0:
+        whole = min_deadwood_nb(hand)  # once for both searches below
     allowed = hand & ~_bit(forbidden) if forbidden >= 0 else hand
     best, deadwood = least_deadwood_drop_from_nb(hand, allowed, whole)
     if deadwood == 0:
-        return best, True  # gin (R13): nothing to fear
+        return best, True, deadwood  # gin (R13): nothing to fear
     closing = params[StrategyParam.CLOSING_DISTANCE]
     if closing > 0 and to_close <= closing and deadwood <= hand_limit:
-        return best, True  # a won hand would likely end the game: win one now
+        return best, True, deadwood  # a won hand would likely end the game: win one now
     if deadwood <= knock_threshold_nb(params, stock_left, hand_limit):
         risk_limit = params[StrategyParam.UNDERCUT_RISK]
         row = min(opp_turns, UNDERCUT_TABLE_TURNS - 1)
         if risk_limit >= 1.0 or undercut_table[row, deadwood] <= risk_limit:
-            return best, True
+            return best, True, deadwood
     if (
         params[StrategyParam.KEEP_WEIGHT] == 0
         and params[StrategyParam.SAFETY_WEIGHT] == 0
         and params[StrategyParam.DISINTEREST_WEIGHT] == 0
     ):
-        return best, False
+        return best, False, deadwood
     unseen = _ALL & ~hand & ~pile & ~opp_taken
-    return weighted_discard_from_nb(
+    card, left = weighted_discard_from_nb(
         params, hand, forbidden, unseen, opp_taken, opp_passed, whole, best, deadwood
-    ), False
+    )
+    return card, False, left
