@@ -13,10 +13,10 @@ from gin_sim.deadwood import min_deadwood, min_deadwood_many
 from gin_sim.kernels.deadwood import (
     deadwood_without_nb,
     has_sets_nb,
+    lowest_card_nb,
     melds_with_card_nb,
     min_deadwood_nb,
 )
-from gin_sim.kernels.decisions import lowest_card_nb
 from gin_sim.melds import min_deadwood_exhaustive
 from gin_sim.tables import MELDS, RUN_DEADWOOD, run_only_deadwood
 

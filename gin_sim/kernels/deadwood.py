@@ -33,6 +33,17 @@ def popcount_nb(x):
 
 
 @njit(cache=True, inline="always")
+def lowest_card_nb(cards):
+    """The lowest card of a non-empty mask (its trailing zeros, by a popcount).
+
+    Loops over the cards of a hand go from card to card this way rather than test all 52
+    bits: which of 52 bits a hand holds is a branch the processor cannot predict, and
+    those mispredictions cost more than the work on the cards (the rollouts' discards
+    spent two thirds of their time in them)."""
+    return popcount_nb((cards & (~cards + np.uint64(1))) - np.uint64(1))
+
+
+@njit(cache=True, inline="always")
 def suit_masks_nb(hand):
     """The four 13-bit suit masks (C, D, H, S) of ``hand``."""
     return (

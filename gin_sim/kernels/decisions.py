@@ -21,6 +21,7 @@ from gin_sim.enums import UNDERCUT_TABLE_TURNS, StrategyKind, StrategyParam
 from gin_sim.kernels.deadwood import (
     deadwood_without_nb,
     has_sets_nb,
+    lowest_card_nb,
     melds_with_card_nb,
     min_deadwood_nb,
     popcount_nb,
@@ -51,17 +52,6 @@ _ALL = np.uint64((1 << 52) - 1)
 @njit(cache=True, inline="always")
 def _bit(card):
     return _ONE << np.uint64(card)
-
-
-@njit(cache=True, inline="always")
-def lowest_card_nb(cards):
-    """The lowest card of a non-empty mask (its trailing zeros, by a popcount).
-
-    Loops over the cards of a hand go from card to card this way rather than test all 52
-    bits: which of 52 bits a hand holds is a branch the processor cannot predict, and
-    those mispredictions cost more than the work on the cards (the rollouts' discards
-    spent two thirds of their time in them)."""
-    return popcount_nb((cards & (~cards + _ONE)) - _ONE)
 
 
 @njit(cache=True, _nrt=False)
