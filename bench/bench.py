@@ -21,6 +21,8 @@ from gin_sim.rules import load_rules
 from gin_sim.simulate import simulate_deals, simulate_matches
 from gin_sim.strategies import parse_players
 
+SECTIONS = ("kernels", "search", "serve", "positions", "runs")
+
 
 def random_hands(n: int, size: int, seed: int) -> np.ndarray:
     rng = np.random.default_rng(seed)
@@ -54,6 +56,11 @@ def main() -> None:
         "--serve-requests", type=int, default=2000, help="requests sent to gin-sim serve"
     )
     parser.add_argument("--check", action="store_true", help="verify results against the reference")
+    parser.add_argument(
+        "--only",
+        choices=SECTIONS,
+        help="run one section (A/B timing of one change): kernels, search, serve, positions or runs",
+    )
     parser.add_argument("--run-deals", type=int, default=2_000_000, help="decks of the Parquet run")
     parser.add_argument(
         "--memory-deals",
@@ -64,7 +71,20 @@ def main() -> None:
     args = parser.parse_args()
     cores = os.cpu_count()
     print(f"cores: {cores}  numba threads: {numba.config.NUMBA_NUM_THREADS}")
+    sections = {
+        "kernels": bench_kernels,
+        "search": bench_search,
+        "serve": bench_serve,
+        "positions": bench_positions,
+        "runs": bench_runs,
+    }
+    for name in SECTIONS if args.only is None else (args.only,):
+        sections[name](args)
 
+
+def bench_kernels(args: argparse.Namespace) -> None:
+    """Deadwood evaluations, deals and matches of the family, timed and (``--check``)
+    verified against the reference."""
     hands = random_hands(args.hands, 10, seed=1)
     out = np.empty(hands.shape, np.int64)
     numba.set_num_threads(1)
@@ -115,11 +135,6 @@ def main() -> None:
         f"matches/s: {args.matches / seconds:.0f}  (simple vs simple, hollywood, "
         f"{numba.config.NUMBA_NUM_THREADS} threads, {args.matches:,} matches, median of {args.repeats})"
     )
-
-    bench_search(args)
-    bench_serve(args)
-    bench_positions(args)
-    bench_runs(args)
 
 
 def game_lengths(hands, target: int) -> np.ndarray:

@@ -196,9 +196,12 @@ def main() -> None:
         kept_rollouts += played
     # A few thousand of them, decided many times over: they stay in the cache, as the
     # position of a real rollout does.
-    every = max(1, sum(len(x) for x in kept_s) // 3000)
-    all_m = np.ascontiguousarray(np.concatenate(kept_m)[::every])
-    all_s = np.ascontiguousarray(np.concatenate(kept_s)[::every])
+    # Drawn at random, not every k-th: decisions alternate take, discard, so an even k
+    # would keep nearly only one kind.
+    kept = sum(len(x) for x in kept_s)
+    pick = np.sort(np.random.default_rng(0).choice(kept, min(kept, 3000), replace=False))
+    all_m = np.ascontiguousarray(np.concatenate(kept_m)[pick])
+    all_s = np.ascontiguousarray(np.concatenate(kept_s)[pick])
     loops = 30
     policies = search[8]
     idle = search[10]

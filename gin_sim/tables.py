@@ -11,6 +11,11 @@ from first principles, never typed in by hand:
   runs may be formed. Within one suit any block of 3 or more consecutive ranks is a
   single run, so the least deadwood is the value of the cards in blocks shorter
   than 3.
+- ``SAME_RANK``, ``NEXT_TO``, ``WITHIN_TWO`` (card-indexed masks: the card's rank, the
+  cards of its suit one rank away, one or two ranks away) and ``RUN_PARTNERS[card,
+  window]`` (the cards x of the card's suit that make a 3-card run {card, x, y} with some
+  y in ``window``, the held ranks r-2, r-1, r+1, r+2 of the card's rank r as bits 0, 1,
+  3, 4): the strategies' discard terms (docs/strategies.md) as lookups.
 """
 
 from __future__ import annotations
@@ -59,3 +64,54 @@ def run_only_deadwood(suit_mask: int) -> int:
 
 MELDS = _build_melds()
 RUN_DEADWOOD = np.array([run_only_deadwood(m) for m in range(1 << N_RANKS)], dtype=np.int64)
+
+
+def _cards(mask: int) -> list[int]:
+    return [card for card in range(N_CARDS) if mask >> card & 1]
+
+
+def _masks_by_distance(low: int, high: int) -> np.ndarray:
+    """For each card, the cards of its suit whose rank differs by ``low`` to ``high``."""
+    return np.array(
+        [
+            sum(
+                1 << other
+                for other in range(N_CARDS)
+                if other // N_RANKS == card // N_RANKS
+                and low <= abs(other % N_RANKS - card % N_RANKS) <= high
+            )
+            for card in range(N_CARDS)
+        ],
+        dtype=np.uint64,
+    )
+
+
+def _run_partners() -> np.ndarray:
+    """``RUN_PARTNERS``, from the 3-card runs among ``MELDS`` (three cards, three ranks)."""
+    runs = [_cards(int(m)) for m in MELDS]
+    runs = [run for run in runs if len({card % N_RANKS for card in run}) == 3]
+    table = np.zeros((N_CARDS, 32), dtype=np.uint64)
+    for card in range(N_CARDS):
+        rank = card % N_RANKS
+        for window in range(32):
+            held = {rank + bit - 2 for bit in (0, 1, 3, 4) if window >> bit & 1}
+            for run in runs:
+                if card not in run:
+                    continue
+                x, y = (other for other in run if other != card)
+                for wanted, partner in ((x, y), (y, x)):
+                    if partner % N_RANKS in held:
+                        table[card, window] |= np.uint64(1 << wanted)
+    return table
+
+
+SAME_RANK = np.array(
+    [
+        sum(1 << (suit * N_RANKS + card % N_RANKS) for suit in range(N_SUITS))
+        for card in range(N_CARDS)
+    ],
+    dtype=np.uint64,
+)
+NEXT_TO = _masks_by_distance(1, 1)
+WITHIN_TWO = _masks_by_distance(1, 2)
+RUN_PARTNERS = _run_partners()

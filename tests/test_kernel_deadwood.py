@@ -6,9 +6,17 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from numba import njit
 
 from gin_sim.cards import parse_cards
 from gin_sim.deadwood import min_deadwood, min_deadwood_many
+from gin_sim.kernels.deadwood import (
+    deadwood_without_nb,
+    has_sets_nb,
+    lowest_card_nb,
+    melds_with_card_nb,
+    min_deadwood_nb,
+)
 from gin_sim.melds import min_deadwood_exhaustive
 from gin_sim.tables import MELDS, RUN_DEADWOOD, run_only_deadwood
 
@@ -100,3 +108,49 @@ def test_many_matches_single_and_validates():
 def test_property_against_exhaustive(cards):
     hand = sum(1 << c for c in cards)
     assert min_deadwood(hand) == min_deadwood_exhaustive(hand)
+
+
+@njit
+def _drop_each_both_ways(hands, out_fast, out_plain):
+    """Every card of every hand removed: the fast path and the plain evaluation."""
+    for i in range(hands.shape[0]):
+        hand = hands[i]
+        whole = min_deadwood_nb(hand)
+        sets = has_sets_nb(hand)
+        k = 0
+        for card in range(52):
+            if hand >> np.uint64(card) & np.uint64(1):
+                out_fast[i, k] = deadwood_without_nb(hand, card, whole, sets)
+                out_plain[i, k] = min_deadwood_nb(hand & ~(np.uint64(1) << np.uint64(card)))
+                k += 1
+
+
+@pytest.mark.parametrize("size", [10, 11, 12])
+def test_deadwood_without_a_card_equals_the_evaluation(size):
+    """``deadwood_without_nb``'s two lookups (hands without sets) and its evaluation
+    (hands with) give ``min_deadwood_nb`` of the hand less each card."""
+    rng = np.random.default_rng(100 + size)
+    hands = np.array(
+        random_hands(rng, 3_000, size) + meld_rich_hands(rng, 3_000, size), dtype=np.uint64
+    )
+    fast = np.zeros((len(hands), size), np.int64)
+    plain = np.ones((len(hands), size), np.int64)
+    _drop_each_both_ways(hands, fast, plain)
+    assert np.array_equal(fast, plain)
+    with_sets = np.array([has_sets_nb(h) for h in hands])
+    assert 0.2 < with_sets.mean() < 0.9  # both ways are exercised
+
+
+def test_melds_with_card_and_lowest_card_are_their_definitions():
+    """``melds_with_card_nb`` (a popcount for sets) against the meld table (R3), and
+    ``lowest_card_nb`` (a popcount for trailing zeros) against Python's integers."""
+    rng = np.random.default_rng(31)
+    hands = random_hands(rng, 150, 10) + meld_rich_hands(rng, 150, 10)
+    for hand in hands:
+        for card in range(52):
+            if hand >> card & 1:
+                continue
+            expected = any(int(m) >> card & 1 and int(m) & ~(1 << card) & ~hand == 0 for m in MELDS)
+            assert melds_with_card_nb(np.uint64(hand), card) == expected
+        assert lowest_card_nb(np.uint64(hand)) == (hand & -hand).bit_length() - 1
+    assert lowest_card_nb(np.uint64(1 << 51)) == 51

@@ -12,15 +12,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gin_sim.config import ConfigError
-from gin_sim.enums import FAMILY_PARAMS, PanelMemory, StrategyParam
+from gin_sim.enums import FAMILY_PARAMS, PanelMemory, Phase, PositionSlot, StrategyParam
 from gin_sim.kernels.deadwood import min_deadwood_nb
 from gin_sim.kernels.decisions import (
     danger_nb,
+    discard_cost_nb,
     disinterest_nb,
     knock_threshold_nb,
     least_deadwood_drop_from_nb,
     least_deadwood_drop_nb,
     live_nb,
+    takes_top_nb,
+    tie_key_nb,
     weighted_discard_from_nb,
     weighted_discard_nb,
 )
@@ -437,7 +440,10 @@ def test_scoreless_ties_are_not_draws():
 
 def test_the_weighted_discard_seeded_with_the_least_deadwood_card_chooses_the_same():
     """discard_or_knock_nb costs the least-deadwood card first, its deadwood already known
-    (fewer evaluations): on random hands and views the choice is the unseeded one's."""
+    (fewer evaluations), and takes a hand's deadwood less a card by two lookups where the
+    hand has no set (deadwood_without_nb): on random hands and views the choices are the
+    unseeded one's and those of the definitions (every card's cost, ``discard_cost_nb``,
+    evaluated in full)."""
     rng = np.random.default_rng(23)
     params = load_strategy("expert").to_kernel()
     for _ in range(3000):
@@ -451,8 +457,103 @@ def test_the_weighted_discard_seeded_with_the_least_deadwood_card_chooses_the_sa
         whole = min_deadwood_nb(hand)
         best, deadwood = least_deadwood_drop_from_nb(hand, allowed, whole)
         assert (best, deadwood) == least_deadwood_drop_nb(hand, allowed)
+        legal = [c for c in range(52) if allowed >> np.uint64(c) & np.uint64(1)]
+        # By definition, each card's deadwood evaluated whole (no bound, no fast path):
+        by_definition = min(
+            legal, key=lambda c: (min_deadwood_nb(hand & ~np.uint64(1 << c)), -tie_key_nb(c))
+        )
+        assert (best, deadwood) == (by_definition, min_deadwood_nb(hand & ~np.uint64(1 << best)))
         plain = weighted_discard_nb(params, hand, forbidden, unseen, taken, passed)
-        seeded = weighted_discard_from_nb(
+        seeded, left = weighted_discard_from_nb(
             params, hand, forbidden, unseen, taken, passed, whole, best, deadwood
         )
-        assert seeded == plain
+        assert left == min_deadwood_nb(hand & ~np.uint64(1 << seeded))
+        cheapest = min(
+            legal,
+            key=lambda c: (discard_cost_nb(params, hand, c, unseen, taken, passed), -tie_key_nb(c)),
+        )
+        assert seeded == plain == cheapest
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [[], ["take_melds=false"], ["take_min_gain=3"], ["improve_weight=0", "take_min_gain=1"]],
+)
+def test_the_take_decision_is_its_definition(overrides):
+    """takes_top_nb's shortcuts (a card that melds nothing: the 10-card drop, a bound that
+    rejects before any search) choose as the definition does: take when it melds (if
+    take_melds) or when ``gain + improve_weight * live`` reaches take_min_gain, the gain
+    from every other card's drop evaluated in full."""
+    rng = np.random.default_rng(29)
+    params = load_strategy("expert", overrides).to_kernel()
+    strategy = load_strategy("expert", overrides)
+    streams = np.zeros(2, np.uint64)
+    takes = 0
+    for _ in range(2000):
+        cards = rng.permutation(52)
+        hand = np.uint64(sum(1 << int(c) for c in cards[:10]))
+        card = int(cards[10])
+        pile = np.uint64(sum(1 << int(c) for c in cards[10 : 12 + rng.integers(0, 6)]))
+        taken = np.uint64(sum(1 << int(c) for c in cards[20 : 20 + rng.integers(0, 4)]))
+        with_card = hand | np.uint64(1 << card)
+        drops = [
+            min_deadwood_nb(with_card & ~np.uint64(1 << c))
+            for c in range(52)
+            if hand >> np.uint64(c) & np.uint64(1)
+        ]
+        gain = min_deadwood_nb(hand) - min(drops)
+        unseen = np.uint64((1 << 52) - 1) & ~hand & ~pile & ~taken
+        score = float(gain) + strategy.improve_weight * live_nb(card, hand, unseen)
+        melds = any(int(m) >> card & 1 and int(m) & ~(1 << card) & ~int(hand) == 0 for m in MELDS)
+        expected = (strategy.take_melds and melds) or score >= strategy.take_min_gain
+        got = takes_top_nb(params, hand, card, pile, taken, streams, 0)
+        assert got == expected, (hex(hand), card, gain, score)
+        takes += got
+    assert 20 < takes < 1980  # both answers are exercised
+
+
+@pytest.mark.parametrize(
+    ("rule_set", "overrides", "players"),
+    [
+        ("standard", [], ("expert", "simple")),
+        ("hollywood", ["big_gin_bonus=31"], ("gin-hunter", "defensive")),
+        ("oklahoma", [], ("random", "expert")),
+    ],
+)
+def test_rollouts_carrying_known_deadwood_play_as_single_decisions(rule_set, overrides, players):
+    """play_out_with_family_nb carries each player's deadwood from decision to decision
+    (family_action_from_nb): from deals and from positions a few turns in, it plays the
+    same actions, with the same random numbers, as family_action_nb decision by decision."""
+    from gin_sim.kernels.playout import scratch_nb
+    from gin_sim.kernels.position import (
+        apply_nb,
+        deal_nb,
+        family_action_nb,
+        play_out_with_family_nb,
+    )
+    from gin_sim.simulate import load_undercut_table
+    from gin_sim.strategies import strategies_to_kernel
+
+    rules = load_rules(rule_set, overrides)
+    vector = rules.to_kernel()
+    table = load_undercut_table()
+    policies = strategies_to_kernel(tuple(load_strategy(p) for p in players), rules)
+    streams, masks, state = scratch_nb()[:3]
+    rng = np.random.default_rng(37)
+    for deck in range(120):
+        deal_nb(rng.permutation(52).astype(np.int8), deck % 2, vector, masks, state)
+        streams[:] = (deck, deck + 1000)
+        for _ in range(rng.integers(0, 6)):  # a few decisions in, maybe at a discard
+            if state[PositionSlot.PHASE] == Phase.OVER:
+                break
+            p = state[PositionSlot.PLAYER]
+            action = family_action_nb(policies[p], masks, state, vector, table, streams, p)
+            apply_nb(masks, state, vector, action)
+        fast_masks, fast_state, fast_streams = masks.copy(), state.copy(), streams.copy()
+        play_out_with_family_nb(fast_masks, fast_state, vector, policies, table, fast_streams)
+        while state[PositionSlot.PHASE] != Phase.OVER:
+            p = state[PositionSlot.PLAYER]
+            action = family_action_nb(policies[p], masks, state, vector, table, streams, p)
+            apply_nb(masks, state, vector, action)
+        assert np.array_equal(fast_masks, masks) and np.array_equal(fast_state, state)
+        assert np.array_equal(fast_streams, streams)

@@ -53,6 +53,7 @@ from gin_sim.kernels.rng import (
     splitmix64_nb,
 )
 from gin_sim.kernels.search import forget_nb, sample_world_nb
+from gin_sim.kernels.work import block_size_nb, claim_nb, workers_nb
 
 _ONE = np.uint64(1)
 _S = PositionSlot
@@ -66,7 +67,7 @@ INFO_OWN_TAKES = 3  # cards the player to move had taken from the discard pile s
 INFO_OPP_TAKES = 4  # cards its opponent had taken from the discard pile so far
 INFO_POINTS = 5  # the hand's final points from the side of the player to move
 N_INFO = 6
-_DEALS_PER_BLOCK = 4  # a hand of search players takes milliseconds: small work items
+_DEALS_PER_BLOCK = 4  # the most deals a worker claims at a time (kernels/work.py)
 
 
 @njit(cache=True, inline="always")
@@ -178,15 +179,20 @@ def sample_positions_nb(
     int64[n, N_DECISION_KINDS, N_POSITION_SLOTS], ``info_out`` int64[n, N_DECISION_KINDS,
     N_INFO]. Each deal depends only on (seed, deal): any threads, any split into calls."""
     n = masks_out.shape[0]
-    n_blocks = (n + _DEALS_PER_BLOCK - 1) // _DEALS_PER_BLOCK
-    for block in prange(n_blocks):
+    counter = np.zeros(1, np.int64)
+    block = block_size_nb(n, _DEALS_PER_BLOCK)
+    for _ in prange(workers_nb(n)):  # workers claim deals as they free up (kernels/work.py)
         scratch = scratch_nb()
         work = _work_nb()
-        for i in range(block * _DEALS_PER_BLOCK, min(n, (block + 1) * _DEALS_PER_BLOCK)):
-            sample_deal_nb(
-                seed, first_deal + i, rules, strategies, undercut_table, equity, scratch, work,
-                masks_out[i], states_out[i], info_out[i],
-            )  # fmt: skip
+        while True:
+            first = claim_nb(counter, block, n)
+            if first == n:
+                break
+            for i in range(first, min(n, first + block)):
+                sample_deal_nb(
+                    seed, first_deal + i, rules, strategies, undercut_table, equity, scratch,
+                    work, masks_out[i], states_out[i], info_out[i],
+                )  # fmt: skip
 
 
 @njit(cache=True)
@@ -300,16 +306,22 @@ def evaluate_positions_nb(
     ``actions_out`` int64[n, MAX_ACTIONS] (-1 past the last), the four float64[n,
     MAX_ACTIONS] sums, ``meta_out`` int64[n, 2] (actions, baseline). A position's result
     depends only on it, its key and the settings: any threads, any order."""
-    for i in prange(masks.shape[0]):
-        scratch = evaluation_scratch_nb()
-        for c in range(MAX_ACTIONS):
-            actions_out[i, c] = -1
-        n, baseline = evaluate_position_nb(
-            params, select, masks[i], states[i], rules, undercut_table, keys[i], scratch,
-            actions_out[i], sums_out[i], squares_out[i], gains_out[i], gain_squares_out[i],
-        )  # fmt: skip
-        meta_out[i, 0] = n
-        meta_out[i, 1] = baseline
+    total = masks.shape[0]
+    counter = np.zeros(1, np.int64)
+    for _ in prange(workers_nb(total)):  # workers claim positions as they free up (kernels/work.py)
+        while True:
+            i = claim_nb(counter, 1, total)
+            if i == total:
+                break
+            scratch = evaluation_scratch_nb()
+            for c in range(MAX_ACTIONS):
+                actions_out[i, c] = -1
+            n, baseline = evaluate_position_nb(
+                params, select, masks[i], states[i], rules, undercut_table, keys[i], scratch,
+                actions_out[i], sums_out[i], squares_out[i], gains_out[i], gain_squares_out[i],
+            )  # fmt: skip
+            meta_out[i, 0] = n
+            meta_out[i, 1] = baseline
 
 
 @njit(cache=True, _nrt=False)
@@ -334,22 +346,29 @@ def play_forced_nb(
     (one position, different actions) are played on the same stocks: paired. Any threads
     give the same values. ``equity``: the score-aware searchers' tables (a position from a
     deal has no score, so a search values it by the hand's points whatever it reads)."""
-    for i in prange(masks.shape[0]):
-        streams, roll_masks, roll_state, chains, result, search = scratch_nb()
-        rng = np.zeros(1, np.uint64)
-        player = states[i, _S.PLAYER]
-        for r in range(values_out.shape[1]):
-            base = splitmix64_nb(keys[i] + np.uint64(r))
-            copy_position_nb(masks[i], states[i], roll_masks, roll_state)
-            rng[0] = base
-            shuffle_stock_nb(roll_state, rng)
-            streams[0] = splitmix64_nb(base ^ np.uint64(0x9E3779B97F4A7C15))
-            streams[1] = splitmix64_nb(base ^ np.uint64(0xBF58476D1CE4E5B9))
-            apply_nb(roll_masks, roll_state, rules, actions[i])
-            forget_nb(search)  # each continuation starts from the position alone
-            play_on_nb(
-                roll_masks, roll_state, rules, strategies, undercut_table, equity, streams, search
-            )
-            values_out[i, r] = np.float64(
-                hand_value_nb(roll_masks, roll_state, rules, chains, result, player)
-            )
+    total = masks.shape[0]
+    counter = np.zeros(1, np.int64)
+    for _ in prange(workers_nb(total)):  # workers claim rows as they free up (kernels/work.py)
+        while True:
+            i = claim_nb(counter, 1, total)
+            if i == total:
+                break
+            streams, roll_masks, roll_state, chains, result, search = scratch_nb()
+            rng = np.zeros(1, np.uint64)
+            player = states[i, _S.PLAYER]
+            for r in range(values_out.shape[1]):
+                base = splitmix64_nb(keys[i] + np.uint64(r))
+                copy_position_nb(masks[i], states[i], roll_masks, roll_state)
+                rng[0] = base
+                shuffle_stock_nb(roll_state, rng)
+                streams[0] = splitmix64_nb(base ^ np.uint64(0x9E3779B97F4A7C15))
+                streams[1] = splitmix64_nb(base ^ np.uint64(0xBF58476D1CE4E5B9))
+                apply_nb(roll_masks, roll_state, rules, actions[i])
+                forget_nb(search)  # each continuation starts from the position alone
+                play_on_nb(
+                    roll_masks, roll_state, rules, strategies, undercut_table, equity, streams,
+                    search,
+                )  # fmt: skip
+                values_out[i, r] = np.float64(
+                    hand_value_nb(roll_masks, roll_state, rules, chains, result, player)
+                )

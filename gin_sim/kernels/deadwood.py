@@ -14,10 +14,33 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from gin_sim.tables import N_RANKS, RUN_DEADWOOD, SUIT_MASK
+from gin_sim.tables import N_RANKS, RUN_DEADWOOD, SAME_RANK, SUIT_MASK
 
-_RUN_DEADWOOD = RUN_DEADWOOD  # a module global: numba freezes it into the machine code
+# Module globals: numba freezes them into the machine code.
+_RUN_DEADWOOD = RUN_DEADWOOD
+_SAME_RANK = SAME_RANK
 _BIG = 1 << 30
+
+
+@njit(cache=True, inline="always")
+def popcount_nb(x):
+    """The cards of a mask (LLVM compiles this loop to one popcount instruction)."""
+    count = 0
+    while x:
+        x &= x - np.uint64(1)
+        count += 1
+    return count
+
+
+@njit(cache=True, inline="always")
+def lowest_card_nb(cards):
+    """The lowest card of a non-empty mask (its trailing zeros, by a popcount).
+
+    Loops over the cards of a hand go from card to card this way rather than test all 52
+    bits: which of 52 bits a hand holds is a branch the processor cannot predict, and
+    those mispredictions cost more than the work on the cards (the rollouts' discards
+    spent two thirds of their time in them)."""
+    return popcount_nb((cards & (~cards + np.uint64(1))) - np.uint64(1))
 
 
 @njit(cache=True, inline="always")
@@ -111,11 +134,31 @@ def melds_with_card_nb(hand, card):
     rank = card % N_RANKS
     suit = card // N_RANKS
     with_card = np.uint64(hand) | (np.uint64(1) << np.uint64(card))
-    same_rank = 0
-    for other in range(4):
-        if (with_card >> np.uint64(other * N_RANKS + rank)) & np.uint64(1):
-            same_rank += 1
-    if same_rank >= 3:
+    # The rank's cards counted with one popcount rather than four tests: the rollouts ask
+    # this at every take decision, and unpredictable branches cost more than the count.
+    if popcount_nb(with_card & _SAME_RANK[card]) >= 3:
         return True
     m = np.int64((with_card >> np.uint64(suit * N_RANKS)) & np.uint64(SUIT_MASK))
     return (run_capable_nb(m) >> rank) & 1 == 1
+
+
+@njit(cache=True, inline="always")
+def has_sets_nb(hand):
+    """True when some rank has 3 or more cards in ``hand`` (a set is possible, R3)."""
+    c, d, h, s = suit_masks_nb(np.uint64(hand))
+    return ((c & d & h) | (c & d & s) | (c & h & s) | (d & h & s)) != 0
+
+
+@njit(cache=True, _nrt=False)
+def deadwood_without_nb(hand, card, whole, sets):
+    """``min_deadwood_nb(hand & ~card's bit)``, given ``whole = min_deadwood_nb(hand)`` and
+    ``sets = has_sets_nb(hand)``.
+
+    A hand without a possible set has as its least deadwood the sum of its suits'
+    run-only deadwoods (``min_deadwood_nb``'s first branch), and so has the hand less one
+    card; only the card's suit's term changes: two lookups instead of an evaluation, the
+    same number. Discards cost up to 11 of these per decision in every rollout."""
+    if sets:
+        return min_deadwood_nb(np.uint64(hand) & ~(np.uint64(1) << np.uint64(card)))
+    suit = np.int64((np.uint64(hand) >> np.uint64((card // N_RANKS) * N_RANKS)) & SUIT_MASK)
+    return whole - _RUN_DEADWOOD[suit] + _RUN_DEADWOOD[suit & ~(1 << (card % N_RANKS))]

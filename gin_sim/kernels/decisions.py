@@ -18,14 +18,35 @@ import numpy as np
 from numba import njit
 
 from gin_sim.enums import UNDERCUT_TABLE_TURNS, StrategyKind, StrategyParam
-from gin_sim.kernels.deadwood import melds_with_card_nb, min_deadwood_nb
+from gin_sim.kernels.deadwood import (
+    deadwood_without_nb,
+    has_sets_nb,
+    lowest_card_nb,
+    melds_with_card_nb,
+    min_deadwood_nb,
+    popcount_nb,
+)
 from gin_sim.kernels.rng import bounded_nb, next_nb
-from gin_sim.tables import CARD_VALUES, N_RANKS, SUIT_MASK
+from gin_sim.tables import (
+    CARD_VALUES,
+    N_RANKS,
+    NEXT_TO,
+    RUN_PARTNERS,
+    SAME_RANK,
+    SUIT_MASK,
+    WITHIN_TWO,
+)
 
+# Module globals: numba freezes them into the machine code.
 _CARD_VALUES = CARD_VALUES
+_HIGHEST_VALUE = np.int64(CARD_VALUES.max())  # R2: 10
+_SAME_RANK = SAME_RANK
+_NEXT_TO = NEXT_TO
+_WITHIN_TWO = WITHIN_TWO
+_RUN_PARTNERS = RUN_PARTNERS
+_WINDOW_WITHOUT_CARD = 0b11011  # ranks r-2, r-1, r+1, r+2 of the window, not r itself
 _ONE = np.uint64(1)
 _ALL = np.uint64((1 << 52) - 1)
-_RANK_BITS = np.uint64(1 | 1 << 13 | 1 << 26 | 1 << 39)
 
 
 @njit(cache=True, inline="always")
@@ -33,86 +54,75 @@ def _bit(card):
     return _ONE << np.uint64(card)
 
 
-@njit(cache=True, inline="always")
-def popcount_nb(x):
-    count = 0
-    while x:
-        x &= x - _ONE
-        count += 1
-    return count
-
-
-@njit(cache=True, inline="always")
-def same_rank_nb(card):
-    """The four cards of ``card``'s rank (``card`` included)."""
-    return _RANK_BITS << np.uint64(card % N_RANKS)
-
-
-@njit(cache=True, inline="always")
-def suit_neighbours_nb(card, distance):
-    """Cards of ``card``'s suit whose rank differs by 1 to ``distance`` (no wrap, R1)."""
-    rank = card % N_RANKS
-    near = 0
-    for delta in range(1, distance + 1):
-        if rank - delta >= 0:
-            near |= 1 << (rank - delta)
-        if rank + delta < N_RANKS:
-            near |= 1 << (rank + delta)
-    return np.uint64(near) << np.uint64((card // N_RANKS) * N_RANKS)
-
-
 @njit(cache=True, _nrt=False)
 def live_nb(card, hand, unseen):
-    """Unseen cards x that make a 3-card meld {card, x, y} with some y in ``hand``."""
+    """Unseen cards x that make a 3-card meld {card, x, y} with some y in ``hand``.
+
+    Lookups (``tables.py``) rather than rank arithmetic: this is costed for every card of
+    every discard in every rollout. Sets: the unseen cards of the rank, if ``hand`` holds
+    one. Runs: x and y lie within two ranks of ``card`` in its suit, so the held ranks
+    r-2, r-1, r+1, r+2 (a 5-bit window of the suit, shifted by 2 so that r-2 >= 0) pick
+    the wanted cards from ``RUN_PARTNERS``."""
     count = 0
-    rank_mates = same_rank_nb(card) & ~_bit(card)
+    rank_mates = _SAME_RANK[card] & ~_bit(card)
     if hand & rank_mates:
         count += popcount_nb(unseen & rank_mates)
     rank = card % N_RANKS
-    shift = np.uint64((card // N_RANKS) * N_RANKS)
-    held = np.int64((hand >> shift) & np.uint64(SUIT_MASK)) & ~(1 << rank)
-    wanted = 0
-    if rank >= 1 and held >> (rank - 1) & 1:  # y = r-1: x = r-2 or r+1
-        wanted |= (1 << (rank - 2) if rank >= 2 else 0) | (1 << (rank + 1))
-    if rank >= 2 and held >> (rank - 2) & 1:  # y = r-2: x = r-1
-        wanted |= 1 << (rank - 1)
-    if held >> (rank + 1) & 1:  # y = r+1: x = r-1 or r+2
-        wanted |= (1 << (rank - 1) if rank >= 1 else 0) | (1 << (rank + 2))
-    if held >> (rank + 2) & 1:  # y = r+2: x = r+1
-        wanted |= 1 << (rank + 1)
-    wanted &= SUIT_MASK & ~(1 << rank)
-    count += popcount_nb(unseen & (np.uint64(wanted) << shift))
+    held = np.int64((hand >> np.uint64((card // N_RANKS) * N_RANKS)) & np.uint64(SUIT_MASK))
+    window = ((held << 2) >> rank) & _WINDOW_WITHOUT_CARD
+    count += popcount_nb(unseen & _RUN_PARTNERS[card, window])
     return count
 
 
 @njit(cache=True, inline="always")
 def danger_nb(card, opp_taken):
-    return popcount_nb(opp_taken & same_rank_nb(card)) + popcount_nb(
-        opp_taken & suit_neighbours_nb(card, 2)
-    )
+    return popcount_nb(opp_taken & _SAME_RANK[card]) + popcount_nb(opp_taken & _WITHIN_TWO[card])
 
 
 @njit(cache=True, inline="always")
 def disinterest_nb(card, opp_passed):
-    near = (same_rank_nb(card) | suit_neighbours_nb(card, 1)) & ~_bit(card)
-    return popcount_nb(opp_passed & near)
+    return popcount_nb(opp_passed & (_SAME_RANK[card] | _NEXT_TO[card]) & ~_bit(card))
 
 
 @njit(cache=True, _nrt=False)
 def takes_top_nb(params, hand, card, pile, opp_taken, streams, player):
     """Take the first upcard (R7, R8) or the discard pile's top (R10)?"""
+    return takes_top_from_nb(params, hand, card, pile, opp_taken, streams, player, -1)
+
+
+@njit(cache=True, _nrt=False)
+def takes_top_from_nb(params, hand, card, pile, opp_taken, streams, player, whole):
+    """``takes_top_nb`` with ``whole`` = ``min_deadwood_nb(hand)`` known (-1: not known).
+
+    The score is ``gain + improve_weight * live`` (docs/strategies.md), the gain being
+    ``deadwood(hand) - deadwood(hand | card less the best other card)``. A card that melds
+    with nothing in the hand stays unmatched in every arrangement of the hand with it, so
+    then ``deadwood(hand | card less c) = deadwood(hand less c) + value(card)``: the best
+    drop is the 10-card hand's (no 11-card evaluation), and the gain is at most
+    ``min(deadwood(hand), 10) - value(card)`` (10: the highest card value, R2; a drop lowers the deadwood by at most the
+    dropped card's value, and not below 0). Float additions are monotone, so a score
+    already short of ``take_min_gain`` with that bound needs no drop search (exact).
+    """
     if params[StrategyParam.KIND] == StrategyKind.RANDOM:
         return bounded_nb(next_nb(streams, player), 2) == 1
-    if params[StrategyParam.TAKE_MELDS] != 0 and melds_with_card_nb(hand, card):
+    melds = melds_with_card_nb(hand, card)
+    if params[StrategyParam.TAKE_MELDS] != 0 and melds:
         return True
     min_gain = params[StrategyParam.TAKE_MIN_GAIN]
     if min_gain <= 0:
         return False
-    best = least_deadwood_drop_nb(hand | _bit(card), hand)[1]  # never the card itself
-    gain = min_deadwood_nb(hand) - best
     unseen = _ALL & ~hand & ~pile & ~opp_taken
-    score = np.float64(gain) + params[StrategyParam.IMPROVE_WEIGHT] * live_nb(card, hand, unseen)
-    return score >= min_gain
+    improve = params[StrategyParam.IMPROVE_WEIGHT] * live_nb(card, hand, unseen)
+    if whole < 0:
+        whole = min_deadwood_nb(hand)
+    if melds:
+        best = least_deadwood_drop_nb(hand | _bit(card), hand)[1]  # never the card itself
+    else:
+        value = _CARD_VALUES[card]
+        if np.float64(min(whole, _HIGHEST_VALUE) - value) + improve < min_gain:
+            return False
+        best = least_deadwood_drop_from_nb(hand, hand, whole)[1] + value
+    return np.float64(whole - best) + improve >= min_gain
 
 
 @njit(cache=True, _nrt=False)
@@ -158,14 +168,18 @@ def least_deadwood_drop_from_nb(hand, allowed, whole):
     """``least_deadwood_drop_nb`` with ``whole`` = ``min_deadwood_nb(hand)`` known."""
     best_card = -1
     best_deadwood = 1 << 30
+    sets = has_sets_nb(hand)
     for rank in range(N_RANKS - 1, -1, -1):
+        held = allowed & _SAME_RANK[rank]  # the rank's cards (card ``rank`` is of suit 0)
+        if not held:  # one test per rank, not four unpredictable ones (lowest_card_nb)
+            continue
         if best_card >= 0 and whole - _CARD_VALUES[rank] >= best_deadwood:
             break
         for suit in range(3, -1, -1):
             card = suit * N_RANKS + rank
-            if not allowed & _bit(card):
+            if not held & _bit(card):
                 continue
-            deadwood = min_deadwood_nb(hand & ~_bit(card))
+            deadwood = deadwood_without_nb(hand, card, whole, sets)
             if deadwood < best_deadwood:
                 best_card = card
                 best_deadwood = deadwood
@@ -215,7 +229,7 @@ def weighted_discard_nb(params, hand, forbidden, unseen, opp_taken, opp_passed):
     """
     return weighted_discard_from_nb(
         params, hand, forbidden, unseen, opp_taken, opp_passed, min_deadwood_nb(hand), -1, 0
-    )
+    )[0]
 
 
 @njit(cache=True, _nrt=False)
@@ -226,29 +240,40 @@ def weighted_discard_from_nb(
     legal card ``known_card`` (-1: none) known to leave ``known_deadwood``. That card is
     costed first, without an evaluation: usually the cheapest or close to it, its cost
     makes the bound skip more of the others. The choice is the least (cost, tie key)
-    whatever the order in which cards are tried, so the result is the same (exact)."""
+    whatever the order in which cards are tried, so the result is the same (exact).
+    Returns the card and the deadwood it leaves."""
     best_card = -1
     best_cost = np.inf
     best_key = -1
+    best_deadwood = -1
+    sets = has_sets_nb(hand)
     if known_card >= 0:
         terms = weighted_terms_nb(params, hand, known_card, unseen, opp_taken, opp_passed)
         best_card = known_card
         best_cost = cost_from_terms_nb(known_deadwood, terms)
         best_key = tie_key_nb(known_card)
-    for card in range(52):
-        if not hand & _bit(card) or card in (forbidden, known_card):
-            continue
+        best_deadwood = known_deadwood
+    rest = hand
+    if forbidden >= 0:
+        rest &= ~_bit(forbidden)
+    if known_card >= 0:
+        rest &= ~_bit(known_card)
+    while rest:
+        card = lowest_card_nb(rest)
+        rest &= rest - _ONE
         key = tie_key_nb(card)
         terms = weighted_terms_nb(params, hand, card, unseen, opp_taken, opp_passed)
         bound = cost_from_terms_nb(whole - _CARD_VALUES[card], terms)
         if bound > best_cost or (bound == best_cost and key < best_key):
             continue
-        cost = cost_from_terms_nb(min_deadwood_nb(hand & ~_bit(card)), terms)
+        deadwood = deadwood_without_nb(hand, card, whole, sets)
+        cost = cost_from_terms_nb(deadwood, terms)
         if cost < best_cost or (cost == best_cost and key > best_key):
             best_card = card
             best_cost = cost
             best_key = key
-    return best_card
+            best_deadwood = deadwood
+    return best_card, best_deadwood
 
 
 @njit(cache=True, _nrt=False)
@@ -274,6 +299,33 @@ def discard_or_knock_nb(
     the player needs to win the first open game of the score (``points_to_close_nb``),
     or a large number where there is no score (a plain hand).
     """
+    card, knock, _ = discard_or_knock_from_nb(
+        params, hand, forbidden, may_discard_taken, pile, opp_taken, opp_passed, stock_left,
+        opp_turns, hand_limit, undercut_table, streams, player, to_close, -1,
+    )  # fmt: skip
+    return card, knock
+
+
+@njit(cache=True, _nrt=False)
+def discard_or_knock_from_nb(
+    params,
+    hand,
+    forbidden,
+    may_discard_taken,
+    pile,
+    opp_taken,
+    opp_passed,
+    stock_left,
+    opp_turns,
+    hand_limit,
+    undercut_table,
+    streams,
+    player,
+    to_close,
+    whole,
+):
+    """``discard_or_knock_nb`` with ``whole`` = ``min_deadwood_nb(hand)`` known (-1: not
+    known); returns (card, knock?, the deadwood the card leaves, or -1 when not known)."""
     if params[StrategyParam.KIND] == StrategyKind.RANDOM:
         blocked = -1 if may_discard_taken else forbidden
         n_legal = 0
@@ -289,29 +341,32 @@ def discard_or_knock_nb(
                     break
                 pick -= 1
         knock = False
-        if min_deadwood_nb(hand & ~_bit(chosen)) <= hand_limit:
+        left = min_deadwood_nb(hand & ~_bit(chosen))
+        if left <= hand_limit:
             knock = bounded_nb(next_nb(streams, player), 2) == 1
-        return chosen, knock
-    whole = min_deadwood_nb(hand)  # once for both searches below
+        return chosen, knock, left
+    if whole < 0:
+        whole = min_deadwood_nb(hand)  # once for both searches below
     allowed = hand & ~_bit(forbidden) if forbidden >= 0 else hand
     best, deadwood = least_deadwood_drop_from_nb(hand, allowed, whole)
     if deadwood == 0:
-        return best, True  # gin (R13): nothing to fear
+        return best, True, deadwood  # gin (R13): nothing to fear
     closing = params[StrategyParam.CLOSING_DISTANCE]
     if closing > 0 and to_close <= closing and deadwood <= hand_limit:
-        return best, True  # a won hand would likely end the game: win one now
+        return best, True, deadwood  # a won hand would likely end the game: win one now
     if deadwood <= knock_threshold_nb(params, stock_left, hand_limit):
         risk_limit = params[StrategyParam.UNDERCUT_RISK]
         row = min(opp_turns, UNDERCUT_TABLE_TURNS - 1)
         if risk_limit >= 1.0 or undercut_table[row, deadwood] <= risk_limit:
-            return best, True
+            return best, True, deadwood
     if (
         params[StrategyParam.KEEP_WEIGHT] == 0
         and params[StrategyParam.SAFETY_WEIGHT] == 0
         and params[StrategyParam.DISINTEREST_WEIGHT] == 0
     ):
-        return best, False
+        return best, False, deadwood
     unseen = _ALL & ~hand & ~pile & ~opp_taken
-    return weighted_discard_from_nb(
+    card, left = weighted_discard_from_nb(
         params, hand, forbidden, unseen, opp_taken, opp_passed, whole, best, deadwood
-    ), False
+    )
+    return card, False, left

@@ -21,12 +21,13 @@ from gin_sim.kernels.playout import play_hand_nb, scratch_nb
 from gin_sim.kernels.position import set_score_nb
 from gin_sim.kernels.rng import bounded_nb, player_key_nb, shuffle_deck_nb, splitmix64_nb
 from gin_sim.kernels.search import forget_nb
+from gin_sim.kernels.work import block_size_nb, claim_nb, workers_nb
 
 MATCH_DOMAIN = np.uint64(0x3C6EF372FE94F82B)
 MAX_HANDS = 10_000  # a guard against rule sets where hands can score 0 for ever
 BOX_BONUS = 25  # R23
 GAME_BONUS = 100  # R23
-_BLOCK = 16
+_BLOCK = 16  # the most matches a worker claims at a time (kernels/work.py)
 
 
 @njit(cache=True)
@@ -208,18 +209,25 @@ def play_matches_nb(
     The hands of match ``i`` go to ``hand_out[hand_offsets[i]:hand_offsets[i + 1]]``.
     With ``record_hands`` those rows hold every hand (offsets from a first run that
     counted them: the play is deterministic); without, one scratch row per match.
+    Workers claim matches as they free up (``kernels/work.py``); a match depends only on
+    its key, so which worker plays it does not matter.
     """
     n = out.shape[0]
-    n_blocks = (n + _BLOCK - 1) // _BLOCK
-    for block in prange(n_blocks):
+    counter = np.zeros(1, np.int64)
+    block = block_size_nb(n, _BLOCK)
+    for _ in prange(workers_nb(n)):
         scratch = scratch_nb()
         deck = np.empty(52, np.int8)
         state = np.empty(1, np.uint64)
-        for i in range(block * _BLOCK, min(n, (block + 1) * _BLOCK)):
-            match = first_match + i
-            rows = hand_out[hand_offsets[i] : hand_offsets[i + 1]]
-            play_match_nb(
-                match_key_nb(seed, match), rules, strategies, undercut_table, equity, start,
-                deck, state, scratch, rows, record_hands, out[i],
-            )  # fmt: skip
-            out[i]["match"] = match
+        while True:
+            first = claim_nb(counter, block, n)
+            if first == n:
+                break
+            for i in range(first, min(n, first + block)):
+                match = first_match + i
+                rows = hand_out[hand_offsets[i] : hand_offsets[i + 1]]
+                play_match_nb(
+                    match_key_nb(seed, match), rules, strategies, undercut_table, equity, start,
+                    deck, state, scratch, rows, record_hands, out[i],
+                )  # fmt: skip
+                out[i]["match"] = match

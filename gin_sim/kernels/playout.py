@@ -35,8 +35,9 @@ from gin_sim.kernels.search import (
     search_scratch_nb,
     showdown_update_nb,
 )
+from gin_sim.kernels.work import block_size_nb, claim_nb, workers_nb
 
-_BLOCK = 64  # deals per parallel work item: scratch arrays are made once per block
+_BLOCK = 64  # the most deals a worker claims at a time (kernels/work.py)
 
 
 @njit(cache=True)
@@ -107,21 +108,29 @@ def play_deals_nb(seed, first_deal, rules, strategies, undercut_table, out):
     """Deals ``first_deal .. first_deal + len(out) - 1``: deck and dealer from (seed, deal).
 
     The dealer of deal ``i`` is ``i % 2``. Each deal depends only on (seed, i), so
-    results are the same for any thread count or split into calls.
+    results are the same for any thread count or split into calls, and whichever worker
+    claims the deal (``kernels/work.py``).
     """
     n = out.shape[0]
-    n_blocks = (n + _BLOCK - 1) // _BLOCK
-    for block in prange(n_blocks):
+    counter = np.zeros(1, np.int64)
+    block = block_size_nb(n, _BLOCK)
+    for _ in prange(workers_nb(n)):
         scratch = scratch_nb()
         equity = np.zeros((2, 1))  # plain hands: no score to value
         streams = scratch[0]
         deck = np.empty(52, np.int8)
         deck_state = np.empty(1, np.uint64)
-        for i in range(block * _BLOCK, min(n, (block + 1) * _BLOCK)):
-            deal = first_deal + i
-            shuffle_deck_nb(seed, deal, deck, deck_state)
-            streams[0] = player_key_nb(seed, deal, 0)
-            streams[1] = player_key_nb(seed, deal, 1)
-            forget_nb(scratch[5])  # deals are independent: no opponent panel remembers one
-            play_hand_nb(deck, deal % 2, rules, strategies, undercut_table, equity, scratch, out[i])
-            out[i]["deal"] = deal
+        while True:
+            first = claim_nb(counter, block, n)
+            if first == n:
+                break
+            for i in range(first, min(n, first + block)):
+                deal = first_deal + i
+                shuffle_deck_nb(seed, deal, deck, deck_state)
+                streams[0] = player_key_nb(seed, deal, 0)
+                streams[1] = player_key_nb(seed, deal, 1)
+                forget_nb(scratch[5])  # deals are independent: no opponent panel remembers one
+                play_hand_nb(
+                    deck, deal % 2, rules, strategies, undercut_table, equity, scratch, out[i]
+                )
+                out[i]["deal"] = deal

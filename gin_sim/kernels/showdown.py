@@ -11,10 +11,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gin_sim.kernels.deadwood import min_deadwood_nb, run_capable_nb
-from gin_sim.tables import CARD_VALUES, N_RANKS, SUIT_MASK
+from gin_sim.kernels.deadwood import lowest_card_nb, min_deadwood_nb, popcount_nb, run_capable_nb
+from gin_sim.tables import CARD_VALUES, N_RANKS, SAME_RANK, SUIT_MASK
 
+# Module globals: numba freezes them into the machine code.
 _CARD_VALUES = CARD_VALUES
+_SAME_RANK = SAME_RANK
 _ONE = np.uint64(1)
 
 
@@ -59,14 +61,13 @@ def knocker_set_mask_nb(hand, seen):
     three = np.int64(0)
     four = np.int64(0)
     for rank in range(N_RANKS):
-        count = 0
-        for suit in range(4):
-            if (hand >> np.uint64(suit * N_RANKS + rank)) & _ONE:
-                count += 1
+        count = popcount_nb(hand & _SAME_RANK[rank])  # (card ``rank`` is of suit 0)
         if count >= 3:
             three |= np.int64(1) << rank
         if count == 4:
             four |= np.int64(1) << rank
+    if three == 0:  # one arrangement, all runs: the search below would find it alone
+        return np.uint64(0)
     combos = 1
     rest = three
     while rest:
@@ -111,9 +112,9 @@ def knocker_set_mask_nb(hand, seen):
         runs = runs_of_nb(rest_hand)
         deadwood = 0
         unmatched = rest_hand & ~runs
-        for card in range(52):
-            if unmatched & _bit(card):
-                deadwood += _CARD_VALUES[card]
+        while unmatched:  # card by card, not 52 unpredictable tests (lowest_card_nb)
+            deadwood += _CARD_VALUES[lowest_card_nb(unmatched)]
+            unmatched &= unmatched - _ONE
         if deadwood != target:
             continue
         spots |= run_ends_nb(runs)
@@ -140,23 +141,16 @@ def defender_after_layoffs_nb(defender, knocker, set_mask, chains):
     least laid-off value among the layoff sets reaching it).
     """
     set_cards = np.uint64(0)
-    for rank in range(N_RANKS):
-        count = 0
-        missing = -1
-        for suit in range(4):
-            card = suit * N_RANKS + rank
-            if set_mask & _bit(card):
-                count += 1
-            else:
-                missing = card
-        if count == 3 and defender & _bit(missing):
-            set_cards |= _bit(missing)
+    for rank in range(N_RANKS if set_mask else 0):
+        rank_cards = _SAME_RANK[rank]  # (card ``rank`` is of suit 0)
+        if popcount_nb(set_mask & rank_cards) == 3:  # a 3-card set: its fourth card
+            set_cards |= defender & rank_cards & ~set_mask
     runs = runs_of_nb(knocker & ~set_mask)
     n_chains = 0
     for suit in range(4):
         shift = np.uint64(suit * N_RANKS)
         m = np.int64((runs >> shift) & np.uint64(SUIT_MASK))
-        for rank in range(N_RANKS):
+        for rank in range(N_RANKS if m else 0):
             if not (m >> rank) & 1:
                 continue
             if rank == 0 or not (m >> (rank - 1)) & 1:  # a run's low end: chain downwards
@@ -209,9 +203,10 @@ def defender_after_layoffs_nb(defender, knocker, set_mask, chains):
         deadwood = min_deadwood_nb(defender & ~laid)
         if deadwood <= best:
             value = 0
-            for card in range(52):
-                if laid & _bit(card):
-                    value += _CARD_VALUES[card]
+            rest = laid
+            while rest:
+                value += _CARD_VALUES[lowest_card_nb(rest)]
+                rest &= rest - _ONE
             if deadwood < best or value < best_value:
                 best = deadwood
                 best_value = value
