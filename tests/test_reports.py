@@ -401,3 +401,25 @@ def test_thin_cells_text():
     )
     firm = cells[(cells["knocks"] >= 200) | (cells["knocks"] == 0)]
     assert thin_cells_text(firm) == "Every cell with knocks has at least 200 of them."
+
+
+def test_a_report_deleted_from_a_finished_set_is_written_again(default_set, tmp_path):
+    """A finished set with one report gone: running the set again writes that report and
+    leaves every other file as it was (each finished report keeps its folder)."""
+    import shutil
+
+    root = tmp_path / "set"
+    shutil.copytree(default_set, root)
+    shutil.rmtree(root / "variants")
+    kept = {p: p.read_bytes() for p in root.rglob("*") if p.is_file() and "variants" not in p.parts}
+    assert reports.build.missing_parts(root, SMALL) == ["variants"]
+    with pytest.MonkeyPatch.context() as patch:
+        for name, value in EQUITY_MODEL.items():
+            patch.setattr(equity, name, value)
+        reports.default_set(root, SMALL)
+    written = (root / "variants" / "report.md").read_text().replace(str(root), str(default_set))
+    assert written == (default_set / "variants" / "report.md").read_text()  # its --out aside
+    for path, data in kept.items():
+        if path.name not in ("index.md", ".gin-sim.json"):
+            assert path.read_bytes() == data, path
+    assert reports.build.missing_parts(root, SMALL) == []

@@ -37,6 +37,7 @@ from gin_sim.reports.build import (
     equity_options,
     finished_report,
     knock_options,
+    missing_parts,
     schedule_options,
     shares_positions,
     tournament_options,
@@ -470,7 +471,9 @@ def default(
         check_counts(deals, matches)
         check_seed(seed)
         settings = DefaultSet(deals=deals, matches=matches, seed=seed)
-        if check_report_set(out, default_set_options(settings)):
+        if check_report_set(out, default_set_options(settings)) and not missing_parts(
+            Path(out), settings
+        ):
             typer.echo(
                 f"reports: {out} (already written by this command: nothing played or rewritten)"
             )

@@ -586,9 +586,18 @@ def default_set(
     check_counts(s.deals, s.matches)
     check_seed(s.seed)
     with claim_report_set(root, default_set_options(s)) as claim:
-        if claim.finished:
+        if claim.finished and not missing_parts(root, s):
             return [root / name for name in s.folders()]
+        # Not begun, interrupted, or a finished set with a report gone: every report that is
+        # still there and finished is kept as it is (each claims its own folder), the
+        # missing ones are played and written again.
         return _write_default_set(root, s, on_run, claim)
+
+
+def missing_parts(root: Path, settings: DefaultSet) -> list[str]:
+    """The reports of the set whose folder has no report (deleted after the set ended)."""
+    names = settings.folders() + (["tournament"] if settings.tournament_players else [])
+    return [name for name in names if not (root / name / "report.md").is_file()]
 
 
 def default_set_options(settings: DefaultSet) -> dict[str, object]:
