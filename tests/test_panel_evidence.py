@@ -114,21 +114,22 @@ def test_the_posterior_after_each_showdown_equals_the_references(
     assert sum(moved) >= 1, moved
 
 
-def _ratio_changes(opponent, hands):
-    """Against ``opponent``, for each of its knocks: how the showdown's update changed the
-    odds of ``simple`` against ``gin-hunter`` in a (simple, gin-hunter) panel."""
+def _ratio_changes(opponent, hands, update="showdown"):
+    """Against ``opponent``, at each of the panel's updates ``update`` (``showdown``: the
+    opponent's knocks; ``own_knock``: the searcher's, showing the opponent's cards): how it
+    changed the odds of ``simple`` against ``gin-hunter`` in a (simple, gin-hunter) panel."""
     rules = load_rules("standard")
     pair = (searcher(opponent_panel=("simple", "gin-hunter")), load_strategy(opponent))
     changes = []
-    showdown = reference_search.OpponentPanel.showdown
+    original = getattr(reference_search.OpponentPanel, update)
 
-    def recorded(panel, view, discard):
+    def recorded(panel, *evidence):
         before = panel.posterior[0] / panel.posterior[1]
-        showdown(panel, view, discard)
+        original(panel, *evidence)
         changes.append(panel.posterior[0] / panel.posterior[1] / before)
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(reference_search.OpponentPanel, "showdown", recorded)
+        patch.setattr(reference_search.OpponentPanel, update, recorded)
         panels: list = [None, None]
         for deal in range(hands):
             play_hand_reference(
@@ -149,38 +150,14 @@ def test_simples_knocks_move_the_posterior_towards_simple_and_a_gin_hunters_do_n
     assert hunted and all(c <= 1.0 + 1e-12 for c in hunted), hunted
 
 
-def _own_knock_ratio_changes(opponent, hands):
-    """At each of the searcher's own knocks: how the update from the opponent's shown cards
-    changed the odds of ``simple`` against ``gin-hunter`` in a (simple, gin-hunter) panel."""
-    rules = load_rules("standard")
-    pair = (searcher(opponent_panel=("simple", "gin-hunter")), load_strategy(opponent))
-    changes = []
-    own_knock = reference_search.OpponentPanel.own_knock
-
-    def recorded(panel, hand, own_turns):
-        before = panel.posterior[0] / panel.posterior[1]
-        own_knock(panel, hand, own_turns)
-        changes.append(panel.posterior[0] / panel.posterior[1] / before)
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(reference_search.OpponentPanel, "own_knock", recorded)
-        panels: list = [None, None]
-        for deal in range(hands):
-            play_hand_reference(
-                deck_for_deal(SEED, deal), rules, pair, deal % 2, seed=SEED, deal=deal,
-                panels=panels,
-            )  # fmt: skip
-    return changes
-
-
 def test_a_gin_hunters_shown_cards_at_the_searchers_knock_move_the_posterior_away_from_simple():
     """When the searcher knocks, the opponent's cards are shown: a gin hunter that held a
     hand it could have knocked with at its last turn (and did not) multiplies the odds of
     simple by PANEL_EPSILON, and nothing favours simple. Against ``simple`` itself the
     cards never tell them apart (simple would have knocked: it did not, so it could not,
     and neither would the gin hunter)."""
-    hunted = _own_knock_ratio_changes("gin-hunter", 10)
+    hunted = _ratio_changes("gin-hunter", 10, "own_knock")
     assert any(c == pytest.approx(reference_search.PANEL_EPSILON) for c in hunted), hunted
     assert all(c <= 1.0 + 1e-12 for c in hunted), hunted
-    simple = _own_knock_ratio_changes("simple", 10)
+    simple = _ratio_changes("simple", 10, "own_knock")
     assert simple and all(c == pytest.approx(1.0) for c in simple), simple
