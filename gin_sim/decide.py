@@ -55,6 +55,7 @@ from gin_sim.kernels.search import (
     MEMORY_KNOWN,
     forget_nb,
     new_hand_nb,
+    prior_nb,
     search_nb,
     search_scratch_nb,
 )
@@ -687,8 +688,8 @@ class OpponentMemory:
         if not panel:
             return {}
         if row[MEMORY_KNOWN] == 0.0:  # no search since it was forgotten: the prior
-            prior = self._decider.strategy.panel_prior or [1.0] * len(panel)
-            return {name: w / sum(prior) for name, w in zip(panel, prior, strict=True)}
+            row = row.copy()
+            prior_nb(self._decider._params, len(panel), row)  # as the next search takes it
         return {name: float(row[m]) for m, name in enumerate(panel)}
 
     def belongs_to(self, decider: Decider) -> bool:
