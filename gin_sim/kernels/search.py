@@ -473,6 +473,18 @@ def remember_turn_nb(masks, state, player, memory):
 
 
 @njit(cache=True, _nrt=False)
+def bayes_nb(posterior, likes, panel):
+    """Bayes' rule: the first ``panel`` slots of ``posterior`` times ``likes``, normalized
+    (the reference's ``OpponentPanel._multiply``, in the same order of operations)."""
+    total = 0.0
+    for m in range(panel):
+        posterior[m] *= likes[m]
+        total += posterior[m]
+    for m in range(panel):
+        posterior[m] /= total
+
+
+@njit(cache=True, _nrt=False)
 def update_posterior_nb(params, masks, state, rules, undercut_table, player, search, panel):
     """Bayes' rule on the panel after the opponent's turn, at the searcher's draw: each
     model's likelihood of that turn is its mean over EVIDENCE_WORLDS worlds sampled as the
@@ -494,12 +506,9 @@ def update_posterior_nb(params, masks, state, rules, undercut_table, player, sea
                 params[base : base + FAMILY_PARAMS], hand, memory[player], rules,
                 undercut_table, idle, opponent, to_close,
             )  # fmt: skip
-    total = 0.0
     for m in range(panel):
-        memory[player, m] *= likes[m] / EVIDENCE_WORLDS
-        total += memory[player, m]
-    for m in range(panel):
-        memory[player, m] /= total
+        likes[m] /= EVIDENCE_WORLDS
+    bayes_nb(memory[player], likes, panel)
 
 
 @njit(cache=True, _nrt=False)
@@ -563,17 +572,13 @@ def own_knock_update_nb(masks, state, rules, strategies, undercut_table, search)
     idle = search[10]
     likes = search[18]
     to_close = points_to_close_nb(state, rules, opponent)  # the score is public
-    total = 0.0
     for m in range(panel):
         base = StrategyParam.MC_PANEL + m * FAMILY_PARAMS
         likes[m] = last_turn_likelihood_nb(
             params[base : base + FAMILY_PARAMS], masks[_M.HAND + opponent], row, rules,
             undercut_table, idle, opponent, to_close,
         )  # fmt: skip
-        row[m] *= likes[m]
-        total += row[m]
-    for m in range(panel):
-        row[m] /= total
+    bayes_nb(row, likes, panel)
 
 
 @njit(cache=True, _nrt=False)
@@ -604,17 +609,13 @@ def showdown_update_nb(masks, state, rules, strategies, undercut_table, search):
         whole |= _bit(discard)
         pile &= ~_bit(discard)
     forbidden = state[_S.TAKEN_CARD] if state[_S.FROM_PILE] else -1
-    total = 0.0
     for m in range(panel):
         base = StrategyParam.MC_PANEL + m * FAMILY_PARAMS
         likes[m] = knock_likelihood_nb(
             params[base : base + FAMILY_PARAMS], whole, discard, forbidden, pile, masks, state,
             rules, undercut_table, idle, watcher,
         )  # fmt: skip
-        memory[watcher, m] *= likes[m]
-        total += memory[watcher, m]
-    for m in range(panel):
-        memory[watcher, m] /= total
+    bayes_nb(memory[watcher], likes, panel)
 
 
 @njit(cache=True, _nrt=False)
