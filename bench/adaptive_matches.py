@@ -19,10 +19,10 @@ from statistics import NormalDist
 
 import numpy as np
 
-from gin_sim.match_start import parse_start
-from gin_sim.rules import load_rules
-from gin_sim.simulate import head_to_head_matches
-from gin_sim.strategies import load_strategy
+from gin_sim.experiments.simulate import head_to_head_matches
+from gin_sim.game.match_start import parse_start
+from gin_sim.game.rules import load_rules
+from gin_sim.players.strategies import load_strategy
 
 
 def won_by_match(frame) -> np.ndarray:

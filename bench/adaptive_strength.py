@@ -18,10 +18,10 @@ from statistics import NormalDist
 
 import pandas as pd
 
-from gin_sim.rules import load_rules
-from gin_sim.simulate import head_to_head
-from gin_sim.strategies import load_strategy
-from gin_sim.summary import paired_difference
+from gin_sim.experiments.simulate import head_to_head
+from gin_sim.experiments.summary import paired_difference
+from gin_sim.game.rules import load_rules
+from gin_sim.players.strategies import load_strategy
 
 
 def main() -> None:

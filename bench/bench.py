@@ -16,10 +16,10 @@ import time
 import numba
 import numpy as np
 
+from gin_sim.experiments.simulate import simulate_deals, simulate_matches
+from gin_sim.game.rules import load_rules
 from gin_sim.kernels.deadwood import min_deadwood_many_nb
-from gin_sim.rules import load_rules
-from gin_sim.simulate import simulate_deals, simulate_matches
-from gin_sim.strategies import parse_players
+from gin_sim.players.strategies import parse_players
 
 SECTIONS = ("kernels", "search", "serve", "positions", "runs")
 
@@ -95,7 +95,7 @@ def bench_kernels(args: argparse.Namespace) -> None:
     )
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
     if args.check:
-        from gin_sim.melds import min_deadwood_exhaustive
+        from gin_sim.game.melds import min_deadwood_exhaustive
 
         sample = range(0, hands.size, max(1, hands.size // 20_000))
         bad = sum(min_deadwood_exhaustive(int(hands[i])) != out[i] for i in sample)
@@ -116,7 +116,7 @@ def bench_kernels(args: argparse.Namespace) -> None:
             f"{numba.config.NUMBA_NUM_THREADS} threads, {args.deals:,} deals, median of {args.repeats})"
         )
         if args.check:
-            from gin_sim.records import record_to_dict
+            from gin_sim.game.records import record_to_dict
             from gin_sim.reference.engine import play_deal_reference
 
             records = simulate_deals(rules, pair, 2_000, seed=1)
@@ -157,11 +157,11 @@ def expert_positions(rules, count: int) -> list[tuple[np.ndarray, np.ndarray]]:
     """``count`` positions where player 0 decides, from expert against expert under
     ``rules`` (each at a turn drawn from 1 to 11 of a deck of seed 1): the positions the
     search benchmarks decide at (``bench_search``, ``bench/search_profile.py``)."""
-    from gin_sim.enums import Phase, PositionSlot
+    from gin_sim.kernels.enums import Phase, PositionSlot
     from gin_sim.kernels.playout import scratch_nb
     from gin_sim.kernels.position import apply_nb, deal_nb, family_action_nb
-    from gin_sim.simulate import load_undercut_table
-    from gin_sim.strategies import load_strategy, strategies_to_kernel
+    from gin_sim.players.calibration import load_undercut_table
+    from gin_sim.players.strategies import load_strategy, strategies_to_kernel
 
     rules_vector = rules.to_kernel()
     table = load_undercut_table()
@@ -187,11 +187,12 @@ def expert_positions(rules, count: int) -> list[tuple[np.ndarray, np.ndarray]]:
 def bench_search(args: argparse.Namespace) -> None:
     """The search player: decisions and rollouts per second on one thread at positions
     from expert play, and whole games to 100 per second (mc vs simple, standard)."""
+    from gin_sim.experiments.simulate import head_to_head_matches
     from gin_sim.kernels.playout import scratch_nb
     from gin_sim.kernels.search import search_nb, search_scratch_nb
-    from gin_sim.search_value import NO_TABLES
-    from gin_sim.simulate import head_to_head_matches, load_undercut_table
-    from gin_sim.strategies import load_strategy, strategies_to_kernel
+    from gin_sim.players.calibration import load_undercut_table
+    from gin_sim.players.search_value import NO_TABLES
+    from gin_sim.players.strategies import load_strategy, strategies_to_kernel
 
     standard = load_rules("standard")
     rules_vector = standard.to_kernel()
@@ -253,7 +254,7 @@ def bench_search(args: argparse.Namespace) -> None:
 def bench_positions(args: argparse.Namespace) -> None:
     """Deep evaluation (docs/advice.md) at the default depth: positions of every kind kept
     from expert play, evaluated on all cores; then a whole dataset of mc against mc."""
-    from gin_sim.positions import (
+    from gin_sim.experiments.positions import (
         Evaluation,
         PositionsConfig,
         evaluate_positions,
@@ -298,8 +299,8 @@ def bench_serve(args: argparse.Namespace) -> None:
     import subprocess
     import sys
 
-    from gin_sim.decide import view_from_situation
     from gin_sim.reference.engine import decisions_reference
+    from gin_sim.reference.views import view_from_situation
 
     views, deal = [], 0
     while len(views) < args.serve_requests:
@@ -308,7 +309,7 @@ def bench_serve(args: argparse.Namespace) -> None:
             for s, _ in decisions_reference(5, deal, "hollywood", ("expert", "expert"))
         ]
         deal += 1
-    from gin_sim.decide import Decider
+    from gin_sim.players.decide import Decider
 
     for strategy, count in (("simple", args.serve_requests), ("mc", args.serve_requests // 10)):
         decider = Decider(strategy, "hollywood")
@@ -360,8 +361,8 @@ def bench_runs(args: argparse.Namespace) -> None:
     import sys
     import tempfile
 
-    from gin_sim.runs import RunConfig, execute
-    from gin_sim.summary import HeadToHead
+    from gin_sim.experiments.runs import RunConfig, execute
+    from gin_sim.experiments.summary import HeadToHead
 
     config = RunConfig(
         "hands",
@@ -401,7 +402,7 @@ def bench_runs(args: argparse.Namespace) -> None:
         # The child reports its own high-water mark (VmHWM, Linux): getrusage on children
         # would also count the pages this large process had when it forked the child.
         report_peak = (
-            "import atexit, sys; from gin_sim.cli import main; "
+            "import atexit, sys; from gin_sim.interfaces.cli import main; "
             "atexit.register(lambda: print([l for l in open('/proc/self/status') "
             "if l.startswith('VmHWM')][0], file=sys.stderr)); main()"
         )

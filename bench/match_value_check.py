@@ -4,7 +4,7 @@ The kernels read the chance of winning a Hollywood match from the joint dynamic 
 of ``kernels/match_value.py`` (the columns move together; scores on a lattice of
 ``--step`` points, interpolated). This script compares it, and the chance of winning two
 of the three columns as if they were independent (the value before issue 17's second
-session), with the Monte Carlo match model of ``gin_sim.equity``
+session), with the Monte Carlo match model of ``gin_sim.experiments.equity``
 (``kernels.equity.model_matches_nb``: hands drawn from the same measured outcome
 distribution, real points credited by the match kernel's rules) on match states people
 meet, for the player playing the searcher's rollout policy.
@@ -18,11 +18,11 @@ import argparse
 
 import numpy as np
 
+from gin_sim.game.match_start import parse_start
+from gin_sim.game.rules import load_rules
 from gin_sim.kernels.equity import model_matches_nb
 from gin_sim.kernels.match_value import match_equity_nb, value_vector
-from gin_sim.match_start import parse_start
-from gin_sim.rules import load_rules
-from gin_sim.search_value import game_table, hand_outcome_probabilities, lattice_step
+from gin_sim.players.search_value import game_table, hand_outcome_probabilities, lattice_step
 
 STATES = [
     "0:0,0:0,0:0",

@@ -1,7 +1,7 @@
 """A gin-sim strategy against OpenSpiel's own simple bot in OpenSpiel's ``gin_rummy``.
 
 Duplicate deals: each deck (gin-sim's deck of ``--seed`` and the deal's index, dealt as
-``gin_sim.openspiel_bot.openspiel_deal_order`` says) is played twice, the strategy in
+``gin_sim.interfaces.openspiel_bot.openspiel_deal_order`` says) is played twice, the strategy in
 each seat once, and the two hands' results are averaged per deck, so that the luck of
 the cards cancels out; the 95% intervals are over decks (1.96 standard errors).
 
@@ -29,8 +29,8 @@ try:
 except ImportError:
     sys.exit("error: bench/openspiel.py needs OpenSpiel: pip install -e '.[openspiel]'")
 
-from gin_sim.openspiel_bot import GinSimBot, play_deck
-from gin_sim.reference.rng import deck_for_deal
+from gin_sim.game.rng import deck_for_deal
+from gin_sim.interfaces.openspiel_bot import GinSimBot, play_deck
 
 Z95 = 1.959963984540054
 

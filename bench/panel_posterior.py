@@ -23,15 +23,15 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 
-from gin_sim.calibration import load_undercut_table
-from gin_sim.enums import PanelMemory, Phase, PositionSlot, StrategyParam
+from gin_sim.game.rules import load_rules
+from gin_sim.kernels.enums import PanelMemory, Phase, PositionSlot, StrategyParam
 from gin_sim.kernels.playout import decide_nb, scratch_nb
 from gin_sim.kernels.position import apply_nb, deal_nb
 from gin_sim.kernels.rng import player_key_nb, shuffle_deck_nb
 from gin_sim.kernels.search import forget_nb, new_hand_nb, showdown_update_nb
-from gin_sim.rules import load_rules
-from gin_sim.search_value import NO_TABLES
-from gin_sim.strategies import load_strategy, strategies_to_kernel
+from gin_sim.players.calibration import load_undercut_table
+from gin_sim.players.search_value import NO_TABLES
+from gin_sim.players.strategies import load_strategy, strategies_to_kernel
 
 MAX_TURN = 12
 

@@ -21,7 +21,8 @@ import numpy as np
 from numba import njit
 
 from bench import expert_positions  # bench/bench.py: the script's folder is on the path
-from gin_sim.enums import FAMILY_PARAMS, Phase, PositionSlot, StrategyParam
+from gin_sim.game.rules import load_rules
+from gin_sim.kernels.enums import FAMILY_PARAMS, Phase, PositionSlot, StrategyParam
 from gin_sim.kernels.playout import scratch_nb
 from gin_sim.kernels.position import (
     apply_nb,
@@ -31,10 +32,9 @@ from gin_sim.kernels.position import (
 )
 from gin_sim.kernels.rng import next_nb
 from gin_sim.kernels.search import candidates_nb, sample_world_nb, search_nb, search_scratch_nb
-from gin_sim.rules import load_rules
-from gin_sim.search_value import NO_TABLES
-from gin_sim.simulate import load_undercut_table
-from gin_sim.strategies import load_strategy, strategies_to_kernel
+from gin_sim.players.calibration import load_undercut_table
+from gin_sim.players.search_value import NO_TABLES
+from gin_sim.players.strategies import load_strategy, strategies_to_kernel
 
 _MAX_SNAPSHOTS = 2_000_000
 

@@ -2,7 +2,7 @@
 
 The public API, one way in for each concept:
 
-- cards: ``parse_cards``, ``format_cards`` (``gin_sim.cards``)
+- cards: ``parse_cards``, ``format_cards`` (``gin_sim.game.cards``)
 - deadwood: ``min_deadwood``, ``min_deadwood_many`` (numba kernel), ``best_arrangement``
 - rules and strategies: ``Rules``, ``load_rules``, ``load_strategy``
 - play: ``play_hand`` (one hand from an explicit deck), ``simulate_deals``,
@@ -14,18 +14,17 @@ The public API, one way in for each concept:
 """
 
 # First of all: the environment variables numba reads are checked before it is imported.
-import gin_sim.environment  # noqa: F401
-from gin_sim.cards import format_cards, parse_cards
-from gin_sim.deadwood import min_deadwood, min_deadwood_many
-from gin_sim.decide import Decider, Decision, decide
-from gin_sim.melds import Arrangement, best_arrangement
-from gin_sim.positions import load_positions
-from gin_sim.rules import Rules, load_rules
-from gin_sim.runs import load_run
-from gin_sim.simulate import play_hand, records_to_frame, simulate_deals
-from gin_sim.strategies import Strategy, load_strategy
-
-__version__ = "0.1.0"
+import gin_sim.game.environment  # noqa: F401
+from gin_sim.experiments.positions import load_positions
+from gin_sim.experiments.runs import load_run
+from gin_sim.experiments.simulate import play_hand, records_to_frame, simulate_deals
+from gin_sim.game.cards import format_cards, parse_cards
+from gin_sim.game.deadwood import min_deadwood, min_deadwood_many
+from gin_sim.game.melds import Arrangement, best_arrangement
+from gin_sim.game.rules import Rules, load_rules
+from gin_sim.players.decide import Decider, Decision, decide
+from gin_sim.players.strategies import Strategy, load_strategy
+from gin_sim.version import __version__
 
 __all__ = [
     "Arrangement",

@@ -1,3 +1,3 @@
-from gin_sim.cli import main
+from gin_sim.interfaces.cli import main
 
 main()

@@ -18,14 +18,7 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from gin_sim.cards import parse_card_list
-from gin_sim.cli import app
-from gin_sim.config import ConfigError
-from gin_sim.decide import action_words, parse_view, view_from_situation, view_of_position
-from gin_sim.enums import DecisionKind, PositionMask, PositionSlot
-from gin_sim.kernels.advice import MAX_ACTIONS, evaluate_positions_nb
-from gin_sim.melds import min_deadwood_exhaustive
-from gin_sim.positions import (
+from gin_sim.experiments.positions import (
     KINDS,
     Evaluation,
     PositionsConfig,
@@ -36,15 +29,24 @@ from gin_sim.positions import (
     position_arrays,
     sample_positions,
 )
-from gin_sim.records import record_to_dict
+from gin_sim.experiments.runs import RunError
+from gin_sim.experiments.simulate import simulate_deals
+from gin_sim.game.cards import parse_card_list
+from gin_sim.game.config import ConfigError
+from gin_sim.game.melds import min_deadwood_exhaustive
+from gin_sim.game.records import record_to_dict
+from gin_sim.game.rng import evaluation_stream_state
+from gin_sim.game.rules import load_rules
+from gin_sim.interfaces.cli import app
+from gin_sim.kernels.advice import MAX_ACTIONS, evaluate_positions_nb
+from gin_sim.kernels.enums import DecisionKind, PositionMask, PositionSlot
+from gin_sim.players.calibration import load_undercut_table
+from gin_sim.players.decide import action_words, parse_view, view_of_position
+from gin_sim.players.strategies import load_strategy, parse_players
 from gin_sim.reference import advice as reference
 from gin_sim.reference.engine import completes_a_meld
-from gin_sim.reference.rng import evaluation_stream_state
 from gin_sim.reference.search import describe_action
-from gin_sim.rules import load_rules
-from gin_sim.runs import RunError
-from gin_sim.simulate import load_undercut_table, simulate_deals
-from gin_sim.strategies import load_strategy, parse_players
+from gin_sim.reference.views import view_from_situation
 
 HOLLYWOOD = load_rules("hollywood")
 TINY_MC = load_strategy("mc-fast", ["samples=2", "candidates=2", "infer=true"])
@@ -347,10 +349,10 @@ def test_datasets_on_dask_workers_are_the_same(tmp_path):
 def test_doctests():
     import doctest
 
-    import gin_sim.positions
+    import gin_sim.experiments.positions
     import gin_sim.reference.advice
 
-    for module in (gin_sim.positions, gin_sim.reference.advice):
+    for module in (gin_sim.experiments.positions, gin_sim.reference.advice):
         assert doctest.testmod(module).failed == 0
 
 
@@ -428,7 +430,7 @@ def test_the_take_table_sorts_cards_by_what_they_do():
 def test_stored_positions_evaluate_again_on_the_same_worlds():
     """A dataset's full positions reproduce its evaluation exactly; under other scoring
     (standard: undercut 25) the same positions get the same actions, other values."""
-    from gin_sim.positions import evaluate_frame
+    from gin_sim.experiments.positions import evaluate_frame
 
     config = _dataset(deals=6, chunk=6)
     frame = pd.concat(execute(config), ignore_index=True)

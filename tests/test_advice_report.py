@@ -11,17 +11,17 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from gin_sim.cli import app
-from gin_sim.enums import PositionMask, PositionSlot
+from gin_sim.experiments.positions import load_positions, play_headline, sample_positions
+from gin_sim.game.rng import Stream, bounded, splitmix64
+from gin_sim.game.rules import load_rules
+from gin_sim.interfaces.cli import app
 from gin_sim.kernels.advice import MAX_ACTIONS, evaluation_actions_nb, play_forced_nb
-from gin_sim.positions import load_positions, play_headline, sample_positions
+from gin_sim.kernels.enums import PositionMask, PositionSlot
+from gin_sim.players.calibration import load_undercut_table
+from gin_sim.players.search_value import NO_TABLES
+from gin_sim.players.strategies import load_strategy, strategies_to_kernel
 from gin_sim.reference import advice as reference
-from gin_sim.reference.rng import Stream, bounded, splitmix64
 from gin_sim.reference.search import rollout_value
-from gin_sim.rules import load_rules
-from gin_sim.search_value import NO_TABLES
-from gin_sim.simulate import load_undercut_table
-from gin_sim.strategies import load_strategy, strategies_to_kernel
 
 GOLDEN = 0x9E3779B97F4A7C15
 MASK64 = (1 << 64) - 1
@@ -156,8 +156,8 @@ def test_bad_advice_settings_are_one_line_errors(tmp_path, extra, message):
 def test_play_headline_is_paired_and_thread_free():
     """Forcing the same action as headline and baseline gains exactly 0 (the same stocks
     and player streams); any threads give the same gains."""
-    from gin_sim.positions import Evaluation, PositionsConfig, execute
-    from gin_sim.strategies import parse_players
+    from gin_sim.experiments.positions import Evaluation, PositionsConfig, execute
+    from gin_sim.players.strategies import parse_players
 
     rules = load_rules("hollywood")
     config = PositionsConfig(rules, parse_players("expert,expert"), 9, 8, 8, Evaluation(8, 2))
@@ -179,7 +179,7 @@ def test_play_headline_is_paired_and_thread_free():
 def test_an_interrupted_advice_report_resumes_from_its_positions(tmp_path, monkeypatch):
     """Interrupted after its datasets, the report keeps them; the same call again reads
     them back (nothing replayed) and writes the tables of an uninterrupted report."""
-    import gin_sim.positions as positions_module
+    import gin_sim.experiments.positions as positions_module
     from gin_sim.reports.build import write_advice
 
     settings = ("hollywood", ["standard"], ["expert", "expert"], 10, 8, 3, 2, 4)

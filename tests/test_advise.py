@@ -14,11 +14,12 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
-from gin_sim.advise import complete_view
-from gin_sim.cli import app
-from gin_sim.decide import decide, view_from_situation
+from gin_sim.interfaces.advise import complete_view
+from gin_sim.interfaces.cli import app
+from gin_sim.interfaces.serve import decision_document
+from gin_sim.players.decide import decide
 from gin_sim.reference.engine import decisions_reference
-from gin_sim.serve import decision_document
+from gin_sim.reference.views import view_from_situation
 
 runner = CliRunner()
 DISCARD = [

@@ -10,7 +10,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from gin_sim.calibration import (
+from gin_sim.game.config import ConfigError
+from gin_sim.kernels.enums import UNDERCUT_TABLE_DEADWOOD, UNDERCUT_TABLE_TURNS
+from gin_sim.players.calibration import (
     check_undercut_table,
     load_undercut_table,
     read_undercut_table,
@@ -18,8 +20,6 @@ from gin_sim.calibration import (
     undercut_table_path,
     write_undercut_table,
 )
-from gin_sim.config import ConfigError
-from gin_sim.enums import UNDERCUT_TABLE_DEADWOOD, UNDERCUT_TABLE_TURNS
 
 
 def test_the_shipped_table_loads_as_the_kernels_need_it():
@@ -41,9 +41,9 @@ def test_a_written_table_reads_back(tmp_path: Path):
 
 
 def test_a_table_measured_from_records_passes_the_check():
-    from gin_sim.rules import load_rules
-    from gin_sim.simulate import records_to_frame, simulate_deals
-    from gin_sim.strategies import parse_players
+    from gin_sim.experiments.simulate import records_to_frame, simulate_deals
+    from gin_sim.game.rules import load_rules
+    from gin_sim.players.strategies import parse_players
 
     records = simulate_deals(load_rules("hollywood"), parse_players("simple,simple"), 3_000, 5)
     table = undercut_table_from_records(records_to_frame(records))

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gin_sim.cards import (
+from gin_sim.game.cards import (
     card_value,
     format_cards,
     parse_card,

@@ -9,7 +9,7 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
-from gin_sim.cli import app
+from gin_sim.interfaces.cli import app
 
 runner = CliRunner()
 

@@ -13,9 +13,9 @@ import pytest
 from distributed import Client, LocalCluster
 
 import gin_sim
-from gin_sim.rules import load_rules
-from gin_sim.runs import RunConfig, execute
-from gin_sim.strategies import parse_players
+from gin_sim.experiments.runs import RunConfig, execute
+from gin_sim.game.rules import load_rules
+from gin_sim.players.strategies import parse_players
 
 
 def config(kind: str = "hands", count: int = 24_000, chunk_size: int = 3_000) -> RunConfig:
@@ -121,7 +121,7 @@ def test_bad_cluster_options(args, message):
 def test_report_on_workers_equals_report_in_process(tmp_path):
     from typer.testing import CliRunner
 
-    from gin_sim.cli import app
+    from gin_sim.interfaces.cli import app
 
     args = ["report", "knock", "--deals", "2000", "--matches", "100", "--quiet"]
     runner = CliRunner()
@@ -143,7 +143,7 @@ def test_a_running_scheduler_passes_the_bounded_handshake(client):
     real scheduler through, and the run equals an in-process one."""
     from typer.testing import CliRunner
 
-    from gin_sim.cli import app
+    from gin_sim.interfaces.cli import app
 
     address = client.scheduler.address
     assert address.startswith("tcp://")
@@ -172,7 +172,7 @@ def _one_core() -> None:
 def test_local_workers_are_capped_by_cores_and_memory(
     monkeypatch, cores, memory, asked, started, reason
 ):
-    from gin_sim import cluster
+    from gin_sim.experiments import cluster
 
     monkeypatch.setattr(cluster, "cores", lambda: cores)
     monkeypatch.setattr(cluster, "available_memory", lambda: memory)
@@ -190,11 +190,11 @@ def test_local_workers_are_capped_by_cores_and_memory(
 def test_a_local_cluster_is_the_active_one_with_threads_shared(monkeypatch):
     """Reports find the cluster of --workers (they ask ``active_client``), and each worker's
     kernels get its share of the cores."""
-    from gin_sim import cluster
+    from gin_sim.experiments import cluster
 
     monkeypatch.setattr(cluster, "cores", lambda: 1)
     with (
-        pytest.warns(gin_sim.config.GinSimWarning, match="--workers 3 is capped at 1"),
+        pytest.warns(gin_sim.game.config.GinSimWarning, match="--workers 3 is capped at 1"),
         cluster.dask_client(None, 3) as client,
     ):
         assert cluster.active_client() is client
@@ -210,7 +210,7 @@ def test_many_workers_on_a_small_job_say_one_line_and_nothing_of_dask():
     ``client`` may), and the same figures as in-process."""
     from typer.testing import CliRunner
 
-    from gin_sim.cli import app
+    from gin_sim.interfaces.cli import app
 
     args = ["simulate", "--deals", "300", "--json"]
     spread = subprocess.run(

@@ -8,8 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gin_sim.config import ConfigError, configs_dir
-from gin_sim.enums import (
+from gin_sim.game.config import ConfigError, configs_dir
+from gin_sim.game.rules import Rules, load_rules, named_rules
+from gin_sim.kernels.enums import (
     FAMILY_PARAMS,
     MAX_PANEL,
     MAX_SCHEDULE_PHASES,
@@ -17,8 +18,7 @@ from gin_sim.enums import (
     RuleParam,
     StrategyParam,
 )
-from gin_sim.rules import Rules, load_rules, named_rules
-from gin_sim.strategies import (
+from gin_sim.players.strategies import (
     PANEL_MEMORIES,
     SEARCH_VALUES,
     Strategy,

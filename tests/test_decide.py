@@ -1,4 +1,4 @@
-"""``gin_sim.decide``: any strategy's decision from a plain-data view, through the kernels.
+"""``gin_sim.players.decide``: any strategy's decision from a plain-data view, through the kernels.
 
 - Family decisions through ``decide`` equal the decisions played at the same positions
   (the reference engine's, which plays the kernels' records: checked here too).
@@ -18,8 +18,13 @@ from pathlib import Path
 import pytest
 
 import gin_sim
-from gin_sim.cards import parse_card_list
-from gin_sim.decide import (
+from gin_sim.experiments.simulate import simulate_deals
+from gin_sim.game.cards import parse_card_list
+from gin_sim.game.melds import min_deadwood_exhaustive
+from gin_sim.game.records import record_to_dict
+from gin_sim.game.rules import load_rules
+from gin_sim.kernels.enums import PositionMask, PositionSlot
+from gin_sim.players.decide import (
     Decider,
     _kernel_decision,
     decide,
@@ -28,16 +33,11 @@ from gin_sim.decide import (
     parse_view,
     position_from_view,
     stream_state,
-    view_from_situation,
 )
-from gin_sim.enums import PositionMask, PositionSlot
-from gin_sim.melds import min_deadwood_exhaustive
-from gin_sim.records import record_to_dict
+from gin_sim.players.strategies import Strategy, load_strategy
 from gin_sim.reference.engine import BIG_GIN, decisions_reference, play_deal_reference
 from gin_sim.reference.search import describe_action
-from gin_sim.rules import load_rules
-from gin_sim.simulate import simulate_deals
-from gin_sim.strategies import Strategy, load_strategy
+from gin_sim.reference.views import view_from_situation
 
 SEED = 404
 README = Path(__file__).resolve().parents[1] / "README.md"
@@ -327,7 +327,7 @@ def test_the_turn_bound_follows_the_rules_cap_on_pile_takes():
 def test_the_readme_example_runs_as_written():
     text = README.read_text()
     blocks = re.findall(r"```pycon\n(.*?)```", text, flags=re.S)
-    example = [b for b in blocks if "gin_sim.decide" in b]
+    example = [b for b in blocks if "gin_sim.decide(" in b]
     assert len(example) == 1
     parser = doctest.DocTestParser()
     test = parser.get_doctest(example[0], {}, "README decide", str(README), 0)
@@ -351,7 +351,7 @@ def test_strategy_objects_and_family_kinds():
 def test_the_module_doctests_run():
     import importlib
 
-    assert doctest.testmod(importlib.import_module("gin_sim.decide")).failed == 0
+    assert doctest.testmod(importlib.import_module("gin_sim.players.decide")).failed == 0
 
 
 @pytest.mark.parametrize("rule_set", ["hollywood", "oklahoma"])
@@ -389,16 +389,16 @@ def test_a_prepared_decider_decides_as_a_fresh_preparation_and_needs_no_stock_ca
 def test_a_prepared_decider_reads_no_file_per_decision(monkeypatch):
     """Prepared once: deciding reads no strategy or rule file (the rollout and opponent
     model of a search player included), so a file read would fail here."""
-    import gin_sim.rules
-    import gin_sim.strategies
+    import gin_sim.game.rules
+    import gin_sim.players.strategies
 
     deciders = [Decider("mc", "hollywood"), Decider("expert", "standard")]
 
     def no_reading(*args, **kwargs):
         raise AssertionError("a file was read while deciding")
 
-    monkeypatch.setattr(gin_sim.strategies, "read_named_config", no_reading)
-    monkeypatch.setattr(gin_sim.rules, "read_named_config", no_reading)
+    monkeypatch.setattr(gin_sim.players.strategies, "read_named_config", no_reading)
+    monkeypatch.setattr(gin_sim.game.rules, "read_named_config", no_reading)
     for decider in deciders:
         assert decider.decide(VIEW, 1).discard == "KD"
     with pytest.raises(AssertionError, match="a file was read"):  # the patch does bite
@@ -406,7 +406,7 @@ def test_a_prepared_decider_reads_no_file_per_decision(monkeypatch):
 
 
 def test_decide_prepares_a_strategy_once_per_rule_set():
-    from gin_sim.decide import _prepared
+    from gin_sim.players.decide import _prepared
 
     mc = load_strategy("mc")
     decide(VIEW, "standard", mc)

@@ -14,12 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from gin_sim.decide import Decider, view_from_situation
+from gin_sim.game.rules import load_rules
+from gin_sim.interfaces.serve import Server
+from gin_sim.players.decide import Decider
+from gin_sim.players.strategies import load_strategy
 from gin_sim.reference.engine import decisions_reference
 from gin_sim.reference.search import describe_action
-from gin_sim.rules import load_rules
-from gin_sim.serve import Server
-from gin_sim.strategies import load_strategy
+from gin_sim.reference.views import view_from_situation
 
 SEED = 9233
 

@@ -15,16 +15,17 @@ from dataclasses import replace
 import pytest
 from typer.testing import CliRunner
 
-from gin_sim.cli import app
-from gin_sim.decide import Decider, decide, parse_view, position_from_view, view_from_situation
-from gin_sim.enums import PositionSlot
-from gin_sim.match_start import parse_start
+from gin_sim.game.match_start import parse_start
+from gin_sim.game.rules import load_rules
+from gin_sim.interfaces.cli import app
+from gin_sim.interfaces.serve import Server
+from gin_sim.kernels.enums import PositionSlot
+from gin_sim.players.decide import Decider, decide, parse_view, position_from_view
+from gin_sim.players.strategies import load_strategy
 from gin_sim.reference.engine import decisions_reference
 from gin_sim.reference.match import starting_score
 from gin_sim.reference.search import describe_action
-from gin_sim.rules import load_rules
-from gin_sim.serve import Server
-from gin_sim.strategies import load_strategy
+from gin_sim.reference.views import view_from_situation
 
 SEED = 515
 runner = CliRunner()

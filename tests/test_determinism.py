@@ -11,10 +11,10 @@ import numba
 import numpy as np
 import pytest
 
+from gin_sim.experiments.simulate import simulate_deals
+from gin_sim.game.rules import load_rules
 from gin_sim.kernels.rng import shuffle_deck_nb
-from gin_sim.rules import load_rules
-from gin_sim.simulate import simulate_deals
-from gin_sim.strategies import parse_players
+from gin_sim.players.strategies import parse_players
 
 RULES = load_rules("hollywood")
 
@@ -46,8 +46,8 @@ def test_seed_changes_decks_and_decks_are_permutations():
 def test_jit_disabled_gives_the_same_records():
     """NUMBA_DISABLE_JIT=1 (for debugging) runs the same code as plain Python."""
     code = (
-        "import json; from gin_sim.simulate import simulate_deals;"
-        "from gin_sim.rules import load_rules; from gin_sim.strategies import parse_players;"
+        "import json; from gin_sim.experiments.simulate import simulate_deals;"
+        "from gin_sim.game.rules import load_rules; from gin_sim.players.strategies import parse_players;"
         "r = simulate_deals(load_rules('hollywood'), parse_players('simple,random'), 40, 3);"
         "print(json.dumps([[int(x) for x in row.tolist()] for row in r]))"
     )

@@ -9,16 +9,16 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from gin_sim.cli import app
-from gin_sim.distill import (
+from gin_sim.experiments.distill import (
     Proposal,
     check,
     distill,
     distilled_schedule,
     proposals,
 )
-from gin_sim.rules import load_rules
-from gin_sim.strategies import load_strategy
+from gin_sim.game.rules import load_rules
+from gin_sim.interfaces.cli import app
+from gin_sim.players.strategies import load_strategy
 
 BANDS = ["25-31", "19-24", "13-18", "7-12", "0-6"]
 

@@ -11,18 +11,18 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from gin_sim import equity
-from gin_sim.cli import app
-from gin_sim.equity import (
+from gin_sim.experiments import equity
+from gin_sim.experiments.equity import (
     HandOutcomes,
     game_equity,
     measure_outcomes,
     model_matches,
 )
+from gin_sim.game.match_start import MatchStart, parse_start
+from gin_sim.game.rules import load_rules
+from gin_sim.interfaces.cli import app
 from gin_sim.kernels.equity import game_equity_nb
-from gin_sim.match_start import MatchStart, parse_start
-from gin_sim.rules import load_rules
-from gin_sim.strategies import parse_players
+from gin_sim.players.strategies import parse_players
 
 runner = CliRunner()
 

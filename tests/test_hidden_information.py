@@ -24,14 +24,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gin_sim.calibration import load_undercut_table
-from gin_sim.enums import RuleParam
+from gin_sim.game.records import HAND_RECORD
+from gin_sim.game.rules import Rules, load_rules
+from gin_sim.kernels.enums import RuleParam
 from gin_sim.kernels.playout import play_deck_nb
-from gin_sim.records import HAND_RECORD
+from gin_sim.players.calibration import load_undercut_table
+from gin_sim.players.strategies import Strategy, load_strategy, strategies_to_kernel
 from gin_sim.reference import engine as reference_engine
 from gin_sim.reference.engine import View, play_hand_reference
-from gin_sim.rules import Rules, load_rules
-from gin_sim.strategies import Strategy, load_strategy, strategies_to_kernel
 
 FAMILY = ["simple", "basic", "expert", "defensive", "gin-hunter", "early-knocker"]
 KERNEL_DEALS = 300  # per observing strategy

@@ -25,14 +25,14 @@ import pytest
 from typer.testing import CliRunner
 
 import gin_sim
-from gin_sim.cards import FULL_DECK, parse_cards
-from gin_sim.cli import app
-from gin_sim.deadwood import min_deadwood_many
-from gin_sim.limits import MAX_CHUNKS, MAX_COUNT, MAX_HAND_CARDS
-from gin_sim.replay import replay_deal
-from gin_sim.rules import load_rules
-from gin_sim.runs import RunConfig, execute, read_manifest
-from gin_sim.strategies import parse_players
+from gin_sim.experiments.runs import RunConfig, execute, read_manifest
+from gin_sim.game.cards import FULL_DECK, parse_cards
+from gin_sim.game.deadwood import min_deadwood_many
+from gin_sim.game.limits import MAX_CHUNKS, MAX_COUNT, MAX_HAND_CARDS
+from gin_sim.game.rules import load_rules
+from gin_sim.interfaces.cli import app
+from gin_sim.interfaces.replay import replay_deal
+from gin_sim.players.strategies import parse_players
 
 runner = CliRunner()
 HUGE = str(10**20)
@@ -585,7 +585,7 @@ def _read_only(folder: Path, monkeypatch) -> None:
     # root may write anywhere: make the folder look read-only to the run as well
     real = os.access
     monkeypatch.setattr(
-        "gin_sim.runs.os.access",
+        "gin_sim.experiments.runs.os.access",
         lambda path, mode: False if Path(path) == folder and mode & os.W_OK else real(path, mode),
     )
 
@@ -646,8 +646,8 @@ def test_warnings_of_other_libraries_pass_through_once():
     warning once, as Python would (not recorded again while being shown)."""
     code = (
         "import warnings\n"
-        "from gin_sim.cli.common import user_errors\n"
-        "from gin_sim.config import GinSimWarning\n"
+        "from gin_sim.interfaces.cli.common import user_errors\n"
+        "from gin_sim.game.config import GinSimWarning\n"
         "with user_errors():\n"
         "    warnings.warn('from a library', UserWarning)\n"
         "    warnings.warn('index left alone', GinSimWarning)\n"
@@ -751,13 +751,13 @@ def test_files_that_are_not_regular_files_are_refused_without_blocking(tmp_path)
 
     (tmp_path / "report").mkdir()
     _fifo(tmp_path / "report" / "report.json")
-    with pytest.warns(gin_sim.config.GinSimWarning, match="report.json"):
+    with pytest.warns(gin_sim.game.config.GinSimWarning, match="report.json"):
         assert _sibling_reports(tmp_path) == []
     assert not is_generated_index(_fifo(tmp_path / "index.md"))
 
-    from gin_sim.calibration import read_undercut_table  # from $GIN_SIM_CONFIGS/models
+    from gin_sim.players.calibration import read_undercut_table  # from $GIN_SIM_CONFIGS/models
 
-    with pytest.raises(gin_sim.config.ConfigError, match="is a FIFO, not a regular file"):
+    with pytest.raises(gin_sim.game.config.ConfigError, match="is a FIFO, not a regular file"):
         read_undercut_table(_fifo(tmp_path / "undercut.csv"))
     assert time.perf_counter() - started < 15
 

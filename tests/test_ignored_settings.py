@@ -9,9 +9,9 @@ from dataclasses import replace
 import pytest
 from typer.testing import CliRunner
 
-from gin_sim.cli import app
-from gin_sim.config import ConfigError
-from gin_sim.strategies import Strategy, load_strategy, named_strategies
+from gin_sim.game.config import ConfigError
+from gin_sim.interfaces.cli import app
+from gin_sim.players.strategies import Strategy, load_strategy, named_strategies
 
 runner = CliRunner()
 

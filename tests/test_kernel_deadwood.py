@@ -8,8 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
 
-from gin_sim.cards import parse_cards
-from gin_sim.deadwood import min_deadwood, min_deadwood_many
+from gin_sim.game.cards import parse_cards
+from gin_sim.game.deadwood import min_deadwood, min_deadwood_many
+from gin_sim.game.melds import min_deadwood_exhaustive
 from gin_sim.kernels.deadwood import (
     deadwood_without_nb,
     has_sets_nb,
@@ -17,8 +18,7 @@ from gin_sim.kernels.deadwood import (
     melds_with_card_nb,
     min_deadwood_nb,
 )
-from gin_sim.melds import min_deadwood_exhaustive
-from gin_sim.tables import MELDS, RUN_DEADWOOD, run_only_deadwood
+from gin_sim.kernels.tables import MELDS, RUN_DEADWOOD, run_only_deadwood
 
 
 def random_hands(rng: np.random.Generator, n: int, size: int) -> list[int]:

@@ -17,11 +17,11 @@ from concurrent.futures import ProcessPoolExecutor
 import numpy as np
 import pytest
 
-from gin_sim.records import HAND_FIELDS
+from gin_sim.experiments.simulate import records_to_frame, simulate_deals
+from gin_sim.game.records import HAND_FIELDS
+from gin_sim.game.rules import Rules, load_rules
+from gin_sim.players.strategies import Strategy, parse_players
 from gin_sim.reference.engine import play_deal_reference
-from gin_sim.rules import Rules, load_rules
-from gin_sim.simulate import records_to_frame, simulate_deals
-from gin_sim.strategies import Strategy, parse_players
 
 # Deals per pairing: every pairing stays, each on fewer decks (the suite's 10-minute budget;
 # 2,500 deals still reach every rule branch the invariants check, pairing by pairing).

@@ -10,13 +10,13 @@ from concurrent.futures import ProcessPoolExecutor
 import numpy as np
 import pytest
 
-from gin_sim.hollywood import HollywoodScore
+from gin_sim.experiments.simulate import head_to_head_matches, simulate_matches
+from gin_sim.game.hollywood import HollywoodScore
+from gin_sim.game.records import HAND_FIELDS, MATCH_FIELDS, record_to_dict
+from gin_sim.game.rules import load_rules
 from gin_sim.kernels.match import credit_nb
-from gin_sim.records import HAND_FIELDS, MATCH_FIELDS, record_to_dict
+from gin_sim.players.strategies import parse_players
 from gin_sim.reference.match import play_match_reference
-from gin_sim.rules import load_rules
-from gin_sim.simulate import head_to_head_matches, simulate_matches
-from gin_sim.strategies import parse_players
 
 ALEXANDRA, BOB = 0, 1
 
@@ -202,7 +202,7 @@ def test_bad_match_input(args, message):
 def test_expert_wins_60_percent_of_game_1s_under_standard_rules():
     """The yardstick of the 2021 gin rummy AI competition (game 1 is a plain game to 100):
     the best bots won about 55% to 73% of games against a simple baseline."""
-    from gin_sim.summary import match_summary
+    from gin_sim.experiments.summary import match_summary
 
     df, _ = head_to_head_matches(
         load_rules("standard"), parse_players("expert,simple"), 5_000, seed=31
@@ -238,7 +238,7 @@ def test_scoreless_ties_are_counted_with_draws_and_labelled_so():
     (R5), so the match record's draws count it; summaries say "drawn or scoreless"."""
     import json
 
-    from gin_sim.summary import match_length, match_summary_json
+    from gin_sim.experiments.summary import match_length, match_summary_json
 
     rules = load_rules("hollywood", ["undercut_on_tie=false"])
     df, hands = head_to_head_matches(
@@ -292,8 +292,8 @@ def test_r23_kernel_tallies_double_the_whole_shutout_tally():
 def test_closing_distance_family_kernel_equals_reference_hand_by_hand(game_format, text, rule_set):
     """``closing_distance`` (knock whenever allowed near a game's end) reads the score in
     the kernel (position slots) and in the reference (the view), and it changes the play."""
-    from gin_sim.match_start import parse_start
-    from gin_sim.strategies import load_strategy
+    from gin_sim.game.match_start import parse_start
+    from gin_sim.players.strategies import load_strategy
 
     rules = load_rules(rule_set)
     start = parse_start(text, game_format, None, rules)

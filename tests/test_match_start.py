@@ -10,15 +10,15 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from gin_sim.cli import app
-from gin_sim.config import ConfigError
-from gin_sim.match_start import MatchStart, parse_start
-from gin_sim.records import MATCH_FIELDS
+from gin_sim.experiments.runs import RunConfig
+from gin_sim.experiments.simulate import head_to_head_matches, simulate_matches
+from gin_sim.game.config import ConfigError
+from gin_sim.game.match_start import MatchStart, parse_start
+from gin_sim.game.records import MATCH_FIELDS
+from gin_sim.game.rules import load_rules
+from gin_sim.interfaces.cli import app
+from gin_sim.players.strategies import parse_players
 from gin_sim.reference.match import play_match_reference
-from gin_sim.rules import load_rules
-from gin_sim.runs import RunConfig
-from gin_sim.simulate import head_to_head_matches, simulate_matches
-from gin_sim.strategies import parse_players
 
 runner = CliRunner()
 

@@ -1,6 +1,6 @@
 """Melds, deadwood, arrangements, layoff spots and layoffs (R1 to R4, R15, R16).
 
-``gin_sim.melds`` is the oracle for the kernels, so it is checked here against known hands
+``gin_sim.game.melds`` is the oracle for the kernels, so it is checked here against known hands
 worked out by hand and against deliberately naive brute-force searches written
 independently in this file (every collection of disjoint melds; every subset of the
 defender's cards, replayed card by card to see whether it can be laid off).
@@ -16,8 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gin_sim.cards import FULL_DECK, card_index, card_value, format_cards, parse_cards
-from gin_sim.melds import (
+from gin_sim.game.cards import FULL_DECK, card_index, card_value, format_cards, parse_cards
+from gin_sim.game.melds import (
     Arrangement,
     all_arrangements,
     best_arrangement,
@@ -26,7 +26,7 @@ from gin_sim.melds import (
     layoff_spots,
     min_deadwood_exhaustive,
 )
-from gin_sim.tables import MELDS, RUN_DEADWOOD
+from gin_sim.kernels.tables import MELDS, RUN_DEADWOOD
 
 # ------------------------------------------------------------- independent brute force
 

@@ -1,4 +1,4 @@
-"""The OpenSpiel bot (gin_sim/openspiel_bot.py) in a real OpenSpiel install: whole hands
+"""The OpenSpiel bot (gin_sim/interfaces/openspiel_bot.py) in a real OpenSpiel install: whole hands
 against OpenSpiel's own simple bot, the rule differences it copes with, and that it reads
 only its own player's information."""
 
@@ -15,10 +15,11 @@ pyspiel = pytest.importorskip(
     "pyspiel", reason="OpenSpiel is not installed: pip install -e '.[openspiel]'"
 )
 
-from gin_sim import openspiel_bot  # noqa: E402
-from gin_sim.cards import cards_of, parse_cards  # noqa: E402
-from gin_sim.melds import Arrangement, defender_layoffs, min_deadwood_exhaustive  # noqa: E402
-from gin_sim.openspiel_bot import (  # noqa: E402
+from gin_sim.game.cards import cards_of, parse_cards  # noqa: E402
+from gin_sim.game.melds import Arrangement, defender_layoffs, min_deadwood_exhaustive  # noqa: E402
+from gin_sim.game.rng import deck_for_deal  # noqa: E402
+from gin_sim.interfaces import openspiel_bot  # noqa: E402
+from gin_sim.interfaces.openspiel_bot import (  # noqa: E402
     KNOCK,
     MELD_BASE,
     PASS,
@@ -30,9 +31,8 @@ from gin_sim.openspiel_bot import (  # noqa: E402
     play_deck,
     rules_for_game,
 )
+from gin_sim.players.strategies import load_strategy  # noqa: E402
 from gin_sim.reference.engine import play_hand_reference  # noqa: E402
-from gin_sim.reference.rng import deck_for_deal  # noqa: E402
-from gin_sim.strategies import load_strategy  # noqa: E402
 
 GAME = pyspiel.load_game("gin_rummy")
 UTILS = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)

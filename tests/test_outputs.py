@@ -1,4 +1,4 @@
-"""Folders gin-sim owns (gin_sim.outputs): claims, the writer lock, names that become paths."""
+"""Folders gin-sim owns (gin_sim.experiments.outputs): claims, the writer lock, names that become paths."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gin_sim.outputs import FolderError, claim_folder, safe_name
+from gin_sim.experiments.outputs import FolderError, claim_folder, safe_name
 
 
 def own_markdown(name: str) -> bool:
@@ -48,7 +48,7 @@ def test_a_folder_the_claim_made_and_left_empty_is_removed(tmp_path):
 def test_a_second_process_cannot_claim_a_held_folder(tmp_path):
     out = tmp_path / "out"
     code = (
-        "import sys, time; from gin_sim.outputs import claim_folder; "
+        "import sys, time; from gin_sim.experiments.outputs import claim_folder; "
         f"c = claim_folder({str(out)!r}, 'tune', {{}}, lambda n: True); "
         "print('held', flush=True); time.sleep(60)"
     )

@@ -10,15 +10,15 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from gin_sim.calibration import load_undercut_table
+from gin_sim.game.records import HAND_RECORD, record_to_dict
+from gin_sim.game.rng import deck_for_deal
+from gin_sim.game.rules import load_rules
 from gin_sim.kernels.playout import play_hand_nb, scratch_nb
 from gin_sim.kernels.rng import player_key_nb, shuffle_deck_nb
-from gin_sim.records import HAND_RECORD, record_to_dict
+from gin_sim.players.calibration import load_undercut_table
+from gin_sim.players.strategies import Strategy, load_strategy, strategies_to_kernel
 from gin_sim.reference import search as reference_search
 from gin_sim.reference.engine import play_hand_reference
-from gin_sim.reference.rng import deck_for_deal
-from gin_sim.rules import load_rules
-from gin_sim.strategies import Strategy, load_strategy, strategies_to_kernel
 
 SEED = 20271201
 PANEL = ("simple", "gin-hunter", "expert", "random", "early-knocker")

@@ -18,19 +18,20 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from gin_sim.cards import format_cards, parse_card
-from gin_sim.cli import app
-from gin_sim.decide import Decider, view_from_situation
-from gin_sim.hollywood import HollywoodScore
-from gin_sim.match_start import parse_start
-from gin_sim.play import Game, GameSettings, MoveError, move_problem, parse_move
-from gin_sim.records import record_to_dict
+from gin_sim.experiments.simulate import simulate_matches
+from gin_sim.game.cards import format_cards, parse_card
+from gin_sim.game.hollywood import HollywoodScore
+from gin_sim.game.match_start import parse_start
+from gin_sim.game.records import record_to_dict
+from gin_sim.game.rng import bounded, deck_for_deal, splitmix64
+from gin_sim.game.rules import load_rules
+from gin_sim.interfaces.cli import app
+from gin_sim.interfaces.play import Game, GameSettings, MoveError, move_problem, parse_move
+from gin_sim.players.decide import Decider
+from gin_sim.players.strategies import load_strategy
 from gin_sim.reference.engine import BIG_GIN, DISCARD, DRAW, OFFER, OVER, Discard, start_hand
 from gin_sim.reference.match import match_key
-from gin_sim.reference.rng import bounded, deck_for_deal, splitmix64
-from gin_sim.rules import load_rules
-from gin_sim.simulate import simulate_matches
-from gin_sim.strategies import load_strategy
+from gin_sim.reference.views import view_from_situation
 
 runner = CliRunner()
 CARDS = [f"{r}{s}" for s in "CDHS" for r in "A23456789TJQK"]

@@ -7,8 +7,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from gin_sim.experiments.summary import Estimate, rate_interval, wilson_interval
 from gin_sim.reports.advice import strong_undercut_rates
-from gin_sim.summary import Estimate, rate_interval, wilson_interval
 
 
 @pytest.mark.parametrize(

@@ -24,18 +24,10 @@ from typing import Any
 
 import pytest
 
-from gin_sim.calibration import load_undercut_table
-from gin_sim.cards import card_value, cards_of, format_cards, parse_card_list, parse_cards
-from gin_sim.enums import DrawReason
-from gin_sim.records import HAND_FIELDS
-from gin_sim.reference.engine import (
-    completes_a_meld,
-    play_deal_reference,
-    play_hand_reference,
-    simple_discard,
-    simple_discard_bounded,
-)
-from gin_sim.reference.rng import (
+from gin_sim.experiments.simulate import play_hand
+from gin_sim.game.cards import card_value, cards_of, format_cards, parse_card_list, parse_cards
+from gin_sim.game.records import HAND_FIELDS
+from gin_sim.game.rng import (
     Stream,
     bounded,
     deck_for_deal,
@@ -43,9 +35,17 @@ from gin_sim.reference.rng import (
     player_stream_state,
     splitmix64,
 )
-from gin_sim.rules import Rules, load_rules
-from gin_sim.simulate import play_hand
-from gin_sim.strategies import Strategy, load_strategy
+from gin_sim.game.rules import Rules, load_rules
+from gin_sim.kernels.enums import DrawReason
+from gin_sim.players.calibration import load_undercut_table
+from gin_sim.players.strategies import Strategy, load_strategy
+from gin_sim.reference.engine import (
+    completes_a_meld,
+    play_deal_reference,
+    play_hand_reference,
+    simple_discard,
+    simple_discard_bounded,
+)
 
 Engine = Callable[..., dict[str, Any]]
 N, D = "N", "D"  # roles: non-dealer and dealer

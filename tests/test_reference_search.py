@@ -5,7 +5,7 @@ and by ``gin_sim/reference/search.py``. With few worlds per decision (2 or 3) th
 play every deal to the same record (same candidates, random numbers, worlds, rollout values
 and choices), for search players against family players, against ``random``, with and
 without opponent inference, against each other, under several rule sets. And at each
-searched decision the kernels' figures, asked through ``gin_sim.decide``, equal the
+searched decision the kernels' figures, asked through ``gin_sim.players.decide``, equal the
 reference's exactly.
 """
 
@@ -20,11 +20,14 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from gin_sim.calibration import load_undercut_table
-from gin_sim.cards import format_card
-from gin_sim.decide import decide, parse_view, position_from_view, view_from_situation
-from gin_sim.enums import N_STRATEGY_PARAMS, StrategyParam
-from gin_sim.hollywood import HollywoodScore
+from gin_sim.experiments.simulate import simulate_deals, simulate_matches
+from gin_sim.game.cards import format_card
+from gin_sim.game.hollywood import HollywoodScore
+from gin_sim.game.match_start import parse_start
+from gin_sim.game.records import MATCH_FIELDS, record_to_dict
+from gin_sim.game.rng import Stream, deck_for_deal, deck_stream_state
+from gin_sim.game.rules import load_rules
+from gin_sim.kernels.enums import N_STRATEGY_PARAMS, StrategyParam
 from gin_sim.kernels.match_value import value_vector
 from gin_sim.kernels.search import (
     MEMORY_DISCARD,
@@ -34,8 +37,9 @@ from gin_sim.kernels.search import (
     search_scratch_nb,
     update_posterior_nb,
 )
-from gin_sim.match_start import parse_start
-from gin_sim.records import MATCH_FIELDS, record_to_dict
+from gin_sim.players.calibration import load_undercut_table
+from gin_sim.players.decide import decide, parse_view, position_from_view
+from gin_sim.players.strategies import SEARCH_VALUES, Strategy, load_strategy
 from gin_sim.reference import search as reference_search
 from gin_sim.reference.engine import (
     BIG_GIN,
@@ -49,7 +53,6 @@ from gin_sim.reference.engine import (
     simple_discard,
 )
 from gin_sim.reference.match import play_match_reference
-from gin_sim.reference.rng import Stream, deck_for_deal, deck_stream_state
 from gin_sim.reference.search import (
     built_hand,
     candidate_actions,
@@ -58,9 +61,7 @@ from gin_sim.reference.search import (
     sample_world,
     shuffle,
 )
-from gin_sim.rules import load_rules
-from gin_sim.simulate import simulate_deals, simulate_matches
-from gin_sim.strategies import SEARCH_VALUES, Strategy, load_strategy
+from gin_sim.reference.views import view_from_situation
 
 SEED = 20270311
 C = {format_card(c): c for c in range(52)}

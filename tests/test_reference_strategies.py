@@ -19,7 +19,9 @@ from typing import Any
 import pytest
 
 import gin_sim.reference.engine as engine
-from gin_sim.cards import FULL_DECK, N_CARDS, cards_of, hand_from_cards
+from gin_sim.game.cards import FULL_DECK, N_CARDS, cards_of, hand_from_cards
+from gin_sim.game.rules import Rules, load_rules
+from gin_sim.players.strategies import Strategy, load_strategy
 from gin_sim.reference.engine import (
     NO_CARD,
     View,
@@ -37,8 +39,6 @@ from gin_sim.reference.engine import (
     weighted_discard,
     weighted_discard_bounded,
 )
-from gin_sim.rules import Rules, load_rules
-from gin_sim.strategies import Strategy, load_strategy
 
 NAMED = ["simple", "basic", "gin-hunter", "early-knocker", "defensive", "expert"]
 EXTREMES = [

@@ -9,14 +9,14 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from gin_sim.cli import app
-from gin_sim.match_start import parse_start
-from gin_sim.records import record_to_dict
+from gin_sim.experiments.simulate import simulate_deals, simulate_matches
+from gin_sim.game.match_start import parse_start
+from gin_sim.game.records import record_to_dict
+from gin_sim.game.rng import deck_for_deal
+from gin_sim.game.rules import load_rules
+from gin_sim.interfaces.cli import app
+from gin_sim.players.strategies import parse_players
 from gin_sim.reference.match import match_key, starting_score
-from gin_sim.reference.rng import deck_for_deal
-from gin_sim.rules import load_rules
-from gin_sim.simulate import simulate_deals, simulate_matches
-from gin_sim.strategies import parse_players
 
 runner = CliRunner()
 
@@ -66,7 +66,7 @@ def test_replay_text_shows_the_hand():
 
 
 def test_replay_of_an_explicit_deck_with_layoffs():
-    from gin_sim.cards import format_cards
+    from gin_sim.game.cards import format_cards
 
     deck = deck_for_deal(7, 5)
     text = " ".join(format_cards([c]) for c in deck)

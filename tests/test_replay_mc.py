@@ -7,11 +7,11 @@ import re
 
 from typer.testing import CliRunner
 
-from gin_sim.cli import app
-from gin_sim.records import record_to_dict
-from gin_sim.rules import load_rules
-from gin_sim.simulate import simulate_deals
-from gin_sim.strategies import load_strategy, parse_players
+from gin_sim.experiments.simulate import simulate_deals
+from gin_sim.game.records import record_to_dict
+from gin_sim.game.rules import load_rules
+from gin_sim.interfaces.cli import app
+from gin_sim.players.strategies import load_strategy, parse_players
 
 runner = CliRunner()
 ROW = re.compile(

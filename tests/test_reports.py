@@ -13,16 +13,17 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from gin_sim import equity, reports
-from gin_sim.cli import app
+from gin_sim import reports
+from gin_sim.experiments import equity
+from gin_sim.experiments.simulate import head_to_head, head_to_head_matches
+from gin_sim.experiments.summary import Z95
+from gin_sim.game.rules import load_rules
+from gin_sim.interfaces.cli import app
+from gin_sim.players.strategies import load_strategy
 from gin_sim.reports.build import DefaultSet
 from gin_sim.reports.schedule import canonical, grid
 from gin_sim.reports.sweeps import knock_sweep, threshold_variants
 from gin_sim.reports.tables import FIGURES, HAND_FIGURES, SLIM_COLUMNS
-from gin_sim.rules import load_rules
-from gin_sim.simulate import head_to_head, head_to_head_matches
-from gin_sim.strategies import load_strategy
-from gin_sim.summary import Z95
 
 EQUITY_MODEL = {
     "STATE_MATCHES": 2_000,

@@ -16,11 +16,11 @@ import pytest
 from typer.testing import CliRunner
 
 import gin_sim
-from gin_sim.cli import app
-from gin_sim.outputs import FolderError
-from gin_sim.rules import load_rules
-from gin_sim.runs import RunConfig, RunError, execute, load_run, read_manifest
-from gin_sim.strategies import parse_players
+from gin_sim.experiments.outputs import FolderError
+from gin_sim.experiments.runs import RunConfig, RunError, execute, load_run, read_manifest
+from gin_sim.game.rules import load_rules
+from gin_sim.interfaces.cli import app
+from gin_sim.players.strategies import parse_players
 
 runner = CliRunner()
 
@@ -41,7 +41,7 @@ def test_run_writes_chunks_and_manifest_and_reads_back(tmp_path):
     frames = list(execute(hands_config(), tmp_path / "run"))
     files = sorted(p.name for p in (tmp_path / "run").iterdir())
     assert files == [
-        ".gin-sim.lock",  # the writer lock (gin_sim.outputs): kept, never replaced
+        ".gin-sim.lock",  # the writer lock (gin_sim.experiments.outputs): kept, never replaced
         "hands-000000.parquet",
         "hands-000001.parquet",
         "hands-000002.parquet",
@@ -334,7 +334,7 @@ def test_a_folder_locked_by_another_process_is_refused(tmp_path):
         [
             sys.executable,
             "-c",
-            "import sys, time; from pathlib import Path; from gin_sim.outputs import lock_folder; "
+            "import sys, time; from pathlib import Path; from gin_sim.experiments.outputs import lock_folder; "
             f"Path({str(out)!r}).mkdir(); lock_folder(Path({str(out)!r})); print('locked', flush=True); time.sleep(60)",
         ],
         stdout=subprocess.PIPE,

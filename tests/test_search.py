@@ -13,22 +13,22 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from gin_sim.cli import app
-from gin_sim.config import ConfigError
-from gin_sim.enums import MAX_PANEL, Phase, PositionMask, PositionSlot
-from gin_sim.kernels.playout import scratch_nb
-from gin_sim.kernels.position import apply_nb, deal_nb, family_action_nb, set_score_nb
-from gin_sim.kernels.search import MEMORY_DISCARD, MEMORY_TURN, search_nb, search_scratch_nb
-from gin_sim.rules import load_rules
-from gin_sim.search_value import NO_TABLES, equity_tables
-from gin_sim.simulate import (
+from gin_sim.experiments.simulate import (
     head_to_head,
     load_undercut_table,
     play_hand,
     simulate_deals,
     simulate_matches,
 )
-from gin_sim.strategies import load_strategy, strategies_to_kernel
+from gin_sim.game.config import ConfigError
+from gin_sim.game.rules import load_rules
+from gin_sim.interfaces.cli import app
+from gin_sim.kernels.enums import MAX_PANEL, Phase, PositionMask, PositionSlot
+from gin_sim.kernels.playout import scratch_nb
+from gin_sim.kernels.position import apply_nb, deal_nb, family_action_nb, set_score_nb
+from gin_sim.kernels.search import MEMORY_DISCARD, MEMORY_TURN, search_nb, search_scratch_nb
+from gin_sim.players.search_value import NO_TABLES, equity_tables
+from gin_sim.players.strategies import load_strategy, strategies_to_kernel
 
 HOLLYWOOD = load_rules("hollywood")
 STANDARD = load_rules("standard")
@@ -331,7 +331,7 @@ def test_bad_search_settings_are_one_line_errors(override, message):
 
 
 def _search_run(kind: str, count: int, chunk: int):
-    from gin_sim.runs import RunConfig
+    from gin_sim.experiments.runs import RunConfig
 
     pair = (tiny(), load_strategy("simple"))
     return RunConfig(kind, STANDARD, pair, 5, count, True, chunk)
@@ -340,7 +340,7 @@ def _search_run(kind: str, count: int, chunk: int):
 def test_runs_with_searchers_resume_to_identical_records(tmp_path):
     import pandas as pd
 
-    from gin_sim.runs import execute
+    from gin_sim.experiments.runs import execute
 
     run = _search_run("hands", 300, 100)
     whole = pd.concat(execute(run, tmp_path / "whole"), ignore_index=True)
@@ -349,7 +349,7 @@ def test_runs_with_searchers_resume_to_identical_records(tmp_path):
     partial.close()
     resumed = pd.concat(execute(run, tmp_path / "partial"), ignore_index=True)
     pd.testing.assert_frame_equal(whole, resumed)
-    from gin_sim.runs import read_manifest
+    from gin_sim.experiments.runs import read_manifest
 
     assert read_manifest(tmp_path / "partial").players == run.players  # mc settings round-trip
 
@@ -358,7 +358,7 @@ def test_searchers_on_dask_workers_play_the_same_records(tmp_path):
     import pandas as pd
     from distributed import Client, LocalCluster
 
-    from gin_sim.runs import execute
+    from gin_sim.experiments.runs import execute
 
     run = _search_run("matches", 24, 8)
     local = pd.concat(execute(run, tmp_path / "local"), ignore_index=True)

@@ -19,10 +19,11 @@ from pathlib import Path
 
 import pytest
 
-from gin_sim.decide import decide, view_from_situation
+from gin_sim.interfaces.serve import MAX_LINE, PROTOCOL_VERSION, decision_document
+from gin_sim.players.decide import decide
+from gin_sim.players.strategies import load_strategy
 from gin_sim.reference.engine import decisions_reference
-from gin_sim.serve import MAX_LINE, PROTOCOL_VERSION, decision_document
-from gin_sim.strategies import load_strategy
+from gin_sim.reference.views import view_from_situation
 
 CLIENT = Path(__file__).parent / "data" / "serve_client.js"
 VIEW = {
@@ -143,7 +144,7 @@ def test_a_node_program_drives_the_server(tmp_path):
 def test_bad_defaults_are_one_line_exit_2_before_any_request():
     from typer.testing import CliRunner
 
-    from gin_sim.cli import app
+    from gin_sim.interfaces.cli import app
 
     result = CliRunner().invoke(app, ["serve", "--rules", "nope"], input="")
     assert result.exit_code == 2 and result.output.count("\n") == 1
@@ -151,7 +152,7 @@ def test_bad_defaults_are_one_line_exit_2_before_any_request():
 
 
 def test_a_search_answer_and_the_doctests():
-    from gin_sim.serve import Server
+    from gin_sim.interfaces.serve import Server
 
     server = Server("hollywood", "simple")
     mc = replace(load_strategy("mc"), samples=5, screen=0)
@@ -161,4 +162,4 @@ def test_a_search_answer_and_the_doctests():
     chosen = document["candidates"][document["chosen"]]
     assert chosen["action"] == document["action"]
     assert chosen["low"] < chosen["mean"] < chosen["high"]
-    assert doctest.testmod(importlib.import_module("gin_sim.serve")).failed == 0
+    assert doctest.testmod(importlib.import_module("gin_sim.interfaces.serve")).failed == 0

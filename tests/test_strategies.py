@@ -11,8 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gin_sim.config import ConfigError
-from gin_sim.enums import FAMILY_PARAMS, PanelMemory, Phase, PositionSlot, StrategyParam
+from gin_sim.experiments.simulate import head_to_head, simulate_deals
+from gin_sim.game.config import ConfigError
+from gin_sim.game.rules import load_rules
 from gin_sim.kernels.deadwood import min_deadwood_nb
 from gin_sim.kernels.decisions import (
     danger_nb,
@@ -27,10 +28,9 @@ from gin_sim.kernels.decisions import (
     weighted_discard_from_nb,
     weighted_discard_nb,
 )
-from gin_sim.rules import load_rules
-from gin_sim.simulate import head_to_head, simulate_deals
-from gin_sim.strategies import Strategy, load_strategy, named_strategies, parse_players
-from gin_sim.tables import MELDS
+from gin_sim.kernels.enums import FAMILY_PARAMS, PanelMemory, Phase, PositionSlot, StrategyParam
+from gin_sim.kernels.tables import MELDS
+from gin_sim.players.strategies import Strategy, load_strategy, named_strategies, parse_players
 
 NAMED = [
     "simple",
@@ -41,7 +41,7 @@ NAMED = [
     "expert",
     "gin-hunter-strong",
 ]
-# the 97.5% normal quantile, from the standard library rather than gin_sim.summary
+# the 97.5% normal quantile, from the standard library rather than gin_sim.experiments.summary
 Z95 = NormalDist().inv_cdf(0.975)
 THREE_CARD_MELDS = [int(m) for m in MELDS if int(m).bit_count() == 3]
 
@@ -234,7 +234,7 @@ def test_duplicate_deals_mirror_identical_strategies():
 
 def direct_player_figures(df: pd.DataFrame, player: int, paired: bool = True) -> dict:
     """``players[player]``'s figures straight from the records with pandas, not through
-    ``gin_sim.summary``: {figure: (mean, 95% half-width)}. Paired, the deck is the unit
+    ``gin_sim.experiments.summary``: {figure: (mean, 95% half-width)}. Paired, the deck is the unit
     (its hands averaged); else the hand. The per-knock rate is a ratio of sums, whose
     half-width is the textbook delta-method one: Z * sqrt(s² / n) / mean(knocks per unit),
     with s² the sample variance of (undercuts - rate * knocks) per unit."""
@@ -279,7 +279,7 @@ def direct_player_figures(df: pd.DataFrame, player: int, paired: bool = True) ->
 def test_summaries_equal_a_direct_pandas_computation():
     """Every figure of ``HeadToHead`` (paired) and ``player_summary`` (paired or not)
     against the same figure computed from the records with plain pandas."""
-    from gin_sim.summary import HeadToHead, player_summary
+    from gin_sim.experiments.summary import HeadToHead, player_summary
 
     df = head_to_head(load_rules("hollywood"), parse_players("expert,simple"), 2_000, seed=12)
     summary = HeadToHead.of(df)
@@ -315,7 +315,7 @@ def test_summaries_equal_a_direct_pandas_computation():
 def test_common_random_numbers_pair_two_runs():
     """Two runs that differ only in a strategy parameter play the same decks; their paired
     difference is the mean and interval of the per-deck differences of net points."""
-    from gin_sim.summary import paired_difference
+    from gin_sim.experiments.summary import paired_difference
 
     rules = load_rules("hollywood")
     simple = load_strategy("simple")
@@ -348,7 +348,7 @@ def test_common_random_numbers_pair_two_runs():
 
 def test_summaries_add_up_chunk_by_chunk():
     """A run's summary accumulated per chunk equals the summary of all its records."""
-    from gin_sim.summary import HeadToHead
+    from gin_sim.experiments.summary import HeadToHead
 
     rules = load_rules("hollywood")
     pair = parse_players("expert,simple")
@@ -407,7 +407,7 @@ def test_bad_adaptations(tmp_path, text, message):
 def test_adapted_strategies_survive_a_manifest():
     import json
 
-    from gin_sim.strategies import strategy_from_dict
+    from gin_sim.players.strategies import strategy_from_dict
 
     expert = load_strategy("expert")
     assert strategy_from_dict(json.loads(json.dumps(expert.to_config())), "manifest") == expert
@@ -415,7 +415,7 @@ def test_adapted_strategies_survive_a_manifest():
 
 def test_expert_beats_simple_under_hollywood_rules():
     """Paired duplicate deals: expert's net points per hand against simple, interval above 0."""
-    from gin_sim.summary import player_summary
+    from gin_sim.experiments.summary import player_summary
 
     df = head_to_head(load_rules("hollywood"), parse_players("expert,simple"), 200_000, seed=21)
     net = player_summary(df, 0)["net points per hand"]
@@ -425,7 +425,7 @@ def test_expert_beats_simple_under_hollywood_rules():
 def test_scoreless_ties_are_not_draws():
     """R17 with undercut_on_tie = false: a tie scores nothing but is no draw (R18, R18a);
     hand summaries count it apart."""
-    from gin_sim.summary import HeadToHead
+    from gin_sim.experiments.summary import HeadToHead
 
     rules = load_rules("hollywood", ["undercut_on_tie=false"])
     df = head_to_head(rules, parse_players("simple,simple"), 3_000, seed=3)
@@ -531,8 +531,8 @@ def test_rollouts_carrying_known_deadwood_play_as_single_decisions(rule_set, ove
         family_action_nb,
         play_out_with_family_nb,
     )
-    from gin_sim.simulate import load_undercut_table
-    from gin_sim.strategies import strategies_to_kernel
+    from gin_sim.players.calibration import load_undercut_table
+    from gin_sim.players.strategies import strategies_to_kernel
 
     rules = load_rules(rule_set, overrides)
     vector = rules.to_kernel()

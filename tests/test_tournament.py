@@ -14,13 +14,13 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from gin_sim.cli import app
-from gin_sim.ranking import bootstrap_ratings, cycles, fit_ratings
-from gin_sim.rules import load_rules
-from gin_sim.simulate import head_to_head, head_to_head_matches
-from gin_sim.strategies import load_strategy
-from gin_sim.summary import match_summary, player_summary
-from gin_sim.tournament import GAME1_WON, MATCHES_WON, NET, play_tournament
+from gin_sim.experiments.ranking import bootstrap_ratings, cycles, fit_ratings
+from gin_sim.experiments.simulate import head_to_head, head_to_head_matches
+from gin_sim.experiments.summary import match_summary, player_summary
+from gin_sim.experiments.tournament import GAME1_WON, MATCHES_WON, NET, play_tournament
+from gin_sim.game.rules import load_rules
+from gin_sim.interfaces.cli import app
+from gin_sim.players.strategies import load_strategy
 
 runner = CliRunner()
 PLAYERS = ("simple", "expert", "gin-hunter")
@@ -110,7 +110,7 @@ def _ratings_bytes(coretype: str | None) -> bytes:
     told to use the kernels of ``coretype`` (as on another CPU), as CSV and raw draws."""
     script = (
         "import sys, numpy as np\n"
-        "from gin_sim.ranking import bootstrap_ratings\n"
+        "from gin_sim.experiments.ranking import bootstrap_ratings\n"
         "pairs = [(a, b) for a in range(6) for b in range(a + 1, 6)]\n"
         "per_deck = np.random.default_rng(3).integers(-60, 61, (15, 20_000))\n"
         "r = bootstrap_ratings(list('abcdef'), pairs, per_deck, 2, 1, replicates=200)\n"
@@ -217,7 +217,7 @@ def test_bad_tournament_players_are_one_line_errors(tmp_path, players, message):
 
 
 def test_significance_in_words_is_adjusted_for_every_pairing(tournament):
-    from gin_sim.holdout import bonferroni_factor
+    from gin_sim.experiments.holdout import bonferroni_factor
     from gin_sim.reports.tournament import ratings_by_rules, rules_findings
 
     cross = tournament.cross_table()

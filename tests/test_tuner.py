@@ -12,32 +12,34 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-import gin_sim.holdout
-import gin_sim.ranking
-import gin_sim.space
-import gin_sim.tuner
-from gin_sim.cli import app
-from gin_sim.holdout import bonferroni_factor, confirmation_seed, holdout_seed
-from gin_sim.reference.rng import deck_for_deal
-from gin_sim.reports.schedule import schedule_search
-from gin_sim.reports.sweeps import knock_sweep
-from gin_sim.rules import load_rules
-from gin_sim.simulate import head_to_head
-from gin_sim.space import parse_space
-from gin_sim.strategies import load_strategy
-from gin_sim.summary import Z95
-from gin_sim.tuner import (
+import gin_sim.experiments.holdout
+import gin_sim.experiments.ranking
+import gin_sim.experiments.space
+import gin_sim.experiments.tuner
+from gin_sim.experiments.holdout import bonferroni_factor, confirmation_seed, holdout_seed
+from gin_sim.experiments.simulate import head_to_head
+from gin_sim.experiments.space import parse_space
+from gin_sim.experiments.summary import Z95
+from gin_sim.experiments.tuner import (
     confirm,
     optimise,
     settings_from,
     top_candidates,
     trials_table,
 )
+from gin_sim.game.rng import deck_for_deal
+from gin_sim.game.rules import load_rules
+from gin_sim.interfaces.cli import app
+from gin_sim.players.strategies import load_strategy
+from gin_sim.reports.schedule import schedule_search
+from gin_sim.reports.sweeps import knock_sweep
 
 runner = CliRunner()
 
 
-@pytest.mark.parametrize("module", [gin_sim.space, gin_sim.holdout, gin_sim.ranking])
+@pytest.mark.parametrize(
+    "module", [gin_sim.experiments.space, gin_sim.experiments.holdout, gin_sim.experiments.ranking]
+)
 def test_doctests(module):
     assert doctest.testmod(module).failed == 0
 
@@ -140,7 +142,7 @@ def test_three_streams_of_decks_and_a_winner_confirmed_on_the_third(tmp_path, mo
         played.append((seed, sorted(set(hands["deal"]))))
         return hands
 
-    monkeypatch.setattr(gin_sim.tuner, "head_to_head", spy)
+    monkeypatch.setattr(gin_sim.experiments.tuner, "head_to_head", spy)
     study = optimise(settings, tmp_path, trials=6)
     tuning = {deck for seed, decks in played if seed == settings.seed for deck in decks}
     assert {seed for seed, _ in played} == {settings.seed}
@@ -283,7 +285,9 @@ def test_spaces_give_the_right_kinds_and_schedules():
     parameters = space.parameters(values)
     assert parameters["knock_schedule"] == ((20, 2), (6, 5), (0, 8))
     assert parameters["keep_weight"] == 1
-    tuned = gin_sim.space.apply(load_strategy("expert"), load_rules("standard"), parameters)
+    tuned = gin_sim.experiments.space.apply(
+        load_strategy("expert"), load_rules("standard"), parameters
+    )
     assert tuned.knock_schedule == ((20, 2), (6, 5), (0, 8)) and tuned.keep_weight == 1.0
     assert tuned.knock_threshold is None and not tuned.adapt
 

@@ -14,8 +14,8 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
-from gin_sim.cli import app
-from gin_sim.strategies import load_strategy
+from gin_sim.interfaces.cli import app
+from gin_sim.players.strategies import load_strategy
 
 runner = CliRunner()
 SPACE = "knock_threshold=6:10,keep_weight=0.0:1.0"
@@ -126,9 +126,9 @@ def _run_tune(tmp_path, patch: str = "") -> subprocess.CompletedProcess:
     """The command in a fresh process, as a user runs it (Optuna's log handler writes to
     the real stderr, which the test runner does not capture); ``patch`` runs first."""
     code = (
-        "import sys\nimport gin_sim.tuner\n"
+        "import sys\nimport gin_sim.experiments.tuner\n"
         + patch
-        + "from gin_sim.cli import main\nsys.argv = ['gin-sim'] + sys.argv[1:]\nmain()\n"
+        + "from gin_sim.interfaces.cli import main\nsys.argv = ['gin-sim'] + sys.argv[1:]\nmain()\n"
     )
     arguments = ["tune", "--space", SPACE, *SMALL, "--out", str(tmp_path / "t")]
     return subprocess.run(
@@ -138,12 +138,12 @@ def _run_tune(tmp_path, patch: str = "") -> subprocess.CompletedProcess:
 
 def test_ctrl_c_in_a_trial_is_one_line_and_optuna_says_nothing_raw(tmp_path):
     interrupt = (
-        "real = gin_sim.tuner.play_units\ncalls = 0\n"
+        "real = gin_sim.experiments.tuner.play_units\ncalls = 0\n"
         "def play_units(*args):\n"
         "    global calls\n    calls += 1\n"
         "    if calls == 3:\n        raise KeyboardInterrupt\n"
         "    return real(*args)\n"
-        "gin_sim.tuner.play_units = play_units\n"
+        "gin_sim.experiments.tuner.play_units = play_units\n"
     )
     result = _run_tune(tmp_path, interrupt)
     assert result.returncode == 130, result.stderr

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 from numba import njit, prange
 
+from gin_sim.experiments.simulate import simulate_deals, simulate_matches
+from gin_sim.game.rules import load_rules
 from gin_sim.kernels.work import MAX_WORKERS, block_size_nb, claim_nb, workers_nb
-from gin_sim.rules import load_rules
-from gin_sim.simulate import simulate_deals, simulate_matches
-from gin_sim.strategies import load_strategy
+from gin_sim.players.strategies import load_strategy
 
 
 @njit(parallel=True)

@@ -20,7 +20,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from gin_sim.enums import (
+from gin_sim.kernels.deadwood import min_deadwood_nb
+from gin_sim.kernels.decisions import least_deadwood_discard_nb
+from gin_sim.kernels.enums import (
     ACTION_KNOCK,
     FAMILY_PARAMS,
     N_DECISION_KINDS,
@@ -33,8 +35,6 @@ from gin_sim.enums import (
     RuleParam,
     StrategyParam,
 )
-from gin_sim.kernels.deadwood import min_deadwood_nb
-from gin_sim.kernels.decisions import least_deadwood_discard_nb
 from gin_sim.kernels.playout import decide_nb, play_on_nb, scratch_nb
 from gin_sim.kernels.position import (
     apply_nb,
@@ -110,7 +110,7 @@ def sample_deal_nb(
     int64[N_DECISION_KINDS, N_POSITION_SLOTS] and ``info_out`` int64[N_DECISION_KINDS,
     N_INFO] receive, per kind, the position before the decision and its facts.
     ``scratch`` is ``kernels.playout.scratch_nb()``; ``work`` is ``_work_nb()``; ``equity``
-    the score-aware searchers' tables (``gin_sim.search_value``; a deal has no score, so a
+    the score-aware searchers' tables (``gin_sim.players.search_value``; a deal has no score, so a
     search values it by the hand's points whatever it reads).
     """
     streams, masks, state, chains, result, search = scratch

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from gin_sim.tables import N_RANKS, RUN_DEADWOOD, SAME_RANK, SUIT_MASK
+from gin_sim.kernels.tables import N_RANKS, RUN_DEADWOOD, SAME_RANK, SUIT_MASK
 
 # Module globals: numba freezes them into the machine code.
 _RUN_DEADWOOD = RUN_DEADWOOD

@@ -8,7 +8,7 @@ float64 strategy vector (``StrategyParam``); ``streams`` the random streams (``r
 
 ``undercut_table`` is indexed as ``undercut_table[min(opp_turns, 20), k]`` with ``k`` up to
 10 and no bounds check: callers must pass a table validated by
-``gin_sim.calibration.check_undercut_table`` (as ``load_undercut_table`` returns it):
+``gin_sim.players.calibration.check_undercut_table`` (as ``load_undercut_table`` returns it):
 float64, C-contiguous, shape (21, 11), every value a finite probability in [0, 1].
 """
 
@@ -17,7 +17,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gin_sim.enums import UNDERCUT_TABLE_TURNS, StrategyKind, StrategyParam
 from gin_sim.kernels.deadwood import (
     deadwood_without_nb,
     has_sets_nb,
@@ -26,8 +25,9 @@ from gin_sim.kernels.deadwood import (
     min_deadwood_nb,
     popcount_nb,
 )
+from gin_sim.kernels.enums import UNDERCUT_TABLE_TURNS, StrategyKind, StrategyParam
 from gin_sim.kernels.rng import bounded_nb, next_nb
-from gin_sim.tables import (
+from gin_sim.kernels.tables import (
     CARD_VALUES,
     N_RANKS,
     NEXT_TO,

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gin_sim.enums import MatchStartSlot
+from gin_sim.kernels.enums import MatchStartSlot
 from gin_sim.kernels.match import credit_nb, final_tallies_nb, load_start_nb
 from gin_sim.kernels.rng import next_nb, splitmix64_nb
 

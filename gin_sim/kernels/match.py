@@ -6,7 +6,7 @@ random streams), and the first dealer is drawn from ``mk``. So a match depends o
 (seed, m), however matches are split over threads or calls.
 
 A match starts from the state in its int64 ``start`` vector (``MatchStartSlot``,
-``gin_sim.match_start``): each column's points and hands, the first dealer (or -1 to
+``gin_sim.game.match_start``): each column's points and hands, the first dealer (or -1 to
 draw it) and the number of games (3, or 1 for a plain game to the target). The decks do
 not depend on the start: hand ``h`` is always deal ``h`` under ``mk``.
 """
@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from gin_sim.enums import MatchStartSlot, RuleParam
+from gin_sim.kernels.enums import MatchStartSlot, RuleParam
 from gin_sim.kernels.playout import play_hand_nb, scratch_nb
 from gin_sim.kernels.position import set_score_nb
 from gin_sim.kernels.rng import bounded_nb, player_key_nb, shuffle_deck_nb, splitmix64_nb

@@ -6,7 +6,7 @@ The hand's flow is ``kernels/position.py``; this module deals, lets each player 
 Contract: only NumPy arrays and scalars. ``rules`` is the int64 vector of
 ``Rules.to_kernel`` (indexed by ``RuleParam``), ``strategies`` a float64[2, P] array of
 the players' strategy vectors (indexed by ``StrategyParam``), ``undercut_table`` the
-float64[21, 11] undercut-risk model (``gin_sim.calibration``), ``equity`` the seats' value
+float64[21, 11] undercut-risk model (``gin_sim.players.calibration``), ``equity`` the seats' value
 vectors of score-aware searchers (``kernels/search.py``; a plain hand has no score, so
 the deal kernels here pass an empty one). Records are rows of the
 aligned ``HAND_RECORD`` dtype. The exact semantics are in docs/engine.md, which the
@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from gin_sim.enums import (
+from gin_sim.kernels.enums import (
     N_POSITION_MASKS,
     N_POSITION_SLOTS,
     Phase,
@@ -58,7 +58,7 @@ def scratch_nb():
 def decide_nb(masks, state, rules, strategies, undercut_table, equity, streams, search):
     """The action of the player to move, by its own strategy (a family member, ``random``,
     or an ``mc`` search that plays its rollouts with the family; ``equity``: the score-aware
-    searchers' game tables, ``gin_sim.search_value``)."""
+    searchers' game tables, ``gin_sim.players.search_value``)."""
     player = state[PositionSlot.PLAYER]
     params = strategies[player]
     if params[StrategyParam.KIND] == StrategyKind.MC:

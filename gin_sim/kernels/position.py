@@ -10,8 +10,8 @@ Contract: only NumPy arrays and scalars. A position is two arrays:
 ``state`` int64[N_POSITION_SLOTS] (counters, the pile and the deck order, indexed by
 ``PositionSlot``). Copying both copies the position. ``rules`` is the int64 vector of
 ``Rules.to_kernel``; a strategy vector is float64 (``StrategyParam``); ``undercut_table``
-the validated float64[21, 11] model of ``gin_sim.calibration``. Actions are ints (see
-``gin_sim.enums``: 0/1 for OFFER and DRAW, a card plus ``ACTION_KNOCK`` or
+the validated float64[21, 11] model of ``gin_sim.players.calibration``. Actions are ints (see
+``gin_sim.kernels.enums``: 0/1 for OFFER and DRAW, a card plus ``ACTION_KNOCK`` or
 ``ACTION_BIG_GIN`` for DISCARD).
 """
 
@@ -20,7 +20,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gin_sim.enums import (
+from gin_sim.kernels.deadwood import melds_with_card_nb, min_deadwood_nb
+from gin_sim.kernels.decisions import (
+    declares_big_gin_nb,
+    discard_or_knock_from_nb,
+    takes_top_from_nb,
+)
+from gin_sim.kernels.enums import (
     ACTION_BIG_GIN,
     ACTION_CARD,
     ACTION_KNOCK,
@@ -30,14 +36,8 @@ from gin_sim.enums import (
     PositionSlot,
     RuleParam,
 )
-from gin_sim.kernels.deadwood import melds_with_card_nb, min_deadwood_nb
-from gin_sim.kernels.decisions import (
-    declares_big_gin_nb,
-    discard_or_knock_from_nb,
-    takes_top_from_nb,
-)
 from gin_sim.kernels.showdown import defender_after_layoffs_nb, knocker_set_mask_nb
-from gin_sim.tables import CARD_VALUES, N_RANKS
+from gin_sim.kernels.tables import CARD_VALUES, N_RANKS
 
 _CARD_VALUES = CARD_VALUES
 _ONE = np.uint64(1)

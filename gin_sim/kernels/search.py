@@ -21,7 +21,7 @@ Contract: only NumPy arrays and scalars; positions as in ``kernels/position.py``
 ``search`` is the scratch tuple of ``search_scratch_nb``; ``streams`` uint64[2] holds
 the players' random streams (an mc player draws one number from its stream per search);
 ``equity`` float64[2, N] holds each seat's value vector from its own side (its game table
-and Hollywood match table, ``kernels/match_value.py``; ``gin_sim.search_value``), read
+and Hollywood match table, ``kernels/match_value.py``; ``gin_sim.players.search_value``), read
 only by score-aware searchers (zeros where nobody needs one).
 """
 
@@ -30,7 +30,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gin_sim.enums import (
+from gin_sim.kernels.deadwood import melds_with_card_nb, min_deadwood_nb
+from gin_sim.kernels.decisions import (
+    discard_cost_nb,
+    discard_or_knock_nb,
+    least_deadwood_discard_nb,
+    least_deadwood_drop_nb,
+    popcount_nb,
+    takes_top_nb,
+    tie_key_nb,
+)
+from gin_sim.kernels.enums import (
     ACTION_BIG_GIN,
     ACTION_CARD,
     ACTION_KNOCK,
@@ -46,16 +56,6 @@ from gin_sim.enums import (
     SearchValue,
     StrategyKind,
     StrategyParam,
-)
-from gin_sim.kernels.deadwood import melds_with_card_nb, min_deadwood_nb
-from gin_sim.kernels.decisions import (
-    discard_cost_nb,
-    discard_or_knock_nb,
-    least_deadwood_discard_nb,
-    least_deadwood_drop_nb,
-    popcount_nb,
-    takes_top_nb,
-    tie_key_nb,
 )
 from gin_sim.kernels.match_value import game_chance_nb, match_equity_nb
 from gin_sim.kernels.position import (

@@ -12,7 +12,7 @@ import numpy as np
 from numba import njit
 
 from gin_sim.kernels.deadwood import lowest_card_nb, min_deadwood_nb, popcount_nb, run_capable_nb
-from gin_sim.tables import CARD_VALUES, N_RANKS, SAME_RANK, SUIT_MASK
+from gin_sim.kernels.tables import CARD_VALUES, N_RANKS, SAME_RANK, SUIT_MASK
 
 # Module globals: numba freezes them into the machine code.
 _CARD_VALUES = CARD_VALUES

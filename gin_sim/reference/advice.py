@@ -15,7 +15,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gin_sim.enums import DecisionKind
+from gin_sim.game.rng import Stream, bounded, sample_stream_state
+from gin_sim.game.rules import Rules, load_rules
+from gin_sim.kernels.enums import DecisionKind
+from gin_sim.players.strategies import Strategy, load_strategy
 from gin_sim.reference.engine import (
     DISCARD,
     DRAW,
@@ -29,10 +32,7 @@ from gin_sim.reference.engine import (
     play_deal_reference,
     simple_discard,
 )
-from gin_sim.reference.rng import Stream, bounded, sample_stream_state
 from gin_sim.reference.search import rollout_value, sample_world
-from gin_sim.rules import Rules, load_rules
-from gin_sim.strategies import Strategy, load_strategy
 
 __all__ = ["Evaluated", "Sampled", "decision_kind", "evaluate", "evaluation_actions", "sample_deal"]
 

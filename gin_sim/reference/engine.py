@@ -2,7 +2,7 @@
 
 It implements docs/engine.md and docs/strategies.md literally and is the oracle the numba
 playout is tested against, record for record; ``replay`` uses its event trace to show a
-hand move by move. Deadwood comes from the exhaustive search of ``gin_sim.melds``. After
+hand move by move. Deadwood comes from the exhaustive search of ``gin_sim.game.melds``. After
 every action the engine checks that the two hands, the stock and the discard pile hold the
 52 cards once.
 
@@ -12,7 +12,7 @@ knows"). The family's decisions (``family_takes``, ``family_discard_or_knock``) 
 functions of the strategy's parameters and that view, written from the spec, not from the
 kernels.
 
->>> from gin_sim.rules import Rules, load_rules
+>>> from gin_sim.game.rules import Rules, load_rules
 >>> record = play_deal_reference(seed=1, deal=0, rules=Rules())
 >>> record["hand0"] & record["hand1"]
 0
@@ -27,15 +27,28 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
-from gin_sim.calibration import load_undercut_table
-from gin_sim.cards import FULL_DECK, N_CARDS, N_RANKS, N_SUITS, card_index, card_value, parse_deck
-from gin_sim.enums import NO_PLAYER, DrawReason
-from gin_sim.hollywood import HollywoodScore
-from gin_sim.melds import Arrangement, defender_result, knocker_arrangement, min_deadwood_exhaustive
-from gin_sim.records import HAND_FIELDS
-from gin_sim.reference.rng import Stream, bounded, deck_for_deal, player_stream_state
-from gin_sim.rules import Rules, load_rules
-from gin_sim.strategies import Strategy, load_strategy
+from gin_sim.game.cards import (
+    FULL_DECK,
+    N_CARDS,
+    N_RANKS,
+    N_SUITS,
+    card_index,
+    card_value,
+    parse_deck,
+)
+from gin_sim.game.hollywood import HollywoodScore
+from gin_sim.game.melds import (
+    Arrangement,
+    defender_result,
+    knocker_arrangement,
+    min_deadwood_exhaustive,
+)
+from gin_sim.game.records import HAND_FIELDS
+from gin_sim.game.rng import Stream, bounded, deck_for_deal, player_stream_state
+from gin_sim.game.rules import Rules, load_rules
+from gin_sim.kernels.enums import NO_PLAYER, DrawReason
+from gin_sim.players.calibration import load_undercut_table
+from gin_sim.players.strategies import Strategy, load_strategy
 
 __all__ = [
     "BIG_GIN",
@@ -537,6 +550,12 @@ class _Searching(Protocol):
     def saw_own_knock(self, hand: int, own_turns: int) -> None: ...
 
 
+# The search player's class, ``gin_sim.reference.search.Searcher``, which plays its worlds
+# with this engine: search.py puts it here when it is imported (``gin_sim.reference`` imports
+# it), so that the engine does not import the module that imports the engine.
+SEARCH_PLAYER: list[Callable[[Strategy, Rules, int], _Searching]] = []
+
+
 class _Family:
     """docs/strategies.md: a member of the strategy family (``simple`` is its default)."""
 
@@ -736,9 +755,7 @@ def _make_player(
     if strategy.kind == "random":
         return _Random(stream_state)
     if strategy.kind == "mc":
-        from gin_sim.reference.search import Searcher  # it plays worlds with this engine
-
-        searcher = Searcher(strategy, rules, stream_state)
+        searcher = SEARCH_PLAYER[0](strategy, rules, stream_state)
         if panels is not None and searcher.panel is not None and strategy.panel_memory == "match":
             if panels[seat] is None:
                 panels[seat] = searcher.panel
@@ -1099,7 +1116,7 @@ def play_hand_reference(
     player ``p``'s strategy: a name (``configs/strategies/``, e.g. ``"expert"``) or a
     ``Strategy``. The ``random`` strategy draws from the stream of ``(seed, deal, p)``
     (docs/engine.md); every other one is a member of the family of docs/strategies.md.
-    The record has exactly the fields of ``gin_sim.records.HAND_FIELDS``, as ints and
+    The record has exactly the fields of ``gin_sim.game.records.HAND_FIELDS``, as ints and
     bools. ``trace``, a list or a callable, receives the events of the hand (see ``Event``).
     ``score``: the score before the hand in a game or a match, which score-aware search
     players read (None: a plain hand). ``panels``: per seat, the opponent panel a search

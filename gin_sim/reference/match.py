@@ -1,7 +1,7 @@
 """The reference Hollywood match: hands from the reference engine, scored by
-``gin_sim.hollywood`` (R5, R19 to R23), keyed as docs/engine.md ("Matches") says.
+``gin_sim.game.hollywood`` (R5, R19 to R23), keyed as docs/engine.md ("Matches") says.
 
->>> from gin_sim.rules import Rules
+>>> from gin_sim.game.rules import Rules
 >>> record = play_match_reference(seed=3, match=0, rules=Rules())
 >>> record["winner"] in (0, 1) and record["hands"] >= 3
 True
@@ -12,11 +12,11 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from gin_sim.hollywood import N_GAMES, HollywoodScore
-from gin_sim.match_start import MatchStart
+from gin_sim.game.hollywood import N_GAMES, HollywoodScore
+from gin_sim.game.match_start import MatchStart
+from gin_sim.game.rng import MASK64, bounded, deck_for_deal, splitmix64
+from gin_sim.game.rules import Rules, load_rules
 from gin_sim.reference.engine import play_hand_reference
-from gin_sim.reference.rng import MASK64, bounded, deck_for_deal, splitmix64
-from gin_sim.rules import Rules, load_rules
 
 MATCH_KEY = 0x3C6EF372FE94F82B
 MAX_HANDS = 10_000  # docs/engine.md: the guard against matches that could never end

@@ -25,14 +25,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gin_sim.cards import format_card
-from gin_sim.hollywood import HollywoodScore
+from gin_sim.game.cards import format_card
+from gin_sim.game.hollywood import HollywoodScore
+from gin_sim.game.rng import Stream, bounded
+from gin_sim.game.rules import Rules
 from gin_sim.kernels import match_value
+from gin_sim.players.search_value import searcher_table
+from gin_sim.players.strategies import Strategy, load_strategy
 from gin_sim.reference.engine import (
     BIG_GIN,
     DISCARD,
     DRAW,
     OFFER,
+    SEARCH_PLAYER,
     Action,
     Discard,
     Hand,
@@ -50,10 +55,6 @@ from gin_sim.reference.engine import (
     simple_discard,
     simple_discard_bounded,
 )
-from gin_sim.reference.rng import Stream, bounded
-from gin_sim.rules import Rules
-from gin_sim.search_value import searcher_table
-from gin_sim.strategies import Strategy, load_strategy
 
 __all__ = [
     "HAND_SIZE",
@@ -616,7 +617,7 @@ def search(
     panel: OpponentPanel | None = None,
 ) -> tuple[Action, SearchFigures | None]:
     """docs/strategies.md, "The decision", steps 1 to 5. ``table``: the game table of a
-    score-aware searcher (``gin_sim.search_value``); ``panel``: its opponent panel."""
+    score-aware searcher (``gin_sim.players.search_value``); ``panel``: its opponent panel."""
     candidates = candidate_actions(strategy, rollout, situation)
     if len(candidates) == 1:
         return candidates[0], None  # no search, no random number
@@ -767,3 +768,6 @@ def describe_action(action: Action, phase: str) -> str:
     if action:
         return "take"
     return "decline" if phase == OFFER else "draw"
+
+
+SEARCH_PLAYER.append(Searcher)  # the engine's search players are these

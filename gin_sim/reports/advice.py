@@ -1,10 +1,10 @@
 """Advice tables from a dataset of evaluated positions (docs/advice.md): knock or play on,
 take or draw.
 
-Every figure is read from the rows of ``gin_sim.positions.load_positions``: a cell's gain is
+Every figure is read from the rows of ``gin_sim.experiments.positions.load_positions``: a cell's gain is
 the mean of its positions' headline gains (knocking over the best way to play on; taking
 over drawing or declining) with the
-95% interval of a ratio of sums (``gin_sim.summary.Estimate``; positions are independent,
+95% interval of a ratio of sums (``gin_sim.experiments.summary.Estimate``; positions are independent,
 one per hand). The interval counts both the spread of the positions and the noise of each
 position's search, since each gain carries both.
 
@@ -24,33 +24,23 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from gin_sim.enums import DecisionKind
+from gin_sim.experiments.advice import CARD_DOES, MIN_CELL_POSITIONS, STOCK_BANDS
+from gin_sim.experiments.summary import Estimate
+from gin_sim.game.rules import Rules
+from gin_sim.kernels.enums import DecisionKind
 from gin_sim.reports import figures
 from gin_sim.reports.document import Report, Section, format_rate
 from gin_sim.reports.tables import (
     ESTIMATE_COLUMNS,
     RATE_COLUMNS,
-    STOCK_BANDS,
     estimate_row,
     rate_row,
     stock_band,
     undercut_rates,
 )
-from gin_sim.rules import Rules
-from gin_sim.summary import Estimate
 
 KNOCK_GAIN = "gain of knocking over the best discard (points per hand)"
 TAKE_GAIN = "gain of taking over drawing (points per hand)"
-# What the card on offer does for the hand (``take_positions``), from most to least.
-CARD_DOES = (
-    "completes a meld",
-    "lowers deadwood by 5 or more",
-    "lowers deadwood by 1 to 4",
-    "lowers nothing",
-)
-# A cell with fewer positions than this is marked thin: at 30 positions the interval of a
-# mean gain is about ±0.4 standard deviations of a position's gain wide.
-MIN_CELL_POSITIONS = 30
 # Bootstrap resamples of the positions behind the knock line's interval (seeded).
 LINE_RESAMPLES = 1000
 
@@ -350,7 +340,7 @@ def check_table(positions: pd.DataFrame, checked: pd.DataFrame) -> pd.DataFrame:
 
 
 # ------------------------------------------------- the search's values against play
-# The decision kinds, in the order of gin_sim.positions.KINDS (offer, draw, discard, knock).
+# The decision kinds, in the order of gin_sim.experiments.positions.KINDS (offer, draw, discard, knock).
 KINDS = tuple(name.lower() for name in DecisionKind._fields)
 
 
@@ -897,7 +887,7 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
             [],
         )
     )
-    from gin_sim.distill import DISTILLED_BASE, family_base, proposals
+    from gin_sim.experiments.distill import DISTILLED_BASE, family_base, proposals
 
     made = proposals(
         parts, study.rule_sets[study.rules], [study.rule_sets[n] for n in study.compared],
@@ -906,7 +896,7 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
     sections.append(
         Section(
             "A distilled strategy",
-            f"The changes to {DISTILLED_BASE} these tables propose (`gin_sim.distill`): "
+            f"The changes to {DISTILLED_BASE} these tables propose (`gin_sim.experiments.distill`): "
             "each rule set's knock line as its knock schedule (a band of fewer than "
             f"{MIN_CELL_POSITIONS} positions keeps the band before it; none: gin only) and "
             "the take rule of the take-or-draw cells. The tables measure what a decision is "

@@ -14,8 +14,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from gin_sim.config import ConfigError
-from gin_sim.limits import MAX_REPORT_DEALS, MAX_REPORT_MATCHES, check_count, check_seed
+from gin_sim.experiments.tournament import play_tournament, tournament_runs
+from gin_sim.game.config import ConfigError
+from gin_sim.game.limits import MAX_REPORT_DEALS, MAX_REPORT_MATCHES, check_count, check_seed
+from gin_sim.game.rules import load_rules
+from gin_sim.players.strategies import load_strategy
 from gin_sim.reports.document import (
     Report,
     check_report_folder,
@@ -32,9 +35,6 @@ from gin_sim.reports.sweeps import Progress, Sweep, knock_sweep, sweep_runs
 from gin_sim.reports.tournament import tournament_report
 from gin_sim.reports.undercut import undercut_report
 from gin_sim.reports.variants import variants_report
-from gin_sim.rules import load_rules
-from gin_sim.strategies import load_strategy
-from gin_sim.tournament import play_tournament, tournament_runs
 
 
 def check_counts(deals: int, matches: int = 0, what: str = "deals") -> None:
@@ -274,7 +274,7 @@ def equity(
     on_run: Progress = None,
 ) -> Path:
     """The equity report: game and Hollywood match equity tables for two players."""
-    from gin_sim.equity import equity_study
+    from gin_sim.experiments.equity import equity_study
 
     check_equity_counts(players, deals, games, matches)
     check_seed(seed)
@@ -322,7 +322,7 @@ def tournament(
     """The round-robin tournament report; the runs are kept in ``runs`` (default
     ``out/runs``), so the same command resumes an interrupted tournament. Without
     ``keep_runs`` everything stays in memory (the default set, which starts afresh)."""
-    from gin_sim.cluster import active_client
+    from gin_sim.experiments.cluster import active_client
 
     check_counts(deals, matches)
     check_seed(seed)
@@ -417,7 +417,7 @@ def advice_chunks(rules: str, compare: Sequence[str], deals: int) -> int:
 
 
 def _advice_evaluation(samples: int):
-    from gin_sim.positions import Evaluation
+    from gin_sim.experiments.positions import Evaluation
 
     # The default evaluation, its baseline choice scaled with the depth (128 of 512).
     return Evaluation(samples=samples, select=min(Evaluation.select, samples // 4) or 1)
@@ -440,8 +440,13 @@ def write_advice(
     with the same knock limit (paired), else that rule set's own positions; the check
     against play. Every dataset is kept under ``out`` (``positions``, ``positions-NAME``),
     so the same command resumes an interrupted report."""
-    from gin_sim.cluster import active_client
-    from gin_sim.positions import PositionsConfig, evaluate_frame, execute, play_headline
+    from gin_sim.experiments.cluster import active_client
+    from gin_sim.experiments.positions import (
+        PositionsConfig,
+        evaluate_frame,
+        execute,
+        play_headline,
+    )
     from gin_sim.reports.advice import AdviceStudy, advice_report, check_rows
 
     check_advice(rules, compare, players, deals, samples, check_positions, continuations)
@@ -570,7 +575,7 @@ class DefaultSet:
         if self.advice_rules:
             total += advice_chunks(self.advice_rules, self.advice_compare, self.advice_deals)
         if self.equity_rules:
-            from gin_sim.equity import study_steps
+            from gin_sim.experiments.equity import study_steps
 
             total += study_steps(self.equity_games, self.equity_matches)
         return total

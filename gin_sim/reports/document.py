@@ -18,15 +18,16 @@ from pathlib import Path
 
 import pandas as pd
 
-from gin_sim.config import GinSimWarning, parse_json, read_user_file
-from gin_sim.outputs import (
+from gin_sim.experiments.outputs import (
     OWNER,
     Claim,
     FolderError,
     check_folder,
     claim_folder,
+    is_report_file,
     read_owner,
 )
+from gin_sim.game.config import GinSimWarning, parse_json, read_user_file
 from gin_sim.reports.tables import RATE_FIGURES
 
 META = "report.json"
@@ -98,22 +99,11 @@ def write_report(report: Report, folder: Claim | str | Path) -> Path:
 
 
 # -- the folders reports own ------------------------------------------------------------------
-# What a report writes into its folder: report.md, report.json, its tables (CSV, Parquet), its
-# figures (PNG), for a tournament the pairings' run folders under runs/ and for advice its
-# positions datasets (positions/, positions-RULES/).
-_REPORT_FILE = re.compile(
-    r"[A-Za-z0-9][A-Za-z0-9_.-]*\.(?:md|json|csv|parquet|png)|runs|positions(?:-[A-Za-z0-9_.-]+)?"
-)
 REPORT_SET = "report set"
 
 
 def report_kind(kind: str) -> str:
     return f"report {kind}"
-
-
-def is_report_file(name: str) -> bool:
-    """A name a report writes in its folder (the tuner's folders hold a report too)."""
-    return bool(_REPORT_FILE.fullmatch(name))
 
 
 def check_report_folder(folder: str | Path, kind: str, options: dict[str, object]) -> bool:
@@ -124,7 +114,7 @@ def check_report_folder(folder: str | Path, kind: str, options: dict[str, object
 
 
 def claim_report(folder: str | Path, kind: str, options: dict[str, object]) -> Claim:
-    """Hold ``folder`` for a report of ``kind`` made with ``options`` (``gin_sim.outputs``):
+    """Hold ``folder`` for a report of ``kind`` made with ``options`` (``gin_sim.experiments.outputs``):
     new or empty, or gin-sim's report of that kind. An unfinished report of other options
     (an interrupted command) is taken over; a finished one is refused. A parent folder
     that gin-sim has to create becomes a report set (it gets an ``index.md``)."""

@@ -1,12 +1,12 @@
 """The equity report: what a score is worth in a game to the target and in a Hollywood
-match, for two named players (``gin_sim.equity`` computes; this module lays it out)."""
+match, for two named players (``gin_sim.experiments.equity`` computes; this module lays it out)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
-from gin_sim.equity import (
+from gin_sim.experiments.equity import (
     GAME_REPLICATES,
     HEAT_MATCHES,
     HEAT_PHASES,
@@ -14,9 +14,9 @@ from gin_sim.equity import (
     STATE_MATCHES,
     EquityStudy,
 )
+from gin_sim.players.search_value import lattice_step
 from gin_sim.reports import figures
 from gin_sim.reports.document import Report, Section
-from gin_sim.search_value import lattice_step
 
 # A match heat-map cell is coloured only when this many model matches reached it (its
 # Monte Carlo interval is then at most about 4 points wide); thinner cells are grey.

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pandas as pd
 
+from gin_sim.game.rules import Rules
+from gin_sim.players.strategies import Strategy
 from gin_sim.reports import figures
 from gin_sim.reports.document import Report, Section, display, format_value
 from gin_sim.reports.sweeps import Sweep
 from gin_sim.reports.tables import FIGURES, MATCHES_WON, NET
-from gin_sim.rules import Rules
-from gin_sim.strategies import Strategy
 
 
 def _lower(text: str) -> str:

@@ -25,21 +25,21 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from gin_sim.config import ConfigError
-from gin_sim.holdout import (
+from gin_sim.experiments.holdout import (
     adjust_differences,
     bonferroni_factor,
     confirmation_seed,
     holdout_seed,
 )
-from gin_sim.limits import MAX_FINALISTS, check_count
+from gin_sim.game.config import ConfigError
+from gin_sim.game.limits import MAX_FINALISTS, check_count
+from gin_sim.game.rules import Rules
+from gin_sim.players.strategies import Strategy
 from gin_sim.reports import figures
 from gin_sim.reports.document import Report, Section, display, format_value
 from gin_sim.reports.knock import run_setup
 from gin_sim.reports.sweeps import Progress, Sweep, format_schedule, play_sweep, variant
 from gin_sim.reports.tables import NET
-from gin_sim.rules import Rules
-from gin_sim.strategies import Strategy
 
 Schedule = tuple[tuple[int, int], ...]
 

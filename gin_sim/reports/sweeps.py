@@ -16,12 +16,12 @@ from typing import Any
 
 import pandas as pd
 
-from gin_sim.cluster import active_client
-from gin_sim.config import ConfigError
+from gin_sim.experiments.cluster import active_client
+from gin_sim.experiments.simulate import head_to_head, head_to_head_matches
+from gin_sim.game.config import ConfigError
+from gin_sim.game.rules import Rules
+from gin_sim.players.strategies import Strategy, load_strategy
 from gin_sim.reports import tables
-from gin_sim.rules import Rules
-from gin_sim.simulate import head_to_head, head_to_head_matches
-from gin_sim.strategies import Strategy, load_strategy
 
 Progress = Callable[[int], None] | None
 

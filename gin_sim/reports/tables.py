@@ -1,7 +1,7 @@
 """Record DataFrames in, tidy tables out: every figure a report shows, with its 95% interval.
 
 Every number here is read from hand or match records through pandas and the estimators of
-``gin_sim.summary`` (ratios of sums, intervals by the delta method with the two hands of a
+``gin_sim.experiments.summary`` (ratios of sums, intervals by the delta method with the two hands of a
 duplicate deck as one unit), so a report computes nothing the records do not support and a
 reader can redo any table from the records of the same run.
 
@@ -18,7 +18,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from gin_sim.summary import (
+from gin_sim.experiments.advice import STOCK_BANDS
+from gin_sim.experiments.summary import (
     Estimate,
     Moments,
     hand_summary,
@@ -203,10 +204,6 @@ def undercut_rate(hands: pd.DataFrame, player: int = 0) -> Estimate:
     knocks = knocks_of(hands, player)
     groups = knocks["deal"].to_numpy() if is_duplicate(hands) else None
     return Estimate.of(knocks["undercut"].to_numpy(), groups=groups)
-
-
-# Cards left in the stock when knocking, in bands from the start of a hand to its end.
-STOCK_BANDS = ((25, 31), (19, 24), (13, 18), (7, 12), (0, 6))
 
 
 def stock_band(stock_left: pd.Series) -> pd.Series:

@@ -1,7 +1,7 @@
 """The tournament report: a round robin's cross tables, a ranking with intervals, findings.
 
-Tables come from ``gin_sim.tournament`` (cells with delta-method 95% intervals, the two
-plays of a deck or a match as one unit) and ``gin_sim.ranking`` (least-squares ratings on
+Tables come from ``gin_sim.experiments.tournament`` (cells with delta-method 95% intervals, the two
+plays of a deck or a match as one unit) and ``gin_sim.experiments.ranking`` (least-squares ratings on
 the pairwise net points, intervals by a seeded bootstrap over decks).
 """
 
@@ -13,12 +13,12 @@ import math
 import numpy as np
 import pandas as pd
 
-from gin_sim.holdout import bonferroni_factor
-from gin_sim.outputs import safe_name
-from gin_sim.ranking import Ratings, bootstrap_ratings, cycles
+from gin_sim.experiments.holdout import bonferroni_factor
+from gin_sim.experiments.outputs import safe_name
+from gin_sim.experiments.ranking import Ratings, bootstrap_ratings, cycles
+from gin_sim.experiments.tournament import GAME1_WON, MATCHES_WON, NET, Tournament
 from gin_sim.reports import figures
 from gin_sim.reports.document import Report, Section
-from gin_sim.tournament import GAME1_WON, MATCHES_WON, NET, Tournament
 
 RATE_CELLS = (MATCHES_WON, GAME1_WON)
 

@@ -1,14 +1,14 @@
 """The tuning report: the search's history, parameter importances, and the confirmation of
-the best trials on holdout decks against the starting strategy (``gin_sim.tuner``)."""
+the best trials on holdout decks against the starting strategy (``gin_sim.experiments.tuner``)."""
 
 from __future__ import annotations
 
 import pandas as pd
 
-from gin_sim.holdout import bonferroni_factor
+from gin_sim.experiments.holdout import bonferroni_factor
+from gin_sim.experiments.tuner import Confirmation, TuneSettings
 from gin_sim.reports import figures
 from gin_sim.reports.document import Report, Section
-from gin_sim.tuner import Confirmation, TuneSettings
 
 
 def _figure(settings: TuneSettings) -> tuple[str, float, int, str]:
@@ -65,7 +65,7 @@ def tune_report(
             if settings.strategy.adapt
             else ""
         )
-        + f"; searched space `{settings.space.text}` (docs: `gin_sim/space.py`).",
+        + f"; searched space `{settings.space.text}` (docs: `gin_sim/experiments/space.py`).",
         f"Objective: {figure} against {opponents}"
         + (" (equally weighted)" if len(settings.opponents) > 1 else "")
         + f", on {settings.units:,} tuning {units} (seed {settings.seed}, numbers 0 to "

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pandas as pd
 
+from gin_sim.experiments.summary import rate_interval
+from gin_sim.players.strategies import Strategy
 from gin_sim.reports import figures, tables
 from gin_sim.reports.document import Report, Section, format_rate
 from gin_sim.reports.knock import run_setup
 from gin_sim.reports.sweeps import Sweep
-from gin_sim.strategies import Strategy
-from gin_sim.summary import rate_interval
 
 RATE = "undercut rate (per knock)"
 # A heat-map cell's rate is drawn in colour only when at least this many knocks back it:

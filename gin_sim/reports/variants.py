@@ -7,14 +7,14 @@ from dataclasses import fields
 
 import pandas as pd
 
-from gin_sim.outputs import safe_name
+from gin_sim.experiments.outputs import safe_name
+from gin_sim.game.rules import Rules
+from gin_sim.players.strategies import Strategy
 from gin_sim.reports import figures, tables
 from gin_sim.reports.document import Report, Section, format_value
 from gin_sim.reports.knock import run_setup, value
 from gin_sim.reports.sweeps import Sweep
 from gin_sim.reports.tables import MATCHES_WON, NET
-from gin_sim.rules import Rules
-from gin_sim.strategies import Strategy
 
 # Figures of the play itself (not of the points): equal under rule sets that change only scoring.
 PLAY_FIGURES = (

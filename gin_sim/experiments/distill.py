@@ -1,0 +1,340 @@
+"""A family strategy distilled from an advice report's tables (issue 16, part 4;
+docs/advice.md, "The distilled strategy").
+
+The tables propose; the family's own play decides. The tables measure what a decision is
+worth in the strong players' play (rollouts by ``expert`` against ``simple`` after the
+decision), not in a family member's, so a change they propose can lose when a family
+member makes it. Each proposal is therefore one change to the base strategy (``expert``),
+read from one table:
+
+- the knock line of the report's own rule set (``knock-line``) as a knock schedule, for
+  every rule set (top level);
+- the take rule of the take-or-draw cells (``take-cells``): the take-for-gain rule off when
+  taking a discard that lowers the deadwood by 5 or more without a meld is clearly worse
+  than drawing (top level);
+- the knock line of each compared rule set (``knock-line-by-rules``) as that rule set's
+  knock schedule, in an ``[[adapt]]`` table that holds where the rule set differs from the
+  report's own.
+
+A proposal that would not change how the base plays is not made. Each one is played, base
+with the change against the base, paired on duplicate decks of a development seed, under
+the rule set whose table proposed it; it is kept only when its gain's interval,
+Bonferroni-adjusted for the number of proposals, lies above 0. The strategy written is the
+base (its own ``[[adapt]]`` tables included) with the kept changes. Its strength must then
+be confirmed on decks of another seed: the development decks chose what is kept.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from gin_sim.experiments.advice import CARD_DOES, MIN_CELL_POSITIONS, STOCK_BANDS
+from gin_sim.experiments.holdout import adjusted
+from gin_sim.experiments.outputs import read_owner
+from gin_sim.experiments.simulate import head_to_head
+from gin_sim.experiments.summary import Estimate, player_summary
+from gin_sim.experiments.tuner import strategy_toml, toml_value
+from gin_sim.game.config import ConfigError, read_user_file
+from gin_sim.game.rules import Rules, load_rules
+from gin_sim.players.strategies import FAMILY_KEYS, Strategy, load_strategy, strategy_from_dict
+
+DISTILLED_BASE = "expert"
+DISTILLED_NAME = "advised"
+# The take-or-draw cell behind the take rule: a later discard (not the first upcard) that
+# lowers the deadwood by 5 or more without completing a meld.
+TAKE_RULE_CELL = ("draw", CARD_DOES[1])
+# Table files read from an advice report folder (CSV, as the report writes them).
+_TABLES = ("knock-line", "take-cells", "knock-line-by-rules")
+_TABLE_BYTES = 1 << 20
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """One change to the base strategy read from one table: ``changes`` (family
+    parameters) under ``when`` (an ``[[adapt]]`` condition, rule key to ``[low, high]`` or a
+    boolean; empty: every rule set), checked under the rule set ``rules``."""
+
+    rules: str
+    when: tuple[tuple[str, Any], ...]
+    changes: tuple[tuple[str, Any], ...]
+    source: str
+
+    def describe(self) -> str:
+        # A top-level change holds wherever no [[adapt]] table of the base sets the key.
+        where = "top level" if not self.when else _when_text(self.when)
+        changes = ", ".join(f"{k} = {toml_value(v)}" for k, v in self.changes)
+        return f"{changes} ({where}; from {self.source})"
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A proposal and its gain in the family's play (net points per hand of the base with
+    the change against the base, paired), its interval Bonferroni-adjusted."""
+
+    proposal: Proposal
+    gain: Estimate
+    kept: bool
+
+
+def distilled_schedule(line: pd.DataFrame) -> list[list[int]]:
+    """A family ``knock_schedule`` from a knock line by stock band (``knock_line`` by
+    ``stock_band``): each band from the start of the hand gets its line (none: 0, gin
+    only), a band resting on fewer than MIN_CELL_POSITIONS positions the band before it;
+    equal neighbours merge, and a schedule longer than the family's 4 phases merges its
+    last phases into the fourth's threshold. Pairs are ``[lowest stock of the band,
+    threshold]``, the last one's stock 0."""
+    lows = {f"{low}-{high}": low for low, high in STOCK_BANDS}
+    phases: list[list[int]] = []
+    for row in line.itertuples():
+        threshold = max(int(row.line), 0)
+        if row.positions < MIN_CELL_POSITIONS and phases:
+            threshold = phases[-1][1]
+        if phases and phases[-1][1] == threshold:
+            phases[-1][0] = lows[str(row.stock_band)]
+        else:
+            phases.append([lows[str(row.stock_band)], threshold])
+    phases = phases[:4] if phases else [[0, 10]]
+    phases[-1][0] = 0
+    return phases
+
+
+def _thresholds(strategy: Strategy, rules: Rules) -> list[int]:
+    """The knock threshold ``strategy`` plays under ``rules`` at every stock size."""
+    played = strategy.for_rules(rules)
+    return [played.threshold_at(stock, rules.knock_limit) for stock in range(32)]
+
+
+def _conditions(rules: Rules, own: Rules) -> tuple[tuple[str, Any], ...]:
+    """An ``[[adapt]]`` condition that holds for ``rules``' values of every rule key where
+    they differ from ``own``'s (so it does not hold under ``own``)."""
+    conditions = []
+    for field in fields(Rules):
+        key = field.name
+        value = getattr(rules, key)
+        if key == "name" or value == getattr(own, key):
+            continue
+        conditions.append((key, value if isinstance(value, bool) else (value, value)))
+    return tuple(sorted(conditions))
+
+
+def proposals(
+    tables: dict[str, pd.DataFrame], own: Rules, compared: list[Rules], base: Strategy
+) -> list[Proposal]:
+    """The changes to ``base`` that the tables of an advice report under ``own`` (compared
+    with ``compared``) propose (module docstring), in the order: own knock line, take
+    rule, each compared rule set's knock line."""
+    made = []
+    schedule = distilled_schedule(tables["knock-line"])
+    candidate = replace(base, adapt=(), knock_schedule=tuple(map(tuple, schedule)))
+    if _thresholds(candidate, own) != _thresholds(base, own):
+        made.append(
+            Proposal(own.name, (), (("knock_schedule", schedule),), f"{own.name}'s knock line")
+        )
+    takes = tables["take-cells"]
+    cell = takes[(takes["kind"] == TAKE_RULE_CELL[0]) & (takes["card_does"] == TAKE_RULE_CELL[1])]
+    loses = bool(len(cell) and cell["positions"].iloc[0] > 0 and cell["high"].iloc[0] < 0)
+    if loses and base.for_rules(own).take_min_gain > 0:
+        made.append(
+            Proposal(
+                own.name,
+                (),
+                (("take_min_gain", 0.0),),
+                f"{own.name}'s take or draw: a discard lowering the deadwood by 5 or more "
+                f"without a meld, {cell['mean'].iloc[0]:+.2f} ({cell['low'].iloc[0]:+.2f} to "
+                f"{cell['high'].iloc[0]:+.2f}) over drawing",
+            )
+        )
+    by_rules = tables.get("knock-line-by-rules")
+    for rules in compared:
+        when = _conditions(rules, own)
+        if by_rules is None or not when:
+            continue
+        line = by_rules[by_rules["rules"] == rules.name]
+        if not len(line):
+            continue
+        schedule = distilled_schedule(line)
+        candidate = replace(base, adapt=(), knock_schedule=tuple(map(tuple, schedule)))
+        if _thresholds(candidate, rules) != _thresholds(base, rules):
+            made.append(
+                Proposal(
+                    rules.name,
+                    when,
+                    (("knock_schedule", schedule),),
+                    f"{rules.name}'s knock line",
+                )
+            )
+    return made
+
+
+def check(
+    base: Strategy,
+    proposal: Proposal,
+    rules: Rules,
+    deals: int,
+    seed: int,
+    comparisons: int,
+    threads: int | None = None,
+) -> Checked:
+    """Play the base with ``proposal``'s changes (on top of how the base plays under
+    ``rules``) against the base, ``deals`` duplicate decks of ``seed``; kept when the
+    paired gain's interval, adjusted for ``comparisons``, lies above 0."""
+    changes = {k: tuple(map(tuple, v)) if k == "knock_schedule" else v for k, v in proposal.changes}
+    changed = replace(base.for_rules(rules), name=f"{base.name} changed", **changes)
+    frame = head_to_head(rules, (changed, base), deals, seed, threads=threads)
+    gain = adjusted(player_summary(frame, 0)["net points per hand"], comparisons)
+    return Checked(proposal, gain, bool(gain.mean - gain.half_width > 0))
+
+
+def read_report_tables(folder: str | Path) -> tuple[dict[str, pd.DataFrame], Rules, list[Rules]]:
+    """The tables ``proposals`` reads from a finished ``report advice`` folder, with the
+    report's rule set and the compared ones; anything else is a one-line error."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise ConfigError(f"advice report {folder} is not a folder: give a report advice folder")
+    owner = read_owner(folder)
+    if owner is None or owner["kind"] != "report advice" or not owner["finished"]:
+        raise ConfigError(
+            f"{folder} is not a finished report advice folder: give one that "
+            "`gin-sim report advice --out` wrote"
+        )
+    options = owner["options"]
+    if not isinstance(options.get("rules"), str) or not isinstance(options.get("compare"), str):
+        raise ConfigError(f"{folder / '.gin-sim.json'} lacks the report's rules: write it again")
+    own = load_rules(options["rules"])
+    compare = options["compare"]  # as the command line spells it: "none" or names by commas
+    names = [] if compare == "none" else [n for n in compare.split(",") if n]
+    compared = [load_rules(name) for name in names]
+    tables = {}
+    for name in _TABLES:
+        path = folder / f"{name}.csv"
+        if name == "knock-line-by-rules" and not compared:
+            continue
+        try:
+            data = read_user_file(path, _TABLE_BYTES)
+            tables[name] = pd.read_csv(io.BytesIO(data))
+        except FileNotFoundError:
+            raise ConfigError(f"{path} is missing: the advice report is incomplete") from None
+        except (OSError, ValueError) as error:
+            raise ConfigError(f"cannot read {path}: {error}") from None
+    expected = {
+        "knock-line": {"stock_band", "line", "positions"},
+        "take-cells": {"kind", "card_does", "positions", "mean", "low", "high"},
+        "knock-line-by-rules": {"stock_band", "line", "positions", "rules"},
+    }
+    for name, table in tables.items():
+        missing = expected[name] - set(table.columns)
+        if missing:
+            raise ConfigError(
+                f"{folder / (name + '.csv')} lacks the columns {', '.join(sorted(missing))}: "
+                "not an advice report's table"
+            )
+        if (
+            name != "take-cells"
+            and not table["stock_band"]
+            .astype(str)
+            .isin([f"{low}-{high}" for low, high in STOCK_BANDS])
+            .all()
+        ):
+            raise ConfigError(f"{folder / (name + '.csv')} has an unknown stock band")
+    return tables, own, compared
+
+
+def family_base(name: str) -> Strategy:
+    base = load_strategy(name)
+    if base.kind != "family":
+        raise ConfigError(
+            f"base {base.name!r} is a {base.kind} strategy: allowed a family strategy"
+        )
+    return base
+
+
+def proposals_of_report(folder: str | Path, base_name: str = DISTILLED_BASE) -> list[Proposal]:
+    """The proposals of an advice report folder's tables for the base ``base_name``."""
+    tables, own, compared = read_report_tables(folder)
+    return proposals(tables, own, compared, family_base(base_name))
+
+
+def distill(
+    folder: str | Path,
+    deals: int,
+    seed: int,
+    base_name: str = DISTILLED_BASE,
+    threads: int | None = None,
+    on_check=None,
+) -> tuple[Strategy, list[Checked], str]:
+    """The distilled strategy of an advice report folder: the proposals of its tables,
+    each checked in play (``check``), and the base with the kept ones; also its TOML text,
+    whose comments say what was proposed, measured and kept."""
+    tables, own, compared = read_report_tables(folder)
+    base = family_base(base_name)
+    made = proposals(tables, own, compared, base)
+    by_name = {rules.name: rules for rules in [own, *compared]}
+    checked = []
+    for proposal in made:
+        checked.append(
+            check(base, proposal, by_name[proposal.rules], deals, seed, len(made), threads)
+        )
+        if on_check is not None:
+            on_check(1)
+    values = _distilled_values(base, [c.proposal for c in checked if c.kept])
+    strategy = strategy_from_dict(values, "the distilled strategy")
+    text = strategy_toml(strategy, _comment(folder, base, checked, deals, seed).splitlines())
+    return strategy, checked, text
+
+
+def _distilled_values(base: Strategy, kept: list[Proposal]) -> dict[str, Any]:
+    config, defaults = base.to_config(), Strategy().to_config()
+    values: dict[str, Any] = {
+        "name": DISTILLED_NAME,
+        "description": f"{base.name} with the changes of report advice's tables that won in its own play.",
+    }
+    # to_config leaves out keys at defaults that came later (closing_distance): read them so.
+    values |= {
+        key: config.get(key, defaults.get(key))
+        for key in FAMILY_KEYS
+        if config.get(key) != defaults.get(key)
+    }
+    for proposal in kept:
+        if not proposal.when:
+            values |= dict(proposal.changes)
+    adapt = [dict(table) for table in config["adapt"]]
+    for proposal in kept:
+        if proposal.when:
+            when = {k: list(v) if isinstance(v, tuple) else v for k, v in proposal.when}
+            adapt.append({"when": when} | dict(proposal.changes))
+    if adapt:
+        values["adapt"] = adapt
+    return values
+
+
+def _comment(folder, base: Strategy, checked: list[Checked], deals: int, seed: int) -> str:
+    lines = [
+        f"Distilled from the tables of the advice report {folder} by",
+        f"  gin-sim distill {folder} --deals {deals} --seed {seed}",
+        f"Base: {base.name}. Each proposal of the tables was played, {base.name} with the change",
+        f"against {base.name}, on {deals:,} duplicate decks of seed {seed} (net points per hand,",
+        f"paired; intervals Bonferroni-adjusted for {len(checked)} proposals), and kept only when",
+        "its interval lies above 0. Confirm on decks of another seed: these chose what is kept.",
+    ]
+    for c in checked:
+        verdict = "kept" if c.kept else "not kept"
+        lines.append(
+            f"- {c.proposal.describe()}: under {c.proposal.rules} "
+            f"{c.gain.mean:+.3f} ± {c.gain.half_width:.3f}, {verdict}"
+        )
+    if not checked:
+        lines.append("- the tables proposed no change to how the base plays")
+    return "\n".join(lines)
+
+
+def _when_text(when: tuple[tuple[str, Any], ...]) -> str:
+    return "when " + ", ".join(
+        f"{k} = {str(v).lower()}" if isinstance(v, bool) else f"{k} = {v[0]}"
+        if v[0] == v[1] else f"{k} in {v[0]} to {v[1]}"
+        for k, v in when
+    )  # fmt: skip

@@ -1,0 +1,734 @@
+"""Datasets of decision positions from strong play, and their deep evaluation.
+
+docs/advice.md is the specification: which positions are kept, every column, and how the
+evaluation measures each action. In short:
+
+- ``sample_positions`` plays deals exactly as ``simulate`` does (deal ``i``'s deck, dealer
+  and player streams come from ``(seed, i)``) and keeps, per deal, one decision of each kind
+  (offer, draw, discard, knock), chosen uniformly among that kind's decisions in the hand
+  by a stream of its own. A position depends only on the seed and its deal.
+- ``evaluate_positions`` evaluates every relevant action of each position with a deep
+  search that sees only the decider's view (``Evaluation``: worlds, rollout policy,
+  opponent model, inference), common random numbers across the actions.
+- ``execute`` writes a dataset folder chunk by chunk (a manifest and
+  ``positions-NNNNNN.parquet`` files, each written atomically; rerunning resumes), in
+  process or on Dask workers; ``load_positions`` reads it back.
+
+>>> from gin_sim.game.rules import load_rules
+>>> from gin_sim.players.strategies import parse_players
+>>> config = PositionsConfig(load_rules("hollywood"), parse_players("expert,expert"), seed=3,
+...                          deals=4, evaluation=Evaluation(samples=8, select=2))
+>>> frame = next(execute(config))
+>>> sorted(set(frame["kind"])) <= ["discard", "draw", "knock", "offer"], len(set(frame["deal"]))
+(True, 4)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from typing import Any, ClassVar
+
+import numpy as np
+import pandas as pd
+
+from gin_sim.experiments.runs import (
+    MANIFEST,
+    Chunked,
+    ChunkFolder,
+    RunError,
+)
+from gin_sim.experiments.simulate import _wrapping_arithmetic, use_threads
+from gin_sim.game.cards import format_card, parse_card_list
+from gin_sim.game.config import ConfigError, parse_json, read_user_file
+from gin_sim.game.limits import check_chunks, check_count, check_seed
+from gin_sim.game.rules import Rules, rules_from_dict
+from gin_sim.kernels.advice import (
+    INFO_ACTION,
+    INFO_COUNT,
+    INFO_DECISION,
+    INFO_OPP_TAKES,
+    INFO_OWN_TAKES,
+    INFO_POINTS,
+    MAX_ACTIONS,
+    N_INFO,
+    evaluate_positions_nb,
+    evaluation_actions_nb,
+    play_forced_nb,
+    sample_positions_nb,
+)
+from gin_sim.kernels.deadwood import melds_with_card_nb, min_deadwood_nb
+from gin_sim.kernels.decisions import least_deadwood_discard_nb
+from gin_sim.kernels.enums import (
+    ACTION_KNOCK,
+    N_DECISION_KINDS,
+    N_POSITION_MASKS,
+    N_POSITION_SLOTS,
+    DecisionKind,
+    Phase,
+    PositionSlot,
+)
+from gin_sim.kernels.rng import evaluation_key_nb
+from gin_sim.kernels.search import mean_gain_nb
+from gin_sim.players.calibration import load_undercut_table
+from gin_sim.players.decide import action_words, view_of_position
+from gin_sim.players.search_value import equity_tables
+from gin_sim.players.strategies import (
+    MAX_SAMPLES,
+    Strategy,
+    strategies_to_kernel,
+    strategy_from_dict,
+)
+
+__all__ = [
+    "KINDS",
+    "Evaluation",
+    "PositionsConfig",
+    "evaluate_frame",
+    "evaluate_positions",
+    "execute",
+    "load_positions",
+    "position_arrays",
+    "sample_positions",
+    "view_features",
+]
+
+KINDS = tuple(name.lower() for name in DecisionKind._fields)  # offer, draw, discard, knock
+DATASET_FORMAT = 1
+DATASET_KIND = "positions"  # the manifest's mark: a positions dataset, not a run
+# Deals per chunk: a chunk's positions are held in memory (about 4 KB a deal) and a chunk
+# of mc play takes seconds per hundred deals, so larger chunks only delay saving.
+MAX_CHUNK_DEALS = 100_000
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """How each position's actions are evaluated (docs/advice.md, "The evaluation").
+
+    ``samples`` worlds per position, drawn from the decider's view as ``mc`` draws them
+    (with ``infer``, the opponent's hand built by ``opponent_model`` and weighted by
+    ``infer_weight`` per contradicted pass); in each, every action is played out with
+    ``rollout`` for the decider and ``opponent_model`` for the opponent. After a take, the
+    first ``select`` worlds choose the baseline (the best discard without knocking) and
+    the others measure every action's gain over it.
+    """
+
+    samples: int = 512
+    select: int = 128
+    rollout: str = "expert"
+    opponent_model: str = "simple"
+    infer: bool = True
+    infer_weight: float = 0.25
+
+    def __post_init__(self) -> None:
+        for key in ("samples", "select"):
+            value = getattr(self, key)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ConfigError(f"evaluation {key} = {value!r}: expected a whole number")
+        if not isinstance(self.infer, bool):
+            raise ConfigError(f"evaluation infer = {self.infer!r}: allowed true or false")
+        if not 3 <= self.samples <= MAX_SAMPLES:
+            raise ConfigError(
+                f"evaluation samples = {self.samples}: allowed 3 to {MAX_SAMPLES} worlds"
+            )
+        if not 1 <= self.select <= self.samples - 2:
+            raise ConfigError(
+                f"evaluation select = {self.select}: allowed 1 to samples - 2 = {self.samples - 2} (at least 2 worlds must measure the gains)"
+            )
+        self.searcher()  # the policies and the weight, checked as an mc player's
+
+    @property
+    def name(self) -> str:
+        inference = f"inference weight {self.infer_weight:g}" if self.infer else "no inference"
+        return (
+            f"{self.samples} worlds ({self.select} choose the baseline discard), "
+            f"{self.rollout} rollouts, {self.opponent_model} opponent model, {inference}"
+        )
+
+    def searcher(self) -> Strategy:
+        """The settings as an ``mc`` strategy: the kernels read worlds, policies and
+        inference from its vector."""
+        try:
+            return Strategy(
+                name="evaluation", kind="mc", samples=self.samples, rollout=self.rollout,
+                opponent_model=self.opponent_model, infer=self.infer,
+                infer_weight=float(self.infer_weight),
+            )  # fmt: skip
+        except ConfigError as error:
+            raise ConfigError(
+                str(error).replace("in strategy 'evaluation'", "in the evaluation")
+            ) from None
+
+    def to_kernel(self, rules: Rules) -> np.ndarray:
+        return self.searcher().to_kernel(rules)
+
+
+@dataclass(frozen=True)
+class PositionsConfig(Chunked):
+    """Everything that determines a dataset (never threads, chunking's effect or workers):
+    the rules and the two strategies that play the deals, the seed, the deals ``0 ..
+    deals - 1``, and the evaluation (None: positions only)."""
+
+    rules: Rules
+    players: tuple[Strategy, Strategy]
+    seed: int
+    deals: int
+    chunk_size: int = 100
+    evaluation: Evaluation | None = Evaluation()
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.rules, Rules):
+            raise ConfigError(f"rules = {self.rules!r}: expected a rule set")
+        if (
+            not isinstance(self.players, tuple)
+            or len(self.players) != 2
+            or not all(isinstance(p, Strategy) for p in self.players)
+        ):
+            raise ConfigError(f"players = {self.players!r}: expected two strategies")
+        if self.evaluation is not None and not isinstance(self.evaluation, Evaluation):
+            raise ConfigError(f"evaluation = {self.evaluation!r}: expected an Evaluation")
+        check_seed(self.seed)
+        check_count(self.deals, "deals")
+        check_chunks(self.deals, self.chunk_size, "deals")
+        check_count(self.chunk_size, "chunk size", 1, MAX_CHUNK_DEALS)
+        for player in self.players:
+            player.for_rules(self.rules)  # a threshold above the knock limit is an error now
+
+    @property
+    def total(self) -> int:
+        return self.deals
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rules": asdict(self.rules),
+            "players": [p.to_config() for p in self.players],
+            "seed": self.seed,
+            "deals": self.deals,
+            "chunk_size": self.chunk_size,
+            "evaluation": None if self.evaluation is None else asdict(self.evaluation),
+        }
+
+    @classmethod
+    def from_json(cls, document: dict[str, Any], where: str) -> PositionsConfig:
+        try:
+            values = dict(document)
+            if set(values) != {f.name for f in fields(cls)}:
+                raise KeyError(sorted(set(values) ^ {f.name for f in fields(cls)}))
+            values["rules"] = rules_from_dict(values["rules"], f"{where} (rules)")
+            values["players"] = tuple(
+                strategy_from_dict(p, f"{where} (players)") for p in values["players"]
+            )
+            if values["evaluation"] is not None:
+                values["evaluation"] = Evaluation(**values["evaluation"])
+            return cls(**values)
+        except ConfigError as error:
+            raise RunError(
+                f"{where}: {error}; restore it or start the dataset again with --overwrite"
+            ) from None
+        except (KeyError, TypeError, AttributeError) as error:
+            raise RunError(f"{where} is not a gin-sim positions manifest ({error!r})") from None
+
+
+# ------------------------------------------------------------------------ sampling
+def sample_positions(
+    rules: Rules,
+    players: tuple[Strategy, Strategy],
+    seed: int,
+    first_deal: int,
+    deals: int,
+    threads: int | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Play deals ``first_deal .. first_deal + deals - 1`` and keep one position of each
+    kind per deal: (masks uint64[deals, 4, N_POSITION_MASKS], states int64[deals, 4,
+    N_POSITION_SLOTS], facts int64[deals, 4, N_INFO]), the kinds in ``KINDS`` order; a
+    kind the hand did not have has count 0 (``kernels.advice.INFO_COUNT``)."""
+    check_seed(seed)
+    check_count(deals, "deals")
+    use_threads(threads)
+    masks = np.zeros((deals, N_DECISION_KINDS, N_POSITION_MASKS), np.uint64)
+    states = np.zeros((deals, N_DECISION_KINDS, N_POSITION_SLOTS), np.int64)
+    info = np.zeros((deals, N_DECISION_KINDS, N_INFO), np.int64)
+    with _wrapping_arithmetic():
+        sample_positions_nb(
+            np.uint64(seed), first_deal, rules.to_kernel(), strategies_to_kernel(players, rules),
+            load_undercut_table(), equity_tables(players, rules), masks, states, info,
+        )  # fmt: skip
+    return masks, states, info
+
+
+def _hand_facts(hand: int, card: int, from_pile: bool) -> tuple[int, int, bool]:
+    """(deadwood now, deadwood the card lowered it by, whether the card completes a meld)
+    for an 11-card ``hand`` that holds ``card`` just taken (docs/advice.md)."""
+    before = hand & ~(1 << card)
+    forbidden = card if from_pile else -1
+    after = int(least_deadwood_discard_nb(np.uint64(hand), forbidden)[1])
+    lowered = int(min_deadwood_nb(np.uint64(before))) - after
+    return after, lowered, bool(melds_with_card_nb(np.uint64(before), card))
+
+
+def view_features(view: Mapping[str, Any]) -> dict[str, Any]:
+    """The public features of a decision (docs/advice.md, "Columns") from the plain-data
+    view of the player to move (``decide.view_of_position``, or any view ``decide``
+    takes): nothing else is read, so nothing hidden can reach them."""
+    hand = _mask(parse_card_list(view["hand"]))
+    opp_taken = _mask(parse_card_list(view["opp_taken"]))
+    if view["decision"] == "discard":
+        card = parse_card_list(view["taken"])[0]
+        from_pile = bool(view["taken_from_pile"])
+        deadwood, lowered, melds = _hand_facts(hand, card, from_pile)
+    else:  # the card on offer is the pile's top
+        card = parse_card_list(view["pile"])[-1]
+        from_pile = True
+        _, lowered, melds = _hand_facts(hand | 1 << card, card, True)
+        deadwood = int(min_deadwood_nb(np.uint64(hand)))
+    ranks = suits = 0
+    for c in range(52):
+        if opp_taken >> c & 1:
+            ranks |= 1 << (c % 13)
+            suits |= 1 << (c // 13)
+    return {
+        "dealer": view["dealer"] == "me",
+        "stock_left": view["stock_left"],
+        "turns": view["own_turns"] + view["opp_turns"],
+        "own_turns": view["own_turns"],
+        "opp_turns": view["opp_turns"],
+        "pile_takes": view["pile_takes"],
+        "opp_holds": opp_taken.bit_count(),
+        "opp_taken": np.uint64(opp_taken),
+        "opp_taken_ranks": ranks,
+        "opp_taken_suits": suits,
+        "knock_limit": view["knock_limit"],
+        "deadwood": deadwood,
+        "card": format_card(card),
+        "from_pile": from_pile,
+        "card_melds": melds,
+        "card_lowers": lowered,
+        "hand": np.uint64(hand),
+    }
+
+
+def _mask(cards: list[int]) -> int:
+    return sum(1 << c for c in cards)
+
+
+def positions_frame(
+    players: tuple[Strategy, Strategy],
+    first_deal: int,
+    masks: np.ndarray,
+    states: np.ndarray,
+    info: np.ndarray,
+) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
+    """The rows of the positions that ``sample_positions`` kept, by deal then kind, and
+    their positions as arrays (masks uint64[m, 7], states int64[m, 120])."""
+    rows = []
+    kept = np.argwhere(info[:, :, INFO_COUNT] > 0)  # by deal, then kind
+    for i, kind in kept:
+        mask_row, state_row, facts = masks[i, kind], states[i, kind], info[i, kind]
+        seat = int(state_row[PositionSlot.PLAYER])
+        row = {
+            "deal": first_deal + int(i),
+            "kind": KINDS[kind],
+            "seat": seat,
+            "strategy": players[seat].name,
+            "decision": int(facts[INFO_DECISION]),
+            "kind_count": int(facts[INFO_COUNT]),
+        }
+        row |= view_features(view_of_position(mask_row, state_row))
+        row |= {
+            "own_takes": int(facts[INFO_OWN_TAKES]),
+            "opp_takes": int(facts[INFO_OPP_TAKES]),
+            "played": action_words(int(facts[INFO_ACTION]), int(state_row[PositionSlot.PHASE])),
+            "hand_points": int(facts[INFO_POINTS]),
+            "position_masks": mask_row.copy(),
+            "position_state": state_row.astype(np.int16),
+        }
+        rows.append(row)
+    frame = pd.DataFrame(rows)
+    flat_masks = masks[kept[:, 0], kept[:, 1]] if len(kept) else masks.reshape(0, N_POSITION_MASKS)
+    flat_states = (
+        states[kept[:, 0], kept[:, 1]] if len(kept) else states.reshape(0, N_POSITION_SLOTS)
+    )
+    return frame, flat_masks, flat_states
+
+
+def position_arrays(frame: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """The full positions of a dataset's rows: (masks uint64[m, 7], states int64[m, 120]),
+    ready for ``evaluate_positions`` (another rule set, another evaluation)."""
+    if not len(frame):
+        return np.zeros((0, N_POSITION_MASKS), np.uint64), np.zeros((0, N_POSITION_SLOTS), np.int64)
+    masks = np.stack([np.asarray(m, np.uint64) for m in frame["position_masks"]])
+    states = np.stack([np.asarray(s, np.int64) for s in frame["position_state"]])
+    return masks, states
+
+
+def row_keys(seed: int, frame: pd.DataFrame) -> np.ndarray:
+    """The world streams of a dataset's rows (``evaluation_keys`` of their deals and kinds)."""
+    kinds = np.array([KINDS.index(k) for k in frame["kind"]], np.int64)
+    return evaluation_keys(seed, frame["deal"].to_numpy(), kinds)
+
+
+def evaluation_keys(seed: int, deals: np.ndarray, kinds: np.ndarray) -> np.ndarray:
+    """Each position's world stream: a function of the seed, its deal and its kind only."""
+    with _wrapping_arithmetic():
+        return np.array(
+            [evaluation_key_nb(np.uint64(seed), int(d), int(k)) for d, k in zip(deals, kinds, strict=True)],
+            dtype=np.uint64,
+        )  # fmt: skip
+
+
+# ---------------------------------------------------------------------- evaluation
+@dataclass(frozen=True)
+class Evaluated:
+    """What ``evaluate_positions`` found, per position (row) and action (column, -1 past
+    the last action): the actions (kernel codes), each one's value sum and sum of squares
+    over all worlds, its gain over the baseline summed over the measuring worlds and the
+    gain's sum of squares, the number of actions and the baseline's column."""
+
+    actions: np.ndarray
+    sums: np.ndarray
+    squares: np.ndarray
+    gains: np.ndarray
+    gain_squares: np.ndarray
+    n_actions: np.ndarray
+    baseline: np.ndarray
+
+
+def evaluate_positions(
+    masks: np.ndarray,
+    states: np.ndarray,
+    keys: np.ndarray,
+    rules: Rules,
+    evaluation: Evaluation,
+    threads: int | None = None,
+) -> Evaluated:
+    """Evaluate every relevant action of each position (docs/advice.md, "The evaluation"),
+    position ``i``'s worlds drawn from the stream ``keys[i]``; any threads give the same."""
+    use_threads(threads)
+    n = len(masks)
+    out = [np.zeros((n, MAX_ACTIONS), np.float64) for _ in range(4)]
+    actions = np.full((n, MAX_ACTIONS), -1, np.int64)
+    meta = np.zeros((n, 2), np.int64)
+    with _wrapping_arithmetic():
+        evaluate_positions_nb(
+            evaluation.to_kernel(rules), evaluation.select, rules.to_kernel(),
+            load_undercut_table(), np.ascontiguousarray(masks, np.uint64),
+            np.ascontiguousarray(states, np.int64), np.ascontiguousarray(keys, np.uint64),
+            actions, *out, meta,
+        )  # fmt: skip
+    return Evaluated(actions, *out, meta[:, 0].copy(), meta[:, 1].copy())
+
+
+def _mean_error(total: float, squares: float, n: int) -> tuple[float, float]:
+    mean, error = mean_gain_nb(total, squares, n)
+    return float(mean), float(error)
+
+
+def evaluation_columns(
+    frame: pd.DataFrame, states: np.ndarray, found: Evaluated, evaluation: Evaluation
+) -> pd.DataFrame:
+    """The evaluation's columns (docs/advice.md) added to the rows of ``frame``."""
+    worlds = evaluation.samples
+    columns: dict[str, list] = {key: [] for key in EVALUATION_COLUMNS[2:]}
+    for r in range(len(frame)):
+        phase = int(states[r, PositionSlot.PHASE])
+        n, base = int(found.n_actions[r]), int(found.baseline[r])
+        measure = worlds if phase != Phase.DISCARD else worlds - evaluation.select
+        words = [action_words(int(a), phase) for a in found.actions[r, :n]]
+        values = [_mean_error(found.sums[r, c], found.squares[r, c], worlds) for c in range(n)]
+        gains = [
+            _mean_error(found.gains[r, c], found.gain_squares[r, c], measure) for c in range(n)
+        ]
+        best = max(range(n), key=lambda c: (found.gains[r, c], -c))
+        if phase != Phase.DISCARD:
+            headline = 1  # take
+        elif int(found.actions[r, 0]) & ACTION_KNOCK:
+            headline = 0  # knock
+        else:
+            headline = -1
+        played = frame["played"].iat[r]
+        played_at = words.index(played) if played in words else -1
+        columns["measure_worlds"].append(measure)
+        columns["actions"].append(words)
+        columns["values"].append([v[0] for v in values])
+        columns["value_ses"].append([v[1] for v in values])
+        columns["gains"].append([g[0] for g in gains])
+        columns["gain_ses"].append([g[1] for g in gains])
+        columns["baseline"].append(words[base])
+        columns["best"].append(words[best])
+        for key, at in (("gain", headline), ("played_gain", played_at)):
+            mean, error = gains[at] if at >= 0 else (np.nan, np.nan)
+            columns[key].append(mean)
+            columns[f"{key}_se"].append(error)
+    extra = pd.DataFrame(columns, index=frame.index)
+    extra.insert(0, "evaluation", evaluation.name)
+    extra.insert(1, "worlds", worlds)
+    return pd.concat([frame, extra], axis=1)
+
+
+# The columns ``evaluation_columns`` adds (docs/advice.md, "The evaluation").
+EVALUATION_COLUMNS = (
+    "evaluation", "worlds", "measure_worlds", "actions", "values", "value_ses", "gains",
+    "gain_ses", "baseline", "best", "gain", "gain_se", "played_gain", "played_gain_se",
+)  # fmt: skip
+
+
+def evaluate_frame(
+    frame: pd.DataFrame,
+    rules: Rules,
+    evaluation: Evaluation,
+    seed: int,
+    threads: int | None = None,
+) -> pd.DataFrame:
+    """A dataset's rows evaluated (again) under ``rules`` and ``evaluation``: each row's
+    worlds come from ``row_keys(seed, ...)``, so with the dataset's seed every rule set and
+    every evaluation of the same depth sees the same worlds (paired comparisons). A stored
+    position keeps its hand's knock limit (R12, R14a): evaluate it only under rules whose
+    limit is that one (any but Oklahoma for positions played under another rule set)."""
+    rows = frame.drop(columns=[c for c in EVALUATION_COLUMNS if c in frame])
+    if not len(rows):
+        return rows
+    masks, states = position_arrays(rows)
+    found = evaluate_positions(masks, states, row_keys(seed, rows), rules, evaluation, threads)
+    return evaluation_columns(rows, states, found, evaluation)
+
+
+# The stream domain of the check against play (``play_headline``): not the worlds' stream.
+_CHECK_DOMAIN = 0x1F83D9ABFB41BD6B
+
+
+def headline_actions(frame: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """Per evaluated offer, draw or knock row: the kernel codes of its headline action
+    (take; knock with the least-deadwood discard) and of its baseline (decline or draw;
+    the evaluation's best discard without knocking)."""
+    masks, states = position_arrays(frame)
+    headline = np.zeros(len(frame), np.int64)
+    baseline = np.zeros(len(frame), np.int64)
+    codes = np.full(MAX_ACTIONS, -1, np.int64)
+    for r in range(len(frame)):
+        if frame["kind"].iat[r] not in ("offer", "draw", "knock"):
+            raise ValueError(f"row {r}: a {frame['kind'].iat[r]} position has no headline")
+        n = evaluation_actions_nb(masks[r], states[r], codes)
+        words = list(frame["actions"].iat[r])
+        headline[r] = codes[1] if frame["kind"].iat[r] != "knock" else codes[0]
+        baseline[r] = codes[words.index(frame["baseline"].iat[r])]
+        assert n == len(words)
+    return headline, baseline
+
+
+def play_headline(
+    frame: pd.DataFrame,
+    rules: Rules,
+    players: tuple[Strategy, Strategy],
+    continuations: int,
+    seed: int,
+    threads: int | None = None,
+) -> pd.DataFrame:
+    """The headline gain of evaluated offer, draw and knock rows measured by play: from
+    each position as it was (the opponent's real hand), the headline action and the
+    baseline are each forced and ``players`` (by seat) play the hand out, ``continuations``
+    times with the stock reshuffled (unseen by both, so every order is as likely as the
+    real one) and fresh player streams, both actions on the same stocks and streams.
+    Returns ``play_gain`` and ``play_gain_se`` (across continuations) per row. The stream
+    of row ``(deal, kind)`` depends only on ``seed``, the deal and the kind."""
+    check_count(continuations, "continuations", 1, 100_000)
+    headline, baseline = headline_actions(frame)
+    masks, states = position_arrays(frame)
+    kinds = np.array([KINDS.index(k) for k in frame["kind"]], np.int64)
+    keys = evaluation_keys(seed ^ _CHECK_DOMAIN, frame["deal"].to_numpy(), kinds)
+    use_threads(threads)
+    values = np.zeros((2 * len(frame), continuations), np.float64)
+    with _wrapping_arithmetic():
+        play_forced_nb(
+            rules.to_kernel(), strategies_to_kernel(players, rules), load_undercut_table(),
+            equity_tables(players, rules), np.concatenate([masks, masks]), np.concatenate([states, states]),
+            np.concatenate([headline, baseline]), np.concatenate([keys, keys]), values,
+        )  # fmt: skip
+    gains = values[: len(frame)] - values[len(frame) :]
+    se = gains.std(axis=1, ddof=1) / np.sqrt(continuations) if continuations > 1 else np.nan
+    return pd.DataFrame({"play_gain": gains.mean(axis=1), "play_gain_se": se}, index=frame.index)
+
+
+def play_chunk(config: PositionsConfig, chunk: int, threads: int | None = None) -> pd.DataFrame:
+    """One chunk of a dataset: the positions of its deals, evaluated if asked."""
+    start, stop = config.chunk_range(chunk)
+    masks, states, info = sample_positions(
+        config.rules, config.players, config.seed, start, stop - start, threads
+    )
+    frame = positions_frame(config.players, start, masks, states, info)[0]
+    if config.evaluation is None:
+        return frame
+    return evaluate_frame(frame, config.rules, config.evaluation, config.seed, threads)
+
+
+# -------------------------------------------------------------------------- folders
+class PositionSet(ChunkFolder):
+    """An open dataset folder: ``manifest.json`` and ``positions-NNNNNN.parquet`` chunks
+    (one per ``chunk_size`` deals), opened and written as run folders are
+    (``gin_sim.experiments.runs.ChunkFolder``: only gin-sim's files, one writer at a time)."""
+
+    WHAT = "dataset"
+    MANIFEST_FIELDS: ClassVar[dict[str, Any]] = {
+        "format": DATASET_FORMAT,
+        "dataset": DATASET_KIND,
+    }
+    config: PositionsConfig
+
+    @staticmethod
+    def read_config(folder: Path) -> PositionsConfig:
+        return read_positions_manifest(folder)
+
+    def chunk_file(self, chunk: int) -> Path:
+        return self.directory / f"positions-{chunk:06d}.parquet"
+
+    def chunk_kind(self) -> str:
+        return DATASET_KIND
+
+    def is_done(self, chunk: int) -> bool:
+        """True when the chunk's file is there and belongs to this dataset; a damaged file,
+        or another dataset's, is an error."""
+        path = self.chunk_file(chunk)
+        if not path.exists():
+            return False
+        self._check_stamp(chunk, path, self._read_metadata(path))
+        return True
+
+    def write_chunk(self, chunk: int, frame: pd.DataFrame) -> None:
+        self._write_stamped(chunk, self.chunk_file(chunk), frame)
+
+    def read_chunk(self, chunk: int) -> pd.DataFrame:
+        self.is_done(chunk)
+        return self._read_table(self.chunk_file(chunk))
+
+
+def read_positions_manifest(directory: str | Path) -> PositionsConfig:
+    """The configuration of a dataset folder, or a one-line ``RunError``."""
+    folder = Path(directory)
+    path = folder / MANIFEST
+    if not folder.is_dir():
+        raise RunError(f"dataset folder {folder} does not exist or is not a folder")
+    try:
+        document = parse_json(read_user_file(path), str(path))
+    except FileNotFoundError:
+        raise RunError(f"{folder} is not a dataset folder: it has no {MANIFEST}") from None
+    except ConfigError as error:
+        raise RunError(str(error)) from None
+    except OSError as error:
+        raise RunError(f"cannot read {path}: {error.strerror or error}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise RunError(
+            f"{path} is damaged ({error}): it cannot be read as JSON; restore it or start the dataset again with --overwrite"
+        ) from None
+    if (
+        not isinstance(document, dict)
+        or document.get("dataset") != DATASET_KIND
+        or document.get("format") != DATASET_FORMAT
+        or not isinstance(document.get("config"), dict)
+    ):
+        raise RunError(f"{path} is not a gin-sim positions manifest (a run folder's, perhaps)")
+    return PositionsConfig.from_json(document["config"], str(path))
+
+
+def execute(
+    config: PositionsConfig,
+    directory: str | Path | None = None,
+    overwrite: bool = False,
+    threads: int | None = None,
+    on_chunk: Callable[[int, bool], None] | None = None,
+    client: Any = None,
+) -> Iterator[pd.DataFrame]:
+    """Sample (and evaluate) a dataset chunk by chunk, yielding each chunk's rows.
+
+    With ``directory`` each finished chunk is written there and chunks already there are
+    read back instead (resume). ``on_chunk(deals, resumed)`` reports progress. With a Dask
+    ``client`` the missing chunks are played as tasks on its workers; the rows are the
+    same, since a chunk depends only on the configuration and its index.
+    """
+    dataset = PositionSet.open(directory, config, overwrite) if directory is not None else None
+    try:
+        yield from _play_dataset(config, dataset, threads, on_chunk, client)
+    finally:
+        if dataset is not None:
+            dataset.close()
+
+
+def _play_dataset(
+    config: PositionsConfig,
+    dataset: PositionSet | None,
+    threads: int | None,
+    on_chunk: Callable[[int, bool], None] | None,
+    client: Any,
+) -> Iterator[pd.DataFrame]:
+    submitted: dict[int, Any] = {}
+    looked_at = 0  # chunks below this were looked at for submission
+    window = 0
+    if client is not None:
+        from gin_sim.experiments.cluster import TASK_RETRIES, tasks_ahead
+
+        window = tasks_ahead(client)
+    for chunk in range(config.n_chunks):
+        # On a cluster only a window of chunks ahead of the one being collected is
+        # submitted; a chunk looked at and not submitted is a finished one.
+        while client is not None and looked_at < config.n_chunks and len(submitted) < window:
+            if dataset is None or not dataset.is_done(looked_at):
+                submitted[looked_at] = client.submit(
+                    play_chunk, config, looked_at, threads, pure=False, retries=TASK_RETRIES
+                )
+            looked_at += 1
+        start, stop = config.chunk_range(chunk)
+        task = submitted.pop(chunk, None)
+        if task is None and dataset is not None and dataset.is_done(chunk):
+            frame, resumed = dataset.read_chunk(chunk), True
+        else:
+            frame = task.result() if task is not None else play_chunk(config, chunk, threads)
+            resumed = False
+            if dataset is not None:
+                dataset.write_chunk(chunk, frame)
+        if on_chunk is not None:
+            on_chunk(stop - start, resumed)
+        yield frame
+
+
+def load_positions(directory: str | Path) -> pd.DataFrame:
+    """The rows of a finished dataset folder as one DataFrame (docs/advice.md): ``kind``
+    a categorical in ``KINDS`` order; ``attrs["config"]`` holds the manifest's."""
+    config = read_positions_manifest(directory)
+    dataset = PositionSet(Path(directory), config)
+    missing = dataset.missing()
+    if missing:
+        raise RunError(
+            f"{directory} is unfinished: {missing} of {config.n_chunks} chunks missing; run the same command again to finish it"
+        )
+    frame = pd.concat([dataset.read_chunk(c) for c in range(config.n_chunks)], ignore_index=True)
+    frame["kind"] = pd.Categorical(frame["kind"], categories=list(KINDS))
+    frame.attrs["config"] = config.to_json()
+    return frame
+
+
+SUMMARY_COLUMNS = ("kind", "deadwood", "gain", "played", "best")  # what summary_by_kind reads
+
+
+def summary_by_kind(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per kind: positions, mean own deadwood, and for evaluated datasets the mean headline
+    gain (take over draw, knock over the best discard; docs/advice.md) with its 95% interval
+    across positions, and how often the played action is the evaluation's best."""
+    rows = []
+    for kind in KINDS:
+        part = frame[frame["kind"] == kind]
+        row: dict[str, Any] = {"kind": kind, "positions": len(part)}
+        row["mean_deadwood"] = float(part["deadwood"].mean()) if len(part) else np.nan
+        if "gain" in frame:
+            gains = part["gain"].dropna().to_numpy(np.float64)
+            mean = float(gains.mean()) if len(gains) else np.nan
+            half = (
+                1.959963984540054 * gains.std(ddof=1) / np.sqrt(len(gains))
+                if len(gains) > 1
+                else np.nan
+            )
+            row |= {"gain": mean, "gain_low": mean - half, "gain_high": mean + half}
+            row["played_is_best"] = (
+                float((part["played"] == part["best"]).mean()) if len(part) else np.nan
+            )
+        rows.append(row)
+    return pd.DataFrame(rows)

@@ -1,0 +1,118 @@
+"""The environment variables that gin-sim and its numba kernels read, checked before numba
+is imported.
+
+numba reads its variables once, when it is imported: ``NUMBA_NUM_THREADS=0`` raises inside
+that import, a number of threads far above the cores crashes the process, and a value it
+cannot parse (``NUMBA_DISABLE_JIT=x``) is a multi-line warning with a traceback. So the
+package checks them first (``prepare``, run by ``gin_sim/__init__.py``): a bad value is
+taken out of the environment, so that the import succeeds, and kept as a problem that
+``check_environment`` raises as one ``ConfigError`` naming the variable and what is
+allowed. The command line checks at its start; the library when it sets threads
+(``simulate.use_threads``) and in ``decide``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import warnings
+
+from gin_sim.game.config import ConfigError, shown
+
+# The threading layers numba knows (numba's documentation, "Selecting a threading layer").
+THREADING_LAYERS = ("default", "safe", "forksafe", "threadsafe", "omp", "tbb", "workqueue")
+_NUMBA_PARSE_WARNING = re.compile(
+    r"Environment variable '(?P<name>[^']+)' is defined but its associated value '(?P<value>.*)' could not be parsed",
+    re.S,
+)
+_PROBLEMS: list[str] = []
+
+
+def cores() -> int:
+    """The cores this process may run on (numba's default number of threads)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def _whole_numbers(text: str) -> list[int] | None:
+    parts = text.split(",")
+    if not all(re.fullmatch(r"\s*\d{1,9}\s*", part) for part in parts):
+        return None
+    return [int(part) for part in parts]
+
+
+def _problems_before_numba() -> list[tuple[str, str]]:
+    """(variable, problem) for each variable numba or OpenMP would fail on."""
+    found = []
+    available = cores()
+    text = os.environ.get("NUMBA_NUM_THREADS")
+    if text is not None:
+        numbers = _whole_numbers(text)
+        if numbers is None or len(numbers) != 1 or not 1 <= numbers[0] <= available:
+            found.append(
+                (
+                    "NUMBA_NUM_THREADS",
+                    f"NUMBA_NUM_THREADS={shown(text)}: allowed a whole number from 1 to {available} (the cores available); unset it to use them all",
+                )
+            )
+    text = os.environ.get("OMP_NUM_THREADS")
+    if text is not None:
+        numbers = _whole_numbers(text)
+        if numbers is None or not all(1 <= n <= 4096 for n in numbers):
+            found.append(
+                (
+                    "OMP_NUM_THREADS",
+                    f"OMP_NUM_THREADS={shown(text)}: allowed a whole number of threads from 1 (or a comma-separated list of them); unset it for the default",
+                )
+            )
+    text = os.environ.get("NUMBA_THREADING_LAYER")
+    if text is not None and text.strip().lower() not in THREADING_LAYERS:
+        found.append(
+            (
+                "NUMBA_THREADING_LAYER",
+                f"NUMBA_THREADING_LAYER={shown(text)}: allowed {', '.join(THREADING_LAYERS)}",
+            )
+        )
+    return found
+
+
+def prepare() -> None:
+    """Check the variables, take the bad ones out of the environment and import numba with
+    its warnings about values it cannot parse turned into problems (once per process)."""
+    import sys
+
+    if "numba" in sys.modules:  # imported before gin-sim: its own checks have run
+        return
+    for name, problem in _problems_before_numba():
+        del os.environ[name]
+        _PROBLEMS.append(problem)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        import numba  # noqa: F401  (reads its variables now)
+    for warning in caught:
+        match = _NUMBA_PARSE_WARNING.search(str(warning.message))
+        if match is None:
+            warnings.showwarning(
+                warning.message, warning.category, warning.filename, warning.lineno
+            )
+            continue
+        _PROBLEMS.append(
+            f"{match['name']}={shown(match['value'])}: numba cannot read this value (see numba's documentation of {match['name']}); unset it or give a valid one"
+        )
+
+
+def check_environment() -> None:
+    """Raise the first problem ``prepare`` found, as one ``ConfigError``; and check the
+    variables of gin-sim itself that the command line reads at its start."""
+    if _PROBLEMS:
+        raise ConfigError(_PROBLEMS[0])
+    folder = os.environ.get("GIN_SIM_CONFIGS")
+    if folder and not os.path.isdir(folder):
+        raise ConfigError(
+            f"GIN_SIM_CONFIGS={shown(folder)}: not a folder; allowed a folder holding strategies/ and rules/ (unset it for the configs beside the package)"
+        )
+
+
+prepare()  # on import: gin_sim/__init__.py imports this module before any other

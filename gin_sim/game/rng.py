@@ -1,0 +1,96 @@
+"""The counter-based random numbers of docs/engine.md in plain Python.
+
+All arithmetic is on unsigned 64-bit integers, wrapping: Python ints masked to 64 bits.
+A deal's deck depends only on ``(seed, deal)``, a player's stream only on
+``(seed, deal, player)``. A seed outside 0 .. 2**64-1 is reduced modulo 2**64 (so -1
+is 2**64-1, as the unsigned conversion in the kernels gives).
+
+>>> Stream(0).next() == 0xE220A8397B1DCDAF  # the published first output of SplitMix64
+True
+>>> sorted(deck_for_deal(1, 0)) == list(range(52))
+True
+"""
+
+from __future__ import annotations
+
+from gin_sim.game.cards import N_CARDS
+
+MASK64 = (1 << 64) - 1
+GOLDEN_GAMMA = 0x9E3779B97F4A7C15
+DECK_KEY = 0x6A09E667F3BCC908
+PLAYER_KEY = 0xBB67AE8584CAA73B
+SAMPLE_KEY = 0x3C6EF372FE94F82B  # which decisions of a deal a positions dataset keeps
+EVALUATION_KEY = 0xA54FF53A5F1D36F1  # the worlds of a position's evaluation
+
+
+def mix(z: int) -> int:
+    """The SplitMix64 finaliser."""
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return z ^ (z >> 31)
+
+
+def splitmix64(x: int) -> int:
+    return mix((x + GOLDEN_GAMMA) & MASK64)
+
+
+class Stream:
+    """A SplitMix64 stream: ``next()`` adds the golden gamma to the state and mixes it."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: int) -> None:
+        self.state = state & MASK64
+
+    def next(self) -> int:
+        self.state = (self.state + GOLDEN_GAMMA) & MASK64
+        return mix(self.state)
+
+
+def bounded(u: int, n: int) -> int:
+    """A number in ``0 .. n-1`` from the high 32 bits of ``u``."""
+    return ((u >> 32) * n) >> 32
+
+
+def _check_index(value: int, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"{name} must be a whole number 0 or more, got {value!r}")
+    return value
+
+
+def deck_stream_state(seed: int, deal: int) -> int:
+    """The initial state of the stream that shuffles the deck of ``deal``."""
+    deal = _check_index(deal, "deal")
+    return splitmix64((splitmix64((seed & MASK64) ^ DECK_KEY) + deal) & MASK64)
+
+
+def deck_for_deal(seed: int, deal: int) -> list[int]:
+    """The deck order of ``deal`` under ``seed``: a Fisher-Yates shuffle of 0..51."""
+    stream = Stream(deck_stream_state(seed, deal))
+    deck = list(range(N_CARDS))
+    for j in range(N_CARDS - 1, 0, -1):
+        k = bounded(stream.next(), j + 1)
+        deck[j], deck[k] = deck[k], deck[j]
+    return deck
+
+
+def player_stream_state(seed: int, deal: int, player: int) -> int:
+    """The initial state of player ``player``'s stream in ``deal`` (the random strategy's)."""
+    deal = _check_index(deal, "deal")
+    if player not in (0, 1):
+        raise ValueError(f"player must be 0 or 1, got {player!r}")
+    return splitmix64((splitmix64((seed & MASK64) ^ PLAYER_KEY) + 2 * deal + player) & MASK64)
+
+
+def sample_stream_state(seed: int, deal: int) -> int:
+    """The initial state of the stream that picks the decisions a positions dataset keeps
+    from ``deal`` (docs/advice.md)."""
+    deal = _check_index(deal, "deal")
+    return splitmix64((splitmix64((seed & MASK64) ^ SAMPLE_KEY) + deal) & MASK64)
+
+
+def evaluation_stream_state(seed: int, deal: int, kind: int) -> int:
+    """The initial state of the world stream of the evaluation of the position of kind
+    ``kind`` (0 to 3) of ``deal`` (docs/advice.md)."""
+    deal = _check_index(deal, "deal")
+    return splitmix64((splitmix64((seed & MASK64) ^ EVALUATION_KEY) + 4 * deal + kind) & MASK64)

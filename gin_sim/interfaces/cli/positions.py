@@ -1,0 +1,183 @@
+"""``gin-sim positions``: a dataset of decision positions from played hands, evaluated by a
+deep search (docs/advice.md)."""
+
+from __future__ import annotations
+
+import math
+import time
+from pathlib import Path
+from typing import Annotated
+
+import pandas as pd
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from gin_sim.experiments.cluster import dask_client
+from gin_sim.experiments.positions import (
+    SUMMARY_COLUMNS,
+    Evaluation,
+    PositionsConfig,
+    PositionSet,
+    execute,
+    summary_by_kind,
+)
+from gin_sim.experiments.runs import RunError
+from gin_sim.game.config import ConfigError
+from gin_sim.game.rules import load_rules
+from gin_sim.interfaces.cli.common import (
+    JsonOption,
+    OverwriteOption,
+    Param1Option,
+    Param2Option,
+    PlayersOption,
+    QuietOption,
+    RuleOverrides,
+    RulesOption,
+    SchedulerOption,
+    ThreadsOption,
+    WorkersOption,
+    check_run_options,
+    echo_json,
+    interrupted,
+    progress_bar,
+    resolve_players,
+    user_errors,
+)
+
+
+def positions(
+    rules: RulesOption = "hollywood",
+    players: PlayersOption = "mc,mc",
+    deals: Annotated[
+        int, typer.Option(help="Deals to play: each gives one position of each kind it has.")
+    ] = 1000,
+    seed: Annotated[int, typer.Option(help="Seed: deal i depends only on (seed, i).")] = 1,
+    rule: RuleOverrides = None,
+    param1: Param1Option = None,
+    param2: Param2Option = None,
+    evaluate: Annotated[
+        bool, typer.Option(help="Evaluate every position's actions by deep search.")
+    ] = True,
+    samples: Annotated[
+        int | None, typer.Option(help="Worlds per evaluated position (default 512).")
+    ] = None,
+    select: Annotated[
+        int | None,
+        typer.Option(
+            help="After a take: the first worlds, which choose the baseline discard (default 128)."
+        ),
+    ] = None,
+    rollout: Annotated[
+        str | None,
+        typer.Option(
+            help="The family strategy playing the decider's later moves (default expert)."
+        ),
+    ] = None,
+    opponent_model: Annotated[
+        str | None,
+        typer.Option(
+            help="The family strategy playing the opponent and building its hand (default simple)."
+        ),
+    ] = None,
+    infer: Annotated[
+        bool | None, typer.Option(help="Infer the opponent's hand from its play (default on).")
+    ] = None,
+    infer_weight: Annotated[
+        float | None,
+        typer.Option(help="With --infer: the weight of each contradicted pass (default 0.25)."),
+    ] = None,
+    out: Annotated[
+        str | None,
+        typer.Option(help="Dataset folder: each finished chunk is written there; rerun to resume."),
+    ] = None,
+    chunk_size: Annotated[int, typer.Option(help="Deals per chunk (the unit of saving).")] = 100,
+    overwrite: OverwriteOption = False,
+    threads: ThreadsOption = None,
+    scheduler: SchedulerOption = None,
+    workers: WorkersOption = None,
+    as_json: JsonOption = False,
+    quiet: QuietOption = False,
+) -> None:
+    """Play DEALS deals, keep one decision position of each kind per deal (offer, draw,
+    discard, knock) and evaluate every action there by deep search; print a summary."""
+    frames = []
+    with user_errors():
+        check_run_options(out, overwrite, False, scheduler, workers)
+        settings = {
+            "samples": samples, "select": select, "rollout": rollout,
+            "opponent_model": opponent_model, "infer": infer, "infer_weight": infer_weight,
+        }  # fmt: skip
+        given = {key: value for key, value in settings.items() if value is not None}
+        if given and not evaluate:
+            option = "--" + next(iter(given)).replace("_", "-")
+            raise ConfigError(f"{option} sets the evaluation: drop it or --no-evaluate")
+        evaluation = Evaluation(**given) if evaluate else None
+        config = PositionsConfig(
+            load_rules(rules, rule), resolve_players(players, param1, param2), seed, deals,
+            chunk_size, evaluation,
+        )  # fmt: skip
+        started = time.perf_counter()
+        chunks = None
+        try:
+            with (
+                dask_client(scheduler, workers) as client,
+                progress_bar(deals, "deals", not (quiet or as_json)) as advance,
+            ):
+                chunks = execute(config, out, overwrite, threads, advance, client)
+                # Only what the summary reads is kept: the positions stay on disk.
+                frames.extend(chunk[[c for c in SUMMARY_COLUMNS if c in chunk]] for chunk in chunks)
+        except KeyboardInterrupt as stop:
+            if chunks is not None:
+                chunks.close()
+            interrupted(out, _saved(out, config), deals, "deals", stop)
+        elapsed = time.perf_counter() - started
+    frame = pd.concat(frames, ignore_index=True)
+    summary = summary_by_kind(frame)
+    if as_json:
+        document = {
+            "rules": config.rules.name, "seed": seed, "deals": deals,
+            "players": [p.name for p in config.players],
+            "evaluation": None if evaluation is None else evaluation.name,
+            "kinds": summary.to_dict(orient="records"),
+        }  # fmt: skip
+        echo_json(document | ({"out": out} if out else {}))
+        return
+    title = f"{len(frame):,} positions from {deals:,} deals of {config.players[0].name} against {config.players[1].name}, rules {config.rules.name}, seed {seed}"
+    caption = f"{elapsed:.1f} s"
+    if evaluation is not None:
+        caption = (
+            f"evaluation: {evaluation.name}; gain: take over draw, knock over the best discard (95% interval across positions)\n"
+            + caption
+        )
+    if out:
+        caption += f"\npositions in {out}"
+    table = Table(title=title, caption=caption)
+    for column in ("kind", "positions", "mean deadwood"):
+        table.add_column(column, justify="right")
+    if evaluation is not None:
+        table.add_column("mean gain [95%]", justify="right")
+        table.add_column("played = best", justify="right")
+    for row in summary.to_dict(orient="records"):
+        cells = [row["kind"], f"{row['positions']:,}", f"{row['mean_deadwood']:.1f}"]
+        if evaluation is not None:
+            gain = "n/a" if math.isnan(row["gain"]) else f"{row['gain']:+.2f}"
+            if not math.isnan(row.get("gain_low", math.nan)):
+                gain += f" [{row['gain_low']:+.2f}, {row['gain_high']:+.2f}]"
+            cells += [gain, f"{row['played_is_best']:.0%}"]
+        table.add_row(*cells)
+    Console().print(table)
+
+
+def _saved(out: str | None, config: PositionsConfig) -> int | None:
+    """After an interruption: the deals whose chunks are on disk, if that can be told."""
+    if out is None:
+        return None
+    try:
+        return PositionSet(Path(out), config).saved()
+    except (RunError, OSError):
+        return None
+
+
+def register(app: typer.Typer) -> None:
+    app.command("positions")(positions)

@@ -1,0 +1,492 @@
+"""``gin-sim report``: generated strategy reports (knock thresholds, undercut risk, knock
+schedules, rule variants, tournaments, equity, advice from strong play), each a folder with
+``report.md``, figures and tables."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from gin_sim import reports
+from gin_sim.experiments.cluster import dask_client
+from gin_sim.experiments.tournament import tournament_runs
+from gin_sim.game.config import ConfigError
+from gin_sim.game.limits import MAX_FINALISTS, check_count, check_seed
+from gin_sim.game.rules import load_rules
+from gin_sim.interfaces.cli.common import (
+    SIGINT_EXIT,
+    SIGTERM_EXIT,
+    SchedulerOption,
+    Terminated,
+    WorkersOption,
+    fail,
+    progress_bar,
+    user_errors,
+)
+from gin_sim.reports.build import (
+    ADVICE_COMPARE,
+    FAST_STRATEGIES,
+    DefaultSet,
+    advice_options,
+    check_advice,
+    check_counts,
+    check_equity_counts,
+    default_set_options,
+    equity_options,
+    finished_report,
+    knock_options,
+    missing_parts,
+    schedule_options,
+    shares_positions,
+    tournament_options,
+    undercut_options,
+    variants_options,
+    write_advice,
+)
+from gin_sim.reports.document import check_report_set, is_generated_index, is_report_set
+from gin_sim.reports.schedule import check_grid, search_runs
+from gin_sim.reports.sweeps import sweep_runs
+
+report_app = typer.Typer(
+    help="Generated reports: each a folder with report.md, PNG figures and CSV/Parquet tables.",
+    no_args_is_help=True,
+)
+
+Rules = Annotated[str, typer.Option(help="A named rule set or a TOML file.")]
+StrategyOption = Annotated[
+    str, typer.Option(help="The strategy whose knocking is varied (name or TOML file).")
+]
+Opponent = Annotated[
+    str,
+    typer.Option(
+        help="The fixed opponent (name or TOML file); every figure, and so every 'best' threshold or schedule, holds against it only."
+    ),
+]
+Deals = Annotated[int, typer.Option(help="Decks per variant, each played twice (seats swapped).")]
+Matches = Annotated[
+    int, typer.Option(help="Hollywood matches per variant, each played twice; 0 for none.")
+]
+Seed = Annotated[int, typer.Option(help="Seed: deck i depends only on (seed, i).")]
+Out = Annotated[
+    str,
+    typer.Option(
+        help="The report folder: new or empty, or this kind of report written by gin-sim (the same command again rewrites nothing)."
+    ),
+]
+Quiet = Annotated[bool, typer.Option("--quiet", help="No progress bar.")]
+
+
+def _integers(text: str, what: str) -> list[int]:
+    try:
+        return [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise ConfigError(f"{what} {text!r}: expected integers separated by commas") from None
+
+
+def _run(
+    total: int,
+    quiet: bool,
+    scheduler: str | None,
+    workers: int | None,
+    write: Callable[..., Path | list[Path]],
+    kept: str = "",
+) -> None:
+    """Play and write with a progress bar over runs; print where the report is.
+
+    With ``--scheduler`` or ``--workers`` each variant's runs are Dask tasks.
+    """
+    started = time.perf_counter()
+    with user_errors():
+        try:
+            with dask_client(scheduler, workers), progress_bar(total, "runs", not quiet) as advance:
+                written = write(advance)
+        except KeyboardInterrupt as stop:
+            terminated = isinstance(stop, Terminated)
+            what = "terminated" if terminated else "interrupted"
+            fail(f"{what}: the report under way was not written{kept}", exit=False)
+            raise typer.Exit(SIGTERM_EXIT if terminated else SIGINT_EXIT) from None
+    folders = written if isinstance(written, list) else [written]
+    _show(folders, time.perf_counter() - started)
+
+
+def _show(folders: list[Path], elapsed: float) -> None:
+    for folder in folders:
+        typer.echo(f"report: {folder / 'report.md'}")
+    index = folders[0].parent / "index.md"
+    if is_report_set(folders[0].parent) and is_generated_index(index):
+        typer.echo(f"index: {index} ({elapsed:.0f} s)")
+
+
+def _finished(out: str, kind: str, options: dict[str, object]) -> bool:
+    """What can be refused before anything is played (and before a cluster starts); True,
+    with a line saying so, when the same report is already written in ``out``."""
+    check_seed(options["seed"])  # type: ignore[arg-type]
+    if not finished_report(out, kind, options):
+        return False
+    typer.echo(
+        f"report: {Path(out) / 'report.md'} (already written by this command: nothing played or rewritten)"
+    )
+    return True
+
+
+@report_app.command("knock")
+def knock(
+    out: Out,
+    rules: Rules = "hollywood",
+    strategy: StrategyOption = "basic",
+    opponent: Opponent = "simple",
+    deals: Deals = 200_000,
+    matches: Matches = 20_000,
+    seed: Seed = 1,
+    quiet: Quiet = False,
+    scheduler: SchedulerOption = None,
+    workers: WorkersOption = None,
+) -> None:
+    """Sweep the knock threshold from 0 (gin only) to the knock limit on the same decks."""
+    with user_errors():
+        check_counts(deals, matches)
+        if _finished(out, "knock", knock_options(rules, strategy, opponent, deals, matches, seed)):
+            return
+        total = sweep_runs(load_rules(rules), matches)
+    _run(
+        total,
+        quiet,
+        scheduler,
+        workers,
+        lambda advance: reports.knock(
+            rules, strategy, opponent, deals, matches, seed, out, advance
+        ),
+    )
+
+
+@report_app.command("undercut")
+def undercut(
+    out: Out,
+    rules: Rules = "hollywood",
+    strategy: StrategyOption = "basic",
+    opponent: Opponent = "simple",
+    deals: Deals = 200_000,
+    seed: Seed = 1,
+    quiet: Quiet = False,
+    scheduler: SchedulerOption = None,
+    workers: WorkersOption = None,
+) -> None:
+    """Undercut rate by the knocker's deadwood and the cards left in the stock (heat map)."""
+    with user_errors():
+        check_counts(deals)
+        if _finished(out, "undercut", undercut_options(rules, strategy, opponent, deals, seed)):
+            return
+        total = sweep_runs(load_rules(rules), 0)
+    _run(
+        total,
+        quiet,
+        scheduler,
+        workers,
+        lambda advance: reports.undercut(rules, strategy, opponent, deals, seed, out, advance),
+    )
+
+
+@report_app.command("variants")
+def variants(
+    out: Out,
+    rules: Annotated[
+        str, typer.Option(help="Two or more rule sets (names or TOML files), comma-separated.")
+    ] = "hollywood,hollywood-gin20,standard",
+    strategy: StrategyOption = "basic",
+    opponent: Opponent = "simple",
+    deals: Deals = 200_000,
+    matches: Matches = 20_000,
+    seed: Seed = 1,
+    quiet: Quiet = False,
+    scheduler: SchedulerOption = None,
+    workers: WorkersOption = None,
+) -> None:
+    """The knock sweep under each rule set on the same decks, side by side."""
+    with user_errors():
+        check_counts(deals, matches)
+        names = _names(rules)
+        options = variants_options(names, strategy, opponent, deals, matches, seed)
+        if _finished(out, "variants", options):
+            return
+        total = sum(sweep_runs(load_rules(name), matches) for name in names)
+    _run(
+        total,
+        quiet,
+        scheduler,
+        workers,
+        lambda advance: reports.variants(
+            names, strategy, opponent, deals, matches, seed, out, advance
+        ),
+    )
+
+
+@report_app.command("schedule")
+def schedule(
+    out: Out,
+    rules: Rules = "hollywood",
+    strategy: StrategyOption = "basic",
+    opponent: Opponent = "simple",
+    phases: Annotated[
+        str, typer.Option(help="Stock sizes where phases start, falling, e.g. 20,10 (3 phases).")
+    ] = "20,10",
+    thresholds: Annotated[
+        str, typer.Option(help="The thresholds each phase may take, e.g. 0,2,4,6,8,10.")
+    ] = "0,2,4,6,8,10",
+    deals: Annotated[int, typer.Option(help="Screening decks per schedule.")] = 10_000,
+    confirm_deals: Annotated[
+        int, typer.Option(help="Fresh decks per finalist and single threshold.")
+    ] = 100_000,
+    finalists: Annotated[int, typer.Option(help="Schedules re-measured on the fresh decks.")] = 8,
+    seed: Seed = 1,
+    quiet: Quiet = False,
+    scheduler: SchedulerOption = None,
+    workers: WorkersOption = None,
+) -> None:
+    """Search knock schedules (thresholds by stock depth) by a paired two-stage search."""
+    with user_errors():
+        check_counts(deals)
+        check_counts(confirm_deals, what="confirm deals")
+        check_count(finalists, "finalists", 1, MAX_FINALISTS)
+        stocks, grid = _integers(phases, "phases"), _integers(thresholds, "thresholds")
+        rule_set = load_rules(rules)
+        check_grid(rule_set, stocks, grid)
+        options = schedule_options(
+            rules, strategy, opponent, stocks, grid, deals, confirm_deals, finalists, seed
+        )
+        if _finished(out, "schedule", options):
+            return
+        total = search_runs(rule_set, stocks, grid, finalists)
+    _run(
+        total,
+        quiet,
+        scheduler,
+        workers,
+        lambda advance: reports.schedule(
+            rules,
+            strategy,
+            opponent,
+            stocks,
+            grid,
+            deals,
+            confirm_deals,
+            finalists,
+            seed,
+            out,
+            advance,
+        ),
+    )
+
+
+@report_app.command("tournament")
+def tournament(
+    out: Out,
+    players: Annotated[
+        str, typer.Option(help="Two or more strategies (names or TOML files), comma-separated.")
+    ] = ",".join(FAST_STRATEGIES),
+    rules: Annotated[
+        str, typer.Option(help="One or more rule sets (names or TOML files), comma-separated.")
+    ] = "hollywood",
+    deals: Annotated[
+        int, typer.Option(help="Decks per pairing, each played twice (seats swapped).")
+    ] = 100_000,
+    matches: Annotated[
+        int, typer.Option(help="Hollywood matches per pairing, each played twice; 0 for none.")
+    ] = 10_000,
+    seed: Seed = 1,
+    runs: Annotated[
+        str | None,
+        typer.Option(
+            help="Where the pairings' run folders go (default OUT/runs); resumed from there."
+        ),
+    ] = None,
+    overwrite: Annotated[
+        bool, typer.Option(help="Replace run folders that hold another configuration.")
+    ] = False,
+    quiet: Quiet = False,
+    scheduler: SchedulerOption = None,
+    workers: WorkersOption = None,
+) -> None:
+    """A round robin: every pair of strategies on the same decks and matches, ranked."""
+    with user_errors():
+        check_counts(deals, matches)
+        player_names = _names(players)
+        rule_names = _names(rules)
+        options = tournament_options(player_names, rule_names, deals, matches, seed, out, runs)
+        if _finished(out, "tournament", options):
+            return
+        total = tournament_runs(len(rule_names), len(player_names), matches)
+    where = runs or str(Path(out) / "runs")
+    started = time.perf_counter()
+    with user_errors():
+        try:
+            with dask_client(scheduler, workers), progress_bar(total, "runs", not quiet) as advance:
+                written = reports.tournament(
+                    player_names, rule_names, deals, matches, seed, out, advance, runs, overwrite
+                )
+        except KeyboardInterrupt as stop:
+            terminated = isinstance(stop, Terminated)
+            fail(
+                f"{'terminated' if terminated else 'interrupted'}: the finished chunks are saved "
+                f"in {where}; run the same command again to resume",
+                exit=False,
+            )
+            raise typer.Exit(SIGTERM_EXIT if terminated else SIGINT_EXIT) from None
+    _show([written], time.perf_counter() - started)
+
+
+@report_app.command("equity")
+def equity(
+    out: Out,
+    players: Annotated[
+        str,
+        typer.Option(
+            help='Two strategies A,B (names or TOML files): equities are A\'s, "me", against B.'
+        ),
+    ] = "expert,expert",
+    rules: Rules = "hollywood",
+    deals: Annotated[
+        int,
+        typer.Option(
+            help="Decks whose hands give the outcome distribution, each played once with each player dealing."
+        ),
+    ] = 200_000,
+    games: Annotated[
+        int,
+        typer.Option(
+            help="Games played with cards from each checked cell of the game table (0: no check)."
+        ),
+    ] = 4_000,
+    matches: Annotated[
+        int,
+        typer.Option(
+            help="Hollywood matches played with cards from each checked match state (0: no check)."
+        ),
+    ] = 2_000,
+    seed: Seed = 1,
+    quiet: Quiet = False,
+) -> None:
+    """Game-to-target and Hollywood match equity tables: the probability of winning from
+    every score, with 95% intervals, checked against play from the state."""
+    from gin_sim.experiments.equity import study_steps
+
+    with user_errors():
+        player_names = _names(players)
+        check_equity_counts(player_names, deals, games, matches)
+        options = equity_options(player_names, rules, deals, games, matches, seed)
+        if _finished(out, "equity", options):
+            return
+    _run(
+        study_steps(games, matches),
+        quiet,
+        None,
+        None,
+        lambda advance: reports.equity(
+            player_names, rules, deals, games, matches, seed, out, advance
+        ),
+    )
+
+
+@report_app.command("advice")
+def advice(
+    out: Out,
+    rules: Rules = "hollywood",
+    compare: Annotated[
+        str,
+        typer.Option(
+            help="Rule sets compared with --rules, comma-separated (none: no comparison): the same positions re-evaluated where the knock limit is the same, else their own positions."
+        ),
+    ] = ",".join(ADVICE_COMPARE),
+    players: Annotated[
+        str, typer.Option(help="The two strategies A,B whose play gives the positions.")
+    ] = "mc,mc",
+    deals: Annotated[
+        int, typer.Option(help="Deals played: each gives one position of each kind it has.")
+    ] = 2000,
+    samples: Annotated[int, typer.Option(help="Worlds per evaluated position.")] = 512,
+    check_positions: Annotated[
+        int, typer.Option(help="Positions per cell checked against play.")
+    ] = 60,
+    continuations: Annotated[
+        int, typer.Option(help="Hands played out per checked position and action.")
+    ] = 8,
+    seed: Seed = 1,
+    quiet: Quiet = False,
+    scheduler: SchedulerOption = None,
+    workers: WorkersOption = None,
+) -> None:
+    """Advice from strong play: knock or play on, take or draw, undercut risk, across rule
+    sets, checked against play; the positions datasets are kept in OUT (rerun to resume)."""
+    with user_errors():
+        compared = [] if compare.strip() == "none" else _names(compare)
+        pair = _names(players)
+        check_advice(rules, compared, pair, deals, samples, check_positions, continuations)
+        options = advice_options(
+            rules, compared, pair, deals, samples, check_positions, continuations, seed
+        )
+        if _finished(out, "advice", options):
+            return
+        own = sum(not shares_positions(rules, name) for name in compared)
+    _run(
+        deals * (1 + own),
+        quiet,
+        scheduler,
+        workers,
+        lambda advance: write_advice(
+            rules,
+            compared,
+            pair,
+            deals,
+            samples,
+            check_positions,
+            continuations,
+            seed,
+            out,
+            advance,
+        ),
+        f"; the finished chunks of its positions are kept in {out}: run the same command "
+        "again to resume",
+    )
+
+
+def _names(text: str) -> list[str]:
+    return [name.strip() for name in text.split(",") if name.strip()]
+
+
+@report_app.command("default")
+def default(
+    out: Annotated[str, typer.Option(help="The folder of the report set.")] = "reports",
+    deals: Deals = DefaultSet.deals,
+    matches: Matches = DefaultSet.matches,
+    seed: Seed = DefaultSet.seed,
+    quiet: Quiet = False,
+    scheduler: SchedulerOption = None,
+    workers: WorkersOption = None,
+) -> None:
+    """The default report set of make run (knock, undercut, variants, schedule, tournament, advice)."""
+    with user_errors():
+        check_counts(deals, matches)
+        check_seed(seed)
+        settings = DefaultSet(deals=deals, matches=matches, seed=seed)
+        if check_report_set(out, default_set_options(settings)) and not missing_parts(
+            Path(out), settings
+        ):
+            typer.echo(
+                f"reports: {out} (already written by this command: nothing played or rewritten)"
+            )
+            return
+        total = settings.runs()
+    _run(
+        total,
+        quiet,
+        scheduler,
+        workers,
+        lambda advance: reports.default_set(out, settings, advance),
+    )
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(report_app, name="report")

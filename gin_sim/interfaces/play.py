@@ -1,0 +1,520 @@
+"""A game at the terminal against any strategy, and the record it leaves (``gin-sim play``).
+
+The rules are the reference engine's: a hand is ``reference.engine.start_hand``, each move is
+carried out by its ``apply``. This module reads a person's moves forgivingly (``parse_move``),
+explains the ones the rules refuse (``move_problem``) and asks the strategy for its own
+(``decide.Decider``). Deals are those of a match (``reference.match``): hand ``h`` of seed
+``s`` is ``deck_for_deal(match_key(s, 0), h)``, the first dealer drawn from that key (R5), the
+winner of a hand dealing the next. So a seed and the moves make the whole game again, and the
+saved record (``save_record``) holds both: ``gin-sim replay --record FILE`` plays its moves
+through the engine again (``replay_record``) and checks that every hand ends as recorded.
+
+>>> parse_move("10h", DISCARD), parse_move(" K 7H", DISCARD), parse_move("Draw", DRAW)
+(Discard(card=35, knock=False), Discard(card=32, knock=True), False)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gin_sim.game.cards import format_card, format_cards, parse_card, parse_deck
+from gin_sim.game.config import ConfigError, parse_json, read_user_file, shown
+from gin_sim.game.hollywood import N_GAMES, HollywoodScore
+from gin_sim.game.melds import min_deadwood_exhaustive
+from gin_sim.game.rng import bounded, deck_for_deal, splitmix64
+from gin_sim.game.rules import Rules, rules_from_dict
+from gin_sim.interfaces.advise import advice_lines
+from gin_sim.interfaces.replay import describe_events, show_hand
+from gin_sim.players.decide import Decider
+from gin_sim.players.strategies import Strategy
+from gin_sim.reference.engine import (
+    BIG_GIN,
+    DISCARD,
+    DRAW,
+    OFFER,
+    OVER,
+    Action,
+    Discard,
+    legal_discards,
+    start_hand,
+)
+from gin_sim.reference.match import match_key
+from gin_sim.reference.search import describe_action
+from gin_sim.reference.views import view_from_situation
+
+FORMATS = ("hand", "game", "hollywood")
+RECORD_KIND = "gin-sim play record"
+RECORD_VERSION = 1
+MAX_RECORD = 16 << 20  # bytes: a record of 10,000 hands of a Hollywood match
+YOU, BOT = 0, 1  # seats: you are player 1
+MOST_HANDS = 10_000  # as a simulated match: a game that could never end stops here
+TAKE_WORDS = ("t", "take", "pile", "y", "yes")
+PASS_WORDS = ("p", "pass", "decline", "n", "no")
+DRAW_WORDS = ("d", "draw", "s", "stock")
+QUIT_WORDS = ("q", "quit", "exit")
+HELP_WORDS = ("?", "h", "help")
+MOVES_HELP = {
+    OFFER: "t (take the upcard) or p (pass)",
+    DRAW: "d (draw from the stock) or t (take the discard)",
+    DISCARD: "a card to discard (7h, 10h, Th), k and a card to knock with it (k 7h), or g (big gin)",
+}
+
+
+class MoveError(ValueError):
+    """A move that cannot be read or that the rules refuse; the message says why."""
+
+
+def parse_move(text: str, phase: str) -> Action:
+    """A move typed by a person at decision ``phase`` (``describe_action``'s words too):
+    ``t``/``take``, ``p``/``pass``, ``d``/``draw``; at a discard a card (``7h``, ``7H``,
+    ``10h``, ``Th``), ``k 7h``/``knock 7h``, ``g``/``big gin``."""
+    words = text.strip().lower().replace(",", " ").split()
+    if phase in (OFFER, DRAW):
+        word = words[0] if len(words) == 1 else ""
+        if word in TAKE_WORDS:
+            return True
+        if word in (PASS_WORDS if phase == OFFER else DRAW_WORDS):
+            return False
+        where = "at the offer of the upcard" if phase == OFFER else "at your draw"
+        raise MoveError(f"{shown(text.strip())} is not a move {where}: {MOVES_HELP[phase]}")
+    if words in (["g"], ["gin"], ["big", "gin"], ["bg"]):
+        return BIG_GIN
+    knock = False
+    if words and words[0] in ("k", "knock"):
+        knock, words = True, words[1:]
+    elif words and words[-1] in ("k", "knock"):
+        knock, words = True, words[:-1]
+    elif words and words[0] in ("d", "discard"):
+        words = words[1:]
+    if len(words) != 1:
+        hint = "knock with which card? say k and the card (k 7h)" if knock else MOVES_HELP[DISCARD]
+        raise MoveError(f"{shown(text.strip())}: {hint}")
+    try:
+        return Discard(parse_card(words[0]), knock)
+    except ValueError as error:
+        raise MoveError(f"{error}; {MOVES_HELP[DISCARD]}") from None
+
+
+def move_problem(hand: Any, action: Action) -> str | None:
+    """Why the rules do not allow ``action`` to the player to move in ``hand`` (a hand
+    of ``start_hand``), None if they do."""
+    if hand.phase != DISCARD:
+        return None
+    view = hand.view()
+    if action == BIG_GIN:
+        if hand.rules.big_gin_bonus <= 0:
+            return "big gin does not score under these rules (R14): discard a card"
+        deadwood = min_deadwood_exhaustive(view.hand)
+        if deadwood:
+            return f"big gin needs all 11 cards in melds (R14): yours leave deadwood {deadwood}"
+        return None
+    assert isinstance(action, Discard)
+    card = format_card(action.card)
+    if not view.hand >> action.card & 1:
+        return f"you do not hold {card}"
+    if action.card not in legal_discards(view):
+        return f"you took {card} from the discard pile: it may not go back this turn (R11)"
+    if action.knock:
+        left = min_deadwood_exhaustive(view.hand & ~(1 << action.card))
+        if left > hand.knock_limit:
+            return f"a knock needs deadwood {hand.knock_limit} or less (R12): without {card} yours is {left}"
+    return None
+
+
+# ---------------------------------------------------------------------------- the game
+@dataclass(frozen=True)
+class GameSettings:
+    rules: Rules
+    opponent: Strategy  # as played under the rules
+    format: str = "game"
+    seed: int = 0
+    hints: Strategy | None = None
+
+    @property
+    def key(self) -> int:
+        return match_key(self.seed, 0)
+
+    @property
+    def first_dealer(self) -> int:
+        return bounded(splitmix64(self.key), 2)  # R5, as a simulated match draws it
+
+    def names(self) -> list[str]:
+        return ["player 1 (you)", f"player 2 ({self.opponent.name})"]
+
+
+class InputEnded(Exception):
+    """The person left: the end of the input (``quit`` False), or ``quit``."""
+
+    def __init__(self, quit: bool = False) -> None:
+        super().__init__("quit" if quit else "end of input")
+        self.quit = quit
+
+
+class Game:
+    """One game: hands dealt from the seed, your moves read by ``read_line`` (None at the
+    end of the input), everything said through ``say``; saved after every hand to ``save``
+    (a path or None)."""
+
+    def __init__(
+        self,
+        settings: GameSettings,
+        read_line: Callable[[str], str | None],
+        say: Callable[[str], None],
+        save: Path | None = None,
+    ) -> None:
+        self.settings = settings
+        self.rules = settings.rules
+        self.read_line = read_line
+        self.say = say
+        self.save = save
+        self.opponent = Decider(settings.opponent, settings.rules)
+        # An adaptive opponent learns how you play, within a hand and, with panel_memory
+        # "match", from hand to hand. The hints get no memory: a memory takes its own
+        # choices for the moves played, and you need not follow them.
+        self.opponent_memory = self.opponent.memory()
+        self.hinter = None if settings.hints is None else Decider(settings.hints, settings.rules)
+        games = 1 if settings.format != "hollywood" else N_GAMES
+        self.score = HollywoodScore(target=self.rules.game_target, games=games)
+        self.hands: list[dict[str, Any]] = []
+        # The hand being played (its deal, dealer, deck and moves so far), saved with the
+        # finished ones when you leave in the middle of it.
+        self.unfinished: dict[str, Any] | None = None
+        self.left = ""  # how you left a game before its end
+
+    @property
+    def finished(self) -> bool:
+        if self.settings.format == "hand":
+            return bool(self.hands)
+        return self.score.finished or len(self.hands) >= MOST_HANDS
+
+    def play(self) -> bool:
+        """Play until the game is over (True) or you leave (False, ``left`` says how);
+        saved either way."""
+        dealer = self.settings.first_dealer
+        self._save()
+        try:
+            while not self.finished:
+                record = self._play_hand(len(self.hands), dealer)
+                if record["winner"] >= 0:
+                    self.score.credit(int(record["winner"]), int(record["points"]))
+                    dealer = int(record["winner"])  # R5: the winner deals next
+                self._save()
+                if self.settings.format != "hand":
+                    for line in score_lines(self.score, self.settings, self.finished):
+                        self.say(line)
+        except InputEnded as ended:
+            self.left = "you stopped it" if ended.quit else "at the end of the input"
+            self._save()
+            return False
+        return True
+
+    def _play_hand(self, deal: int, dealer: int) -> dict[str, Any]:
+        settings = self.settings
+        deck = deck_for_deal(settings.key, deal)
+        events: list[tuple] = []
+
+        def trace(event: tuple) -> None:
+            events.append(event)
+            line = self._narrate(event, deal)
+            if line:
+                self.say(line)
+
+        # The score before the hand reaches the opponent's and the hints' views (its
+        # ``score`` field), as a simulated game or match gives it to its players.
+        score = None if settings.format == "hand" else self.score
+        hand = start_hand(deck, self.rules, dealer, deal=deal, trace=trace, score=score)
+        moves: list[str] = []
+        self.unfinished = {
+            "deal": deal,
+            "dealer": dealer,
+            "deck": format_cards(deck),
+            "moves": moves,
+        }
+        asked = 0
+        while hand.phase != OVER:
+            phase = hand.phase
+            if hand.to_move == BOT:
+                view = view_from_situation(hand.situation(hand.view()))
+                # Each decision reads its stream where the last one left it (``drawn``), as in
+                # a simulated hand: played with a simulated player's moves, the hand is that
+                # simulated hand, and the same seed and moves give the same game.
+                decision = self.opponent.decide(
+                    view, settings.key, deal=deal, seat=BOT, draws=asked,
+                    memory=self.opponent_memory,
+                )  # fmt: skip
+                asked += decision.drawn
+                action = parse_move(decision.action, phase)
+            else:
+                action = self._your_move(hand, deal, len(moves))
+            moves.append(describe_action(action, phase))
+            hand.apply(action)
+        record = hand.result()
+        lines = describe_events(events, record, settings.names(), self.rules, dealer)
+        ending = next(
+            i
+            for i, line in enumerate(lines)
+            if line.startswith(("Showdown:", "The hand is a draw"))
+        )
+        for line in lines[ending:]:
+            self.say(line)
+        self.hands.append(self.unfinished | {"record": record})
+        self.unfinished = None
+        return record
+
+    def _narrate(self, event: tuple, deal: int) -> str:
+        kind, player, *details = event
+        you = player == YOU
+        who = "You" if you else self.settings.opponent.name
+
+        def verb(base: str) -> str:
+            return base if you else base + ("es" if base.endswith("s") else "s")
+
+        if kind == "deal":
+            dealer, _, _, upcard, limit = details
+            deals = "you deal" if dealer == YOU else f"{self.settings.opponent.name} deals"
+            return f"\nHand {deal + 1}: {deals}. Knock limit {limit}. The upcard is {format_card(upcard)}."
+        if kind == "offer":
+            card, taken = details
+            return (
+                f"{who} {verb('take') if taken else verb('pass')} the upcard {format_card(card)}."
+            )
+        if kind == "take_pile":
+            return f"{who} {verb('take')} {format_card(details[0])} from the discard pile."
+        if kind == "take_stock":
+            if you:
+                return f"You draw {format_card(details[0])} from the stock."
+            return f"{who} draws from the stock."
+        if kind == "discard":
+            return f"{who} {verb('discard')} {format_card(details[0])}."
+        if kind == "knock":
+            card, deadwood = details
+            what = "goes gin" if not you else "go gin"
+            if deadwood:
+                what = f"{verb('knock')} with deadwood {deadwood}"
+            return f"{who} {verb('discard')} {format_card(card)} and {what}."
+        if kind == "big_gin":
+            return f"{who} {'declare' if you else 'declares'} big gin."
+        return ""
+
+    def _your_move(self, hand: Any, deal: int, move: int) -> Action:
+        view = hand.view()
+        situation = hand.situation(view)
+        pile = list(situation.pile_order)
+        top = format_card(pile[-1]) if pile else "none"
+        shown_pile = " ".join(format_card(c) for c in pile[-8:])
+        more = f"({len(pile) - 8} more below) " if len(pile) > 8 else ""
+        self.say(f"  discard pile: {more}{shown_pile or '(empty)'}   stock: {view.stock_left}")
+        if view.opp_taken:
+            self.say(
+                f"  {self.settings.opponent.name} took from the pile and holds: {format_cards(view.opp_taken)}"
+            )
+        self.say(f"  your hand: {show_hand(view.hand)}")
+        if self.hinter is not None:
+            # The hints' stream: your seat's in this deal, one number per move of the hand.
+            document = view_from_situation(situation)
+            hint = self.hinter.decide(document, self.settings.key, deal=deal, seat=YOU, draws=move)
+            by_score = self.hinter.strategy.value != "hand" and "score" in document
+            name = f"hint: {self.hinter.strategy.name}"
+            for line in advice_lines(hint, name, document, by_score):
+                self.say("  " + line)
+        phase = hand.phase
+        prompt = {
+            OFFER: f"Take the upcard {top}? t (take) or p (pass)",
+            DRAW: f"Draw from the stock or take {top}? d (draw) or t (take)",
+            DISCARD: "Discard a card (7h), knock with one (k 7h)"
+            + (", or g (big gin)" if self.rules.big_gin_bonus > 0 else ""),
+        }[phase]
+        while True:
+            text = self.read_line(f"{prompt} > ")
+            if text is None or text.strip().lower() in QUIT_WORDS:
+                raise InputEnded(quit=text is not None)
+            if text.strip().lower() in HELP_WORDS or not text.strip():
+                self.say(f"  moves here: {MOVES_HELP[phase]}; q to stop the game")
+                continue
+            try:
+                action = parse_move(text, phase)
+            except MoveError as error:
+                self.say(f"  {error}")
+                continue
+            problem = move_problem(hand, action)
+            if problem is None:
+                return action
+            self.say(f"  not allowed: {problem}")
+
+    def _save(self) -> None:
+        if self.save is not None:
+            save_record(self.save, record_document(self))
+
+
+def score_lines(score: HollywoodScore, settings: GameSettings, finished: bool) -> list[str]:
+    """The score as columns, one per game (R19), a game's winner marked ``*``, and the
+    winner once the game is over."""
+    names = ["you", settings.opponent.name]
+    games = score.games
+    headings = ["game"] if games == 1 else [f"game {g + 1}" for g in range(games)]
+    lines = [
+        (f"{f'Score (to {score.target})':<26}" + "".join(f"{h:>7} " for h in headings)).rstrip()
+    ]
+    for player in (0, 1):
+        cells = "".join(
+            f"{score.totals[player][g]:>7}" + ("*" if score.game_winner[g] == player else " ")
+            for g in range(games)
+        )
+        lines.append(f"  {names[player]:<24}{cells}".rstrip())
+    if finished:
+        winner = score.match_winner
+        won = "You win" if winner == YOU else f"{names[BOT]} wins"
+        what = "the game" if games == 1 else "the match"
+        lines.append(f"{won} {what}." if winner >= 0 else f"{what.capitalize()} is over.")
+    return lines
+
+
+# --------------------------------------------------------------------------- records
+def record_document(game: Game) -> dict[str, Any]:
+    settings = game.settings
+    return {
+        "kind": RECORD_KIND,
+        "version": RECORD_VERSION,
+        "rules": dataclasses.asdict(settings.rules),
+        "format": settings.format,
+        "seed": settings.seed,
+        "players": ["you", settings.opponent.name],
+        "opponent": settings.opponent.to_config(),
+        "hints": None if settings.hints is None else settings.hints.name,
+        "hands": game.hands,
+        # The hand you left in the middle of (its moves so far), if any: replay shows it.
+        "unfinished": game.unfinished,
+        "finished": game.finished,
+        "points": game.score.totals,
+        "game_winners": game.score.game_winner[: game.score.games],
+    }
+
+
+def check_record_path(path: Path) -> None:
+    """Refuse a path that holds a file gin-sim did not write as a game record."""
+    if not path.exists() and not path.is_symlink():
+        if not path.parent.is_dir():
+            raise ConfigError(f"--save {path}: the folder {path.parent} does not exist")
+        return
+    try:
+        document = parse_json(read_user_file(path, MAX_RECORD), str(path))
+    except (ValueError, OSError):
+        document = None
+    if not isinstance(document, dict) or document.get("kind") != RECORD_KIND:
+        raise ConfigError(
+            f"--save {path}: the file exists and is not a game record gin-sim wrote: give another path (it is left alone)"
+        )
+
+
+def save_record(path: Path, document: dict[str, Any]) -> None:
+    """Write the record whole or not at all (a temporary file renamed over it)."""
+    handle, temporary = tempfile.mkstemp(prefix=".gin-sim-play-", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w") as out:
+            json.dump(document, out, indent=1)
+            out.write("\n")
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def load_record(path: Path) -> dict[str, Any]:
+    where = str(path)
+    try:
+        document = parse_json(read_user_file(path, MAX_RECORD), where)
+    except UnicodeDecodeError:
+        raise ConfigError(f"{where} is not a game record: not UTF-8 text") from None
+    except json.JSONDecodeError as error:
+        raise ConfigError(f"{where} is not a game record: not JSON ({error.msg})") from None
+    if not isinstance(document, dict) or document.get("kind") != RECORD_KIND:
+        raise ConfigError(f"{where} is not a game record of gin-sim play")
+    if document.get("version") != RECORD_VERSION:
+        raise ConfigError(
+            f"{where}: record version {shown(document.get('version'))}: this gin-sim reads version {RECORD_VERSION}"
+        )
+    return document
+
+
+def replay_record(path: Path) -> list[str]:
+    """Every hand of a saved game move by move (as ``gin-sim replay`` tells a deal), its
+    moves played through the engine again; a record whose moves do not end its hands as
+    recorded is refused."""
+    document = load_record(path)
+    where = str(path)
+    try:
+        rules = rules_from_dict(dict(document["rules"]), f"{where} (rules)")
+        players = [str(p) for p in document["players"]]
+        hands = list(document["hands"])
+        game_format = document["format"]
+        seed = document["seed"]
+    except (KeyError, TypeError) as error:
+        raise ConfigError(f"{where}: not a complete game record (missing {error})") from None
+    names = [f"player 1 ({players[0]})", f"player 2 ({players[1]})"]
+    games = N_GAMES if game_format == "hollywood" else 1
+    score = HollywoodScore(target=rules.game_target, games=games)
+    lines = [
+        f"A game of gin-sim play ({game_format}, rules {rules.name}, seed {seed}): {players[0]} v {players[1]}"
+    ]
+    for number, saved in enumerate(hands):
+        events, hand, dealer = _replayed(saved, number, rules, where)
+        try:
+            if hand.phase != OVER:
+                raise ValueError("its moves stop before the end of the hand")
+            record = hand.result()
+            if record != saved["record"]:
+                raise ValueError("its moves do not end it as recorded")
+        except (KeyError, TypeError, ValueError) as error:
+            raise ConfigError(f"{where}: hand {number + 1}: {error}") from None
+        lines.append("")
+        lines += describe_events(
+            events, record, names, rules, dealer, heading=f"Hand {number + 1}:"
+        )
+        if record["winner"] >= 0:
+            score.credit(int(record["winner"]), int(record["points"]))
+        if game_format != "hand":
+            totals = "  ".join(f"{score.totals[0][g]}:{score.totals[1][g]}" for g in range(games))
+            lines.append(f"Score after hand {number + 1} ({players[0]}:{players[1]}): {totals}")
+    unfinished = document.get("unfinished")
+    if unfinished is not None:
+        number = len(hands)
+        events, hand, dealer = _replayed(unfinished, number, rules, where)
+        if hand.phase == OVER:
+            raise ConfigError(f"{where}: hand {number + 1}: unfinished, but its moves end it")
+        lines.append("")
+        lines += describe_events(events, {}, names, rules, dealer, heading=f"Hand {number + 1}:")
+        lines.append(
+            f"(the game stopped here, in hand {number + 1}, after {len(unfinished['moves'])} moves)"
+        )
+        return lines
+    if not document.get("finished"):
+        lines.append("(the game stopped here, before its end)")
+    return lines
+
+
+def _replayed(saved: Any, number: int, rules: Rules, where: str) -> tuple[list, Any, int]:
+    """Hand ``number`` of a record (its deck, dealer and moves) played through the
+    engine: (its events, the hand after the moves, its dealer); a move the rules refuse
+    is a one-line error naming the hand."""
+    try:
+        deck, dealer, moves = parse_deck(saved["deck"]), saved["dealer"], saved["moves"]
+        events: list[tuple] = []
+        hand = start_hand(deck, rules, dealer, deal=number, trace=events)
+        for move in moves:
+            if hand.phase == OVER:
+                raise ValueError(f"move {shown(move)} after the end of the hand")
+            action = parse_move(str(move), hand.phase)
+            problem = move_problem(hand, action)
+            if problem is not None:
+                raise ValueError(f"move {shown(move)}: {problem}")
+            hand.apply(action)
+    except (KeyError, TypeError, ValueError) as error:
+        raise ConfigError(f"{where}: hand {number + 1}: {error}") from None
+    return events, hand, dealer

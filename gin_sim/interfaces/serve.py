@@ -1,0 +1,248 @@
+"""``gin-sim serve``: decisions as JSON lines, one request per line in, one answer per line out.
+
+The protocol is docs/serve.md. A request is a JSON object: the ``view`` as ``decide`` takes
+it, and optionally ``rules``, ``strategy``, the random stream (``seed``, ``deal``, ``seat``,
+``draws``) and an ``id`` echoed back. An answer carries ``version`` and either the decision
+(with a search's candidates) or ``error``: one line saying what is wrong with the request.
+A bad request never stops the server. Each strategy is prepared once per rule set
+(``Decider``) and kept while it is in use.
+
+>>> server = Server()
+>>> answer = server.answer_line(
+...     '{"id": 7, "strategy": "simple", "view": {"decision": "offer", '
+...     '"hand": "AS 2S 3S 4H 4D 4C 9H TH JH QS", "pile": "5S", "stock_left": 31, '
+...     '"dealer": "opponent"}}'
+... )
+>>> answer
+'{"version": 1, "id": 7, "action": "decline", "take": false}'
+>>> print(json.loads(server.answer_line('{"id": 8, "view": {}}'))["error"])
+view field 'decision' is missing: "offer", "draw" or "discard"
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import traceback
+from collections import OrderedDict
+from collections.abc import Iterator
+from typing import IO, Any
+
+from gin_sim.game.config import shown
+from gin_sim.players.decide import Decider, Decision, OpponentMemory
+
+PROTOCOL_VERSION = 1
+MAX_LINE = 1 << 20  # bytes of one request line: a view is a few hundred
+PREPARED = 16  # strategies kept prepared at once (a request may name any TOML file)
+GAMES = 4096  # games whose opponent memories are kept at once (least recently used go)
+MAX_GAME_NAME = 200
+REQUEST_FIELDS = {
+    "id": "any JSON value, echoed in the answer",
+    "view": "the position as decide() takes it (docs/strategies.md, 'Decisions from outside')",
+    "rules": "a rule set's name or TOML path (default: the server's --rules)",
+    "strategy": "a strategy's name or TOML path (default: the server's --strategy)",
+    "seed": "the random stream's seed (default 0)",
+    "deal": "the deal of that seed (default 0)",
+    "seat": "the deciding player's seat in that deal, 0 or 1 (default 0)",
+    "draws": "numbers already drawn from that stream (default 0)",
+    "game": "a name for one player's game (text): a search player with an opponent panel remembers its opponent across the requests that give it (default: none, every view from the prior)",
+}
+
+
+def decision_document(decision: Decision) -> dict[str, Any]:
+    """A decision as plain data: ``action`` always; ``take`` at an offer or a draw;
+    ``discard`` and ``knock`` for a discard; ``big_gin``; ``drawn`` (random numbers
+    used, when any); for a search, ``worlds``,
+    ``chosen`` and each candidate's ``action``, ``mean``, ``low``, ``high`` and ``gain``
+    (an interval that is not known, from fewer than 2 worlds, is null)."""
+    document: dict[str, Any] = {"action": decision.action}
+    if decision.take is not None:
+        document["take"] = decision.take
+    if decision.discard is not None:
+        document["discard"] = decision.discard
+        document["knock"] = decision.knock
+    if decision.big_gin:
+        document["big_gin"] = True
+    if decision.drawn:
+        document["drawn"] = decision.drawn
+    if decision.candidates:
+        document["worlds"] = decision.worlds
+        document["chosen"] = decision.chosen
+        document["candidates"] = [
+            {
+                "action": c.action,
+                "mean": c.mean,
+                "low": None if math.isnan(c.low) else c.low,
+                "high": None if math.isnan(c.high) else c.high,
+                "gain": c.gain,
+            }
+            for c in decision.candidates
+        ]
+    return document
+
+
+class RequestError(ValueError):
+    """A request the server cannot answer with a decision: its answer is an error line."""
+
+
+class Server:
+    """Answers request lines; ``rules`` and ``strategy`` are the defaults of requests that
+    name none. Not for use from several threads at once."""
+
+    def __init__(self, rules: str = "hollywood", strategy: str = "mc") -> None:
+        self.rules = rules
+        self.strategy = strategy
+        self._deciders: OrderedDict[tuple[str, str], Decider] = OrderedDict()
+        self._memories: OrderedDict[tuple[str, str, str], OpponentMemory] = OrderedDict()
+        self.decider(strategy, rules)  # a bad default is refused before any request
+
+    def decider(self, strategy: str, rules: str) -> Decider:
+        """The prepared strategy for ``(strategy, rules)``; the least recently used one
+        goes when more than ``PREPARED`` are kept."""
+        key = (strategy, rules)
+        if key in self._deciders:
+            self._deciders.move_to_end(key)
+            return self._deciders[key]
+        decider = Decider(strategy, rules)
+        self._deciders[key] = decider
+        if len(self._deciders) > PREPARED:
+            self._deciders.popitem(last=False)
+        return decider
+
+    def answer(self, request: Any) -> dict[str, Any]:
+        """The answer to one parsed request (a ``RequestError`` or ``ValueError`` when bad)."""
+        if not isinstance(request, dict):
+            raise RequestError(f"a request is a JSON object, got {_json_type(request)}")
+        unknown = [key for key in request if key not in REQUEST_FIELDS]
+        if unknown:
+            raise RequestError(
+                f"unknown request field {shown(unknown[0])}: allowed {', '.join(REQUEST_FIELDS)}"
+            )
+        if "view" not in request:
+            raise RequestError(f"request field 'view' is missing: {REQUEST_FIELDS['view']}")
+        names = {}
+        for key in ("rules", "strategy"):
+            value = request.get(key, getattr(self, key))
+            if not isinstance(value, str):
+                raise RequestError(
+                    f"request field {key!r} = {shown(value)}: allowed {REQUEST_FIELDS[key]}"
+                )
+            names[key] = value
+        decider = self.decider(names["strategy"], names["rules"])
+        memory = None
+        if "game" in request:
+            memory = self.memory(request["game"], names["strategy"], names["rules"], decider)
+        decision = decider.decide(
+            request["view"],
+            request.get("seed", 0),
+            deal=request.get("deal", 0),
+            seat=request.get("seat", 0),
+            draws=request.get("draws", 0),
+            memory=memory,
+        )
+        return decision_document(decision)
+
+    def memory(self, game: Any, strategy: str, rules: str, decider: Decider) -> OpponentMemory:
+        """The opponent memory of game ``game`` for this strategy and rule set, made at its
+        first request (``OpponentMemory``: a new hand is seen from the view); the least
+        recently used goes when more than ``GAMES`` are kept."""
+        if not isinstance(game, str) or not 1 <= len(game) <= MAX_GAME_NAME:
+            raise RequestError(
+                f"request field 'game' = {shown(game)}: allowed text of 1 to {MAX_GAME_NAME} characters naming one player's game"
+            )
+        key = (game, strategy, rules)
+        memory = self._memories.get(key)
+        if memory is None or not memory.belongs_to(decider):  # its Decider was let go
+            memory = decider.memory()
+            self._memories[key] = memory
+            if len(self._memories) > GAMES:
+                self._memories.popitem(last=False)
+        self._memories.move_to_end(key)
+        return memory
+
+    def answer_line(self, line: str | bytes) -> str:
+        """The answer line (without its newline) to one request line."""
+        request_id = None
+        try:
+            if isinstance(line, bytes):
+                try:
+                    line = line.decode("utf-8")
+                except UnicodeDecodeError as error:
+                    raise RequestError(f"the line is not UTF-8 ({error.reason})") from None
+            try:
+                request = json.loads(line)
+            except json.JSONDecodeError as error:
+                raise RequestError(
+                    f"the line is not JSON: {error.msg} at character {error.pos + 1}"
+                ) from None
+            except RecursionError:
+                raise RequestError(
+                    "the line is not JSON the server can read: nested too deeply"
+                ) from None
+            if isinstance(request, dict):
+                request_id = request.get("id")
+            document = {"version": PROTOCOL_VERSION, "id": request_id} | self.answer(request)
+        except (ValueError, OSError) as error:
+            if isinstance(error, OSError):  # a rule set or strategy file that cannot be read
+                message = f"cannot use {shown(error.filename)}: {error.strerror or error}"
+            else:
+                message = str(error)
+            document = error_document(request_id, message)
+        except Exception as error:  # a bug: said on the line and kept going, traceback on stderr
+            traceback.print_exc()
+            document = error_document(
+                request_id, f"internal error ({type(error).__name__}): please report it"
+            )
+        return _dumps(document)
+
+
+def error_document(request_id: Any, message: str) -> dict[str, Any]:
+    return {"version": PROTOCOL_VERSION, "id": request_id, "error": " ".join(message.split())}
+
+
+def _dumps(document: dict[str, Any]) -> str:
+    try:
+        return json.dumps(document, allow_nan=False, ensure_ascii=False)
+    except ValueError:  # an id with NaN or Infinity (Python's JSON reads them): not echoed
+        return json.dumps(error_document(None, "the request's id is not valid JSON"))
+
+
+def _json_type(value: Any) -> str:
+    names = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}
+    return names.get(type(value), "a number")
+
+
+def request_lines(stream: IO[bytes]) -> Iterator[bytes | None]:
+    """The lines of ``stream`` (without their newline), blank ones skipped; a line longer
+    than ``MAX_LINE`` bytes is read to its end and given as None."""
+    while True:
+        line = stream.readline(MAX_LINE + 1)
+        if not line:
+            return
+        if len(line) > MAX_LINE and not line.endswith(b"\n"):
+            while True:  # skip the rest of that line
+                rest = stream.readline(MAX_LINE)
+                if not rest or rest.endswith(b"\n"):
+                    break
+            yield None
+            continue
+        if line.strip():
+            yield line.rstrip(b"\r\n")
+
+
+def serve_lines(server: Server, requests: IO[bytes], answers: IO[str]) -> int:
+    """Answer every request line of ``requests`` on ``answers`` (flushed after each, so
+    that a host waiting for its answer gets it), until the end of ``requests``; the number
+    of lines answered."""
+    count = 0
+    for line in request_lines(requests):
+        if line is None:
+            answer = _dumps(
+                error_document(None, f"the line is longer than {MAX_LINE:,} bytes: not read")
+            )
+        else:
+            answer = server.answer_line(line)
+        answers.write(answer + "\n")
+        answers.flush()
+        count += 1
+    return count

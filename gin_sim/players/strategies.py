@@ -1,0 +1,577 @@
+"""Strategies: a frozen, validated spec per player, compiled to a float64 kernel vector.
+
+Every strategy but ``random`` is a member of one parameterised family
+(docs/strategies.md); ``simple`` is the family with its defaults. Named strategies are
+the TOML files in ``configs/strategies/``; one kernel serves them all, so changing a
+parameter never recompiles anything.
+
+>>> load_strategy("simple").knock_threshold is None  # knocks at the rule set's limit
+True
+>>> load_strategy("simple", ["knock_threshold=4"]).knock_threshold
+4
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import Any, get_type_hints
+
+import numpy as np
+
+from gin_sim.game.config import (
+    ConfigError,
+    check_keys,
+    check_name,
+    coerce,
+    configs_dir,
+    parse_override,
+    read_named_config,
+    shown,
+)
+from gin_sim.game.rules import Rules
+from gin_sim.kernels.enums import (
+    FAMILY_PARAMS,
+    MAX_PANEL,
+    MAX_SCHEDULE_PHASES,
+    N_STRATEGY_PARAMS,
+    PanelMemory,
+    SearchValue,
+    StrategyKind,
+    StrategyParam,
+)
+
+KINDS: dict[str, int] = {name.lower(): value for name, value in StrategyKind._asdict().items()}
+SEARCH_VALUES: dict[str, int] = {
+    name.lower(): value for name, value in SearchValue._asdict().items()
+}
+PANEL_MEMORIES: dict[str, int] = {
+    name.lower(): value for name, value in PanelMemory._asdict().items()
+}
+
+Schedule = tuple[tuple[int, int], ...]
+MAX_PRIOR_WEIGHT = 1e6  # a panel prior weight: relative, so beyond this only rounding changes
+# An adaptation to the rule set: (conditions, overrides), each a sorted tuple of
+# (key, value) pairs; a condition is a rule key with an inclusive [low, high] range or a
+# boolean. See docs/strategies.md ("Adapting to the rules").
+Adaptation = tuple[tuple[tuple[str, Any], ...], tuple[tuple[str, Any], ...]]
+NOT_ADAPTABLE = ("name", "description", "kind", "adapt")
+# The parameters each kind plays by (docs/strategies.md): a family strategy ignores the
+# search keys, a search player the family keys (its rollout policies are named strategies),
+# and random ignores both. A key its kind ignores is refused, since it would do nothing.
+FAMILY_KEYS = (
+    "knock_threshold",
+    "knock_schedule",
+    "undercut_risk",
+    "take_melds",
+    "take_min_gain",
+    "improve_weight",
+    "keep_weight",
+    "safety_weight",
+    "disinterest_weight",
+    "closing_distance",
+)
+SEARCH_KEYS = (
+    "samples",
+    "candidates",
+    "screen",
+    "rollout",
+    "opponent_model",
+    "infer",
+    "infer_weight",
+    "confidence",
+    "value",
+    "opponent_panel",
+    "panel_prior",
+    "panel_memory",
+    "panel_worlds",
+)
+KIND_KEYS = {"family": FAMILY_KEYS, "mc": SEARCH_KEYS, "random": ()}
+MAX_CLOSING_DISTANCE = 100_000  # points to a game's target (the largest target a rule set allows)
+MAX_SAMPLES = 4096  # worlds per search: beyond this a decision takes seconds
+# [[adapt]] tables of one strategy: the shipped ones use 2; every table is validated as a
+# strategy of its own, so thousands would take minutes before the first deal.
+MAX_ADAPTATIONS = 64
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """One player's strategy; field meanings and ranges in docs/strategies.md."""
+
+    name: str = "simple"
+    description: str = ""
+    kind: str = "family"
+    knock_threshold: int | None = None  # None: the rule set's knock limit (R12)
+    knock_schedule: Schedule = ()
+    undercut_risk: float = 1.0
+    take_melds: bool = True
+    take_min_gain: float = 0.0
+    improve_weight: float = 0.0
+    keep_weight: float = 0.0
+    safety_weight: float = 0.0
+    disinterest_weight: float = 0.0
+    closing_distance: int = 0  # knock whenever allowed when this close to winning a game; 0: off
+    # kind "mc" only (docs/strategies.md, "Search players")
+    samples: int = 32
+    candidates: int = 4
+    screen: int = 0  # worlds that screen every discard first (0: the heuristic picks them)
+    rollout: str = "simple"  # the family strategy playing the searcher's own later moves
+    opponent_model: str = "simple"  # the family strategy playing the opponent in rollouts
+    infer: bool = False
+    infer_weight: float = 0.25
+    confidence: float = 1.0
+    value: str = "hand"  # what a rollout's end is worth where the score is known (SearchValue)
+    # Opponent models weighed by what the opponent does (docs/strategies.md, "Opponent
+    # panel"); empty: the rollouts' opponent is opponent_model alone.
+    opponent_panel: tuple[str, ...] = ()
+    panel_prior: tuple[float, ...] = ()  # one weight per model; empty: all alike
+    panel_memory: str = "hand"  # keep the posterior for the hand, or the match (PanelMemory)
+    # Draw the worlds' hidden cards from the posterior too, given the model each world plays.
+    panel_worlds: bool = False
+    adapt: tuple[Adaptation, ...] = ()
+
+    def __post_init__(self) -> None:
+        self.validate()
+        self.validate_adaptations(f"strategy {shown(self.name)}")
+
+    def validate(self, where: str | None = None) -> None:
+        where = where or f"strategy {shown(self.name)}"
+        check_name(self.name, where)
+        if self.kind not in KINDS:
+            raise ConfigError(f"kind = {shown(self.kind)} in {where}: allowed {', '.join(KINDS)}")
+        if self.knock_threshold is not None and not 0 <= self.knock_threshold <= 10:
+            raise ConfigError(
+                f"knock_threshold = {self.knock_threshold} in {where} is out of range: allowed 0 to 10"
+            )
+        if not 0 <= self.closing_distance <= MAX_CLOSING_DISTANCE:
+            raise ConfigError(
+                f"closing_distance = {self.closing_distance} in {where} is out of range: allowed 0 (off) to {MAX_CLOSING_DISTANCE} points"
+            )
+        if not 0.0 <= self.undercut_risk <= 1.0:
+            raise ConfigError(
+                f"undercut_risk = {self.undercut_risk} in {where} is out of range: allowed 0 to 1"
+            )
+        for key in (
+            "take_min_gain",
+            "improve_weight",
+            "keep_weight",
+            "safety_weight",
+            "disinterest_weight",
+        ):
+            value = getattr(self, key)
+            if not value >= 0.0 or value == float("inf"):
+                raise ConfigError(
+                    f"{key} = {value} in {where} is out of range: allowed a finite number >= 0"
+                )
+        if not 1 <= self.samples <= MAX_SAMPLES:
+            raise ConfigError(
+                f"samples = {self.samples} in {where} is out of range: allowed 1 to {MAX_SAMPLES}"
+            )
+        if not 1 <= self.candidates <= 11:
+            raise ConfigError(
+                f"candidates = {self.candidates} in {where} is out of range: allowed 1 to 11"
+            )
+        if not (self.screen == 0 or 2 <= self.screen <= MAX_SAMPLES):
+            raise ConfigError(
+                f"screen = {self.screen} in {where} is out of range: allowed 0 (no screening) or 2 to {MAX_SAMPLES}"
+            )
+        if not 0.0 <= self.infer_weight <= 1.0:
+            raise ConfigError(
+                f"infer_weight = {self.infer_weight} in {where} is out of range: allowed 0 to 1"
+            )
+        if not 0.0 <= self.confidence <= 10.0:
+            raise ConfigError(
+                f"confidence = {self.confidence} in {where} is out of range: allowed 0 to 10"
+            )
+        if self.value not in SEARCH_VALUES:
+            raise ConfigError(
+                f"value = {self.value!r} in {where}: allowed {', '.join(SEARCH_VALUES)}"
+            )
+        self.validate_panel(where)
+        if self.kind == "mc":
+            for key in ("rollout", "opponent_model"):
+                policy = getattr(self, key)
+                if policy not in named_strategies() or load_strategy(policy).kind != "family":
+                    family = [n for n in named_strategies() if load_strategy(n).kind == "family"]
+                    raise ConfigError(
+                        f"{key} = {shown(policy)} in {where}: allowed a named family strategy ({', '.join(family)})"
+                    )
+        schedule = self.knock_schedule
+        if len(schedule) > MAX_SCHEDULE_PHASES:
+            raise ConfigError(
+                f"knock_schedule in {where} has {len(schedule)} phases: allowed 1 to {MAX_SCHEDULE_PHASES}"
+            )
+        for i, (min_stock, threshold) in enumerate(schedule):
+            if not 0 <= threshold <= 10:
+                raise ConfigError(
+                    f"knock_schedule threshold {threshold} in {where} is out of range: allowed 0 to 10"
+                )
+            if not 0 <= min_stock <= 31 or (i and min_stock >= schedule[i - 1][0]):
+                raise ConfigError(
+                    f"knock_schedule in {where}: min_stock values must fall strictly from at most 31 to 0, got {[p[0] for p in schedule]}"
+                )
+        if schedule and schedule[-1][0] != 0:
+            raise ConfigError(
+                f"knock_schedule in {where}: the last phase must start at min_stock 0 so every stock size has a threshold"
+            )
+
+        self.check_used(where)
+
+    def validate_panel(self, where: str) -> None:
+        """The opponent panel: 1 to MAX_PANEL distinct named family or random strategies,
+        and a prior of one positive weight per model (or none: all alike)."""
+        panel, prior = self.opponent_panel, self.panel_prior
+        if self.panel_memory not in PANEL_MEMORIES:
+            raise ConfigError(
+                f"panel_memory = {shown(self.panel_memory)} in {where}: allowed {', '.join(PANEL_MEMORIES)}"
+            )
+        if not panel:
+            for key in ("panel_prior", "panel_memory", "panel_worlds"):
+                if getattr(self, key) != _DEFAULTS[key]:
+                    raise ConfigError(
+                        f"{key} in {where} does nothing without opponent_panel: give the panel or drop {key}"
+                    )
+            return
+        if len(panel) > MAX_PANEL:
+            raise ConfigError(
+                f"opponent_panel in {where} has {len(panel)} models: allowed 1 to {MAX_PANEL}"
+            )
+        for name in panel:
+            if name not in named_strategies() or load_strategy(name).kind == "mc":
+                kinds = ("family", "random")
+                playable = [n for n in named_strategies() if load_strategy(n).kind in kinds]
+                raise ConfigError(
+                    f"opponent_panel model {shown(name)} in {where}: allowed named family or random strategies ({', '.join(playable)})"
+                )
+        if len(set(panel)) != len(panel):
+            raise ConfigError(f"opponent_panel in {where} names a model twice: {list(panel)}")
+        if prior and len(prior) != len(panel):
+            raise ConfigError(
+                f"panel_prior in {where} has {len(prior)} weights for {len(panel)} models: give one per model"
+            )
+        for weight in prior:
+            if not 0.0 < weight <= MAX_PRIOR_WEIGHT:
+                raise ConfigError(
+                    f"panel_prior weight {weight} in {where} is out of range: allowed above 0 up to {MAX_PRIOR_WEIGHT:g}"
+                )
+        if self.opponent_model != _DEFAULTS["opponent_model"]:
+            raise ConfigError(
+                f"opponent_model in {where} does nothing with opponent_panel (the panel's models play the opponent): drop one"
+            )
+
+    def check_used(self, where: str, keys: Any = None) -> None:
+        """Refuse a parameter that this strategy's kind ignores: among ``keys`` (those given
+        in a file or on the command line), or, without ``keys``, any such parameter away
+        from its default (a strategy built in Python)."""
+        used = KIND_KEYS.get(self.kind, ())
+        for key in [f.name for f in fields(self)] if keys is None else keys:
+            if key in NOT_ADAPTABLE or key in used:
+                continue
+            if keys is None and getattr(self, key) == _DEFAULTS[key]:
+                continue
+            owner = "search players (kind mc)" if key in SEARCH_KEYS else "family strategies"
+            raise ConfigError(
+                f"{key} in {where} does nothing: strategy kind {self.kind!r} ignores it (it "
+                f"applies to {owner} only); "
+                + (f"allowed {', '.join(used)}" if used else "random has no parameters")
+            )
+
+    def validate_adaptations(self, where: str) -> None:
+        for _, overrides in self.adapt:  # every adapted form must itself be valid
+            self.check_used(f"{where} (adapt)", [key for key, _ in overrides])
+            replace(self, adapt=(), **dict(overrides)).validate(f"{where} (adapt)")
+
+    def for_rules(self, rules: Rules) -> Strategy:
+        """The strategy as played under ``rules``: the overrides of every adaptation whose
+        conditions hold, in order, then the check of its thresholds against the rules."""
+        changes: dict[str, Any] = {}  # later tables override earlier ones; one rebuild
+        for conditions, overrides in self.adapt:
+            if all(_holds(getattr(rules, key), wanted) for key, wanted in conditions):
+                changes |= dict(overrides)
+        played = replace(self, adapt=(), **changes)
+        played.check_rules(rules)
+        return played
+
+    def check_rules(self, rules: Rules) -> None:
+        """R12: a knock threshold above the rule set's knock limit is an error."""
+        highest = max([self.knock_threshold or 0, *(t for _, t in self.knock_schedule)])
+        # Under Oklahoma (R14a) the upcard sets each hand's limit, up to 10, and the
+        # kernel caps every threshold by it; knock_limit plays no part there.
+        if self.kind == "family" and not rules.oklahoma and highest > rules.knock_limit:
+            raise ConfigError(
+                f"knock threshold {highest} of strategy {self.name!r} is above knock_limit = {rules.knock_limit} of rules {rules.name!r}: allowed 0 to {rules.knock_limit}"
+            )
+
+    def to_config(self) -> dict[str, Any]:
+        """The strategy as TOML-like plain data (as in ``configs/strategies``, for manifests)."""
+        document = {f.name: getattr(self, f.name) for f in fields(self)}
+        document["knock_schedule"] = [list(phase) for phase in self.knock_schedule]
+        document["adapt"] = [
+            {"when": {k: list(v) if isinstance(v, tuple) else v for k, v in conditions}}
+            | {k: [list(p) for p in v] if k == "knock_schedule" else v for k, v in overrides}
+            for conditions, overrides in self.adapt
+        ]
+        # Players who play every hand for its points keep the manifests (and so the run
+        # identities) they had before ``value`` existed.
+        if self.value == "hand":
+            del document["value"]
+        # Likewise players who never knock by the score, and players without a panel (both
+        # came after them).
+        if self.closing_distance == 0:
+            del document["closing_distance"]
+        if not self.panel_worlds:  # it came after the panel: panel runs keep their identities
+            del document["panel_worlds"]
+        if not self.opponent_panel:
+            del document["opponent_panel"], document["panel_prior"], document["panel_memory"]
+        else:
+            document["opponent_panel"] = list(self.opponent_panel)
+            document["panel_prior"] = list(self.panel_prior)
+        return document
+
+    def to_kernel(self, rules: Rules | None = None) -> np.ndarray:
+        """The kernel vector (``StrategyParam``); an mc strategy needs ``rules`` to adapt
+        its rollout policies (``for_rules``) before they go into its vector."""
+        v = np.zeros(N_STRATEGY_PARAMS, dtype=np.float64)
+        v[StrategyParam.KIND] = KINDS[self.kind]
+        # No threshold means the knock limit; the kernel caps every threshold by the hand's limit.
+        v[StrategyParam.KNOCK_THRESHOLD] = (
+            10 if self.knock_threshold is None else self.knock_threshold
+        )
+        v[StrategyParam.SCHEDULE_PHASES] = len(self.knock_schedule)
+        for i, (min_stock, threshold) in enumerate(self.knock_schedule):
+            v[StrategyParam.SCHEDULE_MIN_STOCK + i] = min_stock
+            v[StrategyParam.SCHEDULE_THRESHOLD + i] = threshold
+        v[StrategyParam.UNDERCUT_RISK] = self.undercut_risk
+        v[StrategyParam.TAKE_MELDS] = float(self.take_melds)
+        v[StrategyParam.TAKE_MIN_GAIN] = self.take_min_gain
+        v[StrategyParam.IMPROVE_WEIGHT] = self.improve_weight
+        v[StrategyParam.KEEP_WEIGHT] = self.keep_weight
+        v[StrategyParam.SAFETY_WEIGHT] = self.safety_weight
+        v[StrategyParam.DISINTEREST_WEIGHT] = self.disinterest_weight
+        v[StrategyParam.CLOSING_DISTANCE] = self.closing_distance
+        if self.kind == "mc":
+            if rules is None:
+                raise ValueError("an mc strategy needs the rule set to build its kernel vector")
+            v[StrategyParam.MC_SAMPLES] = self.samples
+            v[StrategyParam.MC_CANDIDATES] = self.candidates
+            v[StrategyParam.MC_SCREEN] = self.screen
+            v[StrategyParam.MC_INFER] = float(self.infer)
+            v[StrategyParam.MC_INFER_WEIGHT] = self.infer_weight
+            v[StrategyParam.MC_CONFIDENCE] = self.confidence
+            v[StrategyParam.MC_VALUE] = SEARCH_VALUES[self.value]
+            for slot, name in (
+                (StrategyParam.MC_ROLLOUT, self.rollout),
+                (StrategyParam.MC_OPPONENT, self.opponent_model),
+            ):
+                policy = load_strategy(name).for_rules(rules).to_kernel()
+                v[slot : slot + FAMILY_PARAMS] = policy[:FAMILY_PARAMS]
+            v[StrategyParam.MC_PANEL_SIZE] = len(self.opponent_panel)
+            v[StrategyParam.MC_PANEL_MEMORY] = PANEL_MEMORIES[self.panel_memory]
+            v[StrategyParam.MC_PANEL_WORLDS] = float(self.panel_worlds)
+            for i, name in enumerate(self.opponent_panel):
+                v[StrategyParam.MC_PANEL_PRIOR + i] = (
+                    self.panel_prior[i] if self.panel_prior else 1.0
+                )
+                model = load_strategy(name).for_rules(rules).to_kernel()
+                slot = StrategyParam.MC_PANEL + i * FAMILY_PARAMS
+                v[slot : slot + FAMILY_PARAMS] = model[:FAMILY_PARAMS]
+        return v
+
+    def threshold_at(self, stock_left: int, knock_limit: int = 10) -> int:
+        """The knock threshold when ``stock_left`` cards are in the stock, capped by ``knock_limit``."""
+        for min_stock, threshold in self.knock_schedule:
+            if min_stock <= stock_left:
+                return min(threshold, knock_limit)
+        return (
+            knock_limit if self.knock_threshold is None else min(self.knock_threshold, knock_limit)
+        )
+
+
+_FIELD_TYPES: dict[str, Any] = get_type_hints(Strategy)
+_DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(Strategy)}
+assert set(_DEFAULTS) == {*NOT_ADAPTABLE, *FAMILY_KEYS, *SEARCH_KEYS}, "a key of no kind"
+
+
+def _holds(value: Any, wanted: Any) -> bool:
+    if isinstance(wanted, bool):
+        return value == wanted
+    low, high = wanted
+    return low <= value <= high
+
+
+def _coerce_adapt(value: Any, where: str) -> tuple[Adaptation, ...]:
+    """``[[adapt]]`` tables: ``when = {rule_key = [low, high] or true/false}`` plus overrides."""
+    from gin_sim.game.rules import RULE_BOUNDS
+    from gin_sim.game.rules import Rules as RuleSet
+
+    if not isinstance(value, list | tuple):
+        raise ConfigError(
+            f"adapt in {where}: expected [[adapt]] tables with a when = {{...}} condition"
+        )
+    if len(value) > MAX_ADAPTATIONS:
+        raise ConfigError(
+            f"adapt in {where} has {len(value):,} tables: allowed at most {MAX_ADAPTATIONS}"
+        )
+    rule_keys = [f.name for f in fields(RuleSet) if f.name != "name"]
+    rule_types = get_type_hints(RuleSet)
+    adaptations = []
+    for entry in value:
+        if isinstance(entry, tuple):  # already typed (a Strategy rebuilt from its fields)
+            adaptations.append(entry)
+            continue
+        if (
+            not isinstance(entry, dict)
+            or not isinstance(entry.get("when"), dict)
+            or not entry["when"]
+        ):
+            raise ConfigError(
+                f"adapt in {where}: each [[adapt]] table needs when = {{rule_key = [low, high]}}"
+            )
+        conditions = []
+        for key, wanted in entry["when"].items():
+            if key not in rule_keys:
+                raise ConfigError(
+                    f"adapt when-key {shown(key)} in {where}: allowed rule keys are {', '.join(rule_keys)}"
+                )
+            ok_range = (
+                isinstance(wanted, list)
+                and len(wanted) == 2
+                and all(isinstance(x, int | float) and not isinstance(x, bool) for x in wanted)
+            )
+            boolean = rule_types[key] is bool
+            if not ((isinstance(wanted, bool) and boolean) or (ok_range and not boolean)):
+                expected = "true or false" if boolean else "[low, high]"
+                raise ConfigError(
+                    f"adapt when {key} = {shown(wanted)} in {where}: expected [low, high] or "
+                    f"true/false ({key} takes {expected})"
+                )
+            if ok_range:
+                low, high = wanted
+                bounds = RULE_BOUNDS[key]
+                if low > high:
+                    raise ConfigError(
+                        f"adapt when {key} = {wanted!r} in {where}: low {low} is above high "
+                        f"{high}, so it never holds; write [low, high]"
+                    )
+                if high < bounds[0] or (bounds[1] is not None and low > bounds[1]):
+                    allowed = (
+                        f"{bounds[0]} to {bounds[1]}"
+                        if bounds[1] is not None
+                        else f"{bounds[0]} or more"
+                    )
+                    raise ConfigError(
+                        f"adapt when {key} = {wanted!r} in {where} never holds: {key} is "
+                        f"allowed {allowed}"
+                    )
+            conditions.append((key, wanted if isinstance(wanted, bool) else tuple(wanted)))
+        overrides = {k: v for k, v in entry.items() if k != "when"}
+        for key in overrides:
+            if key in NOT_ADAPTABLE:
+                raise ConfigError(f"adapt in {where} may not change {key!r}")
+        typed = _typed(overrides, f"{where} (adapt)")
+        adaptations.append((tuple(sorted(conditions)), tuple(sorted(typed.items()))))
+    return tuple(adaptations)
+
+
+def _coerce_list(key: str, value: Any, where: str) -> tuple[Any, ...]:
+    """``opponent_panel`` (names) or ``panel_prior`` (weights): a TOML array, or on the
+    command line a comma-separated list."""
+    kind = str if key == "opponent_panel" else float
+    if isinstance(value, str):
+        value = [part.strip() for part in value.split(",") if part.strip()]
+    if not isinstance(value, list | tuple):
+        example = '["simple", "expert"]' if kind is str else "[1.0, 2.0]"
+        raise ConfigError(f"{key} = {shown(value)} in {where}: expected a list such as {example}")
+    return tuple(coerce(kind, key, item, where) for item in value)
+
+
+def _coerce_schedule(value: Any, where: str) -> Schedule:
+    if isinstance(value, str):  # from the command line: "20:10,10:6,0:2"
+        try:
+            pairs = [
+                tuple(int(x) for x in part.split(":")) for part in value.split(",") if part.strip()
+            ]
+        except ValueError:
+            pairs = [()]
+        value = pairs
+    if not isinstance(value, list | tuple) or not all(
+        isinstance(p, list | tuple)
+        and len(p) == 2
+        and all(isinstance(x, int) and not isinstance(x, bool) for x in p)
+        for p in value
+    ):
+        raise ConfigError(
+            f"knock_schedule = {shown(value)} in {where}: expected [[min_stock, threshold], ...] (or min_stock:threshold,... on the command line)"
+        )
+    return tuple((int(a), int(b)) for a, b in value)
+
+
+def _typed(values: dict[str, Any], where: str) -> dict[str, Any]:
+    check_keys(Strategy, values, where)
+    out = {}
+    for key, value in values.items():
+        if key == "knock_schedule":
+            out[key] = _coerce_schedule(value, where)
+        elif key == "adapt":
+            out[key] = _coerce_adapt(value, where)
+        elif key == "knock_threshold" and value in ("limit", None):  # None: from a run manifest
+            out[key] = None
+        elif key == "knock_threshold":
+            out[key] = coerce(int, key, value, where)
+        elif key in ("opponent_panel", "panel_prior"):
+            out[key] = _coerce_list(key, value, where)
+        else:
+            out[key] = coerce(_FIELD_TYPES[key], key, value, where)
+    return out
+
+
+def strategies_dir() -> Path:
+    return configs_dir() / "strategies"
+
+
+def named_strategies() -> list[str]:
+    return sorted(p.stem for p in strategies_dir().glob("*.toml"))
+
+
+def strategy_from_dict(values: dict[str, Any], where: str) -> Strategy:
+    typed = _typed(values, where)
+    merged = {f.name: f.default for f in fields(Strategy)} | typed
+    strategy = Strategy.__new__(Strategy)
+    for key, value in merged.items():
+        object.__setattr__(strategy, key, value)
+    strategy.validate(where)
+    strategy.validate_adaptations(where)
+    return strategy
+
+
+def load_strategy(spec: str | Path | Strategy, overrides: list[str] | None = None) -> Strategy:
+    """A strategy by name or TOML path, with ``key=value`` overrides applied."""
+    if isinstance(spec, Strategy):
+        strategy = spec
+    else:
+        values, where = read_named_config(spec, strategies_dir(), "strategy", "strategies")
+        strategy = strategy_from_dict(values, where)
+        strategy.check_used(where, values)  # a key given explicitly, even at its default
+    if overrides:
+        changes = {}
+        for text in overrides:
+            key, value = parse_override(text, "strategy override")
+            changes |= _typed({key: value}, "strategy overrides")
+        strategy = replace(strategy, **changes)
+        strategy.validate("strategy overrides")
+        strategy.check_used("strategy overrides", changes)
+    return strategy
+
+
+def parse_players(text: str | tuple[str, ...] | list[str]) -> tuple[Strategy, Strategy]:
+    """Two strategies from ``"expert,simple"`` or a pair of names or Strategy objects."""
+    names = [n.strip() for n in text.split(",")] if isinstance(text, str) else list(text)
+    if len(names) != 2 or not all(names):
+        raise ConfigError(
+            f"players {shown(text)}: expected two strategy names separated by a comma, e.g. simple,simple"
+        )
+    return load_strategy(names[0]), load_strategy(names[1])
+
+
+def strategies_to_kernel(players: tuple[Strategy, Strategy], rules: Rules) -> np.ndarray:
+    return np.stack([p.for_rules(rules).to_kernel(rules) for p in players])
