@@ -1,8 +1,14 @@
-"""``gin-sim report advice`` (issue 16, parts 3 and 5): the check against play forces an
-action at a stored position and lets the real players play the hand out; the kernel is
-the reference engine's play number for number (family players, so the reference's
-deterministic play-out applies). The command writes a report with counts and intervals,
-resumes, and refuses bad settings in one line."""
+"""``gin-sim report advice`` (issue 16, parts 3 and 5; issue 25): the check against play
+forces an action at a stored position and lets the real players play the hand out; the
+kernel is the reference engine's play number for number (family players, so the
+reference's deterministic play-out applies). The command writes a report with counts and
+intervals, resumes, and refuses bad settings in one line.
+
+The figures (``gin_sim.experiments.advice``): every mean over decisions is weighted by
+``weight`` with its interval clustered by deal; the knock line is where a weighted
+least-squares line of the gain on the deadwood crosses 0, with a cluster bootstrap over
+deals whose intervals are never degenerate; the check's ``flagged`` and ``detectable``.
+Datasets sampled before positions carried weights get weight 1 (``unit_weights``)."""
 
 from __future__ import annotations
 
@@ -11,7 +17,23 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
+from gin_sim.experiments.advice import (
+    DETECTABLE_SES,
+    LINE_DEADWOOD,
+    check_table,
+    knock_cells,
+    knock_line,
+    knock_model,
+    knock_positions,
+    paired_gain_differences,
+    played_value_gaps,
+    strong_knocks,
+    strong_undercut_rates,
+    take_cells,
+    take_positions,
+)
 from gin_sim.experiments.positions import load_positions, play_headline, sample_positions
+from gin_sim.experiments.summary import Estimate
 from gin_sim.game.rng import Stream, bounded, splitmix64
 from gin_sim.game.rules import load_rules
 from gin_sim.interfaces.cli import app
@@ -22,6 +44,8 @@ from gin_sim.players.search_value import NO_TABLES
 from gin_sim.players.strategies import load_strategy, strategies_to_kernel
 from gin_sim.reference import advice as reference
 from gin_sim.reference.search import rollout_value
+
+pytestmark = pytest.mark.usefixtures("unit_weights")
 
 GOLDEN = 0x9E3779B97F4A7C15
 MASK64 = (1 << 64) - 1
@@ -102,9 +126,27 @@ def test_the_advice_report_is_written_resumed_and_refused(tmp_path):
     assert {"positions", "mean", "low", "high", "thin"} <= set(cells.columns)
     check = pd.read_csv(folder / "check-against-play.csv")
     assert len(check) == 4 and (check["checked"] <= 3).all()
+    assert {"flagged", "detectable", "difference_se"} <= set(check.columns)
+    assert "within" not in check.columns
+    assert check["detectable"].dropna().tolist() == pytest.approx(
+        (DETECTABLE_SES * check["difference_se"]).dropna().tolist()
+    )
+    assert "could have detected a difference of" in text and "gains agree" not in text
+    fit = pd.read_csv(folder / "knock-fit.csv")
+    assert set(fit["deadwood"]) <= set(LINE_DEADWOOD) and len(fit) % 10 == 0
+    line = pd.read_csv(folder / "knock-line.csv")
+    assert {"line", "low", "high", "crossing", "threshold", "positions", "deals"} <= set(
+        line.columns
+    )
     assert (folder / "positions" / "manifest.json").exists()
     assert (folder / "positions-oklahoma" / "manifest.json").exists()
-    for figure in ("knock-gain-map", "knock-line", "take-gain-map", "knock-line-by-rules"):
+    for figure in (
+        "knock-gain-map",
+        "knock-line",
+        "knock-fit",
+        "take-gain-map",
+        "knock-line-by-rules",
+    ):
         assert (folder / f"{figure}.png").stat().st_size > 1000
     gaps = pd.read_csv(folder / "played-value-gaps.csv").set_index("kind")
     for kind, rows in positions.groupby(positions["kind"].astype(str)):
@@ -200,3 +242,224 @@ def test_an_interrupted_advice_report_resumes_from_its_positions(tmp_path, monke
     for name in ("knock-cells", "take-cells", "check-against-play", "knock-difference-standard"):
         whole = (tmp_path / "whole" / f"{name}.csv").read_text()
         assert (tmp_path / "cut" / f"{name}.csv").read_text() == whole, name
+
+
+# ------------------------------------------------------------------ the figures
+BANDS = ["25-31", "19-24", "13-18", "7-12", "0-6"]
+
+
+def _synthetic_knocks(truth, deals=400, seed=1, stock_left=(28, 10), spread=5.0):
+    """Knock positions of ``deals`` deals, two to four per deal (several decisions of a
+    hand kept), each with a weight of 1 to 3 and a gain of ``truth(deadwood)`` plus a
+    deal's own offset (rows of a deal are correlated) and noise."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for deal in range(deals):
+        offset = rng.normal(0, 2)
+        for decision in range(2 + deal % 3):
+            deadwood = int(rng.integers(0, 11))
+            rows.append(
+                {
+                    "deal": deal, "decision": decision, "kind": "knock", "deadwood": deadwood,
+                    "knock_limit": 10, "stock_left": stock_left[decision % len(stock_left)],
+                    "opp_takes": decision % 2, "weight": float(1 + (deal + decision) % 3),
+                    "gain": truth(deadwood) + offset + rng.normal(0, spread),
+                }
+            )  # fmt: skip
+    return knock_positions(pd.DataFrame(rows))
+
+
+def test_cells_are_means_per_decision_clustered_by_deal():
+    """A cell's gain is sum(w * gain) / sum(w) with the interval of the ratio clustered by
+    deal: a deal's rows counted twice over change neither the mean nor the interval
+    (they are one unit), while treating rows as independent would narrow it."""
+    knocks = _synthetic_knocks(lambda d: 4.0 - d)
+    cells = knock_cells(knocks)
+    assert len(cells) == 5 * 11  # every stock band by every deadwood 0..10
+    some = knocks[(knocks["stock_band"] == "25-31") & (knocks["deadwood"] == 3)]
+    w = some["weight"].to_numpy()
+    cell = cells[(cells["stock_band"] == "25-31") & (cells["deadwood"] == 3)].iloc[0]
+    clustered = Estimate.of(w * some["gain"].to_numpy(), w, some["deal"].to_numpy())
+    assert cell["mean"] == pytest.approx((w * some["gain"]).sum() / w.sum())
+    assert cell["half_width"] == pytest.approx(clustered.half_width)
+    assert cell["positions"] == len(some) and cell["decisions"] == pytest.approx(w.sum())
+    assert cell["n"] == some["deal"].nunique()
+    assert cell["low"] < 1.0 < cell["high"]
+    empty = cells[cells["stock_band"] == "19-24"]
+    assert (empty["positions"] == 0).all() and empty["mean"].isna().all() and empty["thin"].all()
+    doubled = knock_cells(pd.concat([knocks, knocks], ignore_index=True))
+    pd.testing.assert_series_equal(doubled["mean"], cells["mean"])
+    pd.testing.assert_series_equal(doubled["half_width"], cells["half_width"])
+    naive = Estimate.of(np.tile(w * some["gain"].to_numpy(), 2), np.tile(w, 2))
+    assert naive.half_width < 0.8 * cell["half_width"]
+
+
+def test_the_figures_refuse_positions_without_weights():
+    knocks = _synthetic_knocks(lambda d: 1.0, deals=5).drop(columns=["weight"])
+    with pytest.raises(ValueError, match="no weight column"):
+        knock_cells(knocks)
+
+
+def test_the_knock_line_is_where_the_fitted_gain_crosses_0():
+    """Gain 6 - deadwood: the line is near 6, inside its interval, which has width; the fit
+    is the truth within its intervals; the threshold is the line rounded down; the same seed
+    gives the same table."""
+    knocks = _synthetic_knocks(lambda d: 6.0 - d, deals=600)
+    line, fit = knock_model(knocks, seed=3)
+    assert list(line["stock_band"].astype(str)) == ["25-31", "7-12"]
+    for row in line.itertuples():
+        assert row.crossing and row.low < row.line < row.high and row.low < 6 < row.high
+        assert row.high - row.low > 0.05  # a continuous statistic: never "6 to 6"
+        assert row.threshold == int(np.floor(row.line))
+        assert row.slope == pytest.approx(-1.0, abs=0.2)
+    for row in fit.itertuples():
+        assert row.fitted_low < 6.0 - row.deadwood < row.fitted_high
+        assert row.residual == pytest.approx(row.cell_mean - row.fitted)
+        assert row.residual_low < row.residual < row.residual_high
+    assert len(fit) == 2 * len(LINE_DEADWOOD) and (fit["positions"] > 0).all()
+    pd.testing.assert_frame_equal(line, knock_line(knocks, seed=3))  # seeded: reproducible
+    assert not line["low"].equals(knock_line(knocks, seed=4)["low"])
+
+
+def test_the_line_does_not_read_gin():
+    """Deadwood 0 (gin) is outside the model: a huge gain there moves nothing."""
+    knocks = _synthetic_knocks(lambda d: 30.0 if d == 0 else 6.0 - d)
+    plain = _synthetic_knocks(lambda d: 6.0 - d)
+    pd.testing.assert_frame_equal(knock_line(knocks), knock_line(plain))
+
+
+def test_a_line_above_10_is_not_clipped_and_a_flat_one_has_no_crossing():
+    line = knock_line(_synthetic_knocks(lambda d: 14.0 - d, deals=600))
+    assert (line["line"] > 11).all() and (line["high"] > line["low"]).all()
+    assert (line["threshold"] == 10).all()
+    rising = knock_line(_synthetic_knocks(lambda d: 2.0 + 0.5 * d, deals=600))
+    assert not rising["crossing"].any() and rising["line"].isna().all()
+    assert (rising["threshold"] == 10).all() and np.isinf(rising["high"]).all()
+    losing = knock_line(_synthetic_knocks(lambda d: -4.0 + 0.2 * d, deals=600))
+    assert not losing["crossing"].any() and (losing["threshold"] == 0).all()
+
+
+def test_the_line_bootstrap_draws_deals():
+    """A deal's rows counted twice over are one deal still: the cluster bootstrap gives
+    the same line and interval (a bootstrap of rows would narrow it)."""
+    knocks = _synthetic_knocks(lambda d: 6.0 - d)
+    doubled = pd.concat([knocks, knocks], ignore_index=True)
+    once, twice = knock_line(knocks, seed=5), knock_line(doubled, seed=5)
+    pd.testing.assert_frame_equal(
+        once.drop(columns=["positions"]), twice.drop(columns=["positions"]), atol=1e-9
+    )
+
+
+def test_knock_lines_of_a_real_dataset_have_intervals_with_width():
+    """On a small real dataset no interval is a point: a band whose fitted gain crosses 0
+    has an interval of nonzero width around its line, a band whose gain does not fall
+    may have an end at infinity (resamples without a crossing), and every fitted gain has
+    an interval of nonzero width."""
+    from gin_sim.experiments.positions import Evaluation, PositionsConfig, execute
+    from gin_sim.players.strategies import parse_players
+
+    config = PositionsConfig(
+        load_rules("hollywood"), parse_players("expert,expert"), 41, 200, 200, Evaluation(8, 2)
+    )
+    frame = pd.concat(execute(config), ignore_index=True)
+    knocks = knock_positions(frame)
+    line, fit = knock_model(knocks, seed=1)
+    by_opponent = knock_line(knocks, ("opponent_took", "stock_band"), seed=1)
+    for table in (line, by_opponent):
+        fitted = table[np.isfinite(table["slope"]) & (table["deals"] > 2)]
+        assert len(fitted) >= 3
+        assert not ((fitted["low"] == fitted["high"]) & np.isfinite(fitted["low"])).any()
+        crossing = fitted[fitted["crossing"]]
+        assert len(crossing) and (crossing["low"] < crossing["line"]).all()
+        assert (crossing["line"] < crossing["high"]).all()
+    assert (fit["fitted_low"] < fit["fitted_high"]).all()
+
+
+def test_rule_sets_are_paired_by_deal_and_decision():
+    """Two knock rows of one deal are matched to their own re-evaluation, not to each
+    other's; the change is a mean per decision."""
+    base = pd.DataFrame(
+        {
+            "deal": [0, 0, 1], "decision": [5, 9, 4], "kind": "knock", "deadwood": [3, 3, 3],
+            "weight": [1.0, 3.0, 1.0], "gain": [1.0, 2.0, 3.0],
+        }
+    )  # fmt: skip
+    other = base.assign(gain=[2.0, 6.0, 3.0]).iloc[::-1]
+    cell = paired_gain_differences(base, other, "deadwood", range(11)).set_index("deadwood")
+    assert cell.loc[3, "mean"] == pytest.approx((1 * 1 + 3 * 4 + 1 * 0) / 5)
+    assert cell.loc[3, "positions"] == 3 and cell.loc[3, "n"] == 2
+
+
+def test_undercut_rates_and_value_gaps_are_per_decision():
+    positions = pd.DataFrame(
+        {
+            "deal": [0, 1, 2, 3], "kind": "knock", "deadwood": [8, 8, 8, 8],
+            "stock_left": [20, 20, 20, 20], "played": ["knock 7H"] * 4,
+            "hand_points": [-30, 10, 12, 9], "weight": [3.0, 1.0, 1.0, 1.0],
+            "gain": 0.0, "actions": [["knock 7H", "discard 7H"]] * 4,
+            "values": [[0.0, 1.0], [10.0, 1.0], [10.0, 1.0], [10.0, 1.0]],
+        }
+    )  # fmt: skip
+    rates = strong_undercut_rates(strong_knocks(positions), "knocker_deadwood")
+    assert rates.set_index("knocker_deadwood").loc[8, "rate"] == pytest.approx(3 / 6)
+    gaps = played_value_gaps(positions).set_index("kind")
+    assert gaps.loc["knock", "positions"] == 4
+    assert gaps.loc["knock", "gap_mean"] == pytest.approx((3 * -30 + 0 + 2 - 1) / 6)
+    assert gaps.loc["knock", "search_value"] == pytest.approx(30 / 6)
+
+
+def test_the_check_flags_a_difference_and_says_what_it_could_detect():
+    """``flagged``: the paired difference's interval excludes 0; ``detectable``:
+    (1.96 + 0.84) standard errors of it, whatever its mean."""
+    rng = np.random.default_rng(8)
+    n = 400
+    positions = pd.DataFrame(
+        {
+            "deal": np.arange(n) // 2, "decision": np.arange(n) % 2 * 7 + 3,
+            "kind": "knock", "deadwood": rng.integers(1, 11, n), "card_melds": False,
+            "card_lowers": 0, "weight": rng.choice([1.0, 2.0], n),
+            "gain": rng.normal(1.0, 4.0, n),
+        }
+    )  # fmt: skip
+    low = positions["deadwood"] <= 5
+    checked = positions.assign(
+        cell=np.where(low, "knock, deadwood 1 to 5", "knock, deadwood 6 to 10"),
+        play_gain=positions["gain"] + np.where(low, 2.0, 0.0) + rng.normal(0, 3.0, n),
+    )
+    table = check_table(positions, checked).set_index("cell")
+    shifted, same = table.loc["knock, deadwood 1 to 5"], table.loc["knock, deadwood 6 to 10"]
+    assert shifted["flagged"] and shifted["difference_low"] > 0
+    assert not same["flagged"] and same["difference_low"] < 0 < same["difference_high"]
+    for row in (shifted, same):
+        assert row["detectable"] == pytest.approx(DETECTABLE_SES * row["difference_se"])
+        assert row["detectable"] == pytest.approx(
+            row["difference_half_width"] * DETECTABLE_SES / 1.959963984540054
+        )
+    part = checked[checked["cell"] == "knock, deadwood 6 to 10"]
+    w = part["weight"].to_numpy()
+    expected = Estimate.of(w * (part["play_gain"] - part["gain"]), w, part["deal"])
+    assert same["difference_mean"] == pytest.approx(expected.mean)
+    empty = table.loc["take or draw, card completes a meld"]
+    assert empty["checked"] == 0 and not empty["flagged"] and np.isnan(empty["detectable"])
+
+
+def test_take_cells_sort_cards_by_what_they_do():
+    from gin_sim.experiments.advice import CARD_DOES
+    from gin_sim.experiments.positions import Evaluation, PositionsConfig, execute
+    from gin_sim.players.strategies import parse_players
+
+    config = PositionsConfig(
+        load_rules("hollywood"), parse_players("expert,expert"), 7, 12, 12, Evaluation(6, 2)
+    )
+    frame = pd.concat(execute(config), ignore_index=True)
+    takes = take_positions(frame)
+    assert set(takes["kind"]) == {"offer", "draw"}
+    melds = takes["card_does"] == CARD_DOES[0]
+    assert (takes.loc[melds, "card_melds"]).all()
+    lowers = takes.loc[~melds, "card_lowers"]
+    big = takes.loc[~melds, "card_does"] == CARD_DOES[1]
+    assert (lowers[big] >= 5).all() and (lowers[~big] < 5).all()
+    cells = take_cells(takes)
+    assert len(cells) == 2 * len(CARD_DOES) and cells["positions"].sum() == len(takes)
+    with pytest.raises(ValueError, match="not evaluated"):
+        knock_positions(frame.drop(columns=["gain"]))

@@ -24,7 +24,7 @@ BANDS = ["25-31", "19-24", "13-18", "7-12", "0-6"]
 
 
 def _line(lines, positions=(200, 200, 100, 100, 50)):
-    return pd.DataFrame({"stock_band": BANDS, "line": lines, "positions": list(positions)})
+    return pd.DataFrame({"stock_band": BANDS, "threshold": lines, "positions": list(positions)})
 
 
 def _takes(high: float) -> pd.DataFrame:
@@ -41,9 +41,11 @@ def _takes(high: float) -> pd.DataFrame:
 
 
 def test_the_distilled_schedule_follows_the_knock_line():
-    """Thin bands keep the band before them, equal neighbours merge, none means gin only."""
-    line = _line([10, 10, -1, 8, 3], (200, 200, 100, 100, 5))
+    """Thin bands and bands without a fit (-1) keep the band before them, equal neighbours
+    merge, 0 means gin only."""
+    line = _line([10, 10, 0, 8, 3], (200, 200, 100, 100, 5))
     assert distilled_schedule(line) == [[19, 10], [13, 0], [0, 8]]
+    assert distilled_schedule(_line([10, -1, 0, 8, 8])) == [[19, 10], [13, 0], [0, 8]]
     line["positions"] = [200, 200, 100, 5, 5]
     assert distilled_schedule(line) == [[19, 10], [0, 0]]
 

@@ -7,8 +7,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from gin_sim.experiments.advice import strong_undercut_rates
 from gin_sim.experiments.summary import Estimate, rate_interval, wilson_interval
-from gin_sim.reports.advice import strong_undercut_rates
 
 
 @pytest.mark.parametrize(
@@ -27,13 +27,14 @@ def test_a_thin_cells_rate_interval_stays_inside_0_1():
     Wilson interval at the estimate's effective trials."""
     knocks = pd.DataFrame(
         {
+            "deal": range(7),
             "stock_band": ["13-18"] * 7,
             "undercut": [True, True, True, False, False, False, False],
             "weight": [4.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0],
         }
     )
     weights = knocks["weight"].to_numpy()
-    estimate = Estimate.of(weights * knocks["undercut"].to_numpy(float), weights)
+    estimate = Estimate.of(weights * knocks["undercut"].to_numpy(float), weights, knocks["deal"])
     assert estimate.mean + estimate.half_width > 1 or estimate.mean - estimate.half_width < 0
     cell = strong_undercut_rates(knocks, "stock_band").set_index("stock_band").loc["13-18"]
     assert 0 <= cell["low"] < cell["rate"] < cell["high"] <= 1
@@ -55,11 +56,12 @@ def test_a_rate_of_0_or_1_uses_the_trials_it_is_given():
 def test_the_undercut_grid_has_every_cell_with_counts_and_thin_marks():
     """Strong knocks by deadwood and stock band: all 11 x 5 cells, the knocks behind
     each, Wilson bounds inside [0, 1], and cells of fewer than 30 knocks marked thin."""
-    from gin_sim.reports.advice import MIN_CELL_POSITIONS, undercut_grid
+    from gin_sim.experiments.advice import MIN_CELL_POSITIONS
+    from gin_sim.reports.advice import undercut_grid
 
     rows = [(10, "13-18", True)] * 3 + [(10, "13-18", False)] * 4 + [(8, "25-31", False)] * 40
     knocks = pd.DataFrame(rows, columns=["knocker_deadwood", "stock_band", "undercut"])
-    knocks = knocks.assign(weight=1.0)
+    knocks = knocks.assign(weight=1.0, deal=range(len(knocks)))
     cells = strong_undercut_rates(knocks, ["knocker_deadwood", "stock_band"])
     assert len(cells) == 55 and cells["knocks"].sum() == 47
     cell = cells.set_index(["knocker_deadwood", "stock_band"]).loc[(10, "13-18")]

@@ -71,6 +71,7 @@ EXPECTED_FIGURES = {
     "advice-hollywood": [
         "knock-gain-map",
         "knock-line",
+        "knock-fit",
         "knock-line-by-opponent",
         "take-gain-map",
         "knock-line-by-rules",
@@ -85,7 +86,7 @@ EXPECTED_FIGURES = {
 
 
 @pytest.fixture(scope="module")
-def default_set(tmp_path_factory) -> Path:
+def default_set(tmp_path_factory, unit_weights_for_module) -> Path:
     root = tmp_path_factory.mktemp("reports")
     with pytest.MonkeyPatch.context() as patch:  # the equity model's matches, kept small
         for name, value in EQUITY_MODEL.items():

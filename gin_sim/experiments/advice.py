@@ -1,9 +1,36 @@
-"""How the advice and knock tables cut decision positions into cells: the stock bands, what
-the card on offer does for the hand, and when a cell is too thin to read (docs/advice.md).
+"""The advice figures of a dataset of evaluated decision positions (docs/advice.md): knock or
+play on, take or draw, the knock line, undercut risk of strong knockers, rule sets compared,
+the search's values against real outcomes and the check against play.
 
-Kept here, below the reports, because ``distill`` reads the advice report's tables by the
-same cells that ``reports.advice`` writes them in.
+Every figure that is a mean over decisions is the weighted ratio (Hajek) estimator
+``Estimate.of(w * x, w, groups=deal)``: ``w`` is a row's ``weight`` (1 / the probability
+that its decision was kept: the decisions of its kind it stands for), and the interval is
+clustered by deal, since one deal gives several rows and they are not independent. The
+knock line is read from a model that uses all cells of a stock band together (a weighted
+least-squares line of the gain on the deadwood) with a cluster bootstrap over deals.
+
+Computed here, below the reports, so that ``reports.advice`` only lays the figures out and
+``distill`` reads the advice report's tables by the same cells.
 """
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Callable, Sequence
+
+import numpy as np
+import pandas as pd
+
+from gin_sim.experiments.summary import (
+    ESTIMATE_COLUMNS,
+    RATE_COLUMNS,
+    Z95,
+    Estimate,
+    estimate_row,
+    rate_row,
+)
+from gin_sim.kernels.enums import DecisionKind
 
 # Cards left in the stock when knocking, in bands from the start of a hand to its end.
 STOCK_BANDS = ((25, 31), (19, 24), (13, 18), (7, 12), (0, 6))
@@ -17,3 +44,507 @@ CARD_DOES = (
 # A cell with fewer positions than this is marked thin: at 30 positions the interval of a
 # mean gain is about ±0.4 standard deviations of a position's gain wide.
 MIN_CELL_POSITIONS = 30
+# The decision kinds, in the order of gin_sim.experiments.positions.KINDS.
+KINDS = tuple(name.lower() for name in DecisionKind._fields)
+# Bootstrap resamples of deals behind the knock line's intervals (seeded).
+LINE_RESAMPLES = 1000
+# The deadwoods the knock line's model fits: 1 to 10 (0 is gin, which is no choice to knock
+# early: it scores a bonus and is never undercut, R14, R17).
+LINE_DEADWOOD = np.arange(1, 11)
+# Where a resample's fitted gain does not fall with deadwood, its line is +inf when the
+# fitted gain is above 0 at the middle of the range (knock at any deadwood) and -inf when
+# it is below (knock only for gin); the percentiles then stay defined.
+_LINE_MIDDLE = 5.5
+# The smallest true difference the check against play detects with 80% power in a
+# two-sided test at 5% is (1.96 + 0.84) standard errors of the difference.
+Z80 = 0.8416212335729143
+DETECTABLE_SES = Z95 + Z80
+
+
+def stock_band(stock_left: pd.Series) -> pd.Series:
+    """The band (``"25-31"`` ...) of each stock size, as an ordered categorical."""
+    labels = [f"{low}-{high}" for low, high in STOCK_BANDS]
+    codes = np.full(len(stock_left), -1)
+    for code, (low, high) in enumerate(STOCK_BANDS):
+        codes[(stock_left.to_numpy() >= low) & (stock_left.to_numpy() <= high)] = code
+    return pd.Series(
+        pd.Categorical.from_codes(codes, categories=labels, ordered=True), index=stock_left.index
+    )
+
+
+def weights(rows: pd.DataFrame) -> np.ndarray:
+    """The rows' ``weight`` (the decisions each stands for: 1 / its keep probability)."""
+    if "weight" not in rows:
+        raise ValueError(
+            "the positions have no weight column: they were sampled before decisions were "
+            "kept with a known probability; build the dataset again"
+        )
+    return rows["weight"].to_numpy(np.float64)
+
+
+def per_decision(rows: pd.DataFrame, values) -> Estimate:
+    """The mean of ``values`` over the decisions ``rows`` stand for: the weighted ratio
+    (Hajek) estimator, its interval clustered by deal."""
+    w = weights(rows)
+    x = np.asarray(values, np.float64)
+    return Estimate.of(w * x, w, groups=rows["deal"].to_numpy())
+
+
+def _evaluated(positions: pd.DataFrame) -> None:
+    if "gain" not in positions:
+        raise ValueError("the positions were not evaluated: build them without --no-evaluate")
+
+
+def knock_positions(positions: pd.DataFrame) -> pd.DataFrame:
+    """The evaluated knock positions, with their stock band (``stock_band``) and
+    ``opponent_took``: whether the opponent had taken a card from the discard pile."""
+    _evaluated(positions)
+    knocks = positions[positions["kind"] == "knock"]
+    return knocks.assign(
+        stock_band=stock_band(knocks["stock_left"]), opponent_took=knocks["opp_takes"] > 0
+    )
+
+
+def take_positions(positions: pd.DataFrame) -> pd.DataFrame:
+    """The evaluated offer and draw positions, with their stock band, ``opponent_took``
+    and ``card_does`` (CARD_DOES, an ordered categorical): the card completes a meld, else
+    how much taking it lowers the deadwood (``card_lowers``)."""
+    _evaluated(positions)
+    takes = positions[positions["kind"].isin(["offer", "draw"])]
+    lowers = takes["card_lowers"].to_numpy()
+    codes = np.where(
+        takes["card_melds"].to_numpy(), 0, np.where(lowers >= 5, 1, np.where(lowers >= 1, 2, 3))
+    )
+    return takes.assign(
+        kind=takes["kind"].astype(str),
+        stock_band=stock_band(takes["stock_left"]),
+        opponent_took=takes["opp_takes"] > 0,
+        card_does=pd.Categorical.from_codes(codes, categories=list(CARD_DOES), ordered=True),
+    )
+
+
+def _levels(rows: pd.DataFrame, column: str) -> list:
+    if isinstance(rows[column].dtype, pd.CategoricalDtype):
+        return list(rows[column].cat.categories)
+    return sorted(rows[column].unique())
+
+
+# -------------------------------------------------------------------------- cells
+def gain_cells(rows: pd.DataFrame, by: Sequence[str], key: str, levels: Sequence) -> pd.DataFrame:
+    """The mean headline gain per decision of ``rows`` by the columns ``by`` and ``key``
+    (every value of ``levels`` gets a row): ``positions`` (rows), ``decisions`` (the sum of
+    their weights: the decisions they stand for), ``thin`` (fewer than MIN_CELL_POSITIONS
+    positions) and the mean gain with its 95% interval (``per_decision``: ``mean``,
+    ``half_width``, ``low``, ``high``, ``n`` deals). A cell without positions has
+    ``positions`` 0 and no gain."""
+    keys = [*by, key]
+    records = []
+    for values, group in rows.groupby(keys, sort=True, observed=True):
+        estimate = per_decision(group, group["gain"].to_numpy(np.float64))
+        records.append(
+            dict(zip(keys, values, strict=True))
+            | {"positions": len(group), "decisions": float(weights(group).sum())}
+            | estimate_row(estimate)
+        )
+    table = pd.DataFrame.from_records(
+        records, columns=[*keys, "positions", "decisions", *ESTIMATE_COLUMNS]
+    )
+    if by:
+        full = pd.MultiIndex.from_product([*(_levels(rows, c) for c in by), levels], names=keys)
+    else:
+        full = pd.Index(list(levels), name=key)
+    table = table.set_index(keys).reindex(full).reset_index()
+    for column in by:  # keep the groups' order (stock bands from the start of the hand)
+        if isinstance(rows[column].dtype, pd.CategoricalDtype):
+            table[column] = pd.Categorical(
+                table[column], categories=rows[column].cat.categories, ordered=True
+            )
+    if not isinstance(levels, range):
+        table[key] = pd.Categorical(table[key], categories=list(levels), ordered=True)
+    table["positions"] = table["positions"].fillna(0).astype(int)
+    table["decisions"] = table["decisions"].fillna(0.0)
+    table["n"] = table["n"].fillna(0).astype(int)
+    table["thin"] = table["positions"] < MIN_CELL_POSITIONS
+    return table
+
+
+def highest_deadwood(knocks: pd.DataFrame) -> int:
+    """The highest knock limit of the knock positions (10 when there are none)."""
+    return int(knocks["knock_limit"].max()) if len(knocks) else 10
+
+
+def knock_cells(knocks: pd.DataFrame, by: Sequence[str] = ("stock_band",)) -> pd.DataFrame:
+    """``gain_cells`` of the knock positions by ``by`` and the deadwood, 0 to the highest
+    knock limit: the gain of knocking over the best way to play on."""
+    return gain_cells(knocks, by, "deadwood", range(highest_deadwood(knocks) + 1))
+
+
+def take_cells(takes: pd.DataFrame, by: Sequence[str] = ("kind",)) -> pd.DataFrame:
+    """``gain_cells`` of the offer and draw positions by ``by`` and what the card does for
+    the hand (CARD_DOES): the gain of taking over drawing (or declining the offer)."""
+    return gain_cells(takes, by, "card_does", CARD_DOES)
+
+
+# ------------------------------------------------------------------- knock line
+LINE_COLUMNS = [
+    "line", "low", "high", "crossing", "intercept", "slope", "threshold", "positions", "deals",
+]  # fmt: skip
+FIT_COLUMNS = [
+    "deadwood", "positions", "cell_mean", "fitted", "fitted_low", "fitted_high", "residual",
+    "residual_low", "residual_high",
+]  # fmt: skip
+
+
+def _fit(w: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The weighted least-squares line ``gain = a + b * deadwood`` from cell sums: ``w``
+    the summed weights and ``y`` the summed weighted gains of deadwood 1 to 10 (last axis).
+    NaN where fewer than two deadwoods have positions."""
+    d = LINE_DEADWOOD.astype(np.float64)
+    s0, s1, s2 = w.sum(-1), (w * d).sum(-1), (w * d * d).sum(-1)
+    t0, t1 = y.sum(-1), (y * d).sum(-1)
+    det = s0 * s2 - s1 * s1
+    with np.errstate(divide="ignore", invalid="ignore"):
+        # det is a sum of squared deadwood differences: 0 (up to rounding) with one deadwood
+        defined = det > 1e-9 * np.maximum(s0 * s2, 1e-300)
+        b = np.where(defined, (s0 * t1 - s1 * t0) / det, np.nan)
+        a = np.where(defined, (t0 - b * s1) / s0, np.nan)
+    return a, b
+
+
+def _crossing(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Where the fitted gain crosses 0, ``-a / b``, for a falling line; ±inf where it does
+    not fall (_LINE_MIDDLE's rule); NaN where there is no line."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        falling = -a / b
+        flat = np.where(a + b * _LINE_MIDDLE > 0, np.inf, -np.inf)
+    return np.where(np.isnan(b), np.nan, np.where(b < 0, falling, flat))
+
+
+def _threshold(a: float, b: float, limit: int) -> int:
+    """The family knock threshold the fit says (knock at deadwood up to it): the crossing
+    rounded down, within 0 and ``limit``; where the line does not fall, ``limit`` if the
+    gain is above 0 at deadwood 1, else 0; -1 without a line."""
+    if not (math.isfinite(a) and math.isfinite(b)):
+        return -1
+    if b < 0:
+        return int(min(max(math.floor(-a / b), 0), limit))
+    return limit if a + b > 0 else 0
+
+
+def _quantiles(draws: np.ndarray, axis: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """The 2.5 and 97.5 percentiles of bootstrap draws, NaNs left out (a resample without
+    positions at a deadwood has no cell mean there); values are picked, never interpolated,
+    so infinite ends stay as they are."""
+    with warnings.catch_warnings():  # a deadwood no resample holds: NaN, said as such
+        warnings.simplefilter("ignore", RuntimeWarning)
+        low, high = np.nanquantile(draws, [0.025, 0.975], axis=axis, method="inverted_cdf")
+    return low, high
+
+
+def knock_model(
+    knocks: pd.DataFrame, by: Sequence[str] = ("stock_band",), seed: int = 0
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The knock line per group of ``by``, from a model that uses all its cells together.
+
+    Per group, the gain of knocking is fitted on the deadwood 1 to 10 by weighted least
+    squares (each position weighted by ``weight``): ``gain = a + b * deadwood``. The knock
+    line is the deadwood where the fitted gain crosses 0, ``-a / b``, a real number not
+    clipped to the deadwoods that exist (above 10: knocking gains at every deadwood
+    allowed, and the gain would reach 0 near the line); a line that does not fall
+    (``b >= 0``) has no crossing (``crossing`` False, ``line`` NaN). Intervals are the 2.5
+    and 97.5 percentiles of LINE_RESAMPLES cluster-bootstrap resamples of the group's
+    deals (a resample draws deals with replacement and takes all their rows), seeded by
+    ``seed`` and the group's place, so the table is reproducible; a resample whose line
+    does not fall counts as ±inf (``_crossing``).
+
+    Returns (line, fit). ``line``: per group ``line``, ``low``, ``high``, ``crossing``,
+    ``intercept`` ``a``, ``slope`` ``b``, ``threshold`` (``_threshold``), ``positions``
+    (rows of deadwood 1 to 10) and ``deals``. ``fit``: per group and deadwood 1 to 10 the
+    positions, the cell's mean gain per decision, the fitted gain and the residual (cell
+    mean less fit), each fitted figure with its bootstrap interval: a residual interval
+    that excludes 0 says the line does not describe that cell.
+    """
+    lines, fits = [], []
+    for place, (key, group) in enumerate(knocks.groupby(list(by), sort=True, observed=True)):
+        values = dict(zip(by, key if isinstance(key, tuple) else (key,), strict=True))
+        rows = group[(group["deadwood"] >= 1) & (group["deadwood"] <= LINE_DEADWOOD[-1])]
+        deals, deal_of = np.unique(rows["deal"].to_numpy(), return_inverse=True)
+        column = rows["deadwood"].to_numpy(np.int64) - 1
+        w = weights(rows)
+        cell_w = np.zeros((len(deals), len(LINE_DEADWOOD)))
+        cell_y = np.zeros((len(deals), len(LINE_DEADWOOD)))
+        np.add.at(cell_w, (deal_of, column), w)
+        np.add.at(cell_y, (deal_of, column), w * rows["gain"].to_numpy(np.float64))
+        a, b = (float(v) for v in _fit(cell_w.sum(0), cell_y.sum(0)))
+        fitted = a + b * LINE_DEADWOOD
+        with np.errstate(divide="ignore", invalid="ignore"):
+            cell_mean = cell_y.sum(0) / cell_w.sum(0)
+        boot_a, boot_b, boot_mean = _resample(cell_w, cell_y, np.random.default_rng([seed, place]))
+        boot_line = _crossing(boot_a, boot_b)
+        boot_fitted = boot_a[:, None] + boot_b[:, None] * LINE_DEADWOOD
+        boot_residual = boot_mean - boot_fitted
+        line_low, line_high = (
+            _quantiles(boot_line) if np.isfinite(a) and len(deals) > 1 else (np.nan, np.nan)
+        )
+        lines.append(
+            values
+            | {
+                "line": -a / b if b < 0 else math.nan,
+                "low": float(line_low),
+                "high": float(line_high),
+                "crossing": bool(b < 0),
+                "intercept": a,
+                "slope": b,
+                "threshold": _threshold(a, b, highest_deadwood(group)),
+                "positions": len(rows),
+                "deals": len(deals),
+            }
+        )
+        fitted_low, fitted_high = _quantiles(boot_fitted)
+        residual_low, residual_high = _quantiles(boot_residual)
+        counts = np.bincount(column, minlength=len(LINE_DEADWOOD))
+        for i, deadwood in enumerate(LINE_DEADWOOD):
+            fits.append(
+                values
+                | {
+                    "deadwood": int(deadwood),
+                    "positions": int(counts[i]),
+                    "cell_mean": float(cell_mean[i]),
+                    "fitted": float(fitted[i]),
+                    "fitted_low": float(fitted_low[i]),
+                    "fitted_high": float(fitted_high[i]),
+                    "residual": float(cell_mean[i] - fitted[i]),
+                    "residual_low": float(residual_low[i]),
+                    "residual_high": float(residual_high[i]),
+                }
+            )
+    line = pd.DataFrame.from_records(lines, columns=[*by, *LINE_COLUMNS])
+    fit = pd.DataFrame.from_records(fits, columns=[*by, *FIT_COLUMNS])
+    return line, fit
+
+
+def _resample(
+    cell_w: np.ndarray, cell_y: np.ndarray, rng: np.random.Generator, batch: int = 100
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """LINE_RESAMPLES cluster-bootstrap resamples of the deals (rows of ``cell_w``,
+    ``cell_y``: each deal's summed weights and weighted gains by deadwood): each resample's
+    fitted intercept and slope and its cell means (NaN where it has no positions)."""
+    n = len(cell_w)
+    if n == 0:
+        empty = np.full(LINE_RESAMPLES, np.nan)
+        return empty, empty, np.full((LINE_RESAMPLES, len(LINE_DEADWOOD)), np.nan)
+    sums_w, sums_y = [], []
+    for start in range(0, LINE_RESAMPLES, batch):
+        k = min(batch, LINE_RESAMPLES - start)
+        draws = rng.integers(0, n, size=(k, n))
+        counts = np.bincount((draws + n * np.arange(k)[:, None]).ravel(), minlength=k * n)
+        counts = counts.reshape(k, n).astype(np.float64)
+        sums_w.append(counts @ cell_w)
+        sums_y.append(counts @ cell_y)
+    w, y = np.concatenate(sums_w), np.concatenate(sums_y)
+    a, b = _fit(w, y)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mean = np.where(w > 0, y / w, np.nan)
+    return a, b, mean
+
+
+def knock_line(
+    knocks: pd.DataFrame, by: Sequence[str] = ("stock_band",), seed: int = 0
+) -> pd.DataFrame:
+    """The knock line per group of ``by`` (``knock_model``'s first table)."""
+    return knock_model(knocks, by, seed)[0]
+
+
+# ------------------------------------------------------------------ undercut risk
+def strong_knocks(positions: pd.DataFrame) -> pd.DataFrame:
+    """The knocks the dataset's players made at their kept knock positions, in the columns
+    of the undercut tables (``reports.tables.KNOCK_COLUMNS``), with the row's ``weight``
+    (the knock decisions it stands for), so weighted rates are per knock. A knock the
+    player made and lost is undercut (R17: only an undercut makes the knocker lose)."""
+    knocks = positions[
+        (positions["kind"] == "knock") & positions["played"].astype(str).str.startswith("knock")
+    ]
+    return pd.DataFrame(
+        {
+            "deal": knocks["deal"].to_numpy(),
+            "knocker_deadwood": knocks["deadwood"].to_numpy(np.int64),
+            "stock_left": knocks["stock_left"].to_numpy(np.int64),
+            "stock_band": stock_band(knocks["stock_left"]).to_numpy(),
+            "undercut": (knocks["hand_points"] < 0).to_numpy(),
+            "weight": weights(knocks),
+        }
+    )
+
+
+def strong_undercut_rates(knocks: pd.DataFrame, by: str | Sequence[str]) -> pd.DataFrame:
+    """Undercuts per knock of ``strong_knocks`` by the column(s) ``by``
+    (``knocker_deadwood`` gets every deadwood 0 to 10, ``stock_band`` every band):
+    ``knocks`` (positions behind the cell), the rate per knock (``per_decision``: weighted,
+    clustered by deal) and its 95% Wilson interval (``rate_row``), and ``thin`` (fewer
+    than MIN_CELL_POSITIONS knocks)."""
+    keys = [by] if isinstance(by, str) else list(by)
+    records = []
+    for values, group in knocks.groupby(keys, sort=True, observed=True):
+        estimate = per_decision(group, group["undercut"].to_numpy(np.float64))
+        # Where the rate is 0 or 1 its Wilson interval needs trials: the effective number
+        # (Kish) of the deals' summed weights, since a deal standing for many knocks counts
+        # more and a deal's rows are one unit.
+        totals = pd.Series(weights(group)).groupby(group["deal"].to_numpy()).sum().to_numpy()
+        kish = totals.sum() ** 2 / (totals**2).sum()
+        key = dict(zip(keys, values if isinstance(values, tuple) else (values,), strict=True))
+        records.append(key | {"knocks": len(group)} | rate_row(estimate, kish))
+    table = pd.DataFrame.from_records(records, columns=[*keys, "knocks", *RATE_COLUMNS])
+    full = {
+        "knocker_deadwood": range(11),
+        "stock_band": [f"{low}-{high}" for low, high in STOCK_BANDS],
+    }
+    if all(key in full for key in keys):  # every cell gets a row, in the hand's order
+        table[keys] = table[keys].astype({k: str if k == "stock_band" else int for k in keys})
+        index = (
+            pd.Index(full[keys[0]], name=keys[0])
+            if len(keys) == 1
+            else pd.MultiIndex.from_product([full[k] for k in keys], names=keys)
+        )
+        table = table.set_index(keys).reindex(index).reset_index()
+        table["knocks"] = table["knocks"].fillna(0).astype(int)
+    table["thin"] = table["knocks"] < MIN_CELL_POSITIONS
+    return table.rename(columns={"mean": "rate"})
+
+
+# --------------------------------------------------------------- across rule sets
+# A row's key within its deal: its decision's index in the hand (several rows of a kind
+# can come from one deal).
+ROW_KEY = ["deal", "decision"]
+
+
+def paired_gains(base: pd.DataFrame, other: pd.DataFrame, key: str) -> pd.DataFrame:
+    """The rows of ``base`` (``deal``, ``decision``, ``weight``, ``key``) with ``gain`` =
+    ``other``'s headline gain less ``base``'s on the same position (rows matched by deal
+    and decision): a paired comparison of two rule sets, since ``evaluate_frame`` gives
+    each position the same worlds."""
+    joined = base[[*ROW_KEY, "weight", key, "gain"]].merge(
+        other[[*ROW_KEY, "gain"]], on=ROW_KEY, suffixes=("", "_other")
+    )
+    return joined.assign(gain=joined["gain_other"] - joined["gain"])
+
+
+def paired_gain_differences(
+    base: pd.DataFrame, other: pd.DataFrame, key: str, levels: Sequence
+) -> pd.DataFrame:
+    """``gain_cells`` of ``paired_gains`` by ``key``: per value, the mean change per
+    decision of the headline gain from ``base``'s rule set to ``other``'s, with its 95%
+    interval (clustered by deal)."""
+    return gain_cells(paired_gains(base, other, key), [], key, levels)
+
+
+def paired_change(base: pd.DataFrame, other: pd.DataFrame) -> Estimate:
+    """The mean change per decision of the headline gain from ``base``'s rule set to
+    ``other``'s over all of ``base``'s rows (``paired_gains``)."""
+    pairs = paired_gains(base, other, "kind")
+    return per_decision(pairs, pairs["gain"].to_numpy(np.float64))
+
+
+# ------------------------------------------------------------ check against play
+# The cells checked against play (part 5 of issue 16): name, kind(s), and a row filter.
+CHECK_CELLS: tuple[tuple[str, tuple[str, ...], Callable[[pd.DataFrame], pd.Series]], ...] = (
+    ("knock, deadwood 1 to 5", ("knock",), lambda r: (r["deadwood"] >= 1) & (r["deadwood"] <= 5)),
+    ("knock, deadwood 6 to 10", ("knock",), lambda r: r["deadwood"] >= 6),
+    ("take or draw, card completes a meld", ("offer", "draw"), lambda r: r["card_melds"]),
+    ("take or draw, card lowers nothing", ("offer", "draw"), lambda r: ~r["card_melds"] & (r["card_lowers"] <= 0)),
+)  # fmt: skip
+
+
+def _cell_rows(positions: pd.DataFrame, kinds: Sequence[str], keep) -> pd.DataFrame:
+    rows = positions[positions["kind"].isin(kinds)]
+    return rows[keep(rows).to_numpy(bool)]
+
+
+def check_rows(positions: pd.DataFrame, per_cell: int) -> pd.DataFrame:
+    """The positions checked against play: per cell of CHECK_CELLS, its first ``per_cell``
+    evaluated positions in deal order (a position is in one cell only), with ``cell``.
+    Deals are independent draws, so the first positions are a sample of the cell's, and
+    their weights make their mean one per decision."""
+    _evaluated(positions)
+    parts = []
+    for name, kinds, keep in CHECK_CELLS:
+        parts.append(_cell_rows(positions, kinds, keep).head(per_cell).assign(cell=name))
+    return pd.concat(parts, ignore_index=True)
+
+
+def check_table(positions: pd.DataFrame, checked: pd.DataFrame) -> pd.DataFrame:
+    """Per checked cell, each figure a mean per decision (``per_decision``) with its 95%
+    interval: the table's gain over the whole cell (``table_*``), the search's and play's
+    gains over the checked positions (``search_*``, ``play_*``) and their paired
+    difference (``difference_*``: play less search, position by position, clustered by
+    deal), with ``difference_se`` its standard error; ``flagged``: the difference's
+    interval excludes 0; ``detectable``: the smallest true difference the check would
+    detect with 80% power in a two-sided test at 5%, (1.96 + 0.84) standard errors
+    (``DETECTABLE_SES``)."""
+    records = []
+    for name, kinds, keep in CHECK_CELLS:
+        cell = _cell_rows(positions, kinds, keep)
+        part = checked[checked["cell"] == name]
+        search = part["gain"].to_numpy(np.float64)
+        play = part["play_gain"].to_numpy(np.float64)
+        difference = per_decision(part, play - search)
+        record: dict[str, object] = {
+            "cell": name,
+            "cell_positions": len(cell),
+            "checked": len(part),
+        }
+        for label, estimate in (
+            ("table", per_decision(cell, cell["gain"].to_numpy(np.float64))),
+            ("search", per_decision(part, search)),
+            ("play", per_decision(part, play)),
+            ("difference", difference),
+        ):
+            record |= {f"{label}_{k}": v for k, v in estimate_row(estimate).items() if k != "n"}
+        se = math.sqrt(difference.variance) if difference.variance >= 0 else math.nan
+        record["difference_se"] = se
+        record["detectable"] = DETECTABLE_SES * se
+        record["flagged"] = bool(
+            difference.half_width > 0 and abs(difference.mean) > difference.half_width
+        )
+        records.append(record)
+    return pd.DataFrame.from_records(records)
+
+
+# ------------------------------------------------- the search's values against play
+def played_value_gaps(positions: pd.DataFrame) -> pd.DataFrame:
+    """Per kind: the search's value of the move the player made (``values`` at ``played``)
+    against the hand's real points (``hand_points``), over the positions where the move
+    is among the evaluated actions, each a mean per decision (``per_decision``). The
+    search plays the rest of the hand with its rollout policies (the player by
+    ``rollout``, the opponent by ``opponent_model``) in worlds drawn from the player's
+    view; the real hand was played by the dataset's players from the real cards. ``gap``
+    (real points less the search's value, per position, with its 95% interval) is the
+    mean of that difference: how far the search's values are from the real outcomes, from
+    both its policies and its worlds."""
+    _evaluated(positions)
+    records = []
+    for kind in KINDS:
+        rows = positions[positions["kind"].astype(str) == kind]
+        made, value, real = [], [], []
+        for actions, values, played, points in zip(
+            rows["actions"], rows["values"], rows["played"], rows["hand_points"], strict=True
+        ):
+            actions = list(actions)
+            made.append(played in actions)
+            value.append(float(values[actions.index(played)]) if made[-1] else math.nan)
+            real.append(float(points))
+        kept = rows[np.asarray(made, bool)]
+        value_array = np.asarray(value)[np.asarray(made, bool)]
+        real_array = np.asarray(real)[np.asarray(made, bool)]
+        records.append(
+            {
+                "kind": kind,
+                "positions": len(kept),
+                "search_value": per_decision(kept, value_array).mean,
+                "real_points": per_decision(kept, real_array).mean,
+            }
+            | {
+                f"gap_{k}": v
+                for k, v in estimate_row(per_decision(kept, real_array - value_array)).items()
+            }
+        )
+    return pd.DataFrame.from_records(records)

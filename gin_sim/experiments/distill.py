@@ -83,17 +83,19 @@ class Checked:
 
 def distilled_schedule(line: pd.DataFrame) -> list[list[int]]:
     """A family ``knock_schedule`` from a knock line by stock band (``knock_line`` by
-    ``stock_band``): each band from the start of the hand gets its line (none: 0, gin
-    only), a band resting on fewer than MIN_CELL_POSITIONS positions the band before it;
-    equal neighbours merge, and a schedule longer than the family's 4 phases merges its
-    last phases into the fourth's threshold. Pairs are ``[lowest stock of the band,
-    threshold]``, the last one's stock 0."""
+    ``stock_band``): each band from the start of the hand gets the knock threshold its
+    fitted line says (``threshold``: the line rounded down, within 0 and the knock limit;
+    0: gin only), a band resting on fewer than MIN_CELL_POSITIONS positions or without a
+    fit (-1) the band before it; equal neighbours merge, and a schedule longer than the
+    family's 4 phases merges its last phases into the fourth's threshold. Pairs are
+    ``[lowest stock of the band, threshold]``, the last one's stock 0."""
     lows = {f"{low}-{high}": low for low, high in STOCK_BANDS}
     phases: list[list[int]] = []
     for row in line.itertuples():
-        threshold = max(int(row.line), 0)
-        if row.positions < MIN_CELL_POSITIONS and phases:
+        threshold = int(row.threshold)
+        if (row.positions < MIN_CELL_POSITIONS or threshold < 0) and phases:
             threshold = phases[-1][1]
+        threshold = max(threshold, 0)
         if phases and phases[-1][1] == threshold:
             phases[-1][0] = lows[str(row.stock_band)]
         else:
@@ -222,9 +224,9 @@ def read_report_tables(folder: str | Path) -> tuple[dict[str, pd.DataFrame], Rul
         except (OSError, ValueError) as error:
             raise ConfigError(f"cannot read {path}: {error}") from None
     expected = {
-        "knock-line": {"stock_band", "line", "positions"},
+        "knock-line": {"stock_band", "threshold", "positions"},
         "take-cells": {"kind", "card_does", "positions", "mean", "low", "high"},
-        "knock-line-by-rules": {"stock_band", "line", "positions", "rules"},
+        "knock-line-by-rules": {"stock_band", "threshold", "positions", "rules"},
     }
     for name, table in tables.items():
         missing = expected[name] - set(table.columns)

@@ -118,6 +118,31 @@ def rate_interval(estimate: Estimate, trials: float) -> tuple[float, float]:
     return wilson_interval(p * effective, effective)
 
 
+# The columns of an estimate's row (``estimate_row``) and of a rate's (``rate_row``).
+ESTIMATE_COLUMNS = ["mean", "half_width", "low", "high", "n"]
+# Rates (undercuts per knock) carry a Wilson interval (``rate_interval``), which stays inside
+# [0, 1] on thin cells; ``low`` and ``high`` are its ends.
+RATE_COLUMNS = ["mean", "low", "high", "n"]
+
+
+def estimate_row(estimate: Estimate) -> dict[str, float | int]:
+    """An estimate's row: its mean, the half-width and ends of its 95% interval, and its
+    independent units."""
+    return {
+        "mean": estimate.mean,
+        "half_width": estimate.half_width,
+        "low": estimate.mean - estimate.half_width,
+        "high": estimate.mean + estimate.half_width,
+        "n": estimate.n,
+    }
+
+
+def rate_row(estimate: Estimate, trials: float) -> dict[str, float | int]:
+    """A rate's row: its mean, Wilson interval (``rate_interval`` with ``trials``) and units."""
+    low, high = rate_interval(estimate, trials)
+    return {"mean": estimate.mean, "low": low, "high": high, "n": estimate.n}
+
+
 def seat_of(df: pd.DataFrame, player: int) -> np.ndarray:
     """Seat of ``players[player]`` in each hand (they swap in the duplicate replay)."""
     swapped = df["swapped"].to_numpy() if "swapped" in df else np.zeros(len(df), bool)

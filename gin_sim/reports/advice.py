@@ -1,386 +1,58 @@
-"""Advice tables from a dataset of evaluated positions (docs/advice.md): knock or play on,
-take or draw.
+"""The advice report from a dataset of evaluated positions (docs/advice.md): knock or play
+on, take or draw, the knock line, undercut risk, rule sets compared, the check against play.
 
-Every figure is read from the rows of ``gin_sim.experiments.positions.load_positions``: a cell's gain is
-the mean of its positions' headline gains (knocking over the best way to play on; taking
-over drawing or declining) with the
-95% interval of a ratio of sums (``gin_sim.experiments.summary.Estimate``; positions are independent,
-one per hand). The interval counts both the spread of the positions and the noise of each
-position's search, since each gain carries both.
-
-By default every position counts once: the mean is per hand (each hand's kept knock
-decision, chosen uniformly among its knock decisions). With ``weighted`` each position
-counts ``kind_count`` times, the knock decisions of its hand it stands for: the mean is per
-decision. The two differ where hands differ in how many knock decisions they bring: in
-mc-against-mc play, hands where the player plays on bring many (up to 58 in 1,000 hands),
-so per decision the gain of knocking is lower and much noisier.
+Every figure is computed in ``gin_sim.experiments.advice`` (weighted per decision,
+intervals clustered by deal; the knock line from a model of all cells of a band); this
+module lays the figures out as text, grids and figures, and says which estimator each is.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from gin_sim.experiments.advice import CARD_DOES, MIN_CELL_POSITIONS, STOCK_BANDS
-from gin_sim.experiments.summary import Estimate
+from gin_sim.experiments.advice import (  # noqa: F401 (the report's readers import them here)
+    CARD_DOES,
+    CHECK_CELLS,
+    DETECTABLE_SES,
+    LINE_RESAMPLES,
+    MIN_CELL_POSITIONS,
+    STOCK_BANDS,
+    check_rows,
+    check_table,
+    gain_cells,
+    knock_cells,
+    knock_line,
+    knock_model,
+    knock_positions,
+    paired_change,
+    paired_gain_differences,
+    paired_gains,
+    played_value_gaps,
+    strong_knocks,
+    strong_undercut_rates,
+    take_cells,
+    take_positions,
+)
 from gin_sim.game.rules import Rules
-from gin_sim.kernels.enums import DecisionKind
 from gin_sim.reports import figures
 from gin_sim.reports.document import Report, Section, format_rate
-from gin_sim.reports.tables import (
-    ESTIMATE_COLUMNS,
-    RATE_COLUMNS,
-    estimate_row,
-    rate_row,
-    stock_band,
-    undercut_rates,
-)
+from gin_sim.reports.tables import stock_band, undercut_rates
 
 KNOCK_GAIN = "gain of knocking over the best discard (points per hand)"
 TAKE_GAIN = "gain of taking over drawing (points per hand)"
-# Bootstrap resamples of the positions behind the knock line's interval (seeded).
-LINE_RESAMPLES = 1000
+# How every per-decision figure is estimated, in the words the report uses.
+PER_DECISION = (
+    "a mean per decision: each position weighted by `weight` (the decisions of its kind it "
+    "stands for, 1 / the probability it was kept), as a ratio of weighted sums (Hajek), with "
+    "a 95% interval clustered by deal (the rows of one deal are not independent)"
+)
 
 
-def _evaluated(positions: pd.DataFrame) -> None:
-    if "gain" not in positions:
-        raise ValueError("the positions were not evaluated: build them without --no-evaluate")
-
-
-def knock_positions(positions: pd.DataFrame) -> pd.DataFrame:
-    """The evaluated knock positions, with their stock band (``tables.stock_band``) and
-    ``opponent_took``: whether the opponent had taken a card from the discard pile."""
-    _evaluated(positions)
-    knocks = positions[positions["kind"] == "knock"]
-    return knocks.assign(
-        stock_band=stock_band(knocks["stock_left"]), opponent_took=knocks["opp_takes"] > 0
-    )
-
-
-def take_positions(positions: pd.DataFrame) -> pd.DataFrame:
-    """The evaluated offer and draw positions, with their stock band, ``opponent_took``
-    and ``card_does`` (CARD_DOES, an ordered categorical): the card completes a meld, else
-    how much taking it lowers the deadwood (``card_lowers``)."""
-    _evaluated(positions)
-    takes = positions[positions["kind"].isin(["offer", "draw"])]
-    lowers = takes["card_lowers"].to_numpy()
-    codes = np.where(
-        takes["card_melds"].to_numpy(), 0, np.where(lowers >= 5, 1, np.where(lowers >= 1, 2, 3))
-    )
-    return takes.assign(
-        kind=takes["kind"].astype(str),
-        stock_band=stock_band(takes["stock_left"]),
-        opponent_took=takes["opp_takes"] > 0,
-        card_does=pd.Categorical.from_codes(codes, categories=list(CARD_DOES), ordered=True),
-    )
-
-
-def _weights(rows: pd.DataFrame, weighted: bool) -> np.ndarray:
-    if weighted:
-        return rows["kind_count"].to_numpy(np.float64)
-    return np.ones(len(rows))
-
-
-def _levels(rows: pd.DataFrame, column: str) -> list:
-    if isinstance(rows[column].dtype, pd.CategoricalDtype):
-        return list(rows[column].cat.categories)
-    return sorted(rows[column].unique())
-
-
-def gain_cells(
-    rows: pd.DataFrame, by: Sequence[str], key: str, levels: Sequence, weighted: bool = False
-) -> pd.DataFrame:
-    """The mean headline gain of ``rows`` by the columns ``by`` and ``key`` (every value of
-    ``levels`` gets a row): ``positions``, ``thin`` (fewer than MIN_CELL_POSITIONS), and
-    the mean gain with its interval (``mean``, ``half_width``, ``low``, ``high``, ``n``);
-    per hand, or per decision when ``weighted`` (module docstring). A cell without
-    positions has ``positions`` 0 and no gain."""
-    keys = [*by, key]
-    records = []
-    for values, group in rows.groupby(keys, sort=True, observed=True):
-        weights = _weights(group, weighted)
-        estimate = Estimate.of(weights * group["gain"].to_numpy(np.float64), weights)
-        records.append(
-            dict(zip(keys, values, strict=True))
-            | {"positions": len(group)}
-            | estimate_row(estimate)
-        )
-    table = pd.DataFrame.from_records(records, columns=[*keys, "positions", *ESTIMATE_COLUMNS])
-    if by:
-        full = pd.MultiIndex.from_product([*(_levels(rows, c) for c in by), levels], names=keys)
-    else:
-        full = pd.Index(list(levels), name=key)
-    table = table.set_index(keys).reindex(full).reset_index()
-    for column in by:  # keep the groups' order (stock bands from the start of the hand)
-        if isinstance(rows[column].dtype, pd.CategoricalDtype):
-            table[column] = pd.Categorical(
-                table[column], categories=rows[column].cat.categories, ordered=True
-            )
-    if not isinstance(levels, range):
-        table[key] = pd.Categorical(table[key], categories=list(levels), ordered=True)
-    table["positions"] = table["positions"].fillna(0).astype(int)
-    table["n"] = table["n"].fillna(0).astype(int)
-    table["thin"] = table["positions"] < MIN_CELL_POSITIONS
-    return table
-
-
-def knock_cells(
-    knocks: pd.DataFrame, by: Sequence[str] = ("stock_band",), weighted: bool = False
-) -> pd.DataFrame:
-    """``gain_cells`` of the knock positions by ``by`` and the deadwood, 0 to the highest
-    knock limit: the gain of knocking over the best way to play on."""
-    highest = int(knocks["knock_limit"].max()) if len(knocks) else 10
-    return gain_cells(knocks, by, "deadwood", range(highest + 1), weighted)
-
-
-def take_cells(
-    takes: pd.DataFrame, by: Sequence[str] = ("kind",), weighted: bool = False
-) -> pd.DataFrame:
-    """``gain_cells`` of the offer and draw positions by ``by`` and what the card does for
-    the hand (CARD_DOES): the gain of taking over drawing (or declining the offer)."""
-    return gain_cells(takes, by, "card_does", CARD_DOES, weighted)
-
-
-def _line(deadwood: np.ndarray, weighted_gain: np.ndarray, weights: np.ndarray) -> int:
-    """The highest deadwood whose mean gain of knocking is above 0; -1 when there is none.
-
-    Not "above 0 at every lower deadwood too": the positions strong play reaches at a low
-    deadwood are not those it reaches at a high one (a deadwood of 3 often comes after
-    playing on, in hands where knocking was not worth it), so a dip below the line is
-    shown by the cells, not hidden by the line."""
-    sums = np.bincount(deadwood, weighted_gain, minlength=11)
-    totals = np.bincount(deadwood, weights, minlength=11)
-    above = np.flatnonzero((totals > 0) & (sums > 0))
-    return int(above[-1]) if len(above) else -1
-
-
-def knock_line(
-    knocks: pd.DataFrame,
-    by: Sequence[str] = ("stock_band",),
-    seed: int = 0,
-    weighted: bool = False,
-) -> pd.DataFrame:
-    """The knock line per group of ``by``: the highest deadwood at which knocking is right
-    (``_line``: its mean gain is above 0 there), with a 95%
-    interval from LINE_RESAMPLES bootstrap resamples of the group's positions (percentiles
-    2.5 and 97.5; seeded by ``seed``, so the table is reproducible), and the positions;
-    per hand, or per decision when ``weighted``."""
-    rng = np.random.default_rng(seed)
-    rows = []
-    for key, group in knocks.groupby(list(by), sort=True, observed=True):
-        deadwood = group["deadwood"].to_numpy(np.int64)
-        weights = _weights(group, weighted)
-        weighted_gain = weights * group["gain"].to_numpy(np.float64)
-        line = _line(deadwood, weighted_gain, weights)
-        draws = rng.integers(0, len(group), size=(LINE_RESAMPLES, len(group)))
-        lines = [_line(deadwood[d], weighted_gain[d], weights[d]) for d in draws]
-        low, high = np.percentile(lines, [2.5, 97.5], method="nearest")
-        values = key if isinstance(key, tuple) else (key,)
-        rows.append(
-            dict(zip(by, values, strict=True))
-            | {"line": line, "low": int(low), "high": int(high), "positions": len(group)}
-        )
-    return pd.DataFrame.from_records(rows, columns=[*by, "line", "low", "high", "positions"])
-
-
-# ------------------------------------------------------------------ undercut risk
-def strong_knocks(positions: pd.DataFrame) -> pd.DataFrame:
-    """The knocks the dataset's players made at their kept knock positions, in the columns
-    of the undercut tables (``tables.KNOCK_COLUMNS``), with ``weight`` = ``kind_count``: a
-    hand's kept knock position is the knock itself with probability 1 / ``kind_count``, so
-    weighting by it makes the rates per knock. A knock the player made and lost is
-    undercut (R17: only an undercut makes the knocker lose)."""
-    knocks = positions[
-        (positions["kind"] == "knock") & positions["played"].astype(str).str.startswith("knock")
-    ]
-    return pd.DataFrame(
-        {
-            "deal": knocks["deal"].to_numpy(),
-            "knocker_deadwood": knocks["deadwood"].to_numpy(np.int64),
-            "stock_left": knocks["stock_left"].to_numpy(np.int64),
-            "stock_band": stock_band(knocks["stock_left"]).to_numpy(),
-            "undercut": (knocks["hand_points"] < 0).to_numpy(),
-            "weight": knocks["kind_count"].to_numpy(np.float64),
-        }
-    )
-
-
-def strong_undercut_rates(knocks: pd.DataFrame, by: str | Sequence[str]) -> pd.DataFrame:
-    """Undercuts per knock of ``strong_knocks`` by the column(s) ``by``
-    (``knocker_deadwood`` gets every deadwood 0 to 10, ``stock_band`` every band): ``knocks``
-    (positions behind the cell), the rate per knock and its 95% Wilson interval (a ratio of
-    weighted sums over independent hands; ``rate_row``), and ``thin`` (fewer than
-    MIN_CELL_POSITIONS knocks)."""
-    keys = [by] if isinstance(by, str) else list(by)
-    records = []
-    for values, group in knocks.groupby(keys, sort=True, observed=True):
-        weights = group["weight"].to_numpy()
-        estimate = Estimate.of(weights * group["undercut"].to_numpy(np.float64), weights)
-        # Where the rate is 0 or 1 its Wilson interval needs trials: the weighted knocks'
-        # effective number (Kish), since a position standing for many knocks counts more.
-        kish = weights.sum() ** 2 / (weights**2).sum()
-        key = dict(zip(keys, values if isinstance(values, tuple) else (values,), strict=True))
-        records.append(key | {"knocks": len(group)} | rate_row(estimate, kish))
-    table = pd.DataFrame.from_records(records, columns=[*keys, "knocks", *RATE_COLUMNS])
-    full = {
-        "knocker_deadwood": range(11),
-        "stock_band": [f"{low}-{high}" for low, high in STOCK_BANDS],
-    }
-    if all(key in full for key in keys):  # every cell gets a row, in the hand's order
-        table[keys] = table[keys].astype({k: str if k == "stock_band" else int for k in keys})
-        index = (
-            pd.Index(full[keys[0]], name=keys[0])
-            if len(keys) == 1
-            else pd.MultiIndex.from_product([full[k] for k in keys], names=keys)
-        )
-        table = table.set_index(keys).reindex(index).reset_index()
-        table["knocks"] = table["knocks"].fillna(0).astype(int)
-    table["thin"] = table["knocks"] < MIN_CELL_POSITIONS
-    return table.rename(columns={"mean": "rate"})
-
-
-def undercut_grid(rates: pd.DataFrame, count: str) -> pd.DataFrame:
-    """Rates by deadwood (rows, 1 to 10: gin is never undercut) and stock band (columns,
-    from the start of the hand) as 'rate (low to high) [count]', thin cells marked."""
-    bands = [f"{low}-{high}" for low, high in STOCK_BANDS]
-    shown = rates.assign(stock_band=rates["stock_band"].astype(str))
-    shown = shown[shown["knocker_deadwood"] > 0]
-    shown = shown.assign(
-        text=[
-            ""
-            if not r[count]
-            else f"{_rate(r['rate'], r['low'], r['high'])} [{r[count]:,}]"
-            + (" thin" if r[count] < MIN_CELL_POSITIONS else "")
-            for _, r in shown.iterrows()
-        ]
-    )
-    grid = shown.pivot(index="knocker_deadwood", columns="stock_band", values="text")
-    grid = grid.reindex(columns=[b for b in bands if b in grid.columns]).fillna("")
-    grid.columns = [str(c) for c in grid.columns]
-    return grid.reset_index().rename(columns={"knocker_deadwood": "deadwood"}).astype(str)
-
-
-# --------------------------------------------------------------- across rule sets
-def paired_gains(base: pd.DataFrame, other: pd.DataFrame, key: str) -> pd.DataFrame:
-    """The rows of ``base`` with ``key`` and ``gain`` = ``other``'s headline gain less
-    ``base``'s on the same position (rows matched by deal and kind): a paired comparison
-    of two rule sets, since ``evaluate_frame`` gives each position the same worlds."""
-    joined = base[["deal", "kind", key, "gain"]].merge(
-        other[["deal", "kind", "gain"]], on=["deal", "kind"], suffixes=("", "_other")
-    )
-    return joined.assign(gain=joined["gain_other"] - joined["gain"])
-
-
-def paired_gain_differences(
-    base: pd.DataFrame, other: pd.DataFrame, key: str, levels: Sequence
-) -> pd.DataFrame:
-    """``gain_cells`` of ``paired_gains`` by ``key``: per value, the mean change of the
-    headline gain from ``base``'s rule set to ``other``'s, with its 95% interval."""
-    return gain_cells(paired_gains(base, other, key), [], key, levels)
-
-
-# ------------------------------------------------------------ check against play
-# The cells checked against play (part 5 of issue 16): name, kind(s), and a row filter.
-CHECK_CELLS = (
-    ("knock, deadwood 1 to 5", ("knock",), lambda r: (r["deadwood"] >= 1) & (r["deadwood"] <= 5)),
-    ("knock, deadwood 6 to 10", ("knock",), lambda r: r["deadwood"] >= 6),
-    ("take or draw, card completes a meld", ("offer", "draw"), lambda r: r["card_melds"]),
-    ("take or draw, card lowers nothing", ("offer", "draw"), lambda r: ~r["card_melds"] & (r["card_lowers"] <= 0)),
-)  # fmt: skip
-
-
-def check_rows(positions: pd.DataFrame, per_cell: int) -> pd.DataFrame:
-    """The positions checked against play: per cell of CHECK_CELLS, its first ``per_cell``
-    evaluated positions in deal order (a position is in one cell only), with ``cell``."""
-    _evaluated(positions)
-    parts = []
-    for name, kinds, keep in CHECK_CELLS:
-        rows = positions[positions["kind"].isin(kinds)]
-        rows = rows[keep(rows).to_numpy(bool)].head(per_cell)
-        parts.append(rows.assign(cell=name))
-    return pd.concat(parts, ignore_index=True)
-
-
-def check_table(positions: pd.DataFrame, checked: pd.DataFrame) -> pd.DataFrame:
-    """Per checked cell: the table's gain over the whole cell (``table_*``), the search's
-    and play's gains over the checked positions (``search_*``, ``play_*``), and their
-    paired difference per position (``difference_*``: play less search), each a mean with
-    its 95% interval; ``within``: play's mean falls inside the search's interval over the
-    same positions (the table's figure for them)."""
-    records = []
-    for name, kinds, keep in CHECK_CELLS:
-        rows = positions[positions["kind"].isin(kinds)]
-        cell = rows[keep(rows).to_numpy(bool)]
-        part = checked[checked["cell"] == name]
-        table = Estimate.of(cell["gain"].to_numpy(np.float64))
-        search = Estimate.of(part["gain"].to_numpy(np.float64))
-        play = Estimate.of(part["play_gain"].to_numpy(np.float64))
-        difference = Estimate.of((part["play_gain"] - part["gain"]).to_numpy(np.float64))
-        record: dict[str, object] = {
-            "cell": name,
-            "cell_positions": len(cell),
-            "checked": len(part),
-        }
-        for label, estimate in (
-            ("table", table),
-            ("search", search),
-            ("play", play),
-            ("difference", difference),
-        ):
-            record |= {f"{label}_{k}": v for k, v in estimate_row(estimate).items() if k != "n"}
-        # Against the table's figure for the same positions (the search's mean over them):
-        # the whole cell's interval also holds the spread between positions, which says
-        # nothing about whether search and play agree.
-        record["within"] = bool(abs(play.mean - search.mean) <= search.half_width)
-        records.append(record)
-    return pd.DataFrame.from_records(records)
-
-
-# ------------------------------------------------- the search's values against play
-# The decision kinds, in the order of gin_sim.experiments.positions.KINDS (offer, draw, discard, knock).
-KINDS = tuple(name.lower() for name in DecisionKind._fields)
-
-
-def played_value_gaps(positions: pd.DataFrame) -> pd.DataFrame:
-    """Per kind: the search's value of the move the player made (``values`` at ``played``)
-    against the hand's real points (``hand_points``), over the positions where the move
-    is among the evaluated actions. The search plays the rest of the hand with its rollout
-    policies (the player by ``rollout``, the opponent by ``opponent_model``), the real hand
-    was played by the dataset's players, so ``gap`` (real points less the search's value,
-    per position, with its 95% interval) measures how far the rollouts' values are from
-    real play; an unbiased search would have a gap of 0 within its interval."""
-    _evaluated(positions)
-    records = []
-    for kind in KINDS:
-        rows = positions[positions["kind"].astype(str) == kind]
-        value, real = [], []
-        for actions, values, played, points in zip(
-            rows["actions"], rows["values"], rows["played"], rows["hand_points"], strict=True
-        ):
-            actions = list(actions)
-            if played in actions:
-                value.append(float(values[actions.index(played)]))
-                real.append(float(points))
-        value_array, real_array = np.asarray(value), np.asarray(real)
-        records.append(
-            {
-                "kind": kind,
-                "positions": len(value),
-                "search_value": value_array.mean() if len(value) else np.nan,
-                "real_points": real_array.mean() if len(value) else np.nan,
-            }
-            | {
-                f"gap_{k}": v
-                for k, v in estimate_row(Estimate.of(real_array - value_array)).items()
-            }
-        )
-    return pd.DataFrame.from_records(records)
-
-
-# ------------------------------------------------------------------------ the report
 @dataclass
 class AdviceStudy:
     """What ``report advice`` measured: the positions of ``players`` under ``rules``
@@ -404,6 +76,7 @@ class AdviceStudy:
     rule_sets: dict[str, Rules]  # the rule sets of ``rules`` and ``compared``, by name
 
 
+# ------------------------------------------------------------------------ layout
 def _gain(mean: float, half_width: float) -> str:
     if mean is None or not np.isfinite(mean):
         return "n/a"
@@ -429,73 +102,116 @@ def _grid(cells: pd.DataFrame, row: str, column: str, row_label: str) -> pd.Data
     return grid.fillna("")
 
 
+def _number(value: float) -> str:
+    if math.isnan(value):
+        return "n/a"
+    if math.isinf(value):
+        return "∞" if value > 0 else "−∞"
+    return f"{value:.1f}"
+
+
+def _line_value(row) -> str:
+    """A knock line in words: the crossing, or why there is none."""
+    if not math.isfinite(row.slope):
+        return "no fit"
+    if not row.crossing:
+        side = "above" if row.intercept + row.slope > 0 else "below"
+        return f"no crossing (the fitted gain does not fall with deadwood; {side} 0 at 1)"
+    if row.line > 10:
+        return (
+            f"{row.line:.1f}: knock at any deadwood you may (the gain would reach 0 near "
+            f"{row.line:.1f})"
+        )
+    if row.line < 1:
+        return f"{row.line:.1f}: knock only for gin"
+    return f"{row.line:.1f}"
+
+
+def _line_interval(row) -> str:
+    if math.isinf(row.low) and row.low == row.high:  # no resample's fitted gain crossed 0
+        return (
+            f"no crossing in at least 97.5% of resamples ({'above' if row.low > 0 else 'below'} 0)"
+        )
+    return f"{_number(row.low)} to {_number(row.high)}"
+
+
 def _line_text(line: pd.DataFrame, by: Sequence[str]) -> str:
     parts = []
     for row in line.itertuples():
         label = ", ".join(f"{getattr(row, c)}" for c in by)
-        value = "none" if row.line < 0 else str(row.line)
         thin = f", thin: {row.positions} positions" if row.positions < MIN_CELL_POSITIONS else ""
-        parts.append(f"{label}: {value} ({row.low} to {row.high}{thin})")
+        parts.append(f"{label}: {_line_value(row)} ({_line_interval(row)}{thin})")
     return "; ".join(parts)
 
 
 def _line_table(line: pd.DataFrame, by: Sequence[str], labels: Sequence[str]) -> pd.DataFrame:
     out = {label: line[c].astype(str) for c, label in zip(by, labels, strict=True)}
-    out["knock line"] = ["none" if v < 0 else str(v) for v in line["line"]]
-    out["95% interval"] = [
-        f"{lo} to {hi}" for lo, hi in zip(line["low"], line["high"], strict=True)
+    out["knock line (deadwood where the fitted gain is 0)"] = [
+        _line_value(r) for r in line.itertuples()
     ]
-    out["positions"] = [
-        f"{n} thin" if n < MIN_CELL_POSITIONS else str(n) for n in line["positions"]
+    out["95% interval"] = [_line_interval(r) for r in line.itertuples()]
+    out["fitted gain at deadwood 1, slope per point"] = [
+        "n/a" if not math.isfinite(r.slope) else f"{r.intercept + r.slope:+.2f}, {r.slope:+.2f}"
+        for r in line.itertuples()
+    ]
+    out["positions (deals)"] = [
+        f"{n} ({d})" + (" thin" if n < MIN_CELL_POSITIONS else "")
+        for n, d in zip(line["positions"], line["deals"], strict=True)
     ]
     return pd.DataFrame(out)
+
+
+def _fit_grid(fit: pd.DataFrame, column: str) -> pd.DataFrame:
+    """The fitted gain and the residual (cell mean less fit) by deadwood (rows) and
+    ``column``, each with its bootstrap interval."""
+
+    def text(r) -> str:
+        if not math.isfinite(r.fitted):
+            return ""
+        words = f"{r.fitted:+.2f} ({r.fitted_low:+.2f} to {r.fitted_high:+.2f})"
+        if r.positions:
+            off = not r.residual_low <= 0 <= r.residual_high
+            words += (
+                f"; cell − fit {r.residual:+.2f} ({r.residual_low:+.2f} to "
+                f"{r.residual_high:+.2f}){' *' if off else ''} [{r.positions}]"
+            )
+        return words
+
+    shown = fit.assign(text=[text(r) for r in fit.itertuples()])
+    grid = shown.pivot(index="deadwood", columns=column, values="text")
+    grid.columns = [str(c) for c in grid.columns]
+    return grid.reset_index().fillna("").astype(str)
+
+
+def _misfits(fit: pd.DataFrame) -> int:
+    """Cells whose residual interval excludes 0."""
+    placed = fit[fit["positions"] > 0]
+    return int(((placed["residual_low"] > 0) | (placed["residual_high"] < 0)).sum())
 
 
 def _rate(rate: float, low: float, high: float) -> str:
     return format_rate(rate, low, high, digits=1)
 
 
-def advice_tables(study: AdviceStudy) -> dict[str, pd.DataFrame]:
-    """Every table of the advice report, by file name."""
-    knocks = knock_positions(study.positions)
-    takes = take_positions(study.positions)
-    strong = strong_knocks(study.positions)
-    basic = study.basic_knocks.assign(
-        stock_band=stock_band(study.basic_knocks["stock_left"]).to_numpy()
+def undercut_grid(rates: pd.DataFrame, count: str) -> pd.DataFrame:
+    """Rates by deadwood (rows, 1 to 10: gin is never undercut) and stock band (columns,
+    from the start of the hand) as 'rate (low to high) [count]', thin cells marked."""
+    bands = [f"{low}-{high}" for low, high in STOCK_BANDS]
+    shown = rates.assign(stock_band=rates["stock_band"].astype(str))
+    shown = shown[shown["knocker_deadwood"] > 0]
+    shown = shown.assign(
+        text=[
+            ""
+            if not r[count]
+            else f"{_rate(r['rate'], r['low'], r['high'])} [{r[count]:,}]"
+            + (" thin" if r[count] < MIN_CELL_POSITIONS else "")
+            for _, r in shown.iterrows()
+        ]
     )
-    parts = {
-        "knock-cells": knock_cells(knocks),
-        "knock-cells-by-opponent": knock_cells(knocks, ("opponent_took", "stock_band")),
-        "knock-line": knock_line(knocks, seed=study.seed),
-        "knock-line-by-opponent": knock_line(knocks, ("opponent_took", "stock_band"), study.seed),
-        "take-cells": take_cells(takes, ("kind",)),
-        "take-cells-by-stock": take_cells(takes, ("stock_band",)),
-        "undercut-strong-by-deadwood": strong_undercut_rates(strong, "knocker_deadwood"),
-        "undercut-strong-by-stock": strong_undercut_rates(strong, "stock_band"),
-        "undercut-strong-cells": strong_undercut_rates(strong, ["knocker_deadwood", "stock_band"]),
-        "undercut-basic-by-deadwood": undercut_rates(basic, ["knocker_deadwood"]),
-        "undercut-basic-by-stock": undercut_rates(basic, ["stock_band"]),
-        "undercut-basic-cells": undercut_rates(basic, ["knocker_deadwood", "stock_band"]),
-        "check-against-play": check_table(study.positions, study.checked),
-        "played-value-gaps": played_value_gaps(study.positions),
-    }
-    lines = []
-    for name, frame in study.compared.items():
-        other_knocks = knock_positions(frame)
-        line = knock_line(other_knocks, seed=study.seed).assign(rules=name)
-        lines.append(line)
-        if study.paired[name]:
-            highest = int(knocks["knock_limit"].max()) if len(knocks) else 10
-            parts[f"knock-difference-{name}"] = paired_gain_differences(
-                knocks, other_knocks, "deadwood", range(highest + 1)
-            )
-            parts[f"take-difference-{name}"] = paired_gain_differences(
-                takes, take_positions(frame), "card_does", CARD_DOES
-            )
-    if lines:
-        own = parts["knock-line"].assign(rules=study.rules)
-        parts["knock-line-by-rules"] = pd.concat([own, *lines], ignore_index=True)
-    return parts
+    grid = shown.pivot(index="knocker_deadwood", columns="stock_band", values="text")
+    grid = grid.reindex(columns=[b for b in bands if b in grid.columns]).fillna("")
+    grid.columns = [str(c) for c in grid.columns]
+    return grid.reset_index().rename(columns={"knocker_deadwood": "deadwood"}).astype(str)
 
 
 def _undercut_side_by_side(
@@ -530,35 +246,25 @@ def _undercut_side_by_side(
 
 
 def _check_shown(check: pd.DataFrame) -> pd.DataFrame:
+    def pair(prefix: str, count: str | None = None) -> list[str]:
+        means, halves = check[f"{prefix}_mean"], check[f"{prefix}_half_width"]
+        counts = check[count] if count else [None] * len(check)
+        return [
+            _gain(m, h) + (f" ({n})" if n is not None else "")
+            for m, h, n in zip(means, halves, counts, strict=True)
+        ]
+
     return pd.DataFrame(
         {
             "cell": check["cell"],
-            "table (whole cell)": [
-                f"{_gain(m, h)} ({n})"
-                for m, h, n in zip(
-                    check["table_mean"],
-                    check["table_half_width"],
-                    check["cell_positions"],
-                    strict=True,
-                )
+            "table (whole cell)": pair("table", "cell_positions"),
+            "search (checked positions)": pair("search", "checked"),
+            "play (checked positions)": pair("play"),
+            "play less search (paired)": pair("difference"),
+            "flagged (interval excludes 0)": ["yes" if f else "no" for f in check["flagged"]],
+            "detectable difference (80% power)": [
+                "n/a" if not np.isfinite(d) else f"{d:.2f}" for d in check["detectable"]
             ],
-            "search (checked positions)": [
-                f"{_gain(m, h)} ({n})"
-                for m, h, n in zip(
-                    check["search_mean"], check["search_half_width"], check["checked"], strict=True
-                )
-            ],
-            "play (checked positions)": [
-                _gain(m, h)
-                for m, h in zip(check["play_mean"], check["play_half_width"], strict=True)
-            ],
-            "play less search (paired)": [
-                _gain(m, h)
-                for m, h in zip(
-                    check["difference_mean"], check["difference_half_width"], strict=True
-                )
-            ],
-            "play within the search's interval": ["yes" if w else "no" for w in check["within"]],
         }
     )
 
@@ -566,22 +272,22 @@ def _check_shown(check: pd.DataFrame) -> pd.DataFrame:
 def _check_findings(check: pd.DataFrame, players: tuple[str, str]) -> str:
     parts = []
     for row in check.itertuples():
-        if row.checked < 2:
+        if row.checked < 2 or not np.isfinite(row.detectable):
             parts.append(f"{row.cell}: too few positions to check ({row.checked})")
             continue
-        agrees = row.difference_low <= 0 <= row.difference_high
         verdict = (
-            "agree"
-            if agrees
-            else (f"differ by {row.difference_mean:+.2f} ± {row.difference_half_width:.2f}")
+            f"flagged: play differs from the search by {_gain(row.difference_mean, row.difference_half_width)}"
+            if row.flagged
+            else f"not flagged (play less search {_gain(row.difference_mean, row.difference_half_width)})"
         )
         parts.append(
-            f"{row.cell}: search {row.search_mean:+.2f}, play {row.play_mean:+.2f} ({verdict})"
+            f"{row.cell}: search {row.search_mean:+.2f}, play {row.play_mean:+.2f}, {verdict}; "
+            f"the check could have detected a difference of {row.detectable:.2f} points"
         )
     return (
-        f"Checked against play ({players[0]} against {players[1]} playing the hands out): "
-        + "; ".join(parts)
-        + "."
+        f"Checked against play ({players[0]} against {players[1]} playing the hands out; per "
+        "decision, paired position by position; a difference is detectable with 80% power "
+        "at (1.96 + 0.84) standard errors): " + "; ".join(parts) + "."
     )
 
 
@@ -593,18 +299,74 @@ def _gap_findings(gaps: pd.DataFrame, study: AdviceStudy) -> str:
     ]
     return (
         f"The search's values against real play: the hand's real points less the search's "
-        f"value of the move {study.players[0]} and {study.players[1]} made, per position "
-        "(points per hand; below 0: the rollouts, with the opponent played by the search's "
-        "opponent model, overrate the player's prospects), by kind: " + "; ".join(words) + "."
+        f"value of the move {study.players[0]} and {study.players[1]} made, per decision "
+        "(points per hand; below 0: the search's values are above the real outcomes), by "
+        "kind: " + "; ".join(words) + "."
     )
 
 
+# ------------------------------------------------------------------------ tables
+def advice_tables(study: AdviceStudy) -> dict[str, pd.DataFrame]:
+    """Every table of the advice report, by file name."""
+    knocks = knock_positions(study.positions)
+    takes = take_positions(study.positions)
+    strong = strong_knocks(study.positions)
+    basic = study.basic_knocks.assign(
+        stock_band=stock_band(study.basic_knocks["stock_left"]).to_numpy()
+    )
+    line, fit = knock_model(knocks, seed=study.seed)
+    by_opponent = ("opponent_took", "stock_band")
+    line_by_opponent, fit_by_opponent = knock_model(knocks, by_opponent, study.seed)
+    parts = {
+        "knock-cells": knock_cells(knocks),
+        "knock-cells-by-opponent": knock_cells(knocks, by_opponent),
+        "knock-line": line,
+        "knock-fit": fit,
+        "knock-line-by-opponent": line_by_opponent,
+        "knock-fit-by-opponent": fit_by_opponent,
+        "take-cells": take_cells(takes, ("kind",)),
+        "take-cells-by-stock": take_cells(takes, ("stock_band",)),
+        "undercut-strong-by-deadwood": strong_undercut_rates(strong, "knocker_deadwood"),
+        "undercut-strong-by-stock": strong_undercut_rates(strong, "stock_band"),
+        "undercut-strong-cells": strong_undercut_rates(strong, ["knocker_deadwood", "stock_band"]),
+        "undercut-basic-by-deadwood": undercut_rates(basic, ["knocker_deadwood"]),
+        "undercut-basic-by-stock": undercut_rates(basic, ["stock_band"]),
+        "undercut-basic-cells": undercut_rates(basic, ["knocker_deadwood", "stock_band"]),
+        "check-against-play": check_table(study.positions, study.checked),
+        "played-value-gaps": played_value_gaps(study.positions),
+    }
+    lines, fits = [], []
+    for name, frame in study.compared.items():
+        other_knocks = knock_positions(frame)
+        other_line, other_fit = knock_model(other_knocks, seed=study.seed)
+        lines.append(other_line.assign(rules=name))
+        fits.append(other_fit.assign(rules=name))
+        if study.paired[name]:
+            highest = int(knocks["knock_limit"].max()) if len(knocks) else 10
+            parts[f"knock-difference-{name}"] = paired_gain_differences(
+                knocks, other_knocks, "deadwood", range(highest + 1)
+            )
+            parts[f"take-difference-{name}"] = paired_gain_differences(
+                takes, take_positions(frame), "card_does", CARD_DOES
+            )
+    if lines:
+        parts["knock-line-by-rules"] = pd.concat(
+            [line.assign(rules=study.rules), *lines], ignore_index=True
+        )
+        parts["knock-fit-by-rules"] = pd.concat(
+            [fit.assign(rules=study.rules), *fits], ignore_index=True
+        )
+    return parts
+
+
+# ------------------------------------------------------------------------ report
 def advice_report(study: AdviceStudy, command: str) -> Report:
     """The advice report: knock or play on, take or draw, undercut risk of the strong
     player beside ``basic``'s, the rule sets compared, and the check against play."""
     parts = advice_tables(study)
     a, b = study.players
     line = parts["knock-line"]
+    fit = parts["knock-fit"]
     by_opponent = parts["knock-line-by-opponent"]
     takes = parts["take-cells"]
     strong_rates = parts["undercut-strong-by-deadwood"]
@@ -612,11 +374,15 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
     knocks_of_study = knock_positions(study.positions)
     n_knock = len(knocks_of_study)
     n_take = int(study.positions["kind"].isin(["offer", "draw"]).sum())
+    n_deals = study.positions["deal"].nunique()
 
     findings = [
-        f"Knock line of {a} against {b} under {study.rules} (the highest deadwood at which "
-        "knocking gains over the best way to play on, by cards left in the stock, 95% "
-        f"interval in brackets): {_line_text(line, ['stock_band'])}.",
+        f"Knock line of {a} against {b} under {study.rules} (the deadwood where the gain "
+        "of knocking over the best way to play on, fitted as a straight line on deadwood 1 "
+        "to 10 per stock band, crosses 0; knock below it; 95% interval from a bootstrap "
+        f"over deals in brackets): {_line_text(line, ['stock_band'])}. Cells the line does "
+        f"not describe (cell less fit, interval excluding 0): {_misfits(fit)} of "
+        f"{int((fit['positions'] > 0).sum())}.",
         "Split by whether the opponent has taken from the pile (True: it has): "
         + _line_text(by_opponent, ["opponent_took", "stock_band"])
         + ".",
@@ -628,12 +394,12 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
             verdict = "take" if row.low > 0 else ("draw" if row.high < 0 else "either")
             take_words.append(f"{row.card_does}: {_gain(row.mean, row.half_width)} ({verdict})")
     findings.append(
-        "Take the discard or draw, by what the card does for the hand (gain of taking, "
-        "points per hand): " + "; ".join(take_words) + "."
+        "Take the discard or draw, by what the card does for the hand (gain of taking per "
+        "decision, points per hand): " + "; ".join(take_words) + "."
     )
     knocked = strong_rates[strong_rates["knocks"] > 0]
     findings.append(
-        f"Undercut risk of {a}'s own knocks by deadwood: "
+        f"Undercut risk of {a}'s own knocks by deadwood (per knock): "
         + ", ".join(
             f"{int(r.knocker_deadwood)}: {_rate(r.rate, r.low, r.high)}"
             for r in knocked.itertuples()
@@ -645,20 +411,15 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
         words = []
         for name, group in by_rules.groupby("rules", sort=False):
             words.append(f"{name}: " + ", ".join(
-                f"{r.stock_band} {'none' if r.line < 0 else r.line} ({r.low}-{r.high})" for r in group.itertuples()
+                f"{r.stock_band} {_line_value(r)} ({_line_interval(r)})" for r in group.itertuples()
             ))  # fmt: skip
         findings.append("Knock line by rule set (by stock band): " + "; ".join(words) + ".")
         for name in study.compared:
-            key = f"knock-difference-{name}"
-            if key in parts:
-                change = Estimate.of(
-                    paired_gains(
-                        knocks_of_study, knock_positions(study.compared[name]), "deadwood"
-                    )["gain"]
-                )
+            if f"knock-difference-{name}" in parts:
+                change = paired_change(knocks_of_study, knock_positions(study.compared[name]))
                 findings.append(
                     f"Under {name} the gain of knocking over playing on changes by "
-                    f"{_gain(change.mean, change.half_width)} points per knock position "
+                    f"{_gain(change.mean, change.half_width)} points per knock decision "
                     f"against {study.rules}, on the same positions and worlds (by deadwood in "
                     "the rule-set section)."
                 )
@@ -669,26 +430,49 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
     sections = [
         Section(
             "Knock or play on",
-            f"Each cell: the mean gain of knocking over the best way to play on (points per "
-            f"hand, 95% interval), then the positions, over {n_knock:,} knock positions (one "
-            f"per hand that had one; `knock-cells.csv`). Cells of fewer than "
-            f"{MIN_CELL_POSITIONS} positions are marked thin (grey in the figure). Positive: "
-            "knock.",
+            f"Each cell: the gain of knocking over the best way to play on (points per hand), "
+            f"{PER_DECISION}; then the positions behind it; over {n_knock:,} knock positions "
+            f"of {n_deals:,} deals (`knock-cells.csv`, which also has the decisions the cell "
+            f"stands for and its deals). Cells of fewer than {MIN_CELL_POSITIONS} positions "
+            "are marked thin (grey in the figure). Positive: knock.",
             knock_grid,
             ["knock-gain-map"],
         ),
         Section(
             "The knock line",
-            "The highest deadwood whose mean gain of knocking is above 0, per stock band, "
-            "with a 95% interval from 1,000 bootstrap resamples of the positions "
-            "(`knock-line.csv`; by the opponent's pile takes in `knock-line-by-opponent.csv`). "
-            "It does not require every lower deadwood to gain too: see the cells.",
+            "Per stock band, the gain of knocking is fitted on the deadwood 1 to 10 (0 is "
+            "gin, another thing) by weighted least squares, each position weighted by "
+            "`weight`: gain = a + b × deadwood. The knock line is the deadwood where the "
+            "fitted gain crosses 0, -a / b, a real number not clipped to the deadwoods that "
+            "exist: knock at deadwood below it. Above 10, knock at any deadwood you may "
+            "(the gain would reach 0 near the line); where the fitted gain does not fall "
+            "with deadwood (b ≥ 0) there is no crossing. The 95% interval is the 2.5 and "
+            f"97.5 percentiles over {LINE_RESAMPLES:,} bootstrap resamples of the band's "
+            "deals (all rows of a drawn deal; seeded, so the table is reproducible); an end "
+            "of ∞ (−∞) means that in more than 2.5% of the resamples the fitted gain did not "
+            "fall with deadwood and was above (below) 0 mid-range (`knock-line.csv`; by the "
+            "opponent's pile takes in `knock-line-by-opponent.csv`). The line uses every "
+            "cell of its band at once; whether a straight line describes the cells is the "
+            "next table.",
             _line_table(line, ["stock_band"], ["cards in the stock"]),
-            ["knock-line"],
+            ["knock-line", "knock-fit"],
+        ),
+        Section(
+            "Does a line fit?",
+            "Per deadwood (rows) and stock band (columns): the fitted gain of knocking with "
+            "its 95% bootstrap interval, then the cell's mean gain per decision less the fit "
+            "(the residual) with its interval, marked * where that interval excludes 0 (the "
+            "line does not describe the cell), and the cell's positions in square brackets "
+            f"(`knock-fit.csv`). {_misfits(fit)} of {int((fit['positions'] > 0).sum())} cells "
+            "are marked; with 95% intervals about 1 in 20 would be by chance alone.",
+            _fit_grid(fit, "stock_band"),
+            [],
         ),
         Section(
             "The knock line when the opponent has taken from the pile, or not",
-            "",
+            "The same model per stock band, the knock positions split by whether the "
+            "opponent has taken a card from the discard pile (`knock-fit-by-opponent.csv` "
+            "has its fit).",
             _line_table(
                 by_opponent,
                 ["opponent_took", "stock_band"],
@@ -698,24 +482,25 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
         ),
         Section(
             "Take or draw",
-            f"Each cell: the mean gain of taking the card on offer over drawing (declining at "
-            f"the first upcard), by what the card does for the hand, over {n_take:,} offer "
-            "and draw positions (`take-cells.csv`). Positive: take.",
+            f"Each cell: the gain of taking the card on offer over drawing (declining at the "
+            f"first upcard), by what the card does for the hand, {PER_DECISION}; over "
+            f"{n_take:,} offer and draw positions (`take-cells.csv`). Positive: take.",
             _grid(parts["take-cells"], "card_does", "kind", "the card"),
             ["take-gain-map"],
         ),
         Section(
             "Take or draw by cards in the stock",
-            "",
+            "The same estimator by stock band.",
             _grid(parts["take-cells-by-stock"], "card_does", "stock_band", "the card"),
             [],
         ),
         Section(
             "Undercut risk of strong knockers",
-            f"{a}'s knocks at its kept knock positions (each weighted by the knock decisions "
-            f"of its hand, so the rates are per knock), beside {study.basic_label}'s knocks "
-            "(all thresholds pooled, as `report undercut`). The opponents differ, so the "
-            "comparison is of the two settings, not of the knockers alone.",
+            f"{a}'s knocks at its kept knock positions, each weighted by `weight` (the knock "
+            "decisions it stands for), so the rates are per knock; clustered by deal, Wilson "
+            f"intervals. Beside them {study.basic_label}'s knocks (all thresholds pooled, as "
+            "`report undercut`). The opponents differ, so the comparison is of the two "
+            "settings, not of the knockers alone.",
             _undercut_side_by_side(
                 parts["undercut-strong-by-deadwood"],
                 parts["undercut-basic-by-deadwood"],
@@ -759,7 +544,7 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
             parts["knock-cells"],
             "deadwood",
             "stock_band",
-            f"Gain of knocking over playing on, {a} against {b}, {study.rules}",
+            f"Gain of knocking over playing on per decision, {a} against {b}, {study.rules}",
             "deadwood after the discard",
             "cards left in the stock (the hand goes on to the right)",
             MIN_CELL_POSITIONS,
@@ -771,6 +556,14 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
             None,
             f"Knock line, {a} against {b}, {study.rules}",
             "cards left in the stock",
+            MIN_CELL_POSITIONS,
+        ),
+        "knock-fit": lambda path: figures.knock_fits(
+            path,
+            fit,
+            line,
+            "stock_band",
+            f"Gain of knocking by deadwood and its fitted line, {a} against {b}, {study.rules}",
             MIN_CELL_POSITIONS,
         ),
         "knock-line-by-opponent": lambda path: figures.knock_lines(
@@ -787,7 +580,7 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
             parts["take-cells"],
             "card_does",
             "kind",
-            f"Gain of taking over drawing, {a} against {b}, {study.rules}",
+            f"Gain of taking over drawing per decision, {a} against {b}, {study.rules}",
             "what the card does",
             "decision",
             MIN_CELL_POSITIONS,
@@ -795,11 +588,15 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
     }
     if "knock-line-by-rules" in parts:
         by_rules = parts["knock-line-by-rules"]
-        text = "The knock line under each rule set. " + " ".join(
-            f"{name}: the same positions re-evaluated on the same worlds (paired)."
-            if study.paired[name]
-            else f"{name}: its own positions (its knock limit differs, R14a), not paired."
-            for name in study.compared
+        text = (
+            "The knock line under each rule set, from the same model (`knock-fit-by-rules.csv` "
+            "has the fits). "
+            + " ".join(
+                f"{name}: the same positions re-evaluated on the same worlds (paired)."
+                if study.paired[name]
+                else f"{name}: its own positions (its knock limit differs, R14a), not paired."
+                for name in study.compared
+            )
         )
         sections.append(
             Section(
@@ -825,8 +622,8 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
                     Section(
                         f"{name} against {study.rules}, paired",
                         f"The gain of knocking under {name} less under {study.rules}, on the "
-                        "same positions and worlds, by deadwood (`knock-difference-*.csv`; "
-                        "take or draw in `take-difference-*.csv`).",
+                        f"same positions and worlds, by deadwood, {PER_DECISION} "
+                        "(`knock-difference-*.csv`; take or draw in `take-difference-*.csv`).",
                         pd.DataFrame(
                             {
                                 "deadwood": diff["deadwood"].astype(str),
@@ -838,23 +635,24 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
                         [],
                     )
                 )
+    checked_per_cell = int(check["checked"].max()) if len(check) else 0
     sections.append(
         Section(
             "Check against play",
-            f"For each cell, its first {int(check['checked'].max()) if len(check) else 0} "
-            "positions in deal order: from the position as it was (the opponent's real hand; "
-            "the stock reshuffled, since neither player has seen it, so every order is as "
-            f"likely as the real one), the headline action and its baseline are forced and "
-            f"{a} and {b} play the hand out, {study.continuations} times per position on the "
-            "same stocks for both actions. The search's gains use rollout policies, not the "
-            "real players; this measures what the advice is worth in the players' own play. "
-            "Re-dealing the opponent's hand from the player's view instead would need a model "
-            "of the opponent's hand (the search's own), which is what is being checked. "
-            "'Within': play's mean lies inside the search's 95% interval over the same "
-            "positions (the table's figure for them); the whole cell's mean differs from "
-            "theirs by the sampling of positions, which says nothing about search against "
-            "play. The paired difference is the test: where its interval excludes 0 the "
-            "findings say by how much they differ.",
+            f"For each cell, its first {checked_per_cell} positions in deal order: from the "
+            "position as it was (the opponent's real hidden cards; the stock reshuffled, "
+            "since neither player has seen it), the headline action and its baseline are "
+            f"forced and {a} and {b} play the hand out, {study.continuations} times per "
+            "position on the same stocks for both actions. The search's gains use rollout "
+            "policies and worlds drawn from the player's view, not the real players and "
+            "cards; this measures what the advice is worth in the players' own play. Every "
+            f"figure is {PER_DECISION}. The test is the paired difference, play less search "
+            "position by position: 'flagged' when its 95% interval excludes 0. 'Detectable' "
+            "is the smallest true difference the check would detect with 80% power in a "
+            "two-sided test at 5%, (1.96 + 0.84) times the difference's standard error: a "
+            "cell not flagged says only that the difference is probably smaller than that, "
+            "not that search and play agree. The whole cell's mean (first column) differs "
+            "from the checked positions' by which positions were checked.",
             _check_shown(check),
             [],
         )
@@ -863,15 +661,15 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
     sections.append(
         Section(
             "The search's values against the hands' real outcomes",
-            f"For every kind: the search's mean value of the move the player made, the mean "
-            f"real points of those hands, and the gap (real less search, per position, 95% "
-            f"interval; `played-value-gaps.csv`). The search plays the rest of the hand with "
-            f"its rollout policies ({study.evaluation}); the hands were played by {a} and "
-            f"{b}. A gap that is not 0 says the rollouts misjudge how the hand goes on (an "
-            "opponent model weaker than the real opponent makes the player's prospects look "
-            "better). Gains are differences between actions' values on the same worlds, so a "
-            "gap shared alike by every action leaves them unchanged; the check against play "
-            "above tests the gains themselves.",
+            f"For every kind: the search's value of the move the player made, the real "
+            f"points of those hands, and the gap (real less search, per position), each "
+            f"{PER_DECISION} (`played-value-gaps.csv`). The search draws the hidden cards "
+            f"from the player's view and plays the rest of the hand with its rollout policies "
+            f"({study.evaluation}); the hands were played by {a} and {b} from the real cards. "
+            "A gap that is not 0 says the search's values differ from the real outcomes, "
+            "through its policies, its worlds or both. Gains are differences between "
+            "actions' values on the same worlds, so a gap shared alike by every action "
+            "leaves them unchanged; the check against play above tests the gains themselves.",
             pd.DataFrame(
                 {
                     "kind": gaps["kind"],
@@ -897,8 +695,9 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
         Section(
             "A distilled strategy",
             f"The changes to {DISTILLED_BASE} these tables propose (`gin_sim.experiments.distill`): "
-            "each rule set's knock line as its knock schedule (a band of fewer than "
-            f"{MIN_CELL_POSITIONS} positions keeps the band before it; none: gin only) and "
+            "each rule set's knock line as its knock schedule (the fit's threshold: the line "
+            f"rounded down, within 0 and the knock limit; a band of fewer than "
+            f"{MIN_CELL_POSITIONS} positions keeps the band before it) and "
             "the take rule of the take-or-draw cells. The tables measure what a decision is "
             f"worth in {a}'s play, not in a family member's, so `gin-sim distill OUT --deals "
             f"N --seed S --out advised.toml` plays each change against {DISTILLED_BASE} and "
@@ -926,10 +725,14 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
         command=command,
         setup=[
             f"Positions: {study.deals:,} deals of {a} against {b} under {study.rules}, seed "
-            f"{study.seed}; one position of each kind per deal (docs/advice.md).",
+            f"{study.seed}; each decision of a kind kept with its kind's probability and "
+            "weighted by its inverse (docs/advice.md).",
             f"Evaluation: {study.evaluation}.",
             f"Check against play: {study.continuations} continuations per checked position.",
             f"Undercut comparison: {study.basic_label}.",
+            "Estimators: every mean over decisions is weighted by `weight` (Hajek), its "
+            "interval clustered by deal; the knock line is a weighted least-squares fit per "
+            f"stock band with a {LINE_RESAMPLES:,}-resample bootstrap over deals.",
         ],
         findings=findings,
         sections=sections,

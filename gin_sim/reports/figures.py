@@ -504,31 +504,89 @@ def knock_lines(
     thin: int = 0,
 ) -> None:
     """Knock lines (``line``, ``low``, ``high`` per value of ``x``, one line per value of
-    ``hue``), each with its 95% interval as a band; points without a line (-1) are left out,
-    points resting on fewer than ``thin`` positions are hollow."""
+    ``hue``; ``experiments.advice.knock_model``), each with its 95% interval as a band.
+    Lines are real numbers and may lie above 10; a point without a crossing is left out,
+    an interval end at ±inf is drawn at the plot's edge; points resting on fewer than
+    ``thin`` positions are hollow."""
     fig, ax = plt.subplots(figsize=(6.4, 3.8))
     groups = [(None, table)] if hue is None else list(table.groupby(hue, sort=False))
     levels = list(dict.fromkeys(table[x].astype(str)))
+    finite = np.concatenate(
+        [table[c].to_numpy(np.float64) for c in ("line", "low", "high")] + [np.array([10.0])]
+    )
+    finite = finite[np.isfinite(finite)]
+    top = max(10.5, min(float(finite.max()) + 0.5, 30.0))
+    bottom = min(-0.5, max(float(finite.min()) - 0.5, -10.0))
     for offset, (label, group) in enumerate(groups):
-        shown = group[group["line"] >= 0]
-        positions = [levels.index(str(v)) + 0.06 * offset for v in shown[x]]
+        places = np.array([levels.index(str(v)) + 0.06 * offset for v in group[x]], float)
+        shown = np.isfinite(group["line"].to_numpy(np.float64))
+        values = group["line"].to_numpy(np.float64)
+        low = np.clip(group["low"].to_numpy(np.float64), bottom, top)
+        high = np.clip(group["high"].to_numpy(np.float64), bottom, top)
         (drawn,) = ax.plot(
-            positions, shown["line"], marker="o", label=None if hue is None else str(label)
+            places[shown], values[shown], marker="o", label=None if hue is None else str(label)
         )
-        ax.fill_between(positions, shown["low"], shown["high"], alpha=0.2)
-        few = (shown["positions"] < thin).to_numpy()
+        ax.vlines(places, low, high, color=drawn.get_color(), alpha=0.4, linewidth=6)
+        few = shown & (group["positions"] < thin).to_numpy()
         ax.plot(
-            np.asarray(positions)[few], shown["line"].to_numpy()[few], "o", markersize=7,
+            places[few], values[few], "o", markersize=7,
             markerfacecolor="white", markeredgecolor=drawn.get_color(),
         )  # fmt: skip
+    ax.axhspan(10, top, color="0.92", zorder=0)
     ax.set_xticks(range(len(levels)), levels)
     ax.set_xlabel(x_label)
-    ax.set_ylabel("knock line (highest deadwood to knock)")
-    ax.set_ylim(-0.5, 10.5)
+    ax.set_ylabel("knock line (deadwood where the\nfitted gain of knocking is 0)")
+    ax.set_ylim(bottom, top)
     hollow = f"; hollow: fewer than {thin} positions" if thin else ""
-    ax.set_title(f"{title}\nband: 95% interval (bootstrap over positions){hollow}", fontsize=9)
+    ax.set_title(
+        f"{title}\nbar: 95% interval (bootstrap over deals); grey: above 10, knock at any "
+        f"deadwood{hollow}",
+        fontsize=9,
+    )
     if hue is not None:
         ax.legend(title=hue, fontsize=8)
     ax.grid(alpha=0.3)
+    fig.tight_layout()
+    _save(fig, path)
+
+
+def knock_fits(
+    path: Path, fit: pd.DataFrame, line: pd.DataFrame, panel: str, title: str, thin: int = 0
+) -> None:
+    """Per value of ``panel`` (a stock band), the cells' mean gains of knocking by deadwood
+    1 to 10 (points; hollow on fewer than ``thin`` positions) and the fitted line with its
+    95% bootstrap band (``experiments.advice.knock_model``'s fit), the line's crossing of 0
+    marked where it lies within the deadwoods shown."""
+    panels = list(dict.fromkeys(fit[panel].astype(str)))
+    fig, axes = plt.subplots(
+        1, max(len(panels), 1), figsize=(2.6 * max(len(panels), 1) + 0.8, 3.4), sharey=True,
+        squeeze=False,
+    )  # fmt: skip
+    for ax, name in zip(axes[0], panels, strict=False):
+        cells = fit[fit[panel].astype(str) == name]
+        deadwood = cells["deadwood"].to_numpy()
+        ax.axhline(0, color="0.5", linewidth=0.8)
+        ax.fill_between(deadwood, cells["fitted_low"], cells["fitted_high"], alpha=0.25)
+        ax.plot(deadwood, cells["fitted"], linewidth=1.5)
+        firm = (cells["positions"] >= thin).to_numpy()
+        placed = (cells["positions"] > 0).to_numpy()
+        ax.plot(deadwood[firm & placed], cells["cell_mean"].to_numpy()[firm & placed], "o",
+                color="black", markersize=4)  # fmt: skip
+        ax.plot(deadwood[~firm & placed], cells["cell_mean"].to_numpy()[~firm & placed], "o",
+                markerfacecolor="white", markeredgecolor="black", markersize=4)  # fmt: skip
+        row = line[line[panel].astype(str) == name]
+        if len(row) and np.isfinite(row["line"].iloc[0]) and 1 <= row["line"].iloc[0] <= 10:
+            ax.axvline(row["line"].iloc[0], color="C3", linestyle="--", linewidth=1)
+        ax.set_title(name, fontsize=9)
+        ax.set_xlabel("deadwood")
+        ax.set_xticks(range(1, 11, 3))
+        ax.grid(alpha=0.3)
+    axes[0][0].set_ylabel("gain of knocking (points per hand)")
+    hollow = f"; hollow: fewer than {thin} positions" if thin else ""
+    fig.suptitle(
+        f"{title}\ndots: cell means per decision; line and band: weighted least-squares fit "
+        f"with its 95% bootstrap interval; dashed: the knock line{hollow}",
+        fontsize=9,
+    )
     fig.tight_layout()
     _save(fig, path)

@@ -18,16 +18,19 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from gin_sim.experiments.advice import STOCK_BANDS
-from gin_sim.experiments.summary import (
+from gin_sim.experiments.advice import stock_band  # noqa: F401 (reports read it here)
+from gin_sim.experiments.summary import (  # noqa: F401 (the row helpers are read from here too)
+    ESTIMATE_COLUMNS,
+    RATE_COLUMNS,
     Estimate,
     Moments,
+    estimate_row,
     hand_summary,
     is_duplicate,
     match_summary,
     paired_difference,
     player_summary,
-    rate_interval,
+    rate_row,
     seat_of,
 )
 
@@ -48,7 +51,6 @@ FIGURES = (*HAND_FIGURES, MATCHES_WON)
 RATE_FIGURES = frozenset(
     {"hands won", "knock rate", "gin rate", "undercut rate (per knock)", MATCHES_WON}
 )
-ESTIMATE_COLUMNS = ["mean", "half_width", "low", "high", "n"]
 # Only the columns a paired comparison of net points reads (see ``slim``).
 SLIM_COLUMNS = ["deal", "swapped", "winner", "points"]
 
@@ -74,27 +76,6 @@ def strategy_figures(
     if matches is not None:
         figures[MATCHES_WON] = match_summary(matches, player, is_duplicate(matches))[MATCHES_WON]
     return figures
-
-
-# Rates (undercuts per knock) carry a Wilson interval (``summary.rate_interval``), which
-# stays inside [0, 1] on thin cells; ``low`` and ``high`` are its ends.
-RATE_COLUMNS = ["mean", "low", "high", "n"]
-
-
-def rate_row(estimate: Estimate, trials: float) -> dict[str, float | int]:
-    """A rate's row: its mean, Wilson interval (``rate_interval`` with ``trials``) and units."""
-    low, high = rate_interval(estimate, trials)
-    return {"mean": estimate.mean, "low": low, "high": high, "n": estimate.n}
-
-
-def estimate_row(estimate: Estimate) -> dict[str, float | int]:
-    return {
-        "mean": estimate.mean,
-        "half_width": estimate.half_width,
-        "low": estimate.mean - estimate.half_width,
-        "high": estimate.mean + estimate.half_width,
-        "n": estimate.n,
-    }
 
 
 def tidy(rows: Sequence[tuple[Mapping[str, Any], Mapping[str, Estimate]]]) -> pd.DataFrame:
@@ -204,14 +185,3 @@ def undercut_rate(hands: pd.DataFrame, player: int = 0) -> Estimate:
     knocks = knocks_of(hands, player)
     groups = knocks["deal"].to_numpy() if is_duplicate(hands) else None
     return Estimate.of(knocks["undercut"].to_numpy(), groups=groups)
-
-
-def stock_band(stock_left: pd.Series) -> pd.Series:
-    """The band (``"25-31"`` ...) of each stock size, as an ordered categorical."""
-    labels = [f"{low}-{high}" for low, high in STOCK_BANDS]
-    codes = np.full(len(stock_left), -1)
-    for code, (low, high) in enumerate(STOCK_BANDS):
-        codes[(stock_left.to_numpy() >= low) & (stock_left.to_numpy() <= high)] = code
-    return pd.Series(
-        pd.Categorical.from_codes(codes, categories=labels, ordered=True), index=stock_left.index
-    )
