@@ -348,6 +348,20 @@ def tournament(
 
 # The rule sets ``report advice`` compares with its own by default (issue 16).
 ADVICE_COMPARE = ("hollywood-gin20", "standard", "oklahoma")
+# The check against play of ``report advice`` (docs/advice.md, "The check against play"):
+# positions per checked cell and continuations per position. Sized so that the smallest
+# difference the check detects with 80% power (``detectable``) is about 1.5 points per hand
+# or less in the headline cells at mc against mc: measured on 600 deals of mc against mc
+# (seed 4242, 150 positions per cell, 8 continuations, 512 worlds), a position's paired
+# difference has a variance of 82 to 115 between knock positions (12 to 66 between take
+# positions), 0.3 to 0.9 from the search's worlds, and 110 to 680 from one continuation's
+# play; at 1,000 positions and 4 continuations that gives 0.9 to 1.35 (knock 1.1 and 0.9,
+# take 1.35 and 1.2). Positions are already evaluated, continuations cost play (about 25 ms
+# a pair of mc hands on 2 shared cores), so many positions and few continuations: about 16,000
+# pairs, 6 to 7 minutes. A cell holds about 500 knock positions of deadwood 1 to 5 per
+# 1,000 deals, so 2,000 deals or more fill it.
+ADVICE_CHECK_POSITIONS = 1000
+ADVICE_CONTINUATIONS = 4
 # The undercut comparison of ``report advice``: basic's knocks against simple, all
 # thresholds pooled (as ``report undercut``), on this many decks per deal of strong play
 # (family hands are thousands of times cheaper than mc's).
@@ -528,14 +542,17 @@ class DefaultSet:
     finalists: int = 8
     tournament_players: tuple[str, ...] = FAST_STRATEGIES
     tournament_rules: tuple[str, ...] = ("hollywood", "standard")
-    # report advice (issue 16): mc against mc, sized to about two minutes on two cores.
+    # report advice (issue 16): mc against mc, sized to a few minutes on two cores. Its
+    # check against play is smaller than the command's (ADVICE_CHECK_POSITIONS): at 150
+    # positions and 4 continuations it detects about 2.5 to 3.5 points per hand (80% power),
+    # for twice the play of the 40 by 8 before (which detected 4.3 to 5.4).
     advice_rules: str | None = "hollywood"
     advice_compare: tuple[str, ...] = ("hollywood-gin20", "standard")
     advice_players: tuple[str, str] = ("mc", "mc")
     advice_deals: int = 600
     advice_samples: int = 512
-    advice_check_positions: int = 40
-    advice_continuations: int = 8
+    advice_check_positions: int = 150
+    advice_continuations: int = 4
     # report equity (issue 17): expert against expert, the command's defaults (about a minute).
     equity_rules: str | None = "hollywood"
     equity_players: tuple[str, str] = ("expert", "expert")
