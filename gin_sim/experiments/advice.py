@@ -51,6 +51,11 @@ LINE_RESAMPLES = 1000
 # The deadwoods the knock line's model fits: 1 to 10 (0 is gin, which is no choice to knock
 # early: it scores a bonus and is never undercut, R14, R17).
 LINE_DEADWOOD = np.arange(1, 11)
+# A band gets a knock line only with positions from this many deals or more, at three
+# deadwoods or more: with fewer, resamples of deals repeat a few deals and their lines
+# coincide (an interval of width 0), and a line through two cells fits them exactly.
+MIN_LINE_DEALS = 10
+MIN_LINE_DEADWOODS = 3
 # Where a resample's fitted gain does not fall with deadwood, its line is +inf when the
 # fitted gain is above 0 at the middle of the range (knock at any deadwood) and -inf when
 # it is below (knock only for gin); the percentiles then stay defined.
@@ -255,7 +260,8 @@ def knock_model(
     and 97.5 percentiles of LINE_RESAMPLES cluster-bootstrap resamples of the group's
     deals (a resample draws deals with replacement and takes all their rows), seeded by
     ``seed`` and the group's place, so the table is reproducible; a resample whose line
-    does not fall counts as ±inf (``_crossing``).
+    does not fall counts as ±inf (``_crossing``). A group with positions from fewer than
+    MIN_LINE_DEALS deals, or at fewer than MIN_LINE_DEADWOODS deadwoods, gets no line.
 
     Returns (line, fit). ``line``: per group ``line``, ``low``, ``high``, ``crossing``,
     ``intercept`` ``a``, ``slope`` ``b``, ``threshold`` (``_threshold``), ``positions``
@@ -275,17 +281,22 @@ def knock_model(
         cell_y = np.zeros((len(deals), len(LINE_DEADWOOD)))
         np.add.at(cell_w, (deal_of, column), w)
         np.add.at(cell_y, (deal_of, column), w * rows["gain"].to_numpy(np.float64))
+        enough = (
+            len(deals) >= MIN_LINE_DEALS and np.count_nonzero(cell_w.sum(0)) >= MIN_LINE_DEADWOODS
+        )
         a, b = (float(v) for v in _fit(cell_w.sum(0), cell_y.sum(0)))
+        if not enough:
+            a = b = math.nan
         fitted = a + b * LINE_DEADWOOD
         with np.errstate(divide="ignore", invalid="ignore"):
             cell_mean = cell_y.sum(0) / cell_w.sum(0)
         boot_a, boot_b, boot_mean = _resample(cell_w, cell_y, np.random.default_rng([seed, place]))
+        if not enough:
+            boot_a = boot_b = np.full(LINE_RESAMPLES, np.nan)
         boot_line = _crossing(boot_a, boot_b)
         boot_fitted = boot_a[:, None] + boot_b[:, None] * LINE_DEADWOOD
         boot_residual = boot_mean - boot_fitted
-        line_low, line_high = (
-            _quantiles(boot_line) if np.isfinite(a) and len(deals) > 1 else (np.nan, np.nan)
-        )
+        line_low, line_high = _quantiles(boot_line) if enough else (np.nan, np.nan)
         lines.append(
             values
             | {
@@ -320,6 +331,12 @@ def knock_model(
             )
     line = pd.DataFrame.from_records(lines, columns=[*by, *LINE_COLUMNS])
     fit = pd.DataFrame.from_records(fits, columns=[*by, *FIT_COLUMNS])
+    for column in by:  # keep the groups' order (stock bands from the start of the hand)
+        if isinstance(knocks[column].dtype, pd.CategoricalDtype):
+            for table in (line, fit):
+                table[column] = pd.Categorical(
+                    table[column], categories=knocks[column].cat.categories, ordered=True
+                )
     return line, fit
 
 

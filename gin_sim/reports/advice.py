@@ -21,6 +21,8 @@ from gin_sim.experiments.advice import (  # noqa: F401 (the report's readers imp
     DETECTABLE_SES,
     LINE_RESAMPLES,
     MIN_CELL_POSITIONS,
+    MIN_LINE_DEADWOODS,
+    MIN_LINE_DEALS,
     STOCK_BANDS,
     check_rows,
     check_table,
@@ -113,7 +115,10 @@ def _number(value: float) -> str:
 def _line_value(row) -> str:
     """A knock line in words: the crossing, or why there is none."""
     if not math.isfinite(row.slope):
-        return "no fit"
+        return (
+            f"no line ({row.deals} deals; it needs {MIN_LINE_DEALS} deals and "
+            f"{MIN_LINE_DEADWOODS} deadwoods)"
+        )
     if not row.crossing:
         side = "above" if row.intercept + row.slope > 0 else "below"
         return f"no crossing (the fitted gain does not fall with deadwood; {side} 0 at 1)"
@@ -128,6 +133,8 @@ def _line_value(row) -> str:
 
 
 def _line_interval(row) -> str:
+    if math.isnan(row.low):
+        return ""
     if math.isinf(row.low) and row.low == row.high:  # no resample's fitted gain crossed 0
         return (
             f"no crossing in at least 97.5% of resamples ({'above' if row.low > 0 else 'below'} 0)"
@@ -135,13 +142,20 @@ def _line_interval(row) -> str:
     return f"{_number(row.low)} to {_number(row.high)}"
 
 
+def _line_words(row) -> str:
+    """A knock line with its interval and, where it rests on few positions, 'thin'."""
+    extras = [_line_interval(row)]
+    if row.positions < MIN_CELL_POSITIONS:
+        extras.append(f"thin: {row.positions} positions")
+    extras = [e for e in extras if e]
+    return _line_value(row) + (f" ({'; '.join(extras)})" if extras else "")
+
+
 def _line_text(line: pd.DataFrame, by: Sequence[str]) -> str:
-    parts = []
-    for row in line.itertuples():
-        label = ", ".join(f"{getattr(row, c)}" for c in by)
-        thin = f", thin: {row.positions} positions" if row.positions < MIN_CELL_POSITIONS else ""
-        parts.append(f"{label}: {_line_value(row)} ({_line_interval(row)}{thin})")
-    return "; ".join(parts)
+    return "; ".join(
+        ", ".join(f"{getattr(row, c)}" for c in by) + f": {_line_words(row)}"
+        for row in line.itertuples()
+    )
 
 
 def _line_table(line: pd.DataFrame, by: Sequence[str], labels: Sequence[str]) -> pd.DataFrame:
@@ -411,7 +425,7 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
         words = []
         for name, group in by_rules.groupby("rules", sort=False):
             words.append(f"{name}: " + ", ".join(
-                f"{r.stock_band} {_line_value(r)} ({_line_interval(r)})" for r in group.itertuples()
+                f"{r.stock_band} {_line_words(r)}" for r in group.itertuples()
             ))  # fmt: skip
         findings.append("Knock line by rule set (by stock band): " + "; ".join(words) + ".")
         for name in study.compared:

@@ -508,7 +508,7 @@ def knock_lines(
     Lines are real numbers and may lie above 10; a point without a crossing is left out,
     an interval end at ±inf is drawn at the plot's edge; points resting on fewer than
     ``thin`` positions are hollow."""
-    fig, ax = plt.subplots(figsize=(6.4, 3.8))
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
     groups = [(None, table)] if hue is None else list(table.groupby(hue, sort=False))
     levels = list(dict.fromkeys(table[x].astype(str)))
     finite = np.concatenate(
@@ -532,16 +532,23 @@ def knock_lines(
             places[few], values[few], "o", markersize=7,
             markerfacecolor="white", markeredgecolor=drawn.get_color(),
         )  # fmt: skip
+        fitted = np.isfinite(group["slope"].to_numpy(np.float64))
+        for place, has_line, has_fit in zip(places, shown, fitted, strict=True):
+            if not has_line:  # say why there is no point
+                ax.text(
+                    place, bottom + 0.2, "no crossing" if has_fit else "no line", rotation=90,
+                    fontsize=6, color=drawn.get_color(), ha="center", va="bottom",
+                )  # fmt: skip
     ax.axhspan(10, top, color="0.92", zorder=0)
     ax.set_xticks(range(len(levels)), levels)
     ax.set_xlabel(x_label)
-    ax.set_ylabel("knock line (deadwood where the\nfitted gain of knocking is 0)")
+    ax.set_ylabel("knock line (deadwood where\nthe fitted gain is 0)")
     ax.set_ylim(bottom, top)
     hollow = f"; hollow: fewer than {thin} positions" if thin else ""
     ax.set_title(
-        f"{title}\nbar: 95% interval (bootstrap over deals); grey: above 10, knock at any "
-        f"deadwood{hollow}",
-        fontsize=9,
+        f"{title}\nbar: 95% interval (bootstrap over deals), cut at the edges{hollow}\n"
+        "grey: above 10, knock at any deadwood allowed",
+        fontsize=8,
     )
     if hue is not None:
         ax.legend(title=hue, fontsize=8)
