@@ -355,8 +355,8 @@ ADVICE_COMPARE = ("hollywood-gin20", "standard", "oklahoma")
 # (seed 4242, 150 positions per cell, 8 continuations, 512 worlds), a position's paired
 # difference has a variance of 82 to 115 between knock positions (12 to 66 between take
 # positions), 0.3 to 0.9 from the search's worlds, and 110 to 680 from one continuation's
-# play; at 1,000 positions and 4 continuations that gives 0.9 to 1.35 (knock 1.1 and 0.9,
-# take 1.35 and 1.2). Positions are already evaluated, continuations cost play (about 25 ms
+# play; at 1,000 positions and 4 continuations that gives 0.9 to 1.3 (knock 1.1 and 0.9,
+# take 1.3 and 1.3; weights 1 at offers and knocks, 2 at draws). Positions are already evaluated, continuations cost play (about 25 ms
 # a pair of mc hands on 2 shared cores), so many positions and few continuations: about 16,000
 # pairs, 6 to 7 minutes. A cell holds about 500 knock positions of deadwood 1 to 5 per
 # 1,000 deals, so 2,000 deals or more fill it.
