@@ -649,12 +649,11 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
                         [],
                     )
                 )
-    checked_per_cell = int(check["checked"].max()) if len(check) else 0
     sections.append(
         Section(
             "Check against play",
-            f"For each cell, its first {checked_per_cell} positions in deal order: from the "
-            "position as it was (the opponent's real hidden cards; the stock reshuffled, "
+            "For each cell, its first positions in deal order, up to the check's size (their "
+            "number in brackets beside the search's gain): from the position as it was (the opponent's real hidden cards; the stock reshuffled, "
             "since neither player has seen it), the headline action and its baseline are "
             f"forced and {a} and {b} play the hand out, {study.continuations} times per "
             "position on the same stocks for both actions. The search's gains use rollout "
