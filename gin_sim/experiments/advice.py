@@ -227,13 +227,15 @@ def _crossing(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def _threshold(a: float, b: float, limit: int) -> int:
     """The family knock threshold the fit says (knock at deadwood up to it): the crossing
-    rounded down, within 0 and ``limit``; where the line does not fall, ``limit`` if the
-    gain is above 0 at deadwood 1, else 0; -1 without a line."""
+    rounded down, within 0 and ``limit``; where the line does not fall (a threshold cannot
+    say "knock only above"), ``limit`` if the fitted gain's mean over deadwood 1 to
+    ``limit`` is above 0 (knocking at every deadwood allowed beats knocking only for gin),
+    else 0; -1 without a line."""
     if not (math.isfinite(a) and math.isfinite(b)):
         return -1
     if b < 0:
         return int(min(max(math.floor(-a / b), 0), limit))
-    return limit if a + b > 0 else 0
+    return limit if a + b * (1 + limit) / 2 > 0 else 0
 
 
 def _quantiles(draws: np.ndarray, axis: int = 0) -> tuple[np.ndarray, np.ndarray]:

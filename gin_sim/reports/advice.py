@@ -120,8 +120,11 @@ def _line_value(row) -> str:
             f"{MIN_LINE_DEADWOODS} deadwoods)"
         )
     if not row.crossing:
-        side = "above" if row.intercept + row.slope > 0 else "below"
-        return f"no crossing (the fitted gain does not fall with deadwood; {side} 0 at 1)"
+        side = "above" if row.intercept + row.slope * 5.5 > 0 else "below"
+        return (
+            f"no crossing (the fitted gain does not fall with deadwood; {side} 0 on average "
+            "over deadwood 1 to 10)"
+        )
     if row.line > 10:
         return (
             f"{row.line:.1f}: knock at any deadwood you may (the gain would reach 0 near "
