@@ -56,7 +56,9 @@ def _evaluation(opponent_model: str) -> Evaluation:
 
 def _checks() -> dict[str, tuple[pd.DataFrame, pd.DataFrame]]:
     """Per evaluation: the evaluated knock rows and the checked ones, with play's gains."""
-    config = PositionsConfig(RULES, PLAYERS, SEED, DEALS, DEALS, None)
+    config = PositionsConfig(
+        rules=RULES, players=PLAYERS, seed=SEED, deals=DEALS, chunk_size=DEALS, evaluation=None
+    )
     frame = pd.concat(execute(config), ignore_index=True)
     knocks = frame[frame["kind"].astype(str) == "knock"]
     assert (knocks["played"].str.startswith("knock")).all()  # the knock itself, always

@@ -359,8 +359,9 @@ def test_knock_lines_of_a_real_dataset_have_intervals_with_width():
     from gin_sim.players.strategies import parse_players
 
     config = PositionsConfig(
-        load_rules("hollywood"), parse_players("expert,expert"), 41, 200, 200, Evaluation(8, 2)
-    )
+        rules=load_rules("hollywood"), players=parse_players("expert,expert"), seed=41,
+        deals=200, chunk_size=200, evaluation=Evaluation(8, 2),
+    )  # fmt: skip
     frame = pd.concat(execute(config), ignore_index=True)
     knocks = knock_positions(frame)
     line, fit = knock_model(knocks, seed=1)
@@ -451,8 +452,9 @@ def test_take_cells_sort_cards_by_what_they_do():
     from gin_sim.players.strategies import parse_players
 
     config = PositionsConfig(
-        load_rules("hollywood"), parse_players("expert,expert"), 7, 12, 12, Evaluation(6, 2)
-    )
+        rules=load_rules("hollywood"), players=parse_players("expert,expert"), seed=7,
+        deals=12, chunk_size=12, evaluation=Evaluation(6, 2),
+    )  # fmt: skip
     frame = pd.concat(execute(config), ignore_index=True)
     takes = take_positions(frame)
     assert set(takes["kind"]) == {"offer", "draw"}
