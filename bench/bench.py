@@ -253,7 +253,8 @@ def bench_search(args: argparse.Namespace) -> None:
 
 def bench_positions(args: argparse.Namespace) -> None:
     """Deep evaluation (docs/advice.md) at the default depth: positions of every kind kept
-    from expert play, evaluated on all cores; then a whole dataset of mc against mc."""
+    from expert play (the default keep probabilities), evaluated on all cores; then a whole
+    dataset of mc against mc."""
     from gin_sim.experiments.positions import (
         Evaluation,
         PositionsConfig,
@@ -268,7 +269,7 @@ def bench_positions(args: argparse.Namespace) -> None:
     pair = parse_players("expert,expert")
     evaluation = Evaluation()
     masks, states, info = sample_positions(rules, pair, 1, 0, args.positions_deals)
-    frame, masks, states = positions_frame(pair, 0, masks, states, info)
+    frame = positions_frame(pair, masks, states, info)
     keys = row_keys(1, frame)
     evaluate_positions(masks[:4], states[:4], keys[:4], rules, evaluation)  # compile
     runs = max(1, min(args.repeats, 3))

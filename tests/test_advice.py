@@ -19,12 +19,14 @@ import pytest
 from typer.testing import CliRunner
 
 from gin_sim.experiments.positions import (
+    DEFAULT_KEEP,
     KINDS,
     Evaluation,
     PositionsConfig,
     evaluate_positions,
     evaluation_keys,
     execute,
+    keep_rates,
     load_positions,
     position_arrays,
     sample_positions,
@@ -38,6 +40,7 @@ from gin_sim.game.records import record_to_dict
 from gin_sim.game.rng import evaluation_stream_state
 from gin_sim.game.rules import load_rules
 from gin_sim.interfaces.cli import app
+from gin_sim.kernels import advice as kernel_advice
 from gin_sim.kernels.advice import MAX_ACTIONS, evaluate_positions_nb
 from gin_sim.kernels.enums import DecisionKind, PositionMask, PositionSlot
 from gin_sim.players.calibration import load_undercut_table
@@ -53,52 +56,69 @@ TINY_MC = load_strategy("mc-fast", ["samples=2", "candidates=2", "infer=true"])
 SMALL = Evaluation(samples=6, select=2)
 
 
+# A kept row's facts (``kernels.advice.INFO_*``) by short name.
+INFO_COLUMNS = {
+    "deal": kernel_advice.INFO_DEAL, "kind": kernel_advice.INFO_KIND,
+    "decision": kernel_advice.INFO_DECISION, "count": kernel_advice.INFO_COUNT,
+    "rate": kernel_advice.INFO_RATE, "action": kernel_advice.INFO_ACTION,
+    "own": kernel_advice.INFO_OWN_TAKES, "opp": kernel_advice.INFO_OPP_TAKES,
+    "points": kernel_advice.INFO_POINTS,
+}  # fmt: skip
+
+
 def _dataset(players="expert,expert", deals=12, chunk=5, evaluation=SMALL, rules=HOLLYWOOD):
     return PositionsConfig(rules, parse_players(players), 7, deals, chunk, evaluation)
 
 
-# (rules, players, deals): family and search players, Oklahoma's knock limits (R14a), and a
-# variant where big gin can be declared (R14, never sampled) and a pile card discarded (R11).
+# (rules, players, deals, keep): family and search players, Oklahoma's knock limits (R14a),
+# and a variant where big gin can be declared (R14, never sampled) and a pile card discarded
+# (R11); the default keep probabilities, every decision, and rates that are not powers of 2.
 PAIRINGS = [
-    (HOLLYWOOD, (TINY_MC, load_strategy("expert")), 3),
-    (load_rules("oklahoma"), (load_strategy("expert"), load_strategy("gin-hunter")), 8),
+    (HOLLYWOOD, (TINY_MC, load_strategy("expert")), 3, DEFAULT_KEEP),
+    (load_rules("oklahoma"), (load_strategy("expert"), load_strategy("gin-hunter")), 8, (1,) * 4),
     (
         load_rules("standard", ["big_gin_bonus=31", "may_discard_drawn_upcard=true"]),
         (load_strategy("basic"), load_strategy("expert")),
         8,
+        (0.75, 300 / 1024, 0.25, 1000 / 1024),
     ),
 ]
 
 
-@pytest.mark.parametrize(("rules", "players", "deals"), PAIRINGS)
-def test_kernel_positions_and_evaluations_are_the_reference_ones(rules, players, deals):
+@pytest.mark.parametrize(("rules", "players", "deals", "keep"), PAIRINGS)
+def test_kernel_positions_and_evaluations_are_the_reference_ones(rules, players, deals, keep):
+    """Every kept row's position and facts; the evaluation of the first kept row of each
+    kind of each deal (the reference's evaluation is slow)."""
     seed, first = 11, 40
-    masks, states, info = sample_positions(rules, players, seed, first, deals)
+    masks, states, info = sample_positions(rules, players, seed, first, deals, keep)
+    rates = keep_rates(keep)
     searcher = SMALL.searcher()
-    compared = set()
+    compared, row = set(), 0
     for i in range(deals):
-        kept = reference.sample_deal(seed, first + i, rules, players)
-        assert sorted(kept) == [k for k in range(4) if info[i, k, 0] > 0]
-        for kind, sampled in kept.items():
-            situation = sampled.situation
-            view = view_of_position(masks[i, kind], states[i, kind])
+        kept = reference.sample_deal(seed, first + i, rules, players, tuple(rates))
+        evaluated = set()
+        for sampled in kept:
+            situation, kind = sampled.situation, sampled.kind
+            facts = {name: int(info[row, column]) for name, column in INFO_COLUMNS.items()}
+            assert facts["deal"] == first + i and facts["kind"] == kind
+            assert facts["decision"] == sampled.decision
+            view = view_of_position(masks[row], states[row])
             assert view == view_from_situation(situation)
-            facts = [int(f) for f in info[i, kind]]
-            phase = int(states[i, kind, PositionSlot.PHASE])
-            played = action_words(facts[2], phase)
+            phase = int(states[row, PositionSlot.PHASE])
+            played = action_words(facts["action"], phase)
             assert played == describe_action(sampled.action, situation.phase)
-            expected = [sampled.count, sampled.decision, sampled.own_takes, sampled.opp_takes]
-            assert [facts[0], facts[1], facts[3], facts[4]] == expected
-            assert facts[5] == sampled.points
-            key = evaluation_stream_state(seed, first + i, kind)
-            with np.errstate(over="ignore"):
-                assert int(evaluation_keys(seed, np.array([first + i]), np.array([kind]))[0]) == key
+            expected = [sampled.count, sampled.rate, sampled.own_takes, sampled.opp_takes]
+            assert [facts[k] for k in ("count", "rate", "own", "opp")] == expected
+            assert facts["points"] == sampled.points
+            row += 1
+            if kind in evaluated:
+                continue
+            evaluated.add(kind)
+            key = evaluation_stream_state(seed, first + i, sampled.decision)
+            keys = evaluation_keys(seed, np.array([first + i]), np.array([sampled.decision]))
+            assert int(keys[0]) == key
             found = evaluate_positions(
-                masks[i, kind][None],
-                states[i, kind][None],
-                np.array([key], np.uint64),
-                rules,
-                SMALL,
+                masks[row - 1][None], states[row - 1][None], keys, rules, SMALL
             )
             twin = reference.evaluate(situation, searcher, SMALL.select, key, rules)
             n = int(found.n_actions[0])
@@ -108,6 +128,7 @@ def test_kernel_positions_and_evaluations_are_the_reference_ones(rules, players,
             for name in ("sums", "squares", "gains", "gain_squares"):
                 assert getattr(found, name)[0, :n].tolist() == list(getattr(twin, name)), name
             compared.add(kind)
+    assert row == len(info)  # no row of the kernel's that the reference did not keep
     assert compared == {0, 1, 2, 3}  # every kind was compared
 
 
@@ -165,9 +186,7 @@ def _evaluate(params, masks, states, keys):
 
 
 def test_hidden_cards_never_change_an_evaluation():
-    masks, states, info = sample_positions(HOLLYWOOD, parse_players("expert,expert"), 5, 0, 25)
-    found = np.argwhere(info[:, :, 0] > 0)
-    masks, states = masks[found[:, 0], found[:, 1]], states[found[:, 0], found[:, 1]]
+    masks, states, _ = sample_positions(HOLLYWOOD, parse_players("expert,expert"), 5, 0, 25)
     rng = np.random.default_rng(3)
     redealt = [_redeal_hidden(m, s, rng) for m, s in zip(masks, states, strict=True)]
     other_masks = np.stack([m for m, _ in redealt])

@@ -81,6 +81,7 @@ __all__ = [
     "candidate_table",
     "decide",
     "interval95",
+    "max_decisions",
     "max_draws",
     "max_turns",
     "parse_view",
@@ -476,6 +477,12 @@ def max_turns(rules: Rules) -> int:
     """The most turns a hand of ``rules`` can have: each takes a card from the stock, which
     ends at the wall (R18), or from the discard pile, at most ``max_upcard_takes`` times (R18a)."""
     return STOCK_AFTER_DEAL - rules.wall + rules.max_upcard_takes
+
+
+def max_decisions(rules: Rules) -> int:
+    """The most decisions a hand of ``rules`` can have: the two upcard offers (R7, R8),
+    then at most two a turn (its take, or the offer that took, and its discard or knock)."""
+    return 2 + 2 * max_turns(rules)
 
 
 def max_draws(rules: Rules) -> int:

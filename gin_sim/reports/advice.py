@@ -266,10 +266,10 @@ def undercut_grid(rates: pd.DataFrame, count: str) -> pd.DataFrame:
 # --------------------------------------------------------------- across rule sets
 def paired_gains(base: pd.DataFrame, other: pd.DataFrame, key: str) -> pd.DataFrame:
     """The rows of ``base`` with ``key`` and ``gain`` = ``other``'s headline gain less
-    ``base``'s on the same position (rows matched by deal and kind): a paired comparison
+    ``base``'s on the same position (rows matched by deal and decision): a paired comparison
     of two rule sets, since ``evaluate_frame`` gives each position the same worlds."""
-    joined = base[["deal", "kind", key, "gain"]].merge(
-        other[["deal", "kind", "gain"]], on=["deal", "kind"], suffixes=("", "_other")
+    joined = base[list(dict.fromkeys(["deal", "decision", key, "gain"]))].merge(
+        other[["deal", "decision", "gain"]], on=["deal", "decision"], suffixes=("", "_other")
     )
     return joined.assign(gain=joined["gain_other"] - joined["gain"])
 
