@@ -117,9 +117,9 @@ KINDS = tuple(name.lower() for name in DecisionKind._fields)  # offer, draw, dis
 # one decision of each kind per deal, a choice that depended on the hand's future).
 DATASET_FORMAT = 2
 DATASET_KIND = "positions"  # the manifest's mark: a positions dataset, not a run
-# Deals per chunk: a chunk's positions are held in memory (rows of about 2 KB; 5 to 10 rows
-# a deal at the default keep probabilities) and a chunk of mc play takes seconds per hundred
-# deals, so larger chunks only delay saving.
+# Deals per chunk: a chunk's positions are held in memory (evaluated rows of about 1.5 KB,
+# about 10 rows a deal at the default keep probabilities) and a chunk of mc play takes
+# seconds per hundred deals, so larger chunks only delay saving.
 MAX_CHUNK_DEALS = 100_000
 # The keep probabilities by kind (KINDS order) unless told: every offer and knock decision
 # (the knock positions are the headline and the rarest), half the draws, an eighth of the
