@@ -158,6 +158,8 @@ def test_the_advice_report_is_written_resumed_and_refused(tmp_path):
         (["--players", "mc"], "expected two strategies"),
         (["--continuations", "1"], "continuations"),
         (["--samples", "2"], "samples"),
+        (["--keep", "knock=0"], "keep knock = 0: allowed"),
+        (["--keep", "turn=1"], "unknown kind 'turn'"),
     ],
 )
 def test_bad_advice_settings_are_one_line_errors(tmp_path, extra, message):

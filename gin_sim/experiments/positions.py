@@ -130,6 +130,23 @@ DEFAULT_KEEP = (1.0, 0.5, 0.125, 1.0)
 SAMPLE_BATCH_BYTES = 64 << 20
 
 
+def _probability(kind: str, value: Any, shown: str | None = None) -> float:
+    """A kind's keep probability as a float, or a one-line ConfigError naming the kind and
+    the value (``shown``: as the user wrote it)."""
+    scaled = value * KEEP_SCALE if isinstance(value, int | float) else None
+    if (
+        isinstance(value, bool)
+        or scaled is None
+        or not 1 <= scaled <= KEEP_SCALE
+        or scaled != int(scaled)
+    ):
+        written = repr(value) if shown is None else shown
+        raise ConfigError(
+            f"keep {kind} = {written}: allowed a probability above 0 and at most 1 that is a multiple of 1/{KEEP_SCALE} (1, 0.5, 0.125, 3/1024 = 0.0029296875, ...)"
+        )
+    return float(value)
+
+
 def check_keep(keep: Any) -> tuple[float, ...]:
     """The keep probabilities, by kind in KINDS order, as floats; a one-line ConfigError
     naming the kind and the value unless each is a multiple of 1/1024 in (0, 1]."""
@@ -137,20 +154,7 @@ def check_keep(keep: Any) -> tuple[float, ...]:
         raise ConfigError(
             f"keep = {keep!r}: expected {len(KINDS)} probabilities, one per kind ({', '.join(KINDS)})"
         )
-    checked = []
-    for kind, value in zip(KINDS, keep, strict=True):
-        scaled = value * KEEP_SCALE if isinstance(value, int | float) else None
-        if (
-            isinstance(value, bool)
-            or scaled is None
-            or not 1 <= scaled <= KEEP_SCALE
-            or scaled != int(scaled)
-        ):
-            raise ConfigError(
-                f"keep {kind} = {value!r}: allowed a probability above 0 and at most 1 that is a multiple of 1/{KEEP_SCALE} (1, 0.5, 0.125, 3/1024 = 0.0029296875, ...)"
-            )
-        checked.append(float(value))
-    return tuple(checked)
+    return tuple(_probability(kind, value) for kind, value in zip(KINDS, keep, strict=True))
 
 
 def keep_rates(keep: tuple[float, ...]) -> np.ndarray:
@@ -178,8 +182,8 @@ def parse_keep(text: str) -> tuple[float, ...]:
             raise ConfigError(
                 f"--keep {part.strip()!r}: expected {kind}=PROBABILITY, such as {kind}=0.5"
             )
-        keep[kind] = number
-    return check_keep(tuple(keep[kind] for kind in KINDS))
+        keep[kind] = _probability(kind, number, value)
+    return tuple(keep[kind] for kind in KINDS)
 
 
 def check_decisions(rules: Rules) -> int:
