@@ -13,6 +13,7 @@ bot do the same for some hands.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -186,14 +187,23 @@ def test_the_server_and_its_hand_end_requests_replay_a_simulated_match():
     seat = 1
     mk, hands = simulated_match(rules, _pair("gin-hunter", seat), 1, seat)
     server = Server("standard", "mc-adaptive")
+
+    def ask(request: dict) -> dict:  # as JSON lines, both ways
+        answer = json.loads(server.answer_line(json.dumps(request | {"game": "g"})))
+        assert answer["version"] == 2 and "error" not in answer, answer
+        return answer
+
+    memories = []
     for number, hand in enumerate(hands[:4]):
         for view, action, draws in hand.decisions:
             request = {"view": view, "seed": mk, "deal": number, "seat": seat, "draws": draws}
-            answer = server.answer(request | {"game": "g", "hand_number": number})
+            answer = ask(request | {"hand_number": number})
             assert answer["action"] == action
-        answer = server.answer({"game": "g", "hand_end": hand.end, "hand_number": number})
-        assert answer["memory"] == ("new" if number == 0 else "kept")
+            memories.append(answer["memory"])
+        answer = ask({"hand_end": hand.end, "hand_number": number})
+        memories.append(answer["memory"])
         assert list(answer["posterior"].values()) == hand.posterior
+    assert memories[0] == "new" and set(memories[1:]) == {"kept"}
 
 
 # ------------------------------------------------------------------ the hand's end
