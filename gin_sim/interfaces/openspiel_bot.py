@@ -276,7 +276,7 @@ class PublicRecord:
     passed: list[int] = field(default_factory=lambda: [0, 0])
     turns: list[int] = field(default_factory=lambda: [0, 0])
     pile_takes: int = 0
-    decisions: int = 0  # the player's finished decisions: its random stream's position
+    decisions: int = 0  # the player's finished decisions
     last_taken: int = -1  # the player's latest card taken (from the pile or the stock)
     last_from_pile: bool = False
     hand_before_stock: int = -1  # the player's hand while its stock card is on the way
