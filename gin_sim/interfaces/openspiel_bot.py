@@ -276,7 +276,6 @@ class PublicRecord:
     passed: list[int] = field(default_factory=lambda: [0, 0])
     turns: list[int] = field(default_factory=lambda: [0, 0])
     pile_takes: int = 0
-    decisions: int = 0  # the player's finished decisions
     last_taken: int = -1  # the player's latest card taken (from the pile or the stock)
     last_from_pile: bool = False
     hand_before_stock: int = -1  # the player's hand while its stock card is on the way
@@ -299,9 +298,6 @@ class PublicRecord:
             action = _opponent_action(before, after)
         if action is None:
             return
-        if actor == me and before.phase in ("FirstUpcard", "Draw", "Discard", "Wall"):
-            # A knock is half of a "knock X" decision, finished by its discard.
-            self.decisions += action != KNOCK
         top = before.upcard
         if before.phase in ("FirstUpcard", "Draw", "Wall") and action in (DRAW_UPCARD, KNOCK):
             self._take(actor, top)  # in the Wall phase a knock takes the upcard
