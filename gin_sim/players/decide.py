@@ -1059,7 +1059,22 @@ class OpponentMemory:
         opponent's knock, or the opponent's last turn at the player's own knock). The next
         report belongs to the next hand. ``hand_number``: the hand's number, as given to
         its decisions (a new one: a hand in which this player made no decision). Bad input
-        is a one-line ``ValueError``, and the memory is then as it was."""
+        is a one-line ``ValueError``, and the memory is then as it was.
+
+        The opponent took the upcard (KD) and knocked at once with deadwood 10: a gin
+        hunter would have waited.
+
+        >>> memory = Decider("mc-adaptive", "standard").memory()
+        >>> round(memory.posterior["gin-hunter"], 3)
+        0.11
+        >>> memory.hand_ended({
+        ...     "knocker": "opponent", "hand": "2C 3C 9C TC JC 2D 3D 9D TD JD",
+        ...     "opp_hand": "AS 2S 3S 4H 5H 6H 7C 7D 7S KD", "pile": "QH", "stock_left": 31,
+        ...     "dealer": "me", "taken_from_pile": True, "taken": "KD", "opp_turns": 1,
+        ...     "pile_takes": 1, "opp_taken": "KD", "opp_passed": "QH"})
+        >>> round(memory.posterior["gin-hunter"], 3)
+        0.014
+        """
         if hand_number is not None:
             check_index(hand_number, "hand_number")
         parsed = parse_hand_end(end, self.rules)
