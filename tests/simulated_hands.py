@@ -34,12 +34,13 @@ SEED = 26_2026
 @dataclass
 class SimulatedHand:
     """One hand of a simulation as the adaptive seat saw it: its decisions (view, action
-    in words, numbers drawn before it), its end as plain data, its posterior after."""
+    in words, numbers drawn before it, its candidates' mean values when it searched), its
+    end as plain data, its posterior after."""
 
     deck: np.ndarray
     dealer: int
     stream_deal: int
-    decisions: list[tuple[dict, str, int]] = field(default_factory=list)
+    decisions: list[tuple[dict, str, int, list[float]]] = field(default_factory=list)
     end: dict = field(default_factory=dict)
     posterior: list[float] = field(default_factory=list)
     record: np.ndarray | None = None
@@ -61,7 +62,11 @@ def play_hand(rules_vector, strategies, table, equity, scratch, deck, dealer, se
         phase = int(state[PositionSlot.PHASE])
         action = decide_nb(masks, state, rules_vector, strategies, table, equity, streams, search)
         if player == seat:
-            decisions.append((view, action_words(int(action), phase), draws))
+            means = []
+            n, worlds = int(search[13][0]), int(search[13][1])
+            if worlds:  # it searched: the figures Decision.candidates reports
+                means = [float(search[6][c]) / worlds for c in range(n)]
+            decisions.append((view, action_words(int(action), phase), draws, means))
         apply_nb(masks, state, rules_vector, action)
     end = hand_end_of_position(masks, state, seat)
     if end["knocker"] != "none":

@@ -55,11 +55,12 @@ def test_a_simulated_match_replays_through_decider_and_memory(style, rule_set, m
     forgetful = decider.memory()  # no hand ends reported: within hands only
     searched = ended_by_knock = forgetful_differs = 0
     for number, hand in enumerate(hands):
-        for view, action, draws in hand.decisions:
+        for view, action, draws, means in hand.decisions:
             got = decider.decide(
                 view, mk, deal=number, seat=seat, draws=draws, memory=memory, hand_number=number
             )
             assert got.action == action, (number, view)
+            assert [c.mean for c in got.candidates] == means
             searched += got.worlds > 0
             plain = decider.decide(
                 view, mk, deal=number, seat=seat, draws=draws, memory=forgetful, hand_number=number
@@ -86,10 +87,11 @@ def test_the_server_and_its_hand_end_requests_replay_a_simulated_match():
 
     memories = []
     for number, hand in enumerate(hands[:4]):
-        for view, action, draws in hand.decisions:
+        for view, action, draws, means in hand.decisions:
             request = {"view": view, "seed": mk, "deal": number, "seat": seat, "draws": draws}
             answer = ask(request | {"hand_number": number})
             assert answer["action"] == action
+            assert [c["mean"] for c in answer.get("candidates", [])] == means
             memories.append(answer["memory"])
         answer = ask({"hand_end": hand.end, "hand_number": number})
         memories.append(answer["memory"])
@@ -168,7 +170,7 @@ def test_hand_numbers_and_hand_ends_tell_hands_apart_and_are_checked():
     mk, hands = simulated_match(rules, _pair("simple", 0), 0, 0)
     decider = Decider(ADAPTIVE, rules)
     memory = decider.memory()
-    view, _, draws = hands[0].decisions[0]
+    view, _, draws, _ = hands[0].decisions[0]
     decider.decide(view, mk, seat=0, draws=draws, memory=memory, hand_number=0)
     memory.hand_ended(hands[0].end, hand_number=0)
     with pytest.raises(ValueError, match="hand_number 0: that hand's end was reported already"):

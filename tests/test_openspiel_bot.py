@@ -512,7 +512,7 @@ def test_an_adaptive_bot_plays_the_simulated_hands_and_learns_as_they_do(seat, s
         state = play_deck(GAME, bots, deck)
         assert state.is_terminal()
         assert [(draws, action) for _, draws, action in asked] == [
-            (draws, action) for _, action, draws in decisions
+            (draws, action) for _, action, draws, _ in decisions
         ]
         assert list(bots[seat].posterior.values()) == posterior
         knocks += any(state.knocked())
