@@ -1113,26 +1113,25 @@ class OpponentMemory:
 
     def _begin(self, moment: _Moment | None, hand_number: int | None, offer: bool) -> None:
         """Start a new hand before this report if it belongs to one."""
-        if hand_number is not None:
-            if hand_number == self._hand_number and self._stage == _ENDED:
-                raise ValueError(
-                    f"hand_number {hand_number}: that hand's end was reported; the next hand needs another number"
-                )
+        if hand_number is not None and hand_number == self._hand_number and self._stage == _ENDED:
+            raise ValueError(
+                f"hand_number {hand_number}: that hand's end was reported; the next hand needs another number"
+            )
+        if hand_number is not None and self._hand_number is not None:
             new = hand_number != self._hand_number and self._stage != _FRESH
-            self._hand_number = hand_number
         elif self._stage == _ENDED:
             new = True
-        elif self._stage == _PLAYING:  # no word from the host: the guess (a drawn
-            # hand's end shows nothing to compare, and ends the hand being played)
+        elif self._stage == _PLAYING:  # no number to compare: the guess (a drawn hand's
+            # end shows nothing to compare, and ends the hand being played)
             new = offer or (
                 moment is not None and (self._last is None or not moment.follows(self._last))
             )
         else:
             new = False
         if new:
-            number = self._hand_number
             self._new_hand()
-            self._hand_number = number if hand_number is not None else None
+        if hand_number is not None or new:
+            self._hand_number = hand_number
 
     def _take_seat(self, seat: int) -> None:
         """The memory belongs to the player, whichever seat it has: its row moves along."""
