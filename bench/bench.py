@@ -50,6 +50,12 @@ def main() -> None:
     )
     parser.add_argument("--mc-matches", type=int, default=60, help="matches of mc vs simple")
     parser.add_argument(
+        "--adaptive-hands",
+        type=int,
+        default=40,
+        help="hands of mc-adaptive vs simple whose decisions it times",
+    )
+    parser.add_argument(
         "--positions-deals", type=int, default=60, help="deals whose positions are evaluated"
     )
     parser.add_argument(
@@ -184,6 +190,46 @@ def expert_positions(rules, count: int) -> list[tuple[np.ndarray, np.ndarray]]:
     return positions
 
 
+def adaptive_positions(rules, hands: int) -> list[tuple]:
+    """The decisions of ``mc-adaptive`` (seat 0) against ``simple`` in ``hands`` hands under
+    ``rules`` (deals 0.. of seed 2), its panel memory kept from hand to hand as a match keeps
+    it (the showdowns read): per decision the position, the memory rows before it and the
+    streams, so that a search there does what it did in play, its posterior update too."""
+    from gin_sim.kernels.enums import Phase, PositionSlot
+    from gin_sim.kernels.playout import decide_nb, scratch_nb
+    from gin_sim.kernels.position import apply_nb, deal_nb
+    from gin_sim.kernels.rng import player_key_nb, shuffle_deck_nb
+    from gin_sim.kernels.search import forget_nb, new_hand_nb, showdown_update_nb
+    from gin_sim.players.calibration import load_undercut_table
+    from gin_sim.players.search_value import NO_TABLES
+    from gin_sim.players.strategies import load_strategy, strategies_to_kernel
+
+    rules_vector = rules.to_kernel()
+    table = load_undercut_table()
+    pair = strategies_to_kernel((load_strategy("mc-adaptive"), load_strategy("simple")), rules)
+    streams, masks, state, _, _, search = scratch_nb()
+    forget_nb(search)
+    deck, deck_state = np.empty(52, np.int8), np.empty(1, np.uint64)
+    positions = []
+    with np.errstate(over="ignore"):
+        for deal in range(hands):
+            shuffle_deck_nb(2, deal, deck, deck_state)
+            streams[0], streams[1] = player_key_nb(2, deal, 0), player_key_nb(2, deal, 1)
+            deal_nb(deck, deal % 2, rules_vector, masks, state)
+            new_hand_nb(search, pair)
+            while state[PositionSlot.PHASE] != Phase.OVER:
+                if state[PositionSlot.PLAYER] == 0:
+                    positions.append(
+                        (masks.copy(), state.copy(), search[17].copy(), streams.copy())
+                    )
+                action = decide_nb(
+                    masks, state, rules_vector, pair, table, NO_TABLES, streams, search
+                )
+                apply_nb(masks, state, rules_vector, action)
+            showdown_update_nb(masks, state, rules_vector, pair, table, search)
+    return positions
+
+
 def bench_search(args: argparse.Namespace) -> None:
     """The search player: decisions and rollouts per second on one thread at positions
     from expert play, and whole games to 100 per second (mc vs simple, standard)."""
@@ -217,6 +263,34 @@ def bench_search(args: argparse.Namespace) -> None:
     )
     print(
         f"rollouts/s: {rollouts / seconds:.0f}  (the same searches: every rollout, those of screened-out candidates included, 1 thread)"
+    )
+
+    # The adaptive searcher beside mc, at its own decisions in play: each search starts from
+    # the panel memory it had there, so its posterior updates (16 evidence worlds per model
+    # after an answered turn) and its worlds' models drawn from the posterior are timed too.
+    adaptive = strategies_to_kernel(
+        (load_strategy("mc-adaptive"), load_strategy("simple")), standard
+    )[0]
+    played = adaptive_positions(standard, args.adaptive_hands)
+    own_streams = np.empty(2, np.uint64)
+
+    def decide_played(params: np.ndarray) -> None:
+        for masks, state, memory, at in played:
+            search[17][:] = memory
+            own_streams[:] = at
+            search_nb(params, masks, state, rules_vector, table, NO_TABLES, own_streams, 0, search)
+
+    per_second = {}
+    for name, params in (("mc-adaptive", adaptive), ("mc", mc)):
+        decide_played(params)  # compile and warm up
+        per_second[name] = len(played) / median_seconds(
+            lambda p=params: decide_played(p), args.repeats
+        )
+    print(
+        f"mc-adaptive decisions/s: {per_second['mc-adaptive']:.0f}  (mc at the same positions: "
+        f"{per_second['mc']:.0f}; mc-adaptive's {len(played):,} decisions in {args.adaptive_hands} "
+        f"hands against simple under standard, each from the panel memory it had in play, 1 thread, "
+        f"median of {args.repeats})"
     )
 
     pair = (load_strategy("mc"), load_strategy("simple"))
@@ -253,7 +327,8 @@ def bench_search(args: argparse.Namespace) -> None:
 
 def bench_positions(args: argparse.Namespace) -> None:
     """Deep evaluation (docs/advice.md) at the default depth: positions of every kind kept
-    from expert play, evaluated on all cores; then a whole dataset of mc against mc."""
+    from expert play (the default keep probabilities), evaluated on all cores; then a whole
+    dataset of mc against mc."""
     from gin_sim.experiments.positions import (
         Evaluation,
         PositionsConfig,
@@ -268,7 +343,7 @@ def bench_positions(args: argparse.Namespace) -> None:
     pair = parse_players("expert,expert")
     evaluation = Evaluation()
     masks, states, info = sample_positions(rules, pair, 1, 0, args.positions_deals)
-    frame, masks, states = positions_frame(pair, 0, masks, states, info)
+    frame = positions_frame(pair, masks, states, info)
     keys = row_keys(1, frame)
     evaluate_positions(masks[:4], states[:4], keys[:4], rules, evaluation)  # compile
     runs = max(1, min(args.repeats, 3))

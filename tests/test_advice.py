@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from dataclasses import replace
 
 import numba
 import numpy as np
@@ -19,13 +20,16 @@ import pytest
 from typer.testing import CliRunner
 
 from gin_sim.experiments.positions import (
+    DEFAULT_KEEP,
     KINDS,
     Evaluation,
     PositionsConfig,
     evaluate_positions,
     evaluation_keys,
     execute,
+    keep_rates,
     load_positions,
+    parse_keep,
     position_arrays,
     sample_positions,
 )
@@ -38,10 +42,11 @@ from gin_sim.game.records import record_to_dict
 from gin_sim.game.rng import evaluation_stream_state
 from gin_sim.game.rules import load_rules
 from gin_sim.interfaces.cli import app
+from gin_sim.kernels import advice as kernel_advice
 from gin_sim.kernels.advice import MAX_ACTIONS, evaluate_positions_nb
 from gin_sim.kernels.enums import DecisionKind, PositionMask, PositionSlot
 from gin_sim.players.calibration import load_undercut_table
-from gin_sim.players.decide import action_words, parse_view, view_of_position
+from gin_sim.players.decide import action_words, max_decisions, parse_view, view_of_position
 from gin_sim.players.strategies import load_strategy, parse_players
 from gin_sim.reference import advice as reference
 from gin_sim.reference.engine import completes_a_meld
@@ -53,52 +58,69 @@ TINY_MC = load_strategy("mc-fast", ["samples=2", "candidates=2", "infer=true"])
 SMALL = Evaluation(samples=6, select=2)
 
 
+# A kept row's facts (``kernels.advice.INFO_*``) by short name.
+INFO_COLUMNS = {
+    "deal": kernel_advice.INFO_DEAL, "kind": kernel_advice.INFO_KIND,
+    "decision": kernel_advice.INFO_DECISION, "count": kernel_advice.INFO_COUNT,
+    "rate": kernel_advice.INFO_RATE, "action": kernel_advice.INFO_ACTION,
+    "own": kernel_advice.INFO_OWN_TAKES, "opp": kernel_advice.INFO_OPP_TAKES,
+    "points": kernel_advice.INFO_POINTS,
+}  # fmt: skip
+
+
 def _dataset(players="expert,expert", deals=12, chunk=5, evaluation=SMALL, rules=HOLLYWOOD):
     return PositionsConfig(rules, parse_players(players), 7, deals, chunk, evaluation)
 
 
-# (rules, players, deals): family and search players, Oklahoma's knock limits (R14a), and a
-# variant where big gin can be declared (R14, never sampled) and a pile card discarded (R11).
+# (rules, players, deals, keep): family and search players, Oklahoma's knock limits (R14a),
+# and a variant where big gin can be declared (R14, never sampled) and a pile card discarded
+# (R11); the default keep probabilities, every decision, and rates that are not powers of 2.
 PAIRINGS = [
-    (HOLLYWOOD, (TINY_MC, load_strategy("expert")), 3),
-    (load_rules("oklahoma"), (load_strategy("expert"), load_strategy("gin-hunter")), 8),
+    (HOLLYWOOD, (TINY_MC, load_strategy("expert")), 3, DEFAULT_KEEP),
+    (load_rules("oklahoma"), (load_strategy("expert"), load_strategy("gin-hunter")), 8, (1,) * 4),
     (
         load_rules("standard", ["big_gin_bonus=31", "may_discard_drawn_upcard=true"]),
         (load_strategy("basic"), load_strategy("expert")),
         8,
+        (0.75, 300 / 1024, 0.25, 1000 / 1024),
     ),
 ]
 
 
-@pytest.mark.parametrize(("rules", "players", "deals"), PAIRINGS)
-def test_kernel_positions_and_evaluations_are_the_reference_ones(rules, players, deals):
+@pytest.mark.parametrize(("rules", "players", "deals", "keep"), PAIRINGS)
+def test_kernel_positions_and_evaluations_are_the_reference_ones(rules, players, deals, keep):
+    """Every kept row's position and facts; the evaluation of the first kept row of each
+    kind of each deal (the reference's evaluation is slow)."""
     seed, first = 11, 40
-    masks, states, info = sample_positions(rules, players, seed, first, deals)
+    masks, states, info = sample_positions(rules, players, seed, first, deals, keep)
+    rates = keep_rates(keep)
     searcher = SMALL.searcher()
-    compared = set()
+    compared, row = set(), 0
     for i in range(deals):
-        kept = reference.sample_deal(seed, first + i, rules, players)
-        assert sorted(kept) == [k for k in range(4) if info[i, k, 0] > 0]
-        for kind, sampled in kept.items():
-            situation = sampled.situation
-            view = view_of_position(masks[i, kind], states[i, kind])
+        kept = reference.sample_deal(seed, first + i, rules, players, tuple(rates))
+        evaluated = set()
+        for sampled in kept:
+            situation, kind = sampled.situation, sampled.kind
+            facts = {name: int(info[row, column]) for name, column in INFO_COLUMNS.items()}
+            assert facts["deal"] == first + i and facts["kind"] == kind
+            assert facts["decision"] == sampled.decision
+            view = view_of_position(masks[row], states[row])
             assert view == view_from_situation(situation)
-            facts = [int(f) for f in info[i, kind]]
-            phase = int(states[i, kind, PositionSlot.PHASE])
-            played = action_words(facts[2], phase)
+            phase = int(states[row, PositionSlot.PHASE])
+            played = action_words(facts["action"], phase)
             assert played == describe_action(sampled.action, situation.phase)
-            expected = [sampled.count, sampled.decision, sampled.own_takes, sampled.opp_takes]
-            assert [facts[0], facts[1], facts[3], facts[4]] == expected
-            assert facts[5] == sampled.points
-            key = evaluation_stream_state(seed, first + i, kind)
-            with np.errstate(over="ignore"):
-                assert int(evaluation_keys(seed, np.array([first + i]), np.array([kind]))[0]) == key
+            expected = [sampled.count, sampled.rate, sampled.own_takes, sampled.opp_takes]
+            assert [facts[k] for k in ("count", "rate", "own", "opp")] == expected
+            assert facts["points"] == sampled.points
+            row += 1
+            if kind in evaluated:
+                continue
+            evaluated.add(kind)
+            key = evaluation_stream_state(seed, first + i, sampled.decision)
+            keys = evaluation_keys(seed, np.array([first + i]), np.array([sampled.decision]))
+            assert int(keys[0]) == key
             found = evaluate_positions(
-                masks[i, kind][None],
-                states[i, kind][None],
-                np.array([key], np.uint64),
-                rules,
-                SMALL,
+                masks[row - 1][None], states[row - 1][None], keys, rules, SMALL
             )
             twin = reference.evaluate(situation, searcher, SMALL.select, key, rules)
             n = int(found.n_actions[0])
@@ -108,6 +130,7 @@ def test_kernel_positions_and_evaluations_are_the_reference_ones(rules, players,
             for name in ("sums", "squares", "gains", "gain_squares"):
                 assert getattr(found, name)[0, :n].tolist() == list(getattr(twin, name)), name
             compared.add(kind)
+    assert row == len(info)  # no row of the kernel's that the reference did not keep
     assert compared == {0, 1, 2, 3}  # every kind was compared
 
 
@@ -165,9 +188,7 @@ def _evaluate(params, masks, states, keys):
 
 
 def test_hidden_cards_never_change_an_evaluation():
-    masks, states, info = sample_positions(HOLLYWOOD, parse_players("expert,expert"), 5, 0, 25)
-    found = np.argwhere(info[:, :, 0] > 0)
-    masks, states = masks[found[:, 0], found[:, 1]], states[found[:, 0], found[:, 1]]
+    masks, states, _ = sample_positions(HOLLYWOOD, parse_players("expert,expert"), 5, 0, 25)
     rng = np.random.default_rng(3)
     redealt = [_redeal_hidden(m, s, rng) for m, s in zip(masks, states, strict=True)]
     other_masks = np.stack([m for m, _ in redealt])
@@ -317,12 +338,129 @@ def test_the_command_writes_resumes_and_refuses(tmp_path):
         (["--overwrite"], "--overwrite needs --out"),
         (["--no-evaluate"], "--samples sets the evaluation"),
         (["--chunk-size", "100001"], "chunk size = 100,001"),
+        (["--keep", "draw=0.3"], "keep draw = 0.3: allowed"),
+        (["--keep", "fold=1"], "unknown kind 'fold'"),
     ):
         result = runner.invoke(app, [*args, *bad])
         assert result.exit_code == 2, (bad, result.output)
         assert message in result.output and "Traceback" not in result.output
     changed = runner.invoke(app, [*args, "--out", out, "--samples", "8"])
     assert changed.exit_code == 2 and "holds another dataset" in changed.output
+
+
+def test_each_decision_is_kept_by_its_own_number_and_kind(monkeypatch):
+    """Keeping is Bernoulli per decision (docs/advice.md): the rows kept at lower
+    probabilities are the rows of every decision whose sampling number falls below the
+    kind's rate, facts unchanged; decisions are numbered in the order of play, below
+    ``max_decisions``; and the kernel's batches of deals (memory) change no row."""
+    import gin_sim.experiments.positions as positions
+
+    players = parse_players("gin-hunter,expert")
+    every = sample_positions(HOLLYWOOD, players, 3, 10, 60, (1,) * 4)
+    info = every[2]
+    assert (np.diff(info[:, kernel_advice.INFO_DEAL]) >= 0).all()
+    for deal in np.unique(info[:, kernel_advice.INFO_DEAL]):
+        decisions = info[info[:, kernel_advice.INFO_DEAL] == deal, kernel_advice.INFO_DECISION]
+        assert (np.diff(decisions) > 0).all()  # by decision, each once
+        kinds = info[info[:, kernel_advice.INFO_DEAL] == deal, kernel_advice.INFO_KIND]
+        counts = info[info[:, kernel_advice.INFO_DEAL] == deal, kernel_advice.INFO_COUNT]
+        assert (counts == np.bincount(kinds, minlength=4)[kinds]).all()  # kind_count: all of them
+    assert info[:, kernel_advice.INFO_DECISION].max() < max_decisions(HOLLYWOOD)
+    keep = (0.5, 0.25, 1 / 1024, 1.0)
+    some = sample_positions(HOLLYWOOD, players, 3, 10, 60, keep)
+    monkeypatch.setattr(positions, "SAMPLE_BATCH_BYTES", 1)  # one deal per kernel call
+    for mine, theirs in zip(
+        some, sample_positions(HOLLYWOOD, players, 3, 10, 60, keep), strict=True
+    ):
+        assert np.array_equal(mine, theirs)
+    key = [kernel_advice.INFO_DEAL, kernel_advice.INFO_DECISION]
+    where = {tuple(row): r for r, row in enumerate(info[:, key])}
+    rows = [where[tuple(row)] for row in some[2][:, key]]  # a subset of every decision's rows
+    assert 0 < len(rows) < len(info)
+    for part in (0, 1):
+        assert np.array_equal(some[part], every[part][rows])
+    facts = info[rows].copy()
+    facts[:, kernel_advice.INFO_RATE] = keep_rates(keep)[facts[:, kernel_advice.INFO_KIND]]
+    assert np.array_equal(some[2], facts)
+    # The sampling stream's numbers, one per decision with a kind, decide alone.
+    from gin_sim.game.rng import Stream, bounded, sample_stream_state
+
+    rates = keep_rates(keep)
+    for deal in range(10, 70):
+        stream = Stream(sample_stream_state(3, deal))
+        mine = info[info[:, kernel_advice.INFO_DEAL] == deal]
+        kept = [
+            int(row[kernel_advice.INFO_DECISION])
+            for row in mine
+            if bounded(stream.next(), 1024) < rates[row[kernel_advice.INFO_KIND]]
+        ]
+        theirs = some[2][some[2][:, kernel_advice.INFO_DEAL] == deal, kernel_advice.INFO_DECISION]
+        assert kept == theirs.tolist()
+
+
+@pytest.mark.parametrize(
+    ("keep", "message"),
+    [
+        ((1, 0.3, 1, 1), "keep draw = 0.3: allowed a probability above 0 and at most 1"),
+        ((0, 1, 1, 1), "keep offer = 0: allowed"),
+        ((1, 1, 1.5, 1), "keep discard = 1.5: allowed"),
+        ((1, 1, 1, True), "keep knock = True: allowed"),
+        ((1, 1, 1), "expected 4 probabilities"),
+    ],
+)
+def test_bad_keep_probabilities_are_one_line_errors(keep, message):
+    with pytest.raises(ConfigError, match=message):
+        PositionsConfig(HOLLYWOOD, parse_players("expert,expert"), 1, 4, 4, None, keep)
+
+
+def test_keep_is_parsed_and_stored_in_the_manifest(tmp_path):
+    assert parse_keep("") == DEFAULT_KEEP == (1.0, 0.5, 0.125, 1.0)
+    assert parse_keep(" knock=0.25 , offer=1") == (1.0, 0.5, 0.125, 0.25)
+    for text, message in (
+        ("fold=1", "unknown kind 'fold'; allowed offer, draw, discard, knock"),
+        ("draw", "expected draw=PROBABILITY"),
+        ("draw=half", "expected draw=PROBABILITY"),
+        ("draw=0.1", "keep draw = 0.1: allowed"),
+    ):
+        with pytest.raises(ConfigError, match=message):
+            parse_keep(text)
+    config = replace(_dataset(deals=4, chunk=4, evaluation=None), keep=(1, 1, 0.5, 1))
+    list(execute(config, tmp_path / "set"))
+    manifest = json.loads((tmp_path / "set" / "manifest.json").read_text())
+    assert manifest["format"] == 2
+    assert manifest["config"]["keep"] == {"offer": 1.0, "draw": 1.0, "discard": 0.5, "knock": 1.0}
+    assert load_positions(tmp_path / "set").attrs["config"]["keep"] == manifest["config"]["keep"]
+
+
+def test_a_format_1_dataset_is_refused_until_rebuilt(tmp_path):
+    config = _dataset(deals=4, chunk=4, evaluation=None)
+    list(execute(config, tmp_path / "set"))
+    path = tmp_path / "set" / "manifest.json"
+    document = json.loads(path.read_text())
+    path.write_text(json.dumps(document | {"format": 1}))
+    for attempt in (
+        lambda: load_positions(tmp_path / "set"),
+        lambda: list(execute(config, tmp_path / "set")),
+    ):
+        with pytest.raises(RunError, match=r"of format 1 .* rebuild it .* --overwrite") as error:
+            attempt()
+        assert "\n" not in str(error.value)
+    rebuilt = pd.concat(execute(config, tmp_path / "set", overwrite=True), ignore_index=True)
+    pd.testing.assert_frame_equal(rebuilt, load_positions(tmp_path / "set").assign(
+        kind=lambda f: f["kind"].astype(str)
+    ))  # fmt: skip
+
+
+def test_rules_whose_hands_could_pass_256_decisions_are_refused():
+    long_hands = load_rules("hollywood", ["max_upcard_takes=200"])
+    assert max_decisions(long_hands) > 256
+    with pytest.raises(ConfigError, match="allowed max_upcard_takes up to 98 with this wall"):
+        PositionsConfig(long_hands, parse_players("expert,expert"), 1, 4, 4, None)
+    most = load_rules("hollywood", ["max_upcard_takes=98"])
+    assert max_decisions(most) == 256
+    PositionsConfig(most, parse_players("expert,expert"), 1, 4, 4, None)
+    with pytest.raises(ValueError, match="decision numbers 0 to 256"):
+        evaluation_keys(1, np.array([0, 0]), np.array([0, 256]))
 
 
 def test_decision_kinds_are_numbered_as_the_kinds_tuple():

@@ -108,12 +108,20 @@ def test_a_new_deal_is_seen_from_the_view(keeps):
     assert (memory.posterior == fresh.posterior) == (keeps == "hand")
 
 
-def test_a_memory_belongs_to_its_decider():
+def test_a_memory_belongs_to_its_strategy_and_rule_set():
+    """Any Decider of the memory's strategy and rule set may use it (one prepared again
+    after a cache let the first go); another strategy's or rule set's is refused."""
     rules = load_rules("standard")
-    one, other = Decider(_small_adaptive(), rules), Decider(_small_adaptive(), rules)
+    one, again = Decider(_small_adaptive(), rules), Decider(_small_adaptive(), rules)
     view = next(_searches(rules, _small_adaptive(), "simple", 0))[0]
-    with pytest.raises(ValueError, match="belongs to the Decider that made it"):
-        one.decide(view, SEED, seat=1, memory=other.memory())
+    memory = one.memory()
+    assert again.decide(view, SEED, seat=1, memory=memory) == one.decide(view, SEED, seat=1)
+    for other in (
+        Decider(_small_adaptive("match"), rules),
+        Decider(_small_adaptive(), load_rules("hollywood")),
+    ):
+        with pytest.raises(ValueError, match="belongs to the strategy and rule set of the Decider"):
+            other.decide(view, SEED, seat=1, memory=memory)
 
 
 def test_the_server_remembers_a_game_named_in_its_requests(tmp_path):

@@ -447,3 +447,73 @@ def test_the_readme_example_runs():
     namespace: dict = {}
     exec(code, namespace)
     assert namespace["returns"][0] == -namespace["returns"][1]
+
+
+@pytest.mark.parametrize(("seat", "style"), [(0, "gin-hunter"), (1, "early-knocker")])
+def test_an_adaptive_bot_plays_the_simulated_hands_and_learns_as_they_do(seat, style):
+    """``mc-adaptive`` (``panel_memory = "match"``) as a GinSimBot against a GinSimBot of a
+    style of its panel, a series of games (one hand each) on gin-sim decks: each game is
+    the kernel's simulated hand of the pair on that deck under ``rules_for_game`` (the
+    same decisions from the same random numbers), and the bot's posterior after each hand
+    is the simulated searcher's, the showdown's evidence included (the bot reports each
+    hand's end to its memory). Decks whose simulated hand is drawn are left out: at the
+    wall OpenSpiel's hand goes on (its Wall phase, module docstring)."""
+    import numpy as np
+    from simulated_hands import SEED, play_hand
+
+    from gin_sim.kernels.playout import scratch_nb
+    from gin_sim.kernels.rng import player_key_nb
+    from gin_sim.kernels.search import forget_nb
+    from gin_sim.players.calibration import load_undercut_table
+    from gin_sim.players.search_value import equity_tables
+    from gin_sim.players.strategies import strategies_to_kernel
+
+    rules = rules_for_game(GAME)
+    adaptive = load_strategy("mc-adaptive")
+    pair = [load_strategy(style), load_strategy(style)]
+    pair[seat] = adaptive
+    strategies = strategies_to_kernel(tuple(pair), rules)
+    table, rules_vector = load_undercut_table(), rules.to_kernel()
+    equity = equity_tables(tuple(pair), rules)
+    scratch = scratch_nb()
+    forget_nb(scratch[5])
+    simulated: list = []  # (deck, decisions, posterior) of the hands kept
+    deck_number = 0
+    with np.errstate(over="ignore"):
+        while len(simulated) < 4:
+            deck = deck_for_deal(SEED, deck_number)
+            deck_number += 1
+            kept = scratch[5][17].copy()
+            for p in (0, 1):  # the bots' streams: game g of the series is deal g
+                scratch[0][p] = player_key_nb(SEED, len(simulated), p)
+            decisions, _, posterior, record = play_hand(
+                rules_vector, strategies, table, equity, scratch, np.array(deck, np.int8), 1,
+                seat, {},
+            )  # fmt: skip
+            if record["draw"]:
+                scratch[5][17][:] = kept  # as if never played
+                continue
+            simulated.append((deck, decisions, posterior))
+    bots = [GinSimBot(GAME, p, pair[p], seed=SEED, deal=0) for p in (0, 1)]
+    asked: list = []
+    decide = bots[seat]._decider.decide
+
+    def logged(view, *args, **kwargs):
+        decision = decide(view, *args, **kwargs)
+        entry = (view, kwargs["draws"], decision.action)
+        if not asked or asked[-1] != entry:  # OpenSpiel's Knock phase asks the knock again
+            asked.append(entry)
+        return decision
+
+    bots[seat]._decider.decide = logged
+    knocks = 0
+    for deck, decisions, posterior in simulated:
+        asked.clear()
+        state = play_deck(GAME, bots, deck)
+        assert state.is_terminal()
+        assert [(draws, action) for _, draws, action in asked] == [
+            (draws, action) for _, action, draws, _ in decisions
+        ]
+        assert list(bots[seat].posterior.values()) == posterior
+        knocks += any(state.knocked())
+    assert knocks >= 3

@@ -31,7 +31,7 @@ from gin_sim.players.decide import Decider
 from gin_sim.players.strategies import load_strategy
 from gin_sim.reference.engine import BIG_GIN, DISCARD, DRAW, OFFER, OVER, Discard, start_hand
 from gin_sim.reference.match import match_key
-from gin_sim.reference.views import view_from_situation
+from gin_sim.reference.views import hand_end_from_hand, view_from_situation
 
 runner = CliRunner()
 CARDS = [f"{r}{s}" for s in "CDHS" for r in "A23456789TJQK"]
@@ -74,7 +74,7 @@ def _check_record(path: Path, seed: int, opponent: str, rules_name: str) -> dict
             if hand.to_move == 1:
                 view = view_from_situation(hand.situation(hand.view()))
                 decision = decider.decide(
-                    view, key, deal=number, seat=1, draws=asked, memory=memory
+                    view, key, deal=number, seat=1, draws=asked, memory=memory, hand_number=number
                 )
                 assert decision.action == move
                 forgetful = decider.decide(view, key, deal=number, seat=1, draws=asked)
@@ -86,6 +86,7 @@ def _check_record(path: Path, seed: int, opponent: str, rules_name: str) -> dict
                 asked += decision.drawn
             hand.apply(parse_move(move, hand.phase))
         assert hand.phase == OVER and hand.result() == hand_record["record"]
+        memory.hand_ended(hand_end_from_hand(hand, 1), hand_number=number)  # as play reports it
         if score is not None and hand.result()["winner"] >= 0:
             score.credit(int(hand.result()["winner"]), int(hand.result()["points"]))
     return document
@@ -274,19 +275,25 @@ class _SimplePerson(Game):
         return parse_move(decision.action, hand.phase)
 
 
-@pytest.mark.parametrize("opponent", ["mc-fast", "random"])
-def test_a_game_played_as_a_simulated_player_is_the_simulated_match(opponent):
+@pytest.mark.parametrize(
+    ("opponent", "seed"),
+    [("mc-fast", 17), ("random", 17)] + [("mc-adaptive", seed) for seed in (17, 18, 19, 20)],
+)
+def test_a_game_played_as_a_simulated_player_is_the_simulated_match(opponent, seed):
     """Played with ``simple``'s moves, a game of ``play`` is the kernel's simulated game
     of ``simple`` against the opponent, hand by hand: the same deals and dealers (R5), and
-    the opponent reads its random stream where its last decision left it (``drawn``)."""
+    the opponent reads its random stream where its last decision left it (``drawn``). An
+    adaptive opponent learns from the showdowns too (``play`` reports each hand's end to its
+    memory): without that it left the simulated game at hands 5, 1, 3 and 1 of seeds 17 to
+    20 (issue 26)."""
     rules = load_rules("standard")
     opponent_strategy = load_strategy(opponent).for_rules(rules)
-    settings = GameSettings(rules, opponent_strategy, "game", seed=17)
+    settings = GameSettings(rules, opponent_strategy, "game", seed=seed)
     game = _SimplePerson(settings, read_line=lambda prompt: None, say=lambda line: None)
     assert game.play()
     start = parse_start(None, "game", rules=rules)
     players = (load_strategy("simple"), load_strategy(opponent))
-    _, hands = simulate_matches(rules, players, 1, seed=17, with_hands=True, start=start)
+    _, hands = simulate_matches(rules, players, 1, seed=seed, with_hands=True, start=start)
     assert len(hands) == len(game.hands) >= 2
     for kernel, played in zip(hands, game.hands, strict=True):
         assert record_to_dict(kernel) == played["record"]

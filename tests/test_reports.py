@@ -86,7 +86,7 @@ EXPECTED_FIGURES = {
 
 
 @pytest.fixture(scope="module")
-def default_set(tmp_path_factory, unit_weights_for_module) -> Path:
+def default_set(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("reports")
     with pytest.MonkeyPatch.context() as patch:  # the equity model's matches, kept small
         for name, value in EQUITY_MODEL.items():

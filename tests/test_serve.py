@@ -49,6 +49,23 @@ BAD_LINES = [
     (json.dumps({"id": 7, "view": VIEW, "seed": -1}).encode(), "seed -1 out of range"),
     (b'{"id": 8, "view": \xff}', "the line is not UTF-8"),
     (json.dumps({"id": 9, "view": VIEW, "game": 5}).encode(), "request field 'game' = 5"),
+    (
+        json.dumps({"id": 10, "view": VIEW, "game": "g", "hand_end": {"knocker": "none"}}).encode(),
+        "'view' (a decision) or 'hand_end' (a hand's end), not both",
+    ),
+    (json.dumps({"id": 11, "hand_end": {"knocker": "none"}}).encode(), "'hand_end' needs 'game'"),
+    (
+        json.dumps({"id": 12, "game": "g", "hand_end": {"knocker": "him"}}).encode(),
+        "hand end: field 'knocker' = 'him'",
+    ),
+    (
+        json.dumps({"id": 13, "game": "g", "view": VIEW, "hand_number": -1}).encode(),
+        "hand_number",
+    ),
+    (
+        json.dumps({"id": 14, "game": "g", "hand_end": {"knocker": "none"}, "seed": 3}).encode(),
+        "a hand's end draws no random numbers",
+    ),
     (b"[" * 100_000, "nested too deeply"),
     (b'{"id": "' + b"x" * (MAX_LINE + 10) + b'"}', "longer than 1,048,576 bytes"),
 ]
@@ -72,14 +89,14 @@ def _requests(count: int) -> list[dict]:
 
 
 def _lines(requests: list[dict]) -> tuple[bytes, list]:
-    """The request lines with a bad line after every 20th and a blank one; the answers
+    """The request lines with a bad line after every 15th and a blank one; the answers
     expected in order (a request's expected answer, or the substring of an error)."""
     lines, expected = [], []
     for i, request in enumerate(requests):
         lines.append(json.dumps(request).encode())
         expected.append(request)
-        if i % 20 == 0:
-            bad, message = BAD_LINES[(i // 20) % len(BAD_LINES)]
+        if i % 15 == 0:
+            bad, message = BAD_LINES[(i // 15) % len(BAD_LINES)]
             lines += [bad, b"   "]
             expected.append(message)
     return b"\n".join(lines) + b"\n", expected
@@ -163,3 +180,34 @@ def test_a_search_answer_and_the_doctests():
     assert chosen["action"] == document["action"]
     assert chosen["low"] < chosen["mean"] < chosen["high"]
     assert doctest.testmod(importlib.import_module("gin_sim.interfaces.serve")).failed == 0
+
+
+def test_a_games_memory_outlives_the_prepared_strategy_cache(monkeypatch):
+    """A game's memory holds no prepared strategy: when the server lets the ``Decider`` go
+    (more than ``PREPARED`` pairs in use), the memory stays (``"memory": "kept"``) and the
+    Decider is freed; past ``GAMES`` games the oldest memory goes, and its next request
+    says ``"memory": "new"``."""
+    import gc
+    import weakref
+
+    from gin_sim.interfaces import serve
+
+    monkeypatch.setattr(serve, "PREPARED", 2)
+    monkeypatch.setattr(serve, "GAMES", 2)
+    small = replace(load_strategy("mc-adaptive"), samples=4, screen=0)
+    situations = list(decisions_reference(5, 0, "hollywood", ("simple", small)))
+    views = [view_from_situation(s) for s, _ in situations if s.player == 1]
+    server = serve.Server("hollywood", "simple")
+    path = Path(__file__).parents[1] / "configs" / "strategies" / "mc-adaptive.toml"
+    request = {"strategy": str(path), "game": "g", "seed": 1}
+    first = server.answer(request | {"view": views[0]})
+    decider = weakref.ref(server.decider(str(path), "hollywood"))
+    for strategy in ("expert", "gin-hunter", "defensive"):  # the adaptive player's pair goes
+        server.answer({"strategy": strategy, "view": VIEW})
+    gc.collect()
+    assert first["memory"] == "new" and decider() is None
+    again = server.answer(request | {"view": views[1], "draws": 1})
+    assert again["memory"] == "kept"
+    for game in ("h", "i"):  # two more games: "g" is the least recently used and goes
+        server.answer(request | {"game": game, "view": views[0]})
+    assert server.answer(request | {"view": views[2]})["memory"] == "new"

@@ -4,9 +4,11 @@ docs/advice.md is the specification: which positions are kept, every column, and
 evaluation measures each action. In short:
 
 - ``sample_positions`` plays deals exactly as ``simulate`` does (deal ``i``'s deck, dealer
-  and player streams come from ``(seed, i)``) and keeps, per deal, one decision of each kind
-  (offer, draw, discard, knock), chosen uniformly among that kind's decisions in the hand
-  by a stream of its own. A position depends only on the seed and its deal.
+  and player streams come from ``(seed, i)``) and keeps each decision of a kind (offer,
+  draw, discard, knock) independently with that kind's probability (``keep``), by a stream
+  of its own: being kept never depends on how the hand goes on, and each row carries its
+  ``weight``, the decisions of its kind it stands for. A deal's rows depend only on the
+  seed, the deal and the keep probabilities.
 - ``evaluate_positions`` evaluates every relevant action of each position with a deep
   search that sees only the decider's view (``Evaluation``: worlds, rollout policy,
   opponent model, inference), common random numbers across the actions.
@@ -21,6 +23,8 @@ evaluation measures each action. In short:
 >>> frame = next(execute(config))
 >>> sorted(set(frame["kind"])) <= ["discard", "draw", "knock", "offer"], len(set(frame["deal"]))
 (True, 4)
+>>> frame.groupby("kind")["weight"].first().to_dict()  # 1 / the default keep probabilities
+{'discard': 8.0, 'draw': 2.0, 'knock': 1.0, 'offer': 1.0}
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ from gin_sim.experiments.runs import (
     RunError,
 )
 from gin_sim.experiments.simulate import _wrapping_arithmetic, use_threads
+from gin_sim.experiments.summary import Estimate
 from gin_sim.game.cards import format_card, parse_card_list
 from gin_sim.game.config import ConfigError, parse_json, read_user_file
 from gin_sim.game.limits import check_chunks, check_count, check_seed
@@ -48,10 +53,13 @@ from gin_sim.game.rules import Rules, rules_from_dict
 from gin_sim.kernels.advice import (
     INFO_ACTION,
     INFO_COUNT,
+    INFO_DEAL,
     INFO_DECISION,
+    INFO_KIND,
     INFO_OPP_TAKES,
     INFO_OWN_TAKES,
     INFO_POINTS,
+    INFO_RATE,
     MAX_ACTIONS,
     N_INFO,
     evaluate_positions_nb,
@@ -63,7 +71,8 @@ from gin_sim.kernels.deadwood import melds_with_card_nb, min_deadwood_nb
 from gin_sim.kernels.decisions import least_deadwood_discard_nb
 from gin_sim.kernels.enums import (
     ACTION_KNOCK,
-    N_DECISION_KINDS,
+    KEEP_SCALE,
+    MAX_DEAL_DECISIONS,
     N_POSITION_MASKS,
     N_POSITION_SLOTS,
     DecisionKind,
@@ -73,7 +82,12 @@ from gin_sim.kernels.enums import (
 from gin_sim.kernels.rng import evaluation_key_nb
 from gin_sim.kernels.search import mean_gain_nb
 from gin_sim.players.calibration import load_undercut_table
-from gin_sim.players.decide import action_words, view_of_position
+from gin_sim.players.decide import (
+    STOCK_AFTER_DEAL,
+    action_words,
+    max_decisions,
+    view_of_position,
+)
 from gin_sim.players.search_value import equity_tables
 from gin_sim.players.strategies import (
     MAX_SAMPLES,
@@ -83,24 +97,106 @@ from gin_sim.players.strategies import (
 )
 
 __all__ = [
+    "DEFAULT_KEEP",
     "KINDS",
     "Evaluation",
     "PositionsConfig",
     "evaluate_frame",
     "evaluate_positions",
     "execute",
+    "keep_rates",
     "load_positions",
+    "parse_keep",
     "position_arrays",
     "sample_positions",
     "view_features",
 ]
 
 KINDS = tuple(name.lower() for name in DecisionKind._fields)  # offer, draw, discard, knock
-DATASET_FORMAT = 1
+# Format 2: each decision kept independently with its kind's probability (format 1 kept
+# one decision of each kind per deal, a choice that depended on the hand's future).
+DATASET_FORMAT = 2
 DATASET_KIND = "positions"  # the manifest's mark: a positions dataset, not a run
-# Deals per chunk: a chunk's positions are held in memory (about 4 KB a deal) and a chunk
-# of mc play takes seconds per hundred deals, so larger chunks only delay saving.
+# Deals per chunk: a chunk's positions are held in memory (evaluated rows of about 1.5 KB,
+# about 10 rows a deal at the default keep probabilities) and a chunk of mc play takes
+# seconds per hundred deals, so larger chunks only delay saving.
 MAX_CHUNK_DEALS = 100_000
+# The keep probabilities by kind (KINDS order) unless told: every offer and knock decision
+# (the knock positions are the headline and the rarest), half the draws, an eighth of the
+# discards (the costliest to evaluate and the least used).
+DEFAULT_KEEP = (1.0, 0.5, 0.125, 1.0)
+# The most memory ``sample_positions`` gives the kernel's output at a time: it plays the deals
+# in batches whose every decision could be kept in this many bytes.
+SAMPLE_BATCH_BYTES = 64 << 20
+
+
+def _probability(kind: str, value: Any, shown: str | None = None) -> float:
+    """A kind's keep probability as a float, or a one-line ConfigError naming the kind and
+    the value (``shown``: as the user wrote it)."""
+    scaled = value * KEEP_SCALE if isinstance(value, int | float) else None
+    if (
+        isinstance(value, bool)
+        or scaled is None
+        or not 1 <= scaled <= KEEP_SCALE
+        or scaled != int(scaled)
+    ):
+        written = repr(value) if shown is None else shown
+        raise ConfigError(
+            f"keep {kind} = {written}: allowed a probability above 0 and at most 1 that is a multiple of 1/{KEEP_SCALE} (1, 0.5, 0.125, 3/1024 = 0.0029296875, ...)"
+        )
+    return float(value)
+
+
+def check_keep(keep: Any) -> tuple[float, ...]:
+    """The keep probabilities, by kind in KINDS order, as floats; a one-line ConfigError
+    naming the kind and the value unless each is a multiple of 1/1024 in (0, 1]."""
+    if not isinstance(keep, tuple | list) or len(keep) != len(KINDS):
+        raise ConfigError(
+            f"keep = {keep!r}: expected {len(KINDS)} probabilities, one per kind ({', '.join(KINDS)})"
+        )
+    return tuple(_probability(kind, value) for kind, value in zip(KINDS, keep, strict=True))
+
+
+def keep_rates(keep: tuple[float, ...]) -> np.ndarray:
+    """The kernels' keep rates: int64[4], kind ``k`` kept with probability ``rates[k] / 1024``."""
+    return np.array([round(p * KEEP_SCALE) for p in check_keep(keep)], np.int64)
+
+
+def parse_keep(text: str) -> tuple[float, ...]:
+    """``--keep``: ``kind=probability`` pairs, comma-separated (any subset of the kinds;
+    the others keep ``DEFAULT_KEEP``'s), as probabilities by kind in KINDS order."""
+    keep = dict(zip(KINDS, DEFAULT_KEEP, strict=True))
+    for part in text.split(","):
+        if not part.strip():
+            continue
+        kind, sep, value = (piece.strip() for piece in part.partition("="))
+        if kind not in keep:
+            raise ConfigError(
+                f"--keep {part.strip()!r}: unknown kind {kind!r}; allowed {', '.join(KINDS)}"
+            )
+        try:
+            number = float(value) if sep else None
+        except ValueError:
+            number = None
+        if number is None:
+            raise ConfigError(
+                f"--keep {part.strip()!r}: expected {kind}=PROBABILITY, such as {kind}=0.5"
+            )
+        keep[kind] = _probability(kind, number, value)
+    return tuple(keep[kind] for kind in KINDS)
+
+
+def check_decisions(rules: Rules) -> int:
+    """The most decisions a hand of ``rules`` can have (``decide.max_decisions``); a
+    one-line ConfigError when a position's decision number could reach MAX_DEAL_DECISIONS,
+    which keys its streams."""
+    most = max_decisions(rules)
+    if most > MAX_DEAL_DECISIONS:
+        cap = (MAX_DEAL_DECISIONS - 2) // 2 - STOCK_AFTER_DEAL + rules.wall
+        raise ConfigError(
+            f"rules with max_upcard_takes = {rules.max_upcard_takes} and wall = {rules.wall} allow {most} decisions in a hand: a positions dataset keys each position's streams by its decision number, below {MAX_DEAL_DECISIONS}; allowed max_upcard_takes up to {cap} with this wall"
+        )
+    return most
 
 
 @dataclass(frozen=True)
@@ -169,7 +265,8 @@ class Evaluation:
 class PositionsConfig(Chunked):
     """Everything that determines a dataset (never threads, chunking's effect or workers):
     the rules and the two strategies that play the deals, the seed, the deals ``0 ..
-    deals - 1``, and the evaluation (None: positions only)."""
+    deals - 1``, the evaluation (None: positions only) and the keep probabilities by kind
+    (``keep``, KINDS order: multiples of 1/1024 in (0, 1])."""
 
     rules: Rules
     players: tuple[Strategy, Strategy]
@@ -177,6 +274,7 @@ class PositionsConfig(Chunked):
     deals: int
     chunk_size: int = 100
     evaluation: Evaluation | None = Evaluation()
+    keep: tuple[float, ...] = DEFAULT_KEEP
 
     def __post_init__(self) -> None:
         if not isinstance(self.rules, Rules):
@@ -195,6 +293,8 @@ class PositionsConfig(Chunked):
         check_count(self.chunk_size, "chunk size", 1, MAX_CHUNK_DEALS)
         for player in self.players:
             player.for_rules(self.rules)  # a threshold above the knock limit is an error now
+        object.__setattr__(self, "keep", check_keep(self.keep))
+        check_decisions(self.rules)
 
     @property
     def total(self) -> int:
@@ -208,6 +308,7 @@ class PositionsConfig(Chunked):
             "deals": self.deals,
             "chunk_size": self.chunk_size,
             "evaluation": None if self.evaluation is None else asdict(self.evaluation),
+            "keep": dict(zip(KINDS, self.keep, strict=True)),
         }
 
     @classmethod
@@ -222,6 +323,9 @@ class PositionsConfig(Chunked):
             )
             if values["evaluation"] is not None:
                 values["evaluation"] = Evaluation(**values["evaluation"])
+            if set(values["keep"]) != set(KINDS):
+                raise KeyError(f"keep: {sorted(values['keep'])}")
+            values["keep"] = tuple(values["keep"][kind] for kind in KINDS)
             return cls(**values)
         except ConfigError as error:
             raise RunError(
@@ -238,24 +342,47 @@ def sample_positions(
     seed: int,
     first_deal: int,
     deals: int,
+    keep: tuple[float, ...] = DEFAULT_KEEP,
     threads: int | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Play deals ``first_deal .. first_deal + deals - 1`` and keep one position of each
-    kind per deal: (masks uint64[deals, 4, N_POSITION_MASKS], states int64[deals, 4,
-    N_POSITION_SLOTS], facts int64[deals, 4, N_INFO]), the kinds in ``KINDS`` order; a
-    kind the hand did not have has count 0 (``kernels.advice.INFO_COUNT``)."""
+    """Play deals ``first_deal .. first_deal + deals - 1`` and keep each decision of kind
+    ``k`` with probability ``keep[k]`` (KINDS order): (masks uint64[m, N_POSITION_MASKS],
+    states int64[m, N_POSITION_SLOTS], facts int64[m, N_INFO]) of the ``m`` kept positions
+    by deal, then decision (the facts' columns: ``kernels.advice.INFO_*``, the deal's index
+    included). The deals are played in batches, so the kernel's output never takes more
+    than about SAMPLE_BATCH_BYTES whatever ``deals``; the rows do not depend on them."""
     check_seed(seed)
     check_count(deals, "deals")
+    rates = keep_rates(keep)
+    slots = check_decisions(rules)
     use_threads(threads)
-    masks = np.zeros((deals, N_DECISION_KINDS, N_POSITION_MASKS), np.uint64)
-    states = np.zeros((deals, N_DECISION_KINDS, N_POSITION_SLOTS), np.int64)
-    info = np.zeros((deals, N_DECISION_KINDS, N_INFO), np.int64)
-    with _wrapping_arithmetic():
-        sample_positions_nb(
-            np.uint64(seed), first_deal, rules.to_kernel(), strategies_to_kernel(players, rules),
-            load_undercut_table(), equity_tables(players, rules), masks, states, info,
+    row_bytes = 8 * (N_POSITION_MASKS + N_POSITION_SLOTS + N_INFO)
+    batch = max(1, min(deals, SAMPLE_BATCH_BYTES // (slots * row_bytes)))
+    args = (
+        rules.to_kernel(), rates, strategies_to_kernel(players, rules), load_undercut_table(),
+        equity_tables(players, rules),
+    )  # fmt: skip
+    parts = []
+    for start in range(0, deals, batch):
+        n = min(batch, deals - start)
+        masks = np.empty((n, slots, N_POSITION_MASKS), np.uint64)
+        states = np.empty((n, slots, N_POSITION_SLOTS), np.int64)
+        info = np.empty((n, slots, N_INFO), np.int64)
+        kept = np.zeros(n, np.int64)
+        with _wrapping_arithmetic():
+            sample_positions_nb(
+                np.uint64(seed), first_deal + start, *args, masks, states, info, kept
+            )
+        if kept.max() > slots:  # max_decisions is a bound: never, unless the rules changed
+            raise RuntimeError(f"a hand kept {kept.max()} decisions, more than its {slots} rows")
+        rows = np.arange(slots)[None, :] < kept[:, None]  # by deal, then decision
+        parts.append((masks[rows], states[rows], info[rows]))
+    if not parts:
+        return (
+            np.zeros((0, N_POSITION_MASKS), np.uint64), np.zeros((0, N_POSITION_SLOTS), np.int64),
+            np.zeros((0, N_INFO), np.int64),
         )  # fmt: skip
-    return masks, states, info
+    return tuple(np.concatenate(column) for column in zip(*parts, strict=True))  # type: ignore[return-value]
 
 
 def _hand_facts(hand: int, card: int, from_pile: bool) -> tuple[int, int, bool]:
@@ -314,26 +441,23 @@ def _mask(cards: list[int]) -> int:
 
 
 def positions_frame(
-    players: tuple[Strategy, Strategy],
-    first_deal: int,
-    masks: np.ndarray,
-    states: np.ndarray,
-    info: np.ndarray,
-) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
-    """The rows of the positions that ``sample_positions`` kept, by deal then kind, and
-    their positions as arrays (masks uint64[m, 7], states int64[m, 120])."""
+    players: tuple[Strategy, Strategy], masks: np.ndarray, states: np.ndarray, info: np.ndarray
+) -> pd.DataFrame:
+    """The rows (docs/advice.md, "Columns") of the positions ``sample_positions`` kept, in
+    its order: by deal, then decision."""
     rows = []
-    kept = np.argwhere(info[:, :, INFO_COUNT] > 0)  # by deal, then kind
-    for i, kind in kept:
-        mask_row, state_row, facts = masks[i, kind], states[i, kind], info[i, kind]
+    for mask_row, state_row, facts in zip(masks, states, info, strict=True):
         seat = int(state_row[PositionSlot.PLAYER])
+        probability = int(facts[INFO_RATE]) / KEEP_SCALE
         row = {
-            "deal": first_deal + int(i),
-            "kind": KINDS[kind],
+            "deal": int(facts[INFO_DEAL]),
+            "kind": KINDS[int(facts[INFO_KIND])],
             "seat": seat,
             "strategy": players[seat].name,
             "decision": int(facts[INFO_DECISION]),
             "kind_count": int(facts[INFO_COUNT]),
+            "keep_probability": probability,
+            "weight": 1.0 / probability,
         }
         row |= view_features(view_of_position(mask_row, state_row))
         row |= {
@@ -345,12 +469,7 @@ def positions_frame(
             "position_state": state_row.astype(np.int16),
         }
         rows.append(row)
-    frame = pd.DataFrame(rows)
-    flat_masks = masks[kept[:, 0], kept[:, 1]] if len(kept) else masks.reshape(0, N_POSITION_MASKS)
-    flat_states = (
-        states[kept[:, 0], kept[:, 1]] if len(kept) else states.reshape(0, N_POSITION_SLOTS)
-    )
-    return frame, flat_masks, flat_states
+    return pd.DataFrame(rows)
 
 
 def position_arrays(frame: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
@@ -364,16 +483,23 @@ def position_arrays(frame: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
 
 
 def row_keys(seed: int, frame: pd.DataFrame) -> np.ndarray:
-    """The world streams of a dataset's rows (``evaluation_keys`` of their deals and kinds)."""
-    kinds = np.array([KINDS.index(k) for k in frame["kind"]], np.int64)
-    return evaluation_keys(seed, frame["deal"].to_numpy(), kinds)
+    """The world streams of a dataset's rows (``evaluation_keys`` of their deals and
+    decisions)."""
+    return evaluation_keys(seed, frame["deal"].to_numpy(), frame["decision"].to_numpy())
 
 
-def evaluation_keys(seed: int, deals: np.ndarray, kinds: np.ndarray) -> np.ndarray:
-    """Each position's world stream: a function of the seed, its deal and its kind only."""
+def evaluation_keys(seed: int, deals: np.ndarray, decisions: np.ndarray) -> np.ndarray:
+    """Each position's world stream: a function of the seed, its deal and its decision
+    number in the hand only (``kernels.rng.evaluation_key_nb``), which must be below
+    MAX_DEAL_DECISIONS (``check_decisions`` makes sure of it for a dataset's rules)."""
+    decisions = np.asarray(decisions, np.int64)
+    if len(decisions) and not 0 <= decisions.min() <= decisions.max() < MAX_DEAL_DECISIONS:
+        raise ValueError(
+            f"decision numbers {decisions.min()} to {decisions.max()}: a position's streams are keyed by a decision number 0 to {MAX_DEAL_DECISIONS - 1}"
+        )
     with _wrapping_arithmetic():
         return np.array(
-            [evaluation_key_nb(np.uint64(seed), int(d), int(k)) for d, k in zip(deals, kinds, strict=True)],
+            [evaluation_key_nb(np.uint64(seed), int(d), int(k)) for d, k in zip(deals, decisions, strict=True)],
             dtype=np.uint64,
         )  # fmt: skip
 
@@ -531,12 +657,13 @@ def play_headline(
     times with the stock reshuffled (unseen by both, so every order is as likely as the
     real one) and fresh player streams, both actions on the same stocks and streams.
     Returns ``play_gain`` and ``play_gain_se`` (across continuations) per row. The stream
-    of row ``(deal, kind)`` depends only on ``seed``, the deal and the kind."""
+    of row ``(deal, decision)`` depends only on ``seed``, the deal and the decision."""
     check_count(continuations, "continuations", 1, 100_000)
     headline, baseline = headline_actions(frame)
     masks, states = position_arrays(frame)
-    kinds = np.array([KINDS.index(k) for k in frame["kind"]], np.int64)
-    keys = evaluation_keys(seed ^ _CHECK_DOMAIN, frame["deal"].to_numpy(), kinds)
+    keys = evaluation_keys(
+        seed ^ _CHECK_DOMAIN, frame["deal"].to_numpy(), frame["decision"].to_numpy()
+    )
     use_threads(threads)
     values = np.zeros((2 * len(frame), continuations), np.float64)
     with _wrapping_arithmetic():
@@ -554,9 +681,9 @@ def play_chunk(config: PositionsConfig, chunk: int, threads: int | None = None) 
     """One chunk of a dataset: the positions of its deals, evaluated if asked."""
     start, stop = config.chunk_range(chunk)
     masks, states, info = sample_positions(
-        config.rules, config.players, config.seed, start, stop - start, threads
+        config.rules, config.players, config.seed, start, stop - start, config.keep, threads
     )
-    frame = positions_frame(config.players, start, masks, states, info)[0]
+    frame = positions_frame(config.players, masks, states, info)
     if config.evaluation is None:
         return frame
     return evaluate_frame(frame, config.rules, config.evaluation, config.seed, threads)
@@ -620,6 +747,14 @@ def read_positions_manifest(directory: str | Path) -> PositionsConfig:
         raise RunError(
             f"{path} is damaged ({error}): it cannot be read as JSON; restore it or start the dataset again with --overwrite"
         ) from None
+    if (
+        isinstance(document, dict)
+        and document.get("dataset") == DATASET_KIND
+        and document.get("format") == 1
+    ):
+        raise RunError(
+            f"{path} is a positions dataset of format 1 (one position of each kind per deal, a choice that depended on the hand's future); this gin-sim reads format {DATASET_FORMAT} only: rebuild it with the same command and --overwrite"
+        )
     if (
         not isinstance(document, dict)
         or document.get("dataset") != DATASET_KIND
@@ -706,29 +841,32 @@ def load_positions(directory: str | Path) -> pd.DataFrame:
     return frame
 
 
-SUMMARY_COLUMNS = ("kind", "deadwood", "gain", "played", "best")  # what summary_by_kind reads
+# What summary_by_kind reads.
+SUMMARY_COLUMNS = ("deal", "kind", "weight", "deadwood", "gain", "played", "best")
 
 
 def summary_by_kind(frame: pd.DataFrame) -> pd.DataFrame:
-    """Per kind: positions, mean own deadwood, and for evaluated datasets the mean headline
-    gain (take over draw, knock over the best discard; docs/advice.md) with its 95% interval
-    across positions, and how often the played action is the evaluation's best."""
+    """Per kind: positions, and per decision (rows weighted by ``weight``, a ratio of sums;
+    docs/advice.md) the mean own deadwood and, for evaluated datasets, the mean headline
+    gain (take over draw, knock over the best discard) with its 95% interval clustered by
+    deal (a deal gives several rows), and how often the played action is the evaluation's
+    best."""
     rows = []
     for kind in KINDS:
         part = frame[frame["kind"] == kind]
+        weights = part["weight"].to_numpy(np.float64)
         row: dict[str, Any] = {"kind": kind, "positions": len(part)}
-        row["mean_deadwood"] = float(part["deadwood"].mean()) if len(part) else np.nan
+        row["mean_deadwood"] = Estimate.of(weights * part["deadwood"], weights).mean
         if "gain" in frame:
-            gains = part["gain"].dropna().to_numpy(np.float64)
-            mean = float(gains.mean()) if len(gains) else np.nan
-            half = (
-                1.959963984540054 * gains.std(ddof=1) / np.sqrt(len(gains))
-                if len(gains) > 1
-                else np.nan
-            )
-            row |= {"gain": mean, "gain_low": mean - half, "gain_high": mean + half}
-            row["played_is_best"] = (
-                float((part["played"] == part["best"]).mean()) if len(part) else np.nan
-            )
+            measured = part["gain"].notna().to_numpy()
+            w, deals = weights[measured], part["deal"].to_numpy()[measured]
+            gain = Estimate.of(w * part["gain"].to_numpy(np.float64)[measured], w, groups=deals)
+            row |= {
+                "gain": gain.mean,
+                "gain_low": gain.mean - gain.half_width,
+                "gain_high": gain.mean + gain.half_width,
+            }
+            best = (part["played"] == part["best"]).to_numpy(np.float64)
+            row["played_is_best"] = Estimate.of(weights * best, weights).mean
         rows.append(row)
     return pd.DataFrame(rows)

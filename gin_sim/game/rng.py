@@ -89,8 +89,13 @@ def sample_stream_state(seed: int, deal: int) -> int:
     return splitmix64((splitmix64((seed & MASK64) ^ SAMPLE_KEY) + deal) & MASK64)
 
 
-def evaluation_stream_state(seed: int, deal: int, kind: int) -> int:
-    """The initial state of the world stream of the evaluation of the position of kind
-    ``kind`` (0 to 3) of ``deal`` (docs/advice.md)."""
+def evaluation_stream_state(seed: int, deal: int, decision: int) -> int:
+    """The initial state of the world stream of the evaluation of the position at decision
+    ``decision`` (its number in the hand, 0 to 255) of ``deal`` (docs/advice.md)."""
     deal = _check_index(deal, "deal")
-    return splitmix64((splitmix64((seed & MASK64) ^ EVALUATION_KEY) + 4 * deal + kind) & MASK64)
+    decision = _check_index(decision, "decision")
+    if decision >= 256:
+        raise ValueError(f"decision must be below 256, got {decision}")
+    return splitmix64(
+        (splitmix64((seed & MASK64) ^ EVALUATION_KEY) + 256 * deal + decision) & MASK64
+    )

@@ -10,8 +10,13 @@ observations after every step) and ``state.legal_actions(player_id)``. From that
 it replays the public record of the hand (who took which discard, who passed which card,
 the turn counts, the pile takes: docs/strategies.md, "What a player knows") and builds
 ``decide``'s view. It never reads the opponent's hidden cards, the stock or the chance
-outcomes (tests re-deal them and check that nothing changes). Nothing is kept between
-calls but a cache of the parsed history, so a framework may call ``step`` on any state.
+outcomes (tests re-deal them and check that nothing changes), with one exception at the end:
+when an action (its own in ``step``, the opponent's in ``inform_action``) ends the hand, it
+reads from the final state what a showdown at a table shows, both hands whole (OpenSpiel
+shows a player's unmatched cards to nobody), and reports the hand's end to its search
+player's opponent memory (``OpponentMemory.hand_ended``), as a simulated match shows it.
+Besides that memory, the bot keeps a cache of the parsed history and the random numbers
+each of its decisions drew, so a framework may call ``step`` on any state.
 
 How OpenSpiel's phases map to gin-sim's (``R`` numbers are RULES.md):
 
@@ -271,10 +276,11 @@ class PublicRecord:
     passed: list[int] = field(default_factory=lambda: [0, 0])
     turns: list[int] = field(default_factory=lambda: [0, 0])
     pile_takes: int = 0
-    decisions: int = 0  # the player's finished decisions: its random stream's position
     last_taken: int = -1  # the player's latest card taken (from the pile or the stock)
     last_from_pile: bool = False
     hand_before_stock: int = -1  # the player's hand while its stock card is on the way
+    # Each player's last take: the card when it came from the pile (else -1), and whether.
+    takes: list[tuple[int, bool]] = field(default_factory=lambda: [(-1, False), (-1, False)])
 
     def advance(self, action: int | None, after: Observation) -> None:
         """Take one step of the history: ``action`` is the player's own (None for the
@@ -292,9 +298,6 @@ class PublicRecord:
             action = _opponent_action(before, after)
         if action is None:
             return
-        if actor == me and before.phase in ("FirstUpcard", "Draw", "Discard", "Wall"):
-            # A knock is half of a "knock X" decision, finished by its discard.
-            self.decisions += action != KNOCK
         top = before.upcard
         if before.phase in ("FirstUpcard", "Draw", "Wall") and action in (DRAW_UPCARD, KNOCK):
             self._take(actor, top)  # in the Wall phase a knock takes the upcard
@@ -302,6 +305,7 @@ class PublicRecord:
             if top >= 0:
                 self.passed[actor] |= 1 << top
             self.turns[actor] += 1
+            self.takes[actor] = (-1, False)
             if actor == me:
                 self.last_from_pile = False
                 self.hand_before_stock = before.hands[me]
@@ -316,6 +320,7 @@ class PublicRecord:
         self.taken[actor] |= 1 << card
         self.turns[actor] += 1
         self.pile_takes += 1
+        self.takes[actor] = (card, True)
         if actor == self.player:
             self.last_taken, self.last_from_pile = card, True
 
@@ -349,9 +354,14 @@ class GinSimBot(pyspiel.Bot):
     ``player_id`` in deal ``deal`` of ``seed`` (``gin_sim.players.decide``): ``restart`` (which
     ``pyspiel.evaluate_bots`` calls before every game) moves to the next deal, so that a
     series of games is reproducible from ``seed`` and the first ``deal``. Each decision
-    starts at position ``draws`` = the bot's earlier decisions in the hand, so a search
-    player's searches get numbers of their own (``random``, which may draw up to 4 numbers a
-    decision, shares some between consecutive decisions).
+    reads the stream where the bot's earlier decisions of the hand left it (their ``drawn``),
+    as a simulated hand does, so a game of two gin-sim strategies is the simulated hand on
+    the same deck while no hand reaches OpenSpiel's Wall phase (tested). A bot asked in the
+    middle of a hand whose earlier decisions it did not make starts at number 0.
+
+    A search player with an opponent panel keeps its posterior across the games of the
+    series (``panel_memory = "match"``), each game a hand: ``restart`` starts a new hand,
+    and the end of each hand is reported to it (module docstring).
 
     >>> game = pyspiel.load_game("gin_rummy")
     >>> bots = [GinSimBot(game, 0, "simple"), pyspiel.make_simple_gin_rummy_bot(game.get_parameters(), 1)]
@@ -387,6 +397,9 @@ class GinSimBot(pyspiel.Bot):
         # A search player's opponent panel learns across the decisions of a game, and
         # across games with panel_memory = "match" (the opponent stays the same).
         self._memory = self._decider.memory()
+        # The numbers each decision of this hand drew, by its information-state string.
+        self._drawn: dict[str, int] = {}
+        self._reported: tuple[int, ...] | None = None  # the last hand end reported
 
     @property
     def posterior(self) -> dict[str, float]:
@@ -398,6 +411,7 @@ class GinSimBot(pyspiel.Bot):
         self.deal = self._first_deal + self._restarts
         self._restarts += 1
         self._memory.new_hand()
+        self._drawn.clear()
 
     def restart_at(self, state: Any) -> None:
         self.restart()
@@ -405,6 +419,7 @@ class GinSimBot(pyspiel.Bot):
     def step(self, state: Any) -> int:
         legal = state.legal_actions(self.player)
         if len(legal) == 1:  # forced: R9's stock draw, a pass with nothing to lay
+            self._see_end(state, legal[0])
             return legal[0]
         record = self._reader.read(state.information_state_string(self.player))
         action = self._action(record, legal)
@@ -412,7 +427,77 @@ class GinSimBot(pyspiel.Bot):
             raise RuntimeError(
                 f"GinSimBot chose {state.action_to_string(self.player, action)!r}, not legal in phase {record.now.phase if record.now else '?'}: {[state.action_to_string(self.player, a) for a in legal]}"
             )
+        self._see_end(state, action)
         return action
+
+    def inform_action(self, state: Any, player_id: int, action: int) -> None:
+        self._see_end(state, action)
+
+    # the hand's end ----------------------------------------------------------
+    def _see_end(self, state: Any, action: int) -> None:
+        """When ``action`` ends the hand, report its end to the opponent memory (once)."""
+        if not self.strategy.opponent_panel:
+            return  # nothing remembers it
+        after = state.child(action)
+        if not after.is_terminal():
+            return
+        history = tuple(after.history())
+        if history == self._reported:
+            return
+        self._reported = history
+        end = self._hand_end(after)
+        try:
+            self._memory.hand_ended(end)
+        except ValueError as error:  # the adapter described the end wrongly
+            raise RuntimeError(
+                f"GinSimBot built a hand end the memory refused: {error}: {end}"
+            ) from error
+
+    def _hand_end(self, final: Any) -> dict[str, Any]:
+        """The hand's end (``gin_sim.players.decide.END_FIELDS``) at the final state: the
+        public record from the bot's own history; both hands whole (the melds laid, the
+        cards laid off and the unmatched ones), as a showdown at a table shows them."""
+        record = self._reader.read(final.information_state_string(self.player))
+        knocked = final.knocked()
+        if not any(knocked):
+            return {"knocker": "none"}  # the wall, or OpenSpiel's draws (module docstring)
+        now = record.now
+        assert now is not None
+        me, opponent = self.player, 1 - self.player
+        knocker = 0 if knocked[0] else 1
+        layoffs = _mask([card_from_openspiel(c) for c in final.layoffs()])
+        shown = []
+        for player in (0, 1):
+            cards = _mask([card_from_openspiel(c) for c in final.hands()[player]])
+            for meld in final.layed_melds()[player]:
+                cards |= _MELD_MASK[meld]
+            shown.append(cards | (layoffs if player != knocker else 0))
+        pile = now.pile
+        discard = pile[-1]  # the knock's, face up on the pile (no big gin in OpenSpiel)
+        taken, passed = list(record.taken), list(record.passed)
+        taken[knocker] &= ~(1 << discard)
+        passed[knocker] |= 1 << discard
+        card, from_pile = record.takes[knocker]
+        end: dict[str, Any] = {
+            "knocker": "me" if knocker == me else "opponent",
+            "hand": format_cards(shown[me]),
+            "opp_hand": format_cards(shown[opponent]),
+            "pile": format_cards(pile),
+            "stock_left": now.stock_size,
+            "dealer": "me" if me == 1 else "opponent",  # OpenSpiel's player 1 deals
+            "taken_from_pile": from_pile,
+            "opp_turns": record.turns[opponent],
+            "own_turns": record.turns[me],
+            "pile_takes": record.pile_takes,
+            "opp_taken": format_cards(taken[opponent]),
+            "opp_passed": format_cards(passed[opponent]),
+            "own_taken": format_cards(taken[me]),
+            "own_passed": format_cards(passed[me]),
+            "knock_limit": now.knock_card,
+        }
+        if from_pile:
+            end["taken"] = format_cards([card])
+        return end
 
     # decisions ---------------------------------------------------------------
     def _action(self, record: PublicRecord, legal: list[int]) -> int:
@@ -433,7 +518,7 @@ class GinSimBot(pyspiel.Bot):
             return KNOCK if knock and KNOCK in legal else PASS
         if phase == "Knock":
             if now.hands[self.player].bit_count() == 11:  # the knock's discard
-                decision = self._decide(record, "discard")
+                decision = self._decide(record, "discard", again=True)
                 assert decision.discard is not None and decision.knock
                 return card_to_openspiel(gin_card(decision.discard))
             return self._knocker_meld(now)
@@ -441,19 +526,32 @@ class GinSimBot(pyspiel.Bot):
             return self._defender_action(now, legal)
         raise RuntimeError(f"GinSimBot asked to act in phase {phase}")
 
-    def _decide(self, record: PublicRecord, decision: str, wall: bool = False) -> Decision:
+    def _decide(
+        self, record: PublicRecord, decision: str, wall: bool = False, again: bool = False
+    ) -> Decision:
+        """The strategy's decision at ``record``'s position. ``again``: the knock decision
+        asked again in OpenSpiel's Knock phase, at the numbers it read the first time."""
         view = self._view(record, decision, wall)
+        text = self._reader.text
+        # The decisions of this hand before this one: those whose history this extends.
+        self._drawn = {t: n for t, n in self._drawn.items() if text.startswith(t)}
+        earlier = sorted(t for t in self._drawn if t != text)
+        if again and earlier:
+            earlier.pop()  # the longest: the knock decision itself
         try:
-            return self._decider.decide(
+            answer = self._decider.decide(
                 view,
                 self.seed,
                 deal=self.deal,
                 seat=self.player,
-                draws=record.decisions,
+                draws=sum(self._drawn[t] for t in earlier),
                 memory=self._memory,
             )
         except ValueError as error:  # the adapter described the position wrongly
             raise RuntimeError(f"GinSimBot built a view decide refused: {error}: {view}") from error
+        if not again:
+            self._drawn[text] = answer.drawn
+        return answer
 
     def _view(self, record: PublicRecord, decision: str, wall: bool) -> dict[str, Any]:
         """``decide``'s view of the player (docs/strategies.md, "Decisions from outside").

@@ -47,7 +47,7 @@ from gin_sim.reference.engine import (
 )
 from gin_sim.reference.match import match_key
 from gin_sim.reference.search import describe_action
-from gin_sim.reference.views import view_from_situation
+from gin_sim.reference.views import hand_end_from_hand, view_from_situation
 
 FORMATS = ("hand", "game", "hollywood")
 RECORD_KIND = "gin-sim play record"
@@ -176,8 +176,9 @@ class Game:
         self.save = save
         self.opponent = Decider(settings.opponent, settings.rules)
         # An adaptive opponent learns how you play, within a hand and, with panel_memory
-        # "match", from hand to hand. The hints get no memory: a memory takes its own
-        # choices for the moves played, and you need not follow them.
+        # "match", from hand to hand, the showdowns included (each hand's end is reported
+        # to its memory, as a simulated match shows it). The hints get no memory: a memory
+        # takes its own choices for the moves played, and you need not follow them.
         self.opponent_memory = self.opponent.memory()
         self.hinter = None if settings.hints is None else Decider(settings.hints, settings.rules)
         games = 1 if settings.format != "hollywood" else N_GAMES
@@ -247,7 +248,7 @@ class Game:
                 # simulated hand, and the same seed and moves give the same game.
                 decision = self.opponent.decide(
                     view, settings.key, deal=deal, seat=BOT, draws=asked,
-                    memory=self.opponent_memory,
+                    memory=self.opponent_memory, hand_number=deal,
                 )  # fmt: skip
                 asked += decision.drawn
                 action = parse_move(decision.action, phase)
@@ -256,6 +257,7 @@ class Game:
             moves.append(describe_action(action, phase))
             hand.apply(action)
         record = hand.result()
+        self.opponent_memory.hand_ended(hand_end_from_hand(hand, BOT), hand_number=deal)
         lines = describe_events(events, record, settings.names(), self.rules, dealer)
         ending = next(
             i

@@ -2,10 +2,12 @@
 
 The protocol is docs/serve.md. A request is a JSON object: the ``view`` as ``decide`` takes
 it, and optionally ``rules``, ``strategy``, the random stream (``seed``, ``deal``, ``seat``,
-``draws``) and an ``id`` echoed back. An answer carries ``version`` and either the decision
-(with a search's candidates) or ``error``: one line saying what is wrong with the request.
+``draws``), a ``game`` whose opponent memory it uses (and its ``hand_number``) and an ``id``
+echoed back; or, for a game, the ``hand_end`` of a hand (``OpponentMemory.hand_ended``).
+An answer carries ``version`` and either the decision (with a search's candidates), the
+posterior after a hand's end, or ``error``: one line saying what is wrong with the request.
 A bad request never stops the server. Each strategy is prepared once per rule set
-(``Decider``) and kept while it is in use.
+(``Decider``) and kept while it is in use; a game's memory does not depend on it.
 
 >>> server = Server()
 >>> answer = server.answer_line(
@@ -14,7 +16,7 @@ A bad request never stops the server. Each strategy is prepared once per rule se
 ...     '"dealer": "opponent"}}'
 ... )
 >>> answer
-'{"version": 1, "id": 7, "action": "decline", "take": false}'
+'{"version": 2, "id": 7, "action": "decline", "take": false}'
 >>> print(json.loads(server.answer_line('{"id": 8, "view": {}}'))["error"])
 view field 'decision' is missing: "offer", "draw" or "discard"
 """
@@ -31,7 +33,7 @@ from typing import IO, Any
 from gin_sim.game.config import shown
 from gin_sim.players.decide import Decider, Decision, OpponentMemory
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2  # 2: hand_end requests, hand_number, the memory answer field
 MAX_LINE = 1 << 20  # bytes of one request line: a view is a few hundred
 PREPARED = 16  # strategies kept prepared at once (a request may name any TOML file)
 GAMES = 4096  # games whose opponent memories are kept at once (least recently used go)
@@ -46,6 +48,8 @@ REQUEST_FIELDS = {
     "seat": "the deciding player's seat in that deal, 0 or 1 (default 0)",
     "draws": "numbers already drawn from that stream (default 0)",
     "game": "a name for one player's game (text): a search player with an opponent panel remembers its opponent across the requests that give it (default: none, every view from the prior)",
+    "hand_number": "with game: the hand's number in the game, the same for every request of a hand (default: a new hand is guessed from the view)",
+    "hand_end": "with game, instead of view: how the hand ended (docs/strategies.md, 'The end of a hand')",
 }
 
 
@@ -118,8 +122,24 @@ class Server:
             raise RequestError(
                 f"unknown request field {shown(unknown[0])}: allowed {', '.join(REQUEST_FIELDS)}"
             )
-        if "view" not in request:
+        ends = "hand_end" in request
+        if "view" not in request and not ends:
             raise RequestError(f"request field 'view' is missing: {REQUEST_FIELDS['view']}")
+        if "view" in request and ends:
+            raise RequestError(
+                "a request has 'view' (a decision) or 'hand_end' (a hand's end), not both"
+            )
+        for key in ("hand_number", "hand_end"):
+            if key in request and "game" not in request:
+                raise RequestError(
+                    f"request field {key!r} needs 'game': it is about one player's game"
+                )
+        if ends:
+            for key in ("seed", "deal", "seat", "draws"):
+                if key in request:
+                    raise RequestError(
+                        f"request field {key!r}: a hand's end draws no random numbers (allowed with 'view' only)"
+                    )
         names = {}
         for key in ("rules", "strategy"):
             value = request.get(key, getattr(self, key))
@@ -129,36 +149,58 @@ class Server:
                 )
             names[key] = value
         decider = self.decider(names["strategy"], names["rules"])
-        memory = None
-        if "game" in request:
-            memory = self.memory(request["game"], names["strategy"], names["rules"], decider)
-        decision = decider.decide(
-            request["view"],
-            request.get("seed", 0),
-            deal=request.get("deal", 0),
-            seat=request.get("seat", 0),
-            draws=request.get("draws", 0),
-            memory=memory,
-        )
-        return decision_document(decision)
+        if "game" not in request:
+            decision = decider.decide(
+                request["view"],
+                request.get("seed", 0),
+                deal=request.get("deal", 0),
+                seat=request.get("seat", 0),
+                draws=request.get("draws", 0),
+            )
+            return decision_document(decision)
+        memory, new = self.memory(request["game"], names["strategy"], names["rules"], decider)
+        hand_number = request.get("hand_number")
+        try:
+            if ends:
+                memory.hand_ended(request["hand_end"], hand_number=hand_number)
+                return {"posterior": memory.posterior, "memory": new}
+            decision = decider.decide(
+                request["view"],
+                request.get("seed", 0),
+                deal=request.get("deal", 0),
+                seat=request.get("seat", 0),
+                draws=request.get("draws", 0),
+                memory=memory,
+                hand_number=hand_number,
+            )
+        except ValueError:
+            if new == "new":  # a refused first request leaves no memory behind
+                del self._memories[(request["game"], names["strategy"], names["rules"])]
+            raise
+        return decision_document(decision) | {"memory": new}
 
-    def memory(self, game: Any, strategy: str, rules: str, decider: Decider) -> OpponentMemory:
-        """The opponent memory of game ``game`` for this strategy and rule set, made at its
-        first request (``OpponentMemory``: a new hand is seen from the view); the least
-        recently used goes when more than ``GAMES`` are kept."""
+    def memory(
+        self, game: Any, strategy: str, rules: str, decider: Decider
+    ) -> tuple[OpponentMemory, str]:
+        """The opponent memory of game ``game`` for this strategy and rule set, and
+        ``"kept"``, or ``"new"`` when this request starts it: the game's first, or one
+        after the server let its memory go (the least recently used of more than
+        ``GAMES``, or one whose strategy file now says something else). A memory holds
+        no prepared strategy, so letting a ``Decider`` go loses no memory."""
         if not isinstance(game, str) or not 1 <= len(game) <= MAX_GAME_NAME:
             raise RequestError(
                 f"request field 'game' = {shown(game)}: allowed text of 1 to {MAX_GAME_NAME} characters naming one player's game"
             )
         key = (game, strategy, rules)
         memory = self._memories.get(key)
-        if memory is None or not memory.belongs_to(decider):  # its Decider was let go
-            memory = decider.memory()
+        new = "kept"
+        if memory is None or not memory.belongs_to(decider):
+            memory, new = decider.memory(), "new"
             self._memories[key] = memory
             if len(self._memories) > GAMES:
                 self._memories.popitem(last=False)
         self._memories.move_to_end(key)
-        return memory
+        return memory, new
 
     def answer_line(self, line: str | bytes) -> str:
         """The answer line (without its newline) to one request line."""

@@ -1,9 +1,10 @@
 """Decision positions from played hands, and their deep evaluation (docs/advice.md).
 
 ``sample_positions_nb`` plays deals exactly as ``kernels/playout.py`` does (the same deck,
-dealer and player streams, so the same hands as ``simulate``) and keeps, per deal, one
-decision of each kind (``DecisionKind``) chosen uniformly among that kind's decisions in the
-hand by a stream of its own (``sample_key_nb``), which no player reads.
+dealer and player streams, so the same hands as ``simulate``) and keeps each decision of a
+kind (``DecisionKind``) independently with that kind's probability, by a stream of its own
+(``sample_key_nb``) which no player reads: one number per decision with a kind, so being
+kept never depends on the rest of the hand.
 ``evaluate_positions_nb`` evaluates every relevant action of each position with a deep
 search: worlds sampled from the decider's view alone (``kernels.search.sample_world_nb``,
 with opponent-hand inference as in ``mc``), every action played out in every world by the
@@ -25,6 +26,7 @@ from gin_sim.kernels.decisions import least_deadwood_discard_nb
 from gin_sim.kernels.enums import (
     ACTION_KNOCK,
     FAMILY_PARAMS,
+    KEEP_SCALE,
     N_DECISION_KINDS,
     N_POSITION_MASKS,
     N_POSITION_SLOTS,
@@ -59,14 +61,17 @@ _ONE = np.uint64(1)
 _S = PositionSlot
 _M = PositionMask
 MAX_ACTIONS = 12  # a knock and up to 11 discards
-# Slots of a sampled position's int64 facts (``sample_positions_nb``'s ``info``).
-INFO_COUNT = 0  # decisions of this kind in the hand (0: the hand had none, no position)
-INFO_DECISION = 1  # the position's decision number in the hand, from 0 (both players')
-INFO_ACTION = 2  # the action the player to move took there
-INFO_OWN_TAKES = 3  # cards the player to move had taken from the discard pile so far
-INFO_OPP_TAKES = 4  # cards its opponent had taken from the discard pile so far
-INFO_POINTS = 5  # the hand's final points from the side of the player to move
-N_INFO = 6
+# Columns of a kept position's int64 facts (``sample_positions_nb``'s ``info``).
+INFO_DEAL = 0  # the deal's index under the seed
+INFO_KIND = 1  # its ``DecisionKind``
+INFO_DECISION = 2  # the position's decision number in the hand, from 0 (both players')
+INFO_COUNT = 3  # decisions of this kind in the whole hand (a fact, not a weight)
+INFO_RATE = 4  # the kind's keep rate: kept with probability rate / KEEP_SCALE
+INFO_ACTION = 5  # the action the player to move took there
+INFO_OWN_TAKES = 6  # cards the player to move had taken from the discard pile so far
+INFO_OPP_TAKES = 7  # cards its opponent had taken from the discard pile so far
+INFO_POINTS = 8  # the hand's final points from the side of the player to move
+N_INFO = 9
 _DEALS_PER_BLOCK = 4  # the most deals a worker claims at a time (kernels/work.py)
 
 
@@ -101,20 +106,27 @@ def decision_kind_nb(masks, state, rules):
 
 @njit(cache=True, _nrt=False)
 def sample_deal_nb(
-    seed, deal, rules, strategies, undercut_table, equity, scratch, work, masks_out, states_out,
-    info_out,
+    seed, deal, rules, rates, strategies, undercut_table, equity, scratch, work, masks_out,
+    states_out, info_out,
 ):  # fmt: skip
-    """Play deal ``deal`` of ``seed`` and keep one position of each kind.
+    """Play deal ``deal`` of ``seed`` and keep each decision of kind ``k`` with probability
+    ``rates[k] / KEEP_SCALE``; returns how many were kept.
 
-    ``masks_out`` uint64[N_DECISION_KINDS, N_POSITION_MASKS], ``states_out``
-    int64[N_DECISION_KINDS, N_POSITION_SLOTS] and ``info_out`` int64[N_DECISION_KINDS,
-    N_INFO] receive, per kind, the position before the decision and its facts.
-    ``scratch`` is ``kernels.playout.scratch_nb()``; ``work`` is ``_work_nb()``; ``equity``
-    the score-aware searchers' tables (``gin_sim.players.search_value``; a deal has no score, so a
-    search values it by the hand's points whatever it reads).
+    The sampling stream (``sample_key_nb``) gives one number ``u`` per decision that has a
+    kind, in the order of play, and the decision is kept iff ``bounded(u, KEEP_SCALE) <
+    rates[kind]``: whether a decision is kept depends on that number and its kind only,
+    never on how the hand goes on. Kept positions go to rows 0, 1, ... of ``masks_out``
+    uint64[slots, N_POSITION_MASKS], ``states_out`` int64[slots, N_POSITION_SLOTS] and
+    ``info_out`` int64[slots, N_INFO] (the position before the decision and its facts, in
+    the order of play); ``slots`` must be at least the hand's decisions (a count above it
+    means rows were lost: the caller refuses it). ``scratch`` is
+    ``kernels.playout.scratch_nb()``; ``work`` is ``_work_nb()``; ``equity`` the score-aware
+    searchers' tables (``gin_sim.players.search_value``; a deal has no score, so a search
+    values it by the hand's points whatever it reads).
     """
     streams, masks, state, chains, result, search = scratch
     deck, deck_state, pick, counts, takes = work
+    slots = masks_out.shape[0]
     shuffle_deck_nb(seed, deal, deck, deck_state)
     streams[0] = player_key_nb(seed, deal, 0)
     streams[1] = player_key_nb(seed, deal, 1)
@@ -123,38 +135,42 @@ def sample_deal_nb(
     pick[0] = sample_key_nb(seed, deal)
     for k in range(N_DECISION_KINDS):
         counts[k] = 0
-        for j in range(info_out.shape[1]):
-            info_out[k, j] = 0
     takes[0] = 0
     takes[1] = 0
+    kept = 0
     decision = 0
     while state[_S.PHASE] != Phase.OVER:
         player = state[_S.PLAYER]
         kind = decision_kind_nb(masks, state, rules)
-        kept = False
+        row = -1
         if kind >= 0:
             counts[kind] += 1
-            # Reservoir sampling of one: the j-th decision of a kind replaces the kept one
-            # with probability 1/j, so each is kept with probability 1/(their number).
-            if bounded_nb(next_nb(pick, 0), counts[kind]) == 0:
-                copy_position_nb(masks, state, masks_out[kind], states_out[kind])
-                info_out[kind, INFO_DECISION] = decision
-                info_out[kind, INFO_OWN_TAKES] = takes[player]
-                info_out[kind, INFO_OPP_TAKES] = takes[1 - player]
-                kept = True
+            if bounded_nb(next_nb(pick, 0), KEEP_SCALE) < rates[kind]:
+                if kept < slots:
+                    row = kept
+                    copy_position_nb(masks, state, masks_out[row], states_out[row])
+                    info_out[row, INFO_DEAL] = deal
+                    info_out[row, INFO_KIND] = kind
+                    info_out[row, INFO_DECISION] = decision
+                    info_out[row, INFO_RATE] = rates[kind]
+                    info_out[row, INFO_OWN_TAKES] = takes[player]
+                    info_out[row, INFO_OPP_TAKES] = takes[1 - player]
+                kept += 1
         action = decide_nb(masks, state, rules, strategies, undercut_table, equity, streams, search)
-        if kept:
-            info_out[kind, INFO_ACTION] = action
+        if row >= 0:
+            info_out[row, INFO_ACTION] = action
         if state[_S.PHASE] != Phase.DISCARD and action == 1:
             takes[player] += 1
         apply_nb(masks, state, rules, action)
         decision += 1
     score_nb(masks, state, rules, chains, result)
-    for k in range(N_DECISION_KINDS):
-        info_out[k, INFO_COUNT] = counts[k]
-        if counts[k] and result[0] >= 0:
-            seat = states_out[k, _S.PLAYER]
-            info_out[k, INFO_POINTS] = result[1] if result[0] == seat else -result[1]
+    for row in range(min(kept, slots)):
+        info_out[row, INFO_COUNT] = counts[info_out[row, INFO_KIND]]
+        points = 0
+        if result[0] >= 0:
+            points = result[1] if result[0] == states_out[row, _S.PLAYER] else -result[1]
+        info_out[row, INFO_POINTS] = points
+    return kept
 
 
 @njit(cache=True)
@@ -172,12 +188,15 @@ def _work_nb():
 
 @njit(cache=True, parallel=True, nogil=True)
 def sample_positions_nb(
-    seed, first_deal, rules, strategies, undercut_table, equity, masks_out, states_out, info_out
-):
-    """Deals ``first_deal .. first_deal + n - 1`` (dealer ``deal % 2``, as ``play_deals_nb``):
-    ``masks_out`` uint64[n, N_DECISION_KINDS, N_POSITION_MASKS], ``states_out``
-    int64[n, N_DECISION_KINDS, N_POSITION_SLOTS], ``info_out`` int64[n, N_DECISION_KINDS,
-    N_INFO]. Each deal depends only on (seed, deal): any threads, any split into calls."""
+    seed, first_deal, rules, rates, strategies, undercut_table, equity, masks_out, states_out,
+    info_out, kept_out,
+):  # fmt: skip
+    """``sample_deal_nb`` for deals ``first_deal .. first_deal + n - 1`` (dealer ``deal %
+    2``, as ``play_deals_nb``) with keep rates ``rates`` int64[N_DECISION_KINDS]: deal ``i``'s
+    kept positions in rows ``0 .. kept_out[i] - 1`` of ``masks_out[i]`` (uint64[n, slots,
+    N_POSITION_MASKS]), ``states_out[i]`` (int64[n, slots, N_POSITION_SLOTS]) and
+    ``info_out[i]`` (int64[n, slots, N_INFO]); the rows past them are left as they were.
+    Each deal depends only on (seed, deal, rates): any threads, any split into calls."""
     n = masks_out.shape[0]
     counter = np.zeros(1, np.int64)
     block = block_size_nb(n, _DEALS_PER_BLOCK)
@@ -189,9 +208,9 @@ def sample_positions_nb(
             if first == n:
                 break
             for i in range(first, min(n, first + block)):
-                sample_deal_nb(
-                    seed, first_deal + i, rules, strategies, undercut_table, equity, scratch,
-                    work, masks_out[i], states_out[i], info_out[i],
+                kept_out[i] = sample_deal_nb(
+                    seed, first_deal + i, rules, rates, strategies, undercut_table, equity,
+                    scratch, work, masks_out[i], states_out[i], info_out[i],
                 )  # fmt: skip
 
 

@@ -203,3 +203,9 @@ class DecisionKindT(NamedTuple):
 
 DecisionKind = DecisionKindT()
 N_DECISION_KINDS = 4
+# A positions dataset keeps each decision of a kind with probability rate / KEEP_SCALE, the
+# kind's rate an integer 1 .. KEEP_SCALE (docs/advice.md, "Which positions are kept").
+KEEP_SCALE = 1024
+# Decisions a hand may have for its positions to be keyed: a position's world stream is
+# keyed by ``MAX_DEAL_DECISIONS * deal + decision`` (``kernels.rng.evaluation_key_nb``).
+MAX_DEAL_DECISIONS = 256

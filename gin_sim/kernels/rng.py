@@ -66,10 +66,12 @@ def sample_key_nb(seed, deal):
 
 
 @njit(cache=True, _nrt=False)
-def evaluation_key_nb(seed, deal, kind):
-    """The world stream of the evaluation of the position of kind ``kind`` of deal ``deal``."""
+def evaluation_key_nb(seed, deal, decision):
+    """The world stream of the evaluation of decision ``decision`` (0 .. 255, its number in
+    the hand) of deal ``deal``; the caller keeps ``decision`` below 256, so every position
+    of a seed has its own stream."""
     base = splitmix64_nb(np.uint64(seed) ^ EVALUATION_DOMAIN)
-    return splitmix64_nb(base + np.uint64(4) * np.uint64(deal) + np.uint64(kind))
+    return splitmix64_nb(base + np.uint64(256) * np.uint64(deal) + np.uint64(decision))
 
 
 @njit(cache=True, _nrt=False)

@@ -46,6 +46,7 @@ from gin_sim.game.environment import check_environment
 from gin_sim.game.hollywood import HollywoodScore
 from gin_sim.game.limits import check_index, check_seed
 from gin_sim.game.match_start import FORMATS, N_GAMES, MatchStart, parse_start
+from gin_sim.game.melds import min_deadwood_exhaustive
 from gin_sim.game.rng import GOLDEN_GAMMA, MASK64, player_stream_state
 from gin_sim.game.rules import Rules, load_rules
 from gin_sim.kernels.enums import (
@@ -68,6 +69,7 @@ from gin_sim.kernels.search import (
     prior_nb,
     search_nb,
     search_scratch_nb,
+    showdown_update_nb,
 )
 from gin_sim.players.calibration import load_undercut_table
 from gin_sim.players.search_value import NO_TABLES, searcher_table
@@ -77,13 +79,19 @@ __all__ = [
     "Candidate",
     "Decider",
     "Decision",
+    "HandEnd",
+    "OpponentMemory",
     "action_words",
     "candidate_table",
     "decide",
+    "hand_end_of_position",
     "interval95",
+    "max_decisions",
     "max_draws",
     "max_turns",
+    "parse_hand_end",
     "parse_view",
+    "position_from_end",
     "position_from_view",
     "score_field",
     "stream_state",
@@ -463,19 +471,313 @@ def position_from_view(
     state[S.KNOCKER] = -1
     state[S.DECK : S.DECK + stock_pos] = -1  # dealt before the stock's top: unknown
     state[S.DECK + stock_pos : S.DECK + N_CARDS] = fill[hidden:]
-    if view.score is not None:  # as kernels.position.set_score_nb writes it in a match
-        state[S.SCORE_GAMES] = view.score.games
-        for player, side in ((me, 0), (opponent, 1)):
-            for game in range(N_GAMES):
-                state[S.SCORE_POINTS + 3 * player + game] = view.score.points[side][game]
-                state[S.SCORE_ENTERED + 3 * player + game] = view.score.boxes[side][game] > 0
+    _set_score(state, view.score, me)
     return masks, state
+
+
+def _set_score(state: np.ndarray, score: MatchStart | None, me: int) -> None:
+    """The score before the hand (``me``'s first) into a position's score slots, as
+    ``kernels.position.set_score_nb`` writes it in a match; None: a plain hand."""
+    if score is None:
+        return
+    S = PositionSlot
+    state[S.SCORE_GAMES] = score.games
+    for player, side in ((me, 0), (1 - me, 1)):
+        for game in range(N_GAMES):
+            state[S.SCORE_POINTS + 3 * player + game] = score.points[side][game]
+            state[S.SCORE_ENTERED + 3 * player + game] = score.boxes[side][game] > 0
+
+
+# -------------------------------------------------------------------- the hand's end
+# What a host reports when a hand ends (``OpponentMemory.hand_ended``; docs/strategies.md,
+# "The end of a hand"): who ended it, the cards the showdown shows and the public facts of
+# the position after the last action, named as a view names them, from the side of the
+# player whose memory it is. (required, what it is); a drawn hand gives "knocker" alone.
+END_FIELDS = {
+    "knocker": (True, '"me", "opponent", or "none" when the hand was drawn (R18, R18a)'),
+    "big_gin": (False, "true when the knocker declared big gin (R14; default false)"),
+    "hand": (True, "your cards at the end: 10, or 11 after your big gin"),
+    "opp_hand": (
+        True,
+        "the opponent's cards shown at the showdown, melded, laid off or not: 10, or 11 after its big gin",
+    ),
+    "pile": (True, "the discard pile at the end, bottom first (the knock's discard on top)"),
+    "stock_left": (True, "cards in the stock"),
+    "dealer": (True, '"me" or "opponent"'),
+    "taken_from_pile": (True, "whether the knocker took its last card from the discard pile"),
+    "taken": (False, "that card (required when it came from the discard pile)"),
+    "opp_turns": VIEW_FIELDS["opp_turns"],
+    "own_turns": (False, "turns you have played (default 0)"),
+    "pile_takes": VIEW_FIELDS["pile_takes"],
+    "opp_taken": VIEW_FIELDS["opp_taken"],
+    "opp_passed": VIEW_FIELDS["opp_passed"],
+    "own_taken": VIEW_FIELDS["own_taken"],
+    "own_passed": VIEW_FIELDS["own_passed"],
+    "knock_limit": VIEW_FIELDS["knock_limit"],
+    "score": VIEW_FIELDS["score"],
+}
+KNOCKERS = ("me", "opponent", "none")
+
+
+@dataclass(frozen=True)
+class HandEnd:
+    """A parsed and checked hand end (``parse_hand_end``): card sets as masks, the pile as
+    a list, bottom first. A drawn hand (``knocker`` "none") carries nothing else."""
+
+    knocker: str  # "me", "opponent" or "none"
+    big_gin: bool = False
+    hand: int = 0
+    opp_hand: int = 0
+    pile: tuple[int, ...] = ()
+    stock_left: int = 0
+    i_deal: bool = False
+    opp_turns: int = 0
+    own_turns: int = 0
+    pile_takes: int = 0
+    opp_taken: int = 0
+    opp_passed: int = 0
+    own_taken: int = 0
+    own_passed: int = 0
+    knock_limit: int = 0
+    taken: int = -1  # -1: not named (a draw from the stock)
+    taken_from_pile: bool = False
+    score: MatchStart | None = None
+
+
+def _end_fail(message: str) -> None:
+    raise ValueError(f"hand end: {message}")
+
+
+def parse_hand_end(document: Mapping[str, Any], rules: Rules) -> HandEnd:
+    """Check a hand's end given as plain data (``END_FIELDS``; docs/strategies.md, "The
+    end of a hand"): the cards add up to 52, the knock was one the rules allow (R12 to
+    R14), the turns and takes agree. Bad input is a one-line ``ValueError``."""
+    if not isinstance(document, Mapping):
+        _end_fail(f"a mapping of field names to values, got {type(document).__name__}")
+    for key in document:
+        if key not in END_FIELDS:
+            _end_fail(f"unknown field {shown(key)}: allowed {', '.join(END_FIELDS)}")
+    if "knocker" not in document:
+        _end_fail(f"field 'knocker' is missing: {END_FIELDS['knocker'][1]}")
+    knocker = document["knocker"]
+    if not isinstance(knocker, str) or knocker not in KNOCKERS:
+        _end_fail(f"field 'knocker' = {shown(knocker)}: allowed 'me', 'opponent' or 'none'")
+    if knocker == "none":
+        others = [key for key in document if key != "knocker"]
+        if others:
+            _end_fail(
+                f"field {others[0]!r}: a drawn hand (knocker 'none') shows no cards (R18): give 'knocker' alone"
+            )
+        return HandEnd(knocker="none")
+    for key, (required, what) in END_FIELDS.items():
+        if required and key not in document:
+            _end_fail(f"field {key!r} is missing: {what}")
+    try:
+        return _parse_knock_end(document, rules, knocker)
+    except ValueError as error:
+        message = str(error)
+        if message.startswith("view field"):  # the helpers shared with views say "view field"
+            message = message.replace("view field", "field", 1)
+        if not message.startswith("hand end: "):
+            message = "hand end: " + message
+        raise ValueError(message) from None
+
+
+def _parse_knock_end(document: Mapping[str, Any], rules: Rules, knocker: str) -> HandEnd:
+    big_gin = document.get("big_gin", False)
+    if not isinstance(big_gin, bool):
+        _end_fail(f"field 'big_gin' = {shown(big_gin)}: allowed true or false")
+    if big_gin and rules.big_gin_bonus <= 0:
+        _end_fail(f"big gin does not exist under rules {rules.name!r} (R14: big_gin_bonus = 0)")
+    dealer = document["dealer"]
+    if not isinstance(dealer, str) or dealer not in ("me", "opponent"):
+        _end_fail(f"field 'dealer' = {shown(dealer)}: allowed 'me' or 'opponent'")
+    hand = _mask(_cards(document, "hand"))
+    opp_hand = _mask(_cards(document, "opp_hand"))
+    pile = _cards(document, "pile")
+    for name, cards, mine in (("hand", hand, "me"), ("opp_hand", opp_hand, "opponent")):
+        size = 11 if big_gin and knocker == mine else HAND_SIZE
+        if cards.bit_count() != size:
+            _end_fail(f"field {name!r} has {cards.bit_count()} cards: {END_FIELDS[name][1]}")
+    pile_mask = _mask(pile)
+    for (one, a), (other, b) in (
+        (("hand", hand), ("opp_hand", opp_hand)),
+        (("hand", hand), ("pile", pile_mask)),
+        (("opp_hand", opp_hand), ("pile", pile_mask)),
+    ):
+        if a & b:
+            _end_fail(f"fields {one!r} and {other!r} share {format_cards(a & b)}")
+    stock_left = _count(document, "stock_left", 0, STOCK_AFTER_DEAL)
+    expected = N_CARDS - hand.bit_count() - opp_hand.bit_count() - len(pile)
+    if stock_left != expected:
+        _end_fail(
+            f"field 'stock_left' = {stock_left}: the hands' {hand.bit_count() + opp_hand.bit_count()} cards and the pile's {len(pile)} leave {expected} of the 52"
+        )
+    if stock_left < rules.wall:
+        _end_fail(f"field 'stock_left' = {stock_left}: the hand ended at the wall before (R18)")
+    limit_default = None if rules.oklahoma else rules.knock_limit
+    if "knock_limit" not in document and limit_default is None:
+        _end_fail("field 'knock_limit' is missing: under Oklahoma (R14a) the upcard sets it")
+    knock_limit = _count(document, "knock_limit", 0, 10, limit_default or 0)
+    knocks = hand if knocker == "me" else opp_hand
+    deadwood = min_deadwood_exhaustive(knocks)
+    if big_gin and deadwood:
+        _end_fail(f"big gin with deadwood {deadwood}: all 11 cards must be in melds (R14)")
+    if not big_gin and deadwood > knock_limit:
+        _end_fail(f"a knock with deadwood {deadwood}, above the knock limit {knock_limit} (R12)")
+    if not big_gin and not pile:
+        _end_fail("field 'pile' is empty: the knock's discard lies on it (R12)")
+    opp_taken = _mask(_cards(document, "opp_taken"))
+    own_taken = _mask(_cards(document, "own_taken"))
+    if opp_taken & ~opp_hand:
+        _end_fail(f"field 'opp_taken': {format_cards(opp_taken & ~opp_hand)} not in 'opp_hand'")
+    if own_taken & ~hand:
+        _end_fail(f"field 'own_taken': {format_cards(own_taken & ~hand)} not in 'hand'")
+    cap = rules.max_upcard_takes
+    most_turns = max_turns(rules)
+    opp_turns = _count(document, "opp_turns", 0, most_turns)
+    own_turns = _count(document, "own_turns", 0, most_turns)
+    pile_takes = _count(document, "pile_takes", 0, cap)
+    turns = STOCK_AFTER_DEAL - stock_left + pile_takes
+    if own_turns + opp_turns != turns:
+        _end_fail(
+            f"fields 'own_turns' + 'opp_turns' = {own_turns + opp_turns}: with {STOCK_AFTER_DEAL - stock_left} cards drawn from the stock and {pile_takes} pile takes there were {turns} turns"
+        )
+    lead = own_turns - opp_turns if knocker == "me" else opp_turns - own_turns
+    if lead not in (0, 1) or turns < 1:
+        _end_fail(
+            f"fields 'own_turns' = {own_turns}, 'opp_turns' = {opp_turns}: the knocker played the last turn and the turns alternate"
+        )
+    from_pile = document["taken_from_pile"]
+    if not isinstance(from_pile, bool):
+        _end_fail(f"field 'taken_from_pile' = {shown(from_pile)}: allowed true or false")
+    if from_pile and "taken" not in document:
+        _end_fail("field 'taken' is missing: the knocker took that card from the pile")
+    if from_pile and pile_takes < 1:
+        _end_fail("field 'pile_takes' = 0, but the knocker took from the pile")
+    taken = -1
+    whole = knocks | (0 if big_gin else 1 << pile[-1])  # its 11 cards before the knock
+    if "taken" in document:
+        taken_cards = _cards(document, "taken")
+        if len(taken_cards) != 1 or not whole >> taken_cards[0] & 1:
+            _end_fail(
+                f"field 'taken' = {shown(document['taken'])}: one of the knocker's cards (its hand and its knock's discard)"
+            )
+        taken = taken_cards[0]
+        if from_pile and not big_gin and taken == pile[-1] and not rules.may_discard_drawn_upcard:
+            _end_fail("the knock's discard is the card just taken from the pile (R11)")
+    return HandEnd(
+        knocker=knocker,
+        big_gin=big_gin,
+        hand=hand,
+        opp_hand=opp_hand,
+        pile=tuple(pile),
+        stock_left=stock_left,
+        i_deal=dealer == "me",
+        opp_turns=opp_turns,
+        own_turns=own_turns,
+        pile_takes=pile_takes,
+        opp_taken=opp_taken,
+        opp_passed=_mask(_cards(document, "opp_passed")),
+        own_taken=own_taken,
+        own_passed=_mask(_cards(document, "own_passed")),
+        knock_limit=knock_limit,
+        taken=taken,
+        taken_from_pile=from_pile,
+        score=parse_score(document["score"], rules) if "score" in document else None,
+    )
+
+
+def position_from_end(end: HandEnd, seat: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """The kernel position (masks, state) after the knock that ended ``end``'s hand, the
+    reporting player in seat ``seat``: as ``kernels.position.apply_nb`` leaves it (phase
+    OVER, the knocker's seat in KNOCKER and PLAYER), the stock's unknown order its cards
+    in increasing order (nothing after a hand reads it)."""
+    if end.knocker == "none":
+        raise ValueError("hand end: a drawn hand has no showdown position")
+    M, S = PositionMask, PositionSlot
+    me, opponent = seat, 1 - seat
+    knocker = me if end.knocker == "me" else opponent
+    pile = _mask(list(end.pile))
+    stock = cards_of(FULL_DECK & ~end.hand & ~end.opp_hand & ~pile)
+    masks = np.zeros(N_POSITION_MASKS, np.uint64)
+    state = np.zeros(N_POSITION_SLOTS, np.int64)
+    masks[M.HAND + me] = end.hand
+    masks[M.HAND + opponent] = end.opp_hand
+    masks[M.TAKEN + me] = end.own_taken
+    masks[M.TAKEN + opponent] = end.opp_taken
+    masks[M.PASSED + me] = end.own_passed
+    masks[M.PASSED + opponent] = end.opp_passed
+    masks[M.PILE] = pile
+    stock_pos = N_CARDS - end.stock_left
+    state[S.PHASE] = Phase.OVER
+    state[S.PLAYER] = knocker
+    state[S.DEALER] = me if end.i_deal else opponent
+    state[S.STOCK_POS] = stock_pos
+    state[S.PILE_SIZE] = len(end.pile)
+    state[S.PILE : S.PILE + len(end.pile)] = end.pile
+    state[S.TAKEN_CARD] = end.taken
+    state[S.FROM_PILE] = int(end.taken_from_pile)
+    state[S.TAKES] = end.pile_takes
+    state[S.TURNS] = end.own_turns + end.opp_turns
+    state[S.TURNS_BY + me] = end.own_turns
+    state[S.TURNS_BY + opponent] = end.opp_turns
+    state[S.FIRST_TAKER] = -1  # read by the record only
+    state[S.LIMIT] = end.knock_limit
+    state[S.KNOCKER] = knocker
+    state[S.BIG_GIN] = int(end.big_gin)
+    state[S.DECK : S.DECK + stock_pos] = -1
+    state[S.DECK + stock_pos : S.DECK + N_CARDS] = stock
+    _set_score(state, end.score, me)
+    return masks, state
+
+
+def hand_end_of_position(masks: np.ndarray, state: np.ndarray, seat: int) -> dict[str, Any]:
+    """The plain-data hand end (what ``OpponentMemory.hand_ended`` takes) of player
+    ``seat`` at a kernel position whose hand is over: what the table shows it then."""
+    M, S = PositionMask, PositionSlot
+    if int(state[S.PHASE]) != Phase.OVER:
+        raise ValueError("hand_end_of_position: the hand is not over")
+    knocker = int(state[S.KNOCKER])
+    if knocker < 0:
+        return {"knocker": "none"}
+    me, opponent = seat, 1 - seat
+    pile = [int(c) for c in state[S.PILE : S.PILE + int(state[S.PILE_SIZE])]]
+    from_pile = bool(state[S.FROM_PILE])
+    document: dict[str, Any] = {
+        "knocker": "me" if knocker == me else "opponent",
+        "hand": format_cards(int(masks[M.HAND + me])),
+        "opp_hand": format_cards(int(masks[M.HAND + opponent])),
+        "pile": format_cards(pile),
+        "stock_left": N_CARDS - int(state[S.STOCK_POS]),
+        "dealer": "me" if int(state[S.DEALER]) == me else "opponent",
+        "taken_from_pile": from_pile,
+        "opp_turns": int(state[S.TURNS_BY + opponent]),
+        "own_turns": int(state[S.TURNS_BY + me]),
+        "pile_takes": int(state[S.TAKES]),
+        "opp_taken": format_cards(int(masks[M.TAKEN + opponent])),
+        "opp_passed": format_cards(int(masks[M.PASSED + opponent])),
+        "own_taken": format_cards(int(masks[M.TAKEN + me])),
+        "own_passed": format_cards(int(masks[M.PASSED + me])),
+        "knock_limit": int(state[S.LIMIT]),
+    }
+    if state[S.BIG_GIN]:
+        document["big_gin"] = True
+    if from_pile:  # after a stock draw the drawn card is the knocker's secret
+        document["taken"] = format_card(int(state[S.TAKEN_CARD]))
+    return document
 
 
 def max_turns(rules: Rules) -> int:
     """The most turns a hand of ``rules`` can have: each takes a card from the stock, which
     ends at the wall (R18), or from the discard pile, at most ``max_upcard_takes`` times (R18a)."""
     return STOCK_AFTER_DEAL - rules.wall + rules.max_upcard_takes
+
+
+def max_decisions(rules: Rules) -> int:
+    """The most decisions a hand of ``rules`` can have: the two upcard offers (R7, R8),
+    then at most two a turn (its take, or the offer that took, and its discard or knock)."""
+    return 2 + 2 * max_turns(rules)
 
 
 def max_draws(rules: Rules) -> int:
@@ -564,6 +866,7 @@ class Decider:
         seat: int = 0,
         draws: int = 0,
         memory: OpponentMemory | None = None,
+        hand_number: int | None = None,
     ) -> Decision:
         """The decision for ``view``; ``seed``, ``deal``, ``seat`` and ``draws`` place the
         random stream as ``gin_sim.players.decide`` says. Bad input is a ``ValueError``.
@@ -571,7 +874,18 @@ class Decider:
         ``memory``: what a search player with an opponent panel keeps between its
         decisions (``OpponentMemory``): give the same one for every decision of a player
         in a game, and its posterior learns from the opponent's turns as in a simulated
-        hand. Without it every view starts from the prior."""
+        hand; report each hand's end to it (``OpponentMemory.hand_ended``) for what the
+        showdown shows. Without it every view starts from the prior. ``hand_number``
+        (with a memory only): the hand's number in the game, the same for every decision
+        of a hand, another for the next; without it a new hand is guessed from the view."""
+        if memory is not None and not isinstance(memory, OpponentMemory):
+            raise ValueError(
+                f"memory = {shown(memory)}: allowed an OpponentMemory (Decider.memory()) or None"
+            )
+        if hand_number is not None:
+            if memory is None:
+                raise ValueError("hand_number tells a memory's hands apart: give it with memory")
+            check_index(hand_number, "hand_number")
         if type(seat) is not int or seat not in (0, 1):  # True is not a seat
             raise ValueError(f"seat = {shown(seat)}: allowed 0 or 1")
         check_seed(seed)
@@ -588,7 +902,7 @@ class Decider:
         masks, state = position_from_view(parsed, seat)
         search = None
         if memory is not None:
-            search = memory.before(self, parsed, seat)
+            search = memory.before(self, parsed, seat, hand_number)
         return self._decision(masks, state, seat, stream_state(seed, deal, seat, draws), search)
 
     def _decision(
@@ -628,65 +942,211 @@ class Decider:
         return self._equity
 
 
+@dataclass(frozen=True)
+class _Moment:
+    """What the new-hand guess compares between a player's consecutive reports."""
+
+    stock_left: int
+    own_turns: int
+    opp_turns: int
+    pile_takes: int
+    hand: int
+
+    def follows(self, last: _Moment) -> bool:
+        """Whether this can come after ``last`` in the same hand: the stock only shrinks,
+        the turns and takes only grow, and between two of its decisions a player's cards
+        change by at most one take and one discard."""
+        kept = (self.hand & last.hand).bit_count()
+        least = min(self.hand.bit_count(), last.hand.bit_count())
+        return (
+            self.stock_left <= last.stock_left
+            and self.own_turns >= last.own_turns
+            and self.opp_turns >= last.opp_turns
+            and self.pile_takes >= last.pile_takes
+            and kept >= least - 1
+        )
+
+
+# Where an OpponentMemory stands in the current hand.
+_FRESH, _PLAYING, _ENDED = "fresh", "playing", "ended"
+
+
 class OpponentMemory:
     """What a search player keeps between its decisions in a game: its opponent panel's
     posterior and its last discard (docs/strategies.md, "Opponent panel"), the kernels'
     memory row of a search scratch that lives as long as this object.
 
-    A new hand is seen by the view (an offer after any decision, or more cards in the
-    stock than at the last decision: the stock only shrinks within a hand); then the
-    player forgets its last discard, and its posterior too unless it keeps it across hands
-    (``panel_memory = "match"``), as in a simulated match. ``new_hand`` and ``forget``
-    say it outright (a new deal; a new opponent). A player without a panel remembers
-    nothing: its decisions are the same with or without a memory.
+    A simulated searcher also learns at the end of a hand, from the cards the showdown
+    shows: ``hand_ended`` gives a memory that evidence (docs/strategies.md, "The end of a
+    hand"). Hands are told apart, in this order: by ``hand_number`` (a new number is a new
+    hand), by ``hand_ended`` (the next report belongs to the next hand) and ``new_hand``,
+    and else by a guess from the view (an offer, or a position that cannot follow the last
+    one: more cards in the stock, fewer turns or takes, or cards that one take and one
+    discard do not explain). At a new hand the player forgets its last discard, and its
+    posterior too unless it keeps it across hands (``panel_memory = "match"``), as in a
+    simulated match; ``forget`` starts over (a new opponent). A player without a panel
+    remembers nothing: its decisions are the same with or without a memory.
+
+    A memory holds its strategy's and rule set's vectors, not its ``Decider``: any
+    ``Decider`` of the same strategy and rule set may use it (one prepared again after
+    a cache let the first go), and it keeps no prepared strategy or tables alive.
     """
 
     def __init__(self, decider: Decider) -> None:
-        self._decider = decider
+        if not isinstance(decider, Decider):
+            raise ValueError(
+                f"OpponentMemory({shown(decider)}): a memory is made by a Decider: Decider(strategy, rules).memory()"
+            )
+        self.rules = decider.rules
+        self.strategy = decider.strategy
+        self._params = decider._params.copy()
+        self._kernel_rules = decider._kernel_rules
+        self._undercut = decider._undercut  # the process's one table (load_undercut_table)
         self._search = search_scratch_nb()
-        # new_hand_nb reads the seat's panel_memory from a strategies matrix: this player's
-        # vector in both rows, whichever seat it plays.
-        self._strategies = np.stack([decider._params, decider._params])
-        self._last_stock: int | None = None
-        self._seat = 0  # the seat of the last decision
+        self._seat = 0  # the seat of the last report: its row holds the memory
+        self._stage = _FRESH
+        self._hand_number: int | None = None
+        self._last: _Moment | None = None
 
     def new_hand(self) -> None:
-        new_hand_nb(self._search, self._strategies)
-        self._last_stock = None
+        """A new hand starts (a new deal of the same game or match)."""
+        self._new_hand()
+        self._hand_number = None
 
     def forget(self) -> None:
+        """Back to nothing: the prior at the next search (a new opponent)."""
         forget_nb(self._search)
-        self._last_stock = None
+        self._stage = _FRESH
+        self._hand_number = None
+        self._last = None
 
     @property
     def posterior(self) -> dict[str, float]:
         """The posterior over the panel by model name (the prior before any decision;
-        empty without a panel), from the seat this memory last decided for."""
-        panel = self._decider.strategy.opponent_panel
+        empty without a panel)."""
+        panel = self.strategy.opponent_panel
         row = self._search[17][self._seat]
         if not panel:
             return {}
         if row[MEMORY_KNOWN] == 0.0:  # no search since it was forgotten: the prior
             row = row.copy()
-            prior_nb(self._decider._params, len(panel), row)  # as the next search takes it
+            prior_nb(self._params, len(panel), row)  # as the next search takes it
         return {name: float(row[m]) for m, name in enumerate(panel)}
 
     def belongs_to(self, decider: Decider) -> bool:
-        return decider is self._decider
+        """Whether ``decider`` plays this memory's strategy under its rule set."""
+        return (
+            isinstance(decider, Decider)
+            and decider.rules == self.rules
+            and np.array_equal(decider._params, self._params)
+        )
 
-    def before(self, decider: Decider, view: View, seat: int) -> tuple:
+    def before(
+        self, decider: Decider, view: View, seat: int, hand_number: int | None = None
+    ) -> tuple:
         """The search scratch for ``decider``'s decision at ``view``, after a new hand has
         been taken into account."""
-        if decider is not self._decider:
-            raise ValueError("an OpponentMemory belongs to the Decider that made it")
-        new_deal = self._last_stock is not None and (
-            view.phase == Phase.OFFER or view.stock_left > self._last_stock
+        if not self.belongs_to(decider):
+            raise ValueError(
+                "an OpponentMemory belongs to the strategy and rule set of the Decider that made it"
+            )
+        moment = _Moment(
+            view.stock_left, view.own_turns, view.opp_turns, view.pile_takes, view.hand
         )
-        if new_deal:
-            new_hand_nb(self._search, self._strategies)
-        self._last_stock = view.stock_left
-        self._seat = seat
+        self._begin(moment, hand_number, offer=view.phase == Phase.OFFER)
+        self._take_seat(seat)
+        self._stage = _PLAYING
+        self._last = moment
         return self._search
+
+    def hand_ended(self, end: Mapping[str, Any], *, hand_number: int | None = None) -> None:
+        """The hand ended as ``end`` says (plain data, ``END_FIELDS``; docs/strategies.md,
+        "The end of a hand"): after a knock, gin or big gin, the posterior reads the cards
+        shown as a simulated searcher's does (``kernels.search.showdown_update_nb``: the
+        opponent's knock, or the opponent's last turn at the player's own knock). The next
+        report belongs to the next hand. ``hand_number``: the hand's number, as given to
+        its decisions (a new one: a hand in which this player made no decision). Bad input
+        is a one-line ``ValueError``, and the memory is then as it was.
+
+        The opponent took the upcard (KD) and knocked at once with deadwood 10: a gin
+        hunter would have waited.
+
+        >>> memory = Decider("mc-adaptive", "standard").memory()
+        >>> round(memory.posterior["gin-hunter"], 3)
+        0.11
+        >>> memory.hand_ended({
+        ...     "knocker": "opponent", "hand": "2C 3C 9C TC JC 2D 3D 9D TD JD",
+        ...     "opp_hand": "AS 2S 3S 4H 5H 6H 7C 7D 7S KD", "pile": "QH", "stock_left": 31,
+        ...     "dealer": "me", "taken_from_pile": True, "taken": "KD", "opp_turns": 1,
+        ...     "pile_takes": 1, "opp_taken": "KD", "opp_passed": "QH"})
+        >>> round(memory.posterior["gin-hunter"], 3)
+        0.014
+        """
+        if hand_number is not None:
+            check_index(hand_number, "hand_number")
+        parsed = parse_hand_end(end, self.rules)
+        if hand_number is not None and hand_number == self._hand_number and self._stage == _ENDED:
+            raise ValueError(f"hand_number {hand_number}: that hand's end was reported already")
+        moment = None
+        if parsed.knocker != "none":
+            moment = _Moment(
+                parsed.stock_left,
+                parsed.own_turns,
+                parsed.opp_turns,
+                parsed.pile_takes,
+                parsed.hand,
+            )
+        self._begin(moment, hand_number, offer=False)
+        if parsed.knocker != "none":
+            masks, state = position_from_end(parsed, self._seat)
+            # showdown_update_nb updates each seat whose vector has a panel: this player's
+            # alone (the other row is a family vector without one).
+            strategies = np.zeros((2, len(self._params)))
+            strategies[self._seat] = self._params
+            with np.errstate(over="ignore"):
+                showdown_update_nb(
+                    masks, state, self._kernel_rules, strategies, self._undercut, self._search
+                )
+        self._stage = _ENDED
+        self._last = None
+
+    # ------------------------------------------------------------------ internals
+    def _new_hand(self) -> None:
+        # new_hand_nb reads the seat's panel_memory from a strategies matrix: this player's
+        # vector in both rows, whichever seat it plays.
+        new_hand_nb(self._search, np.stack([self._params, self._params]))
+        self._stage = _FRESH
+        self._last = None
+
+    def _begin(self, moment: _Moment | None, hand_number: int | None, offer: bool) -> None:
+        """Start a new hand before this report if it belongs to one."""
+        if hand_number is not None and hand_number == self._hand_number and self._stage == _ENDED:
+            raise ValueError(
+                f"hand_number {hand_number}: that hand's end was reported; the next hand needs another number"
+            )
+        if hand_number is not None and self._hand_number is not None:
+            new = hand_number != self._hand_number and self._stage != _FRESH
+        elif self._stage == _ENDED:
+            new = True
+        elif self._stage == _PLAYING:  # no number to compare: the guess (a drawn hand's
+            # end shows nothing to compare, and ends the hand being played)
+            new = offer or (
+                moment is not None and (self._last is None or not moment.follows(self._last))
+            )
+        else:
+            new = False
+        if new:
+            self._new_hand()
+        if hand_number is not None or new:
+            self._hand_number = hand_number
+
+    def _take_seat(self, seat: int) -> None:
+        """The memory belongs to the player, whichever seat it has: its row moves along."""
+        if seat != self._seat:
+            rows = self._search[17]
+            rows[seat] = rows[self._seat]
+            rows[self._seat] = 0.0
+            self._seat = seat
 
 
 @functools.lru_cache(maxsize=64)

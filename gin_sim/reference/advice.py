@@ -2,12 +2,14 @@
 
 The twin of ``gin_sim/kernels/advice.py``, written from the specification: the same
 positions kept from the same deals (the reference engine's play, one sampling stream per
-deal), and the same evaluation (the same actions in the same order, the worlds of
+deal, each decision of a kind kept with that kind's probability), and the same evaluation (the same actions in the same order, the worlds of
 ``reference.search.sample_world`` from the same stream, the rollout values summed in the
 same order). Tests compare the two number for number.
 
->>> kept = sample_deal(1, 0, "hollywood", ("expert", "expert"))
->>> sorted(kept) == [k for k in range(4) if k in kept] and 0 in kept  # every hand has an offer
+>>> kept = sample_deal(1, 0, "hollywood", ("expert", "expert"))  # every decision kept
+>>> kept[0].decision, kept[0].kind  # every hand starts with an offer
+(0, 0)
+>>> [k.decision for k in kept] == list(range(len(kept))) and all(k.probability == 1 for k in kept)
 True
 """
 
@@ -17,7 +19,7 @@ from dataclasses import dataclass
 
 from gin_sim.game.rng import Stream, bounded, sample_stream_state
 from gin_sim.game.rules import Rules, load_rules
-from gin_sim.kernels.enums import DecisionKind
+from gin_sim.kernels.enums import KEEP_SCALE, DecisionKind
 from gin_sim.players.strategies import Strategy, load_strategy
 from gin_sim.reference.engine import (
     DISCARD,
@@ -61,48 +63,60 @@ def decision_kind(situation: Situation) -> int | None:
 @dataclass(frozen=True)
 class Sampled:
     """A kept position: the decider's situation, its decision number in the hand (from 0),
-    how many decisions of its kind the hand had, the action taken there, the pile takes of
-    the decider and of its opponent so far, and the hand's final points from its side."""
+    its kind, how many decisions of its kind the hand had, the kind's keep rate (kept with
+    probability ``rate / KEEP_SCALE``), the action taken there, the pile takes of the
+    decider and of its opponent so far, and the hand's final points from its side."""
 
     situation: Situation
     decision: int
+    kind: int
     count: int
+    rate: int
     action: Action
     own_takes: int
     opp_takes: int
     points: int
 
+    @property
+    def probability(self) -> float:
+        return self.rate / KEEP_SCALE
+
 
 def sample_deal(
-    seed: int, deal: int, rules: Rules | str, players: tuple[str | Strategy, str | Strategy]
-) -> dict[int, Sampled]:
-    """The positions kept from deal ``deal`` of ``seed``, by kind: of the decisions of each
-    kind, the j-th replaces the kept one when ``bounded(next(), j) == 0`` (one number of
-    the sampling stream per decision of any kind, in the order of play)."""
+    seed: int,
+    deal: int,
+    rules: Rules | str,
+    players: tuple[str | Strategy, str | Strategy],
+    rates: tuple[int, ...] = (KEEP_SCALE,) * len(DecisionKind),
+) -> list[Sampled]:
+    """The positions kept from deal ``deal`` of ``seed``, in the order of play: the sampling
+    stream gives one number per decision that has a kind, and the decision is kept when
+    ``bounded(number, KEEP_SCALE) < rates[kind]`` (``rates`` by kind; all kept by default)."""
     rule_set = load_rules(rules)
     stream = Stream(sample_stream_state(seed, deal))
     counts = [0] * len(DecisionKind)
     takes = [0, 0]
-    kept: dict[int, tuple] = {}
+    kept: list[tuple] = []
     decisions = decisions_reference(seed, deal, rule_set, players)
     for decision, (situation, action) in enumerate(decisions):
         player = situation.player
         kind = decision_kind(situation)
         if kind is not None:
             counts[kind] += 1
-            if bounded(stream.next(), counts[kind]) == 0:
-                kept[kind] = (situation, decision, action, takes[player], takes[1 - player])
+            if bounded(stream.next(), KEEP_SCALE) < rates[kind]:
+                kept.append((situation, decision, kind, action, takes[player], takes[1 - player]))
         if situation.phase != DISCARD and action is True:
             takes[player] += 1
     record = play_deal_reference(seed, deal, rule_set, players)
-    result = {}
-    for kind in sorted(kept):
-        situation, decision, action, own, opp = kept[kind]
+    result = []
+    for situation, decision, kind, action, own, opp in kept:
         points = 0
         if record["winner"] >= 0:
             won = record["winner"] == situation.player
             points = int(record["points"]) if won else -int(record["points"])
-        result[kind] = Sampled(situation, decision, counts[kind], action, own, opp, points)
+        result.append(
+            Sampled(situation, decision, kind, counts[kind], rates[kind], action, own, opp, points)
+        )
     return result
 
 

@@ -377,11 +377,18 @@ def advice_options(
     check_positions: int,
     continuations: int,
     seed: int,
+    keep: Sequence[float] | None = None,
 ) -> dict[str, object]:
+    """The options that make an advice report; ``keep``: the positions' keep probabilities
+    by kind (``positions.DEFAULT_KEEP`` when None)."""
+    from gin_sim.experiments.positions import DEFAULT_KEEP, KINDS, check_keep
+
+    kept = check_keep(tuple(DEFAULT_KEEP if keep is None else keep))
     return report_options(
         "advice", rules=rules, compare=list(compare) if compare else "none",
         players=list(players), deals=deals, samples=samples,
         check_positions=check_positions, continuations=continuations, seed=seed,
+        keep=dict(zip(KINDS, kept, strict=True)),
     )  # fmt: skip
 
 
@@ -448,15 +455,19 @@ def write_advice(
     seed: int,
     out: str | Path,
     on_chunk=None,
+    keep: Sequence[float] | None = None,
 ) -> Path:
-    """The advice report (issue 16): positions of ``players`` under ``rules``, evaluated at
-    ``samples`` worlds; the same positions re-evaluated under each ``compare`` rule set
+    """The advice report (issue 16): positions of ``players`` under ``rules`` (each decision
+    kept with its kind's probability in ``keep``, ``positions.DEFAULT_KEEP`` when None),
+    evaluated at ``samples`` worlds; the same positions re-evaluated under each ``compare`` rule set
     with the same knock limit (paired), else that rule set's own positions; the check
     against play. Every dataset is kept under ``out`` (``positions``, ``positions-NAME``),
     so the same command resumes an interrupted report."""
     from gin_sim.experiments.cluster import active_client
     from gin_sim.experiments.positions import (
+        DEFAULT_KEEP,
         PositionsConfig,
+        check_keep,
         evaluate_frame,
         execute,
         play_headline,
@@ -465,8 +476,9 @@ def write_advice(
 
     check_advice(rules, compare, players, deals, samples, check_positions, continuations)
     check_seed(seed)
+    kept = check_keep(tuple(DEFAULT_KEEP if keep is None else keep))
     options = advice_options(
-        rules, compare, players, deals, samples, check_positions, continuations, seed
+        rules, compare, players, deals, samples, check_positions, continuations, seed, kept
     )
 
     def build(folder: Path, command: str) -> Report:
@@ -475,7 +487,7 @@ def write_advice(
         client = active_client()
 
         def dataset(rule_set, name: str) -> pd.DataFrame:
-            config = PositionsConfig(rule_set, pair, seed, deals, ADVICE_CHUNK, evaluation)
+            config = PositionsConfig(rule_set, pair, seed, deals, ADVICE_CHUNK, evaluation, kept)
             chunks = execute(config, folder / name, False, None, on_chunk, client)
             frame = pd.concat(list(chunks), ignore_index=True)
             frame["kind"] = frame["kind"].astype(str)

@@ -16,7 +16,7 @@ const server = spawn(python, ["-m", "gin_sim", "serve", "--strategy", "simple"],
 const answers = [];
 readline.createInterface({ input: server.stdout }).on("line", (line) => {
   const answer = JSON.parse(line); // every answer is one line of JSON, bad requests too
-  if (answer.version !== 1) throw new Error(`unexpected version in ${line}`);
+  if (answer.version !== 2) throw new Error(`unexpected version in ${line}`);
   answers.push(answer);
 });
 server.on("close", (code) => {

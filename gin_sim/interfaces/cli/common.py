@@ -258,6 +258,22 @@ def resolve_players(players: str, param1: list[str] | None, param2: list[str] | 
     return load_strategy(first, param1), load_strategy(second, param2)
 
 
+KeepOption = Annotated[
+    str | None,
+    typer.Option(
+        help="Keep probabilities of the decision positions by kind, e.g. offer=1,draw=0.5,discard=0.125,knock=1 (any subset; the rest keep these defaults): multiples of 1/1024 in (0, 1]."
+    ),
+]
+
+
+def resolve_keep(keep: str | None) -> tuple[float, ...]:
+    """``--keep``'s probabilities by kind (offer, draw, discard, knock); the defaults when
+    it is not given; a one-line ConfigError for an unknown kind or a bad value."""
+    from gin_sim.experiments.positions import DEFAULT_KEEP, parse_keep
+
+    return DEFAULT_KEEP if keep is None else parse_keep(keep)
+
+
 SchedulerOption = Annotated[
     str | None,
     typer.Option(

@@ -15,6 +15,7 @@ from rich.table import Table
 
 from gin_sim.experiments.cluster import dask_client
 from gin_sim.experiments.positions import (
+    KINDS,
     SUMMARY_COLUMNS,
     Evaluation,
     PositionsConfig,
@@ -27,6 +28,7 @@ from gin_sim.game.config import ConfigError
 from gin_sim.game.rules import load_rules
 from gin_sim.interfaces.cli.common import (
     JsonOption,
+    KeepOption,
     OverwriteOption,
     Param1Option,
     Param2Option,
@@ -41,6 +43,7 @@ from gin_sim.interfaces.cli.common import (
     echo_json,
     interrupted,
     progress_bar,
+    resolve_keep,
     resolve_players,
     user_errors,
 )
@@ -50,12 +53,16 @@ def positions(
     rules: RulesOption = "hollywood",
     players: PlayersOption = "mc,mc",
     deals: Annotated[
-        int, typer.Option(help="Deals to play: each gives one position of each kind it has.")
+        int,
+        typer.Option(
+            help="Deals to play: each decision of a kind is kept with that kind's probability (--keep)."
+        ),
     ] = 1000,
     seed: Annotated[int, typer.Option(help="Seed: deal i depends only on (seed, i).")] = 1,
     rule: RuleOverrides = None,
     param1: Param1Option = None,
     param2: Param2Option = None,
+    keep: KeepOption = None,
     evaluate: Annotated[
         bool, typer.Option(help="Evaluate every position's actions by deep search.")
     ] = True,
@@ -99,8 +106,9 @@ def positions(
     as_json: JsonOption = False,
     quiet: QuietOption = False,
 ) -> None:
-    """Play DEALS deals, keep one decision position of each kind per deal (offer, draw,
-    discard, knock) and evaluate every action there by deep search; print a summary."""
+    """Play DEALS deals, keep each decision position of a kind (offer, draw, discard, knock)
+    with that kind's probability (--keep) and evaluate every action there by deep search;
+    print a summary (per decision: rows weighted by 1 / their keep probability)."""
     frames = []
     with user_errors():
         check_run_options(out, overwrite, False, scheduler, workers)
@@ -115,7 +123,7 @@ def positions(
         evaluation = Evaluation(**given) if evaluate else None
         config = PositionsConfig(
             load_rules(rules, rule), resolve_players(players, param1, param2), seed, deals,
-            chunk_size, evaluation,
+            chunk_size, evaluation, resolve_keep(keep),
         )  # fmt: skip
         started = time.perf_counter()
         chunks = None
@@ -139,15 +147,17 @@ def positions(
             "rules": config.rules.name, "seed": seed, "deals": deals,
             "players": [p.name for p in config.players],
             "evaluation": None if evaluation is None else evaluation.name,
+            "keep": dict(zip(KINDS, config.keep, strict=True)),
             "kinds": summary.to_dict(orient="records"),
         }  # fmt: skip
         echo_json(document | ({"out": out} if out else {}))
         return
     title = f"{len(frame):,} positions from {deals:,} deals of {config.players[0].name} against {config.players[1].name}, rules {config.rules.name}, seed {seed}"
-    caption = f"{elapsed:.1f} s"
+    kept = ", ".join(f"{k} {p:g}" for k, p in zip(KINDS, config.keep, strict=True))
+    caption = f"kept with probability {kept}; figures per decision\n{elapsed:.1f} s"
     if evaluation is not None:
         caption = (
-            f"evaluation: {evaluation.name}; gain: take over draw, knock over the best discard (95% interval across positions)\n"
+            f"evaluation: {evaluation.name}; gain: take over draw, knock over the best discard (95% interval, clustered by deal)\n"
             + caption
         )
     if out:

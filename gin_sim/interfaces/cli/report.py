@@ -20,11 +20,13 @@ from gin_sim.game.rules import load_rules
 from gin_sim.interfaces.cli.common import (
     SIGINT_EXIT,
     SIGTERM_EXIT,
+    KeepOption,
     SchedulerOption,
     Terminated,
     WorkersOption,
     fail,
     progress_bar,
+    resolve_keep,
     user_errors,
 )
 from gin_sim.reports.build import (
@@ -406,7 +408,10 @@ def advice(
         str, typer.Option(help="The two strategies A,B whose play gives the positions.")
     ] = "mc,mc",
     deals: Annotated[
-        int, typer.Option(help="Deals played: each gives one position of each kind it has.")
+        int,
+        typer.Option(
+            help="Deals played: each decision of a kind is kept with that kind's probability (--keep)."
+        ),
     ] = 2000,
     samples: Annotated[int, typer.Option(help="Worlds per evaluated position.")] = 512,
     check_positions: Annotated[
@@ -419,6 +424,7 @@ def advice(
         int, typer.Option(help="Hands played out per checked position and action.")
     ] = ADVICE_CONTINUATIONS,
     seed: Seed = 1,
+    keep: KeepOption = None,
     quiet: Quiet = False,
     scheduler: SchedulerOption = None,
     workers: WorkersOption = None,
@@ -428,9 +434,10 @@ def advice(
     with user_errors():
         compared = [] if compare.strip() == "none" else _names(compare)
         pair = _names(players)
+        kept = resolve_keep(keep)
         check_advice(rules, compared, pair, deals, samples, check_positions, continuations)
         options = advice_options(
-            rules, compared, pair, deals, samples, check_positions, continuations, seed
+            rules, compared, pair, deals, samples, check_positions, continuations, seed, kept
         )
         if _finished(out, "advice", options):
             return
@@ -451,6 +458,7 @@ def advice(
             seed,
             out,
             advance,
+            kept,
         ),
         f"; the finished chunks of its positions are kept in {out}: run the same command "
         "again to resume",
