@@ -116,7 +116,8 @@ def _line_value(row) -> str:
     """A knock line in words: the crossing, or why there is none."""
     if not math.isfinite(row.slope):
         return (
-            f"no line ({row.deals} deals; it needs {MIN_LINE_DEALS} deals and "
+            f"no line ({row.deals} deal{'' if row.deals == 1 else 's'}; it needs "
+            f"{MIN_LINE_DEALS} deals and "
             f"{MIN_LINE_DEADWOODS} deadwoods)"
         )
     if not row.crossing:

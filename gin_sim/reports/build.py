@@ -388,7 +388,7 @@ def advice_options(
         "advice", rules=rules, compare=list(compare) if compare else "none",
         players=list(players), deals=deals, samples=samples,
         check_positions=check_positions, continuations=continuations, seed=seed,
-        keep=dict(zip(KINDS, kept, strict=True)),
+        keep=",".join(f"{kind}={value:g}" for kind, value in zip(KINDS, kept, strict=True)),
     )  # fmt: skip
 
 
