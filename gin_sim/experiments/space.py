@@ -143,7 +143,8 @@ def _starts(boundaries: tuple[Any, ...], values: dict[str, Any]) -> list[int]:
 
 def apply(strategy: Strategy, rules: Rules, parameters: dict[str, Any]) -> Strategy:
     """``strategy`` as played under ``rules`` (its ``[[adapt]]`` tables applied) with
-    ``parameters`` replaced; a searched knock threshold drops the strategy's own schedule."""
+    ``parameters`` replaced; a searched knock threshold drops the strategy's own knock
+    schedule, a searched take_melds or take_min_gain its take schedule."""
     played = strategy.for_rules(rules)
     changes = dict(parameters)
     if "knock_threshold" in changes and SCHEDULE not in changes:
