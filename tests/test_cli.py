@@ -71,6 +71,8 @@ def test_listings():
         (["simulate", "--nope"], "No such option"),
         (["simulate", "--param1", "keep_weight=-2"], "keep_weight = -2.0"),
         (["simulate", "--param2", "knock_schedule=5:3"], "last phase must start at min_stock 0"),
+        (["simulate", "--param1", "take_schedule=5:true:3"], "so every stock size has a take rule"),
+        (["simulate", "--param1", "take_schedule=0:maybe:3"], "take_schedule = '0:maybe:3'"),
         (
             ["simulate", "--players", "mc-fast,simple", "--param1", "opponent_panel=simple,mc"],
             "opponent_panel model 'mc'",

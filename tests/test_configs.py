@@ -168,6 +168,7 @@ DISTINCT_STRATEGY = [
     "knock_threshold=3", "knock_schedule=20:9,11:6,5:4,0:2", "undercut_risk=0.35",
     "take_melds=false", "take_min_gain=1.5", "improve_weight=2.5", "keep_weight=3.5",
     "safety_weight=4.5", "disinterest_weight=5.5", "closing_distance=25",
+    "take_schedule=24:true:6.5,0:false:7.5",
 ]  # fmt: skip
 
 
@@ -194,6 +195,12 @@ DISTINCT_SEARCH = [
     "rollout=defensive", "opponent_model=gin-hunter", "value=game",
 ]  # fmt: skip
 HOLLYWOOD = load_rules("hollywood")
+# The take schedule's slots, MAX_SCHEDULE_PHASES each: min_stock, take_melds, take_min_gain.
+TAKE_SCHEDULE_SLOTS = (
+    StrategyParam.TAKE_MIN_STOCK,
+    StrategyParam.TAKE_MELDS_AT,
+    StrategyParam.TAKE_MIN_GAIN_AT,
+)
 
 
 def strategies_to_check() -> list[tuple[str, Strategy, Rules]]:
@@ -207,6 +214,10 @@ def strategies_to_check() -> list[tuple[str, Strategy, Rules]]:
             checked.append((f"{path.stem}-under-{rules_path.stem}", played, rules))
     checked.append(("distinct", load_strategy("simple", DISTINCT_STRATEGY), HOLLYWOOD))
     checked.append(("schedule-of-one", load_strategy("simple", ["knock_schedule=0:4"]), HOLLYWOOD))
+    one_take = load_strategy("simple", ["take_schedule=0:false:2"])
+    checked.append(("take-schedule-of-one", one_take, HOLLYWOOD))
+    four = load_strategy("simple", ["take_schedule=31:true:6.5,12:false:7.5,6:true:0,0:false:9"])
+    checked.append(("take-schedule-of-four", four, HOLLYWOOD))
     checked.append(("distinct-search", load_strategy("mc", DISTINCT_SEARCH), HOLLYWOOD))
     return checked
 
@@ -216,8 +227,11 @@ def test_strategy_positions_cover_every_slot_once():
         StrategyParam.KIND, StrategyParam.KNOCK_THRESHOLD, StrategyParam.SCHEDULE_PHASES,
         *FLOAT_POSITIONS.values(), *SEARCH_POSITIONS.values(), *VALUE_POSITION.values(),
         StrategyParam.MC_PANEL_SIZE, StrategyParam.MC_PANEL_MEMORY, StrategyParam.MC_PANEL_WORLDS,
+        StrategyParam.TAKE_PHASES,
     ]  # fmt: skip
     slots = [StrategyParam.SCHEDULE_MIN_STOCK + i for i in range(MAX_SCHEDULE_PHASES)]
+    for start in TAKE_SCHEDULE_SLOTS:
+        slots += [start + i for i in range(MAX_SCHEDULE_PHASES)]
     slots += [StrategyParam.MC_PANEL_PRIOR + i for i in range(MAX_PANEL)]
     slots += [StrategyParam.MC_PANEL + i for i in range(MAX_PANEL * FAMILY_PARAMS)]
     slots += [StrategyParam.SCHEDULE_THRESHOLD + i for i in range(MAX_SCHEDULE_PHASES)]
@@ -229,6 +243,7 @@ def test_strategy_positions_cover_every_slot_once():
     ) | set(PANEL_POSITIONS) | {
         "knock_threshold",
         "knock_schedule",
+        "take_schedule",
         "kind",
     } == {f.name for f in fields(Strategy)} - {"name", "description", "adapt"}
 
@@ -276,6 +291,12 @@ def test_strategy_vector_has_each_field_at_its_position(
         min_stock, threshold = schedule[i] if i < len(schedule) else (0, 0)
         assert vector[StrategyParam.SCHEDULE_MIN_STOCK + i] == min_stock, (label, i)
         assert vector[StrategyParam.SCHEDULE_THRESHOLD + i] == threshold, (label, i)
+    takes = strategy.take_schedule
+    assert vector[StrategyParam.TAKE_PHASES] == len(takes), label
+    for i in range(MAX_SCHEDULE_PHASES):
+        phase = takes[i] if i < len(takes) else (0, False, 0.0)
+        got = [vector[start + i] for start in TAKE_SCHEDULE_SLOTS]
+        assert got == [float(value) for value in phase], (label, i)
     for key, index in FLOAT_POSITIONS.items():
         assert vector[index] == float(getattr(strategy, key)), (label, key)
 
@@ -283,7 +304,8 @@ def test_strategy_vector_has_each_field_at_its_position(
 def test_the_distinct_strategy_is_distinct_and_adaptations_reach_the_vector():
     distinct = load_strategy("simple", DISTINCT_STRATEGY).to_kernel()
     scalars = [
-        StrategyParam.KNOCK_THRESHOLD, StrategyParam.SCHEDULE_PHASES, *FLOAT_POSITIONS.values()
+        StrategyParam.KNOCK_THRESHOLD, StrategyParam.SCHEDULE_PHASES, *FLOAT_POSITIONS.values(),
+        StrategyParam.TAKE_PHASES,
     ]  # fmt: skip
     assert len({distinct[i] for i in scalars}) == len(scalars)
     # expert's adaptation to standard scoring shows in its vector (docs/strategies.md)

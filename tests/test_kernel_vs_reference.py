@@ -47,7 +47,8 @@ def family_pairings() -> list[str]:
 FAMILY_PAIRINGS = family_pairings()
 # Deliberately extreme members of the family: takes for gain only, with a heavy weight on
 # live cards; a very cautious knocker that hates feeding the opponent; a three-phase
-# schedule; fractional weights everywhere (where the order of the float sums matters).
+# schedule; a four-phase take schedule; fractional weights everywhere (where the order of
+# the float sums matters).
 EXTREMES = [
     Strategy(name="grabber", take_melds=False, take_min_gain=1.0, improve_weight=2.0),
     Strategy(name="timid", safety_weight=3.0, undercut_risk=0.05),
@@ -57,6 +58,14 @@ EXTREMES = [
         keep_weight=0.1,
         safety_weight=0.7,
         disinterest_weight=0.3,
+    ),
+    # A take rule by stock depth, four phases: melds and a low gain early, nothing but a
+    # large gain in mid-hand, melds alone late, a fractional gain at the end.
+    Strategy(
+        name="take-phases",
+        take_schedule=((24, True, 1.0), (14, False, 6.0), (6, True, 0.0), (0, False, 2.5)),
+        improve_weight=0.5,
+        keep_weight=0.2,
     ),
     Strategy(
         name="fractions",

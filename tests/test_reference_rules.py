@@ -529,6 +529,8 @@ HELD_TIE = knock(D, 0, 5, 5, 0, D, 30, gin=True, first_upcard_taker=N, turns=2, 
 
 # N: AS-3S, 4H-6H, JD JH JS and 8C; neither player can use the upcard 9C.
 PASSED_N, PASSED_D = "AS 2S 3S 4H 5H 6H JD JH JS 8C", "KC QD TS 9H 7D 2H 3D AD 4C 5S"
+# The same N; D: 2s, 5s, 7D 9D (8D would make a run), AC AD. Neither melds the upcard 9C.
+SCHEDULED_TAKE_N, SCHEDULED_TAKE_D = PASSED_N, "7D 9D 2C 2D 2H 5C 5D 5S AC AD"
 
 FAMILY_CASES = [
     Case(
@@ -666,6 +668,56 @@ FAMILY_CASES = [
         overrides=("wall=30",),
         players=(family(take_melds=False, take_min_gain=21.0, improve_weight=1.0), "simple"),
         expect=knock(N, 5, 5, 5, 0, D, 10, undercut=True, first_upcard_taker=N, turns=1),
+    ),
+    Case(
+        "take schedule: the offer (stock 31) reads the first phase: a gain of 20 < 21 declines",
+        nondealer=TIE_N,
+        dealer_hand=TIE_D,
+        upcard="7H",
+        stock="3D",
+        overrides=("wall=30",),
+        # The phase from 0 would take 7H (it melds with 5H 6H); the one from 31 holds.
+        players=(family(take_schedule=((31, False, 21.0), (0, True, 0.0))), "simple"),
+        expect=drawn(WALL, first_upcard_taker=-1, turns=1, stock_left=30)
+        | {"N_hand": "5H 6H 2C 2D 2S KC KD KS 5C 3D"},
+    ),
+    Case(
+        "take schedule: the offer's phase takes 7H for a gain of 20 >= 20, whatever the later",
+        nondealer=TIE_N,
+        dealer_hand=TIE_D,
+        upcard="7H",
+        players=(family(take_schedule=((31, False, 20.0), (0, False, 21.0))), "simple"),
+        expect=knock(N, 5, 5, 5, 0, D, 10, undercut=True, first_upcard_taker=N, turns=1),
+    ),
+    Case(
+        "take schedule: D, with 30 in the stock, takes 8D (7D-9D) by the phase from 30; knocks with 1",
+        nondealer=SCHEDULED_TAKE_N,
+        dealer_hand=SCHEDULED_TAKE_D,
+        upcard="9C",
+        stock="8D KH",
+        overrides=("wall=29",),
+        players=(
+            family(knock_threshold=5),
+            family(take_schedule=((31, False, 0.0), (30, True, 0.0), (0, False, 0.0))),
+        ),
+        # Both decline 9C (nobody melds it), N draws 8D and throws it (k = 8 > 5; 8D before
+        # 8C). D takes it, throws AD and knocks with AC: 1 against N's 8C, nothing laid off.
+        expect=knock(D, 1, 8, 8, 0, D, 7, first_upcard_taker=-1, turns=2, upcard_takes=1)
+        | {"D_hand": "7D 8D 9D 2C 2D 2H 5C 5D 5S AC"},
+    ),
+    Case(
+        "take schedule: the phase from 0 (take_melds false) leaves 8D at 30; D draws KH",
+        nondealer=SCHEDULED_TAKE_N,
+        dealer_hand=SCHEDULED_TAKE_D,
+        upcard="9C",
+        stock="8D KH",
+        overrides=("wall=29",),
+        players=(
+            family(knock_threshold=5),
+            family(take_schedule=((31, True, 0.0), (0, False, 0.0))),
+        ),
+        expect=drawn(WALL, first_upcard_taker=-1, turns=2, stock_left=29)
+        | {"D_hand": SCHEDULED_TAKE_D},
     ),
     Case(
         "disinterest: D declined 9C, so N throws 8C (next to it) rather than 8D",

@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 import math
 import random
+import shutil
 import statistics
 from dataclasses import replace
 
@@ -22,6 +23,7 @@ import pytest
 
 from gin_sim.experiments.simulate import simulate_deals, simulate_matches
 from gin_sim.game.cards import format_card
+from gin_sim.game.config import configs_dir
 from gin_sim.game.hollywood import HollywoodScore
 from gin_sim.game.match_start import parse_start
 from gin_sim.game.records import MATCH_FIELDS, record_to_dict
@@ -642,6 +644,41 @@ def test_the_panels_posterior_after_each_turn_equals_the_references(monkeypatch)
     gives exactly the reference's posterior."""
     rules = load_rules("standard", ["big_gin_bonus=31", "may_discard_drawn_upcard=true"])
     searcher = mc("mc-fast", samples=2, infer=True, opponent_panel=PANEL, name="mcf-panel")
+    opponents = ("random", "gin-hunter", "expert", "early-knocker")
+    check_posteriors(monkeypatch, rules, searcher, opponents, 8)
+
+
+# A take rule by stock depth that flips between taking for any gain and never taking at
+# 24, 23 and 17 cards: a model that read the stock at the opponent's discard instead of
+# at its take (one more after a stock draw) would judge some of its takes by the wrong phase.
+TAKE_PHASES_MODEL = """description = "a take schedule, for the panel tests"
+take_schedule = [[24, true, 0.01], [23, false, 0.0], [17, true, 0.01], [0, false, 0.0]]
+improve_weight = 0.5
+"""
+
+
+def test_a_panel_model_with_a_take_schedule_reads_the_stock_at_the_take(monkeypatch, tmp_path):
+    """A panel model with a take schedule (issue 25): the kernel's posterior after each
+    update equals the reference's, and whole deals play to the same records, the opponent
+    playing by that model."""
+    configs = tmp_path / "configs"
+    shutil.copytree(configs_dir(), configs)
+    (configs / "strategies" / "take-phases-panel.toml").write_text(TAKE_PHASES_MODEL)
+    monkeypatch.setenv("GIN_SIM_CONFIGS", str(configs))
+    rules = load_rules("hollywood")
+    panel = ("take-phases-panel", "simple", "expert")
+    searcher = mc("mc-fast", samples=2, infer=True, opponent_panel=panel, name="mcf-takes")
+    check_posteriors(monkeypatch, rules, searcher, ("take-phases-panel",), 10)
+    pair = (searcher, load_strategy("take-phases-panel"))
+    kernel = simulate_deals(rules, pair, 6, seed=SEED, threads=1)
+    for deal in range(6):
+        assert play_deal_reference(SEED, deal, rules, pair) == record_to_dict(kernel[deal])
+
+
+def check_posteriors(monkeypatch, rules, searcher, opponents, deals) -> None:
+    """The kernel's posterior update against the reference's at every update of
+    ``searcher`` (seat 1) in ``deals`` reference deals against ``opponents`` in turn."""
+    panel = searcher.opponent_panel
     params = searcher.for_rules(rules).to_kernel(rules)
     updates = []
     update = reference_search.OpponentPanel.update
@@ -652,8 +689,8 @@ def test_the_panels_posterior_after_each_turn_equals_the_references(monkeypatch)
         updates.append((situation, *before, list(panel.posterior)))
 
     monkeypatch.setattr(reference_search.OpponentPanel, "update", recorded)
-    for deal in range(8):
-        opponent = ("random", "gin-hunter", "expert", "early-knocker")[deal % 4]
+    for deal in range(deals):
+        opponent = opponents[deal % len(opponents)]
         play_deal_reference(SEED, deal, rules, (opponent, searcher))
     assert len(updates) > 30
     took = 0
@@ -667,9 +704,9 @@ def test_the_panels_posterior_after_each_turn_equals_the_references(monkeypatch)
         with np.errstate(over="ignore"):
             update_posterior_nb(
                 params, masks, state, rules.to_kernel(), load_undercut_table(), 1, search,
-                len(PANEL),
+                len(panel),
             )  # fmt: skip
-        assert list(memory[1, : len(PANEL)]) == posterior
+        assert list(memory[1, : len(panel)]) == posterior
         took += bool(situation.view.opp_taken >> discard & 1)
     assert took > 0  # the opponent took some of the searcher's discards
 

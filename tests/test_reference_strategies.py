@@ -51,6 +51,14 @@ EXTREMES = [
         safety_weight=0.7,
         disinterest_weight=0.3,
     ),
+    # A take rule by stock depth, four phases: melds and a low gain early, nothing but a
+    # large gain in mid-hand, melds alone late, a fractional gain at the end.
+    Strategy(
+        name="take-phases",
+        take_schedule=((24, True, 1.0), (14, False, 6.0), (6, True, 0.0), (0, False, 2.5)),
+        improve_weight=0.5,
+        keep_weight=0.2,
+    ),
 ]
 FAMILY = [load_strategy(name) for name in NAMED] + EXTREMES
 

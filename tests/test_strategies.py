@@ -3,6 +3,7 @@ their plain definitions in docs/strategies.md."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from statistics import NormalDist
 
 import numpy as np
@@ -68,6 +69,23 @@ def test_simple_is_the_family_default():
         (["knock_schedule=10:6,12:2,0:1"], "must fall strictly"),
         (["knock_schedule=10:12,0:1"], "threshold 12 .* allowed 0 to 10"),
         (["knock_schedule=ten"], "expected \\[\\[min_stock, threshold\\]"),
+        (
+            ["take_schedule=10:true:0,5:false:2"],
+            "last phase must start at min_stock 0 .* take rule",
+        ),
+        (["take_schedule=10:true:0,12:false:2,0:true:0"], "take_schedule .* must fall strictly"),
+        (["take_schedule=32:true:0,0:true:0"], "take_schedule .* from at most 31 to 0"),
+        (["take_schedule=0:true:-1"], "take_schedule take_min_gain -1.0 .* finite number >= 0"),
+        (["take_schedule=0:true:inf"], "take_schedule take_min_gain inf .* finite number >= 0"),
+        (
+            ["take_schedule=20:true:0,15:true:0,10:true:0,5:true:0,0:true:0"],
+            "take_schedule .* has 5 phases: allowed 1 to 4",
+        ),
+        (
+            ["take_schedule=0:yes:1"],
+            "take_schedule = '0:yes:1' .* expected \\[\\[min_stock, take_melds, take_min_gain\\]",
+        ),
+        (["take_schedule=0:1"], "min_stock:take_melds:take_min_gain,... on the command line"),
         (["kind=clever"], "kind = 'clever' .* allowed family, random"),
         (["knock_treshold=3"], "unknown key 'knock_treshold'"),
     ],
@@ -158,6 +176,66 @@ def test_bad_parameter_in_a_file_names_the_file(tmp_path):
         load_strategy(path)
 
 
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            "take_schedule = [[20, true, 0], [5, false, 2]]",
+            "the last phase must start at min_stock 0",
+        ),
+        ("take_schedule = [[20, true, -3], [0, false, 2]]", "take_min_gain -3.0 in .*mine.toml"),
+        (
+            "take_schedule = [[20, 1, 0], [0, false, 2]]",
+            "take_schedule = .* in .*mine.toml: expected",
+        ),
+        ('take_schedule = [["20", true, 0], [0, false, 2]]', "take_schedule = .* in .*mine.toml"),
+        ("take_schedule = [[20, true], [0, false]]", "expected \\[\\[min_stock, take_melds"),
+        ("take_schedule = [[0, false, true]]", "take_schedule = .* in .*mine.toml: expected"),
+        ("take_schedule = 3", "take_schedule = 3 in .*mine.toml: expected"),
+    ],
+)
+def test_a_bad_take_schedule_in_a_file_names_the_key_and_the_file(tmp_path, text, message):
+    path = tmp_path / "mine.toml"
+    path.write_text(f'description = "x"\n{text}\n')
+    with pytest.raises(ConfigError, match=message):
+        load_strategy(path)
+
+
+def test_take_schedules_from_toml_the_command_line_and_adapt_tables(tmp_path):
+    """The same schedule three ways; a file's schedule survives a manifest (to_config), and
+    a strategy without one keeps the manifest it had (no take_schedule key)."""
+    import json
+
+    from gin_sim.players.strategies import strategy_from_dict
+
+    path = tmp_path / "mine.toml"
+    path.write_text(
+        'description = "x"\ntake_schedule = [[25, true, 0], [0, false, 6]]\n'
+        "[[adapt]]\nwhen = { undercut_bonus = [20, 30] }\n"
+        "take_schedule = [[10, false, 2.5], [0, true, 0.0]]\n"
+    )
+    from_file = load_strategy(path)
+    expected = ((25, True, 0.0), (0, False, 6.0))
+    assert from_file.take_schedule == expected
+    assert all(isinstance(gain, float) for _, _, gain in from_file.take_schedule)
+    assert load_strategy("simple", ["take_schedule=25:true:0,0:false:6"]).take_schedule == expected
+    assert (
+        load_strategy("simple", ["take_schedule=25:TRUE:0.0, 0:false:6"]).take_schedule == expected
+    )
+    standard = from_file.for_rules(load_rules("standard"))
+    assert standard.take_schedule == ((10, False, 2.5), (0, True, 0.0))
+    assert from_file.for_rules(load_rules("hollywood")).take_schedule == expected
+    document = json.loads(json.dumps(from_file.to_config()))
+    assert document["take_schedule"] == [[25, True, 0.0], [0, False, 6.0]]
+    assert document["adapt"][0]["take_schedule"] == [[10, False, 2.5], [0, True, 0.0]]
+    assert strategy_from_dict(document, "manifest") == from_file
+    assert "take_schedule" not in load_strategy("expert").to_config()
+    cleared = load_strategy(path, ["take_schedule="])
+    assert cleared.take_schedule == () and "take_schedule" not in cleared.to_config()
+    with pytest.raises(ConfigError, match=r"take_schedule in .* does nothing: strategy kind 'mc'"):
+        load_strategy("mc", ["take_schedule=0:true:1"])
+
+
 def test_threshold_above_the_rules_knock_limit_is_an_error():
     rules = load_rules("hollywood", ["knock_limit=7"])
     eager = load_strategy("simple", ["knock_threshold=8"])
@@ -180,6 +258,59 @@ def test_schedule_lookup():
         assert strategy.threshold_at(stock) == expected
         assert knock_threshold_nb(vector, stock, 10) == expected
     assert knock_threshold_nb(vector, 25, 7) == 7  # capped by the hand's limit (R14a)
+
+
+def test_take_schedule_lookup():
+    """The phase of the first min_stock <= stock_left, in the kernel and the reference;
+    without a schedule the plain take_melds and take_min_gain at every stock size."""
+    from gin_sim.kernels.decisions import take_rule_nb
+    from gin_sim.reference.engine import View, take_rule
+
+    def view(stock: int) -> View:
+        rules = load_rules("hollywood")
+        return View(0, 0, -1, 0, 0, stock, 0, 10, rules)
+
+    strategy = load_strategy("simple", ["take_schedule=20:false:3.5,10:true:0,0:false:7"])
+    vector = strategy.to_kernel()
+    assert vector[StrategyParam.TAKE_PHASES] == 3
+    for stock, expected in [(31, (False, 3.5)), (20, (False, 3.5)), (19, (True, 0.0)),
+                            (10, (True, 0.0)), (9, (False, 7.0)), (0, (False, 7.0))]:  # fmt: skip
+        assert take_rule_nb(vector, stock) == expected
+        assert take_rule(strategy, view(stock)) == expected
+    plain = load_strategy("early-knocker", ["take_melds=false"])
+    for stock in range(32):
+        assert take_rule_nb(plain.to_kernel(), stock) == (False, plain.take_min_gain)
+        assert take_rule(plain, view(stock)) == (False, plain.take_min_gain)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.sampled_from(["simple", "expert", "early-knocker", "defensive"]),
+    st.booleans(),
+    st.sampled_from([0.0, 0.5, 3.0, 8.19]),
+    st.sets(st.integers(1, 31), max_size=3),
+    st.booleans(),
+    st.integers(0, 2**32),
+)
+def test_a_constant_take_schedule_plays_as_the_plain_parameters(
+    name, take_melds, take_min_gain, starts, decoy_melds, seed
+):
+    """Property: a take schedule whose every phase holds the same (take_melds,
+    take_min_gain) plays every deal exactly as those plain parameters, whatever the phases
+    and whatever the (overridden) plain values beside it."""
+    rules = load_rules("hollywood")
+    plain = load_strategy(name, [f"take_melds={take_melds}", f"take_min_gain={take_min_gain}"])
+    phases = tuple((start, take_melds, take_min_gain) for start in sorted(starts, reverse=True))
+    scheduled = replace(
+        plain,
+        take_melds=decoy_melds,
+        take_min_gain=take_min_gain + 5.0,  # never played: the schedule overrides it
+        take_schedule=(*phases, (0, take_melds, take_min_gain)),
+    )
+    opponent = load_strategy("expert")
+    expected = simulate_deals(rules, (plain, opponent), 300, seed=seed % 1000)
+    got = simulate_deals(rules, (scheduled, opponent), 300, seed=seed % 1000)
+    assert np.array_equal(expected, got)
 
 
 def live_by_definition(card: int, hand: int, unseen: int) -> int:
@@ -477,19 +608,32 @@ def test_the_weighted_discard_seeded_with_the_least_deadwood_card_chooses_the_sa
 
 @pytest.mark.parametrize(
     "overrides",
-    [[], ["take_melds=false"], ["take_min_gain=3"], ["improve_weight=0", "take_min_gain=1"]],
+    [
+        [],
+        ["take_melds=false"],
+        ["take_min_gain=3"],
+        ["improve_weight=0", "take_min_gain=1"],
+        ["take_schedule=22:false:2,11:true:0,0:false:9.5"],
+    ],
 )
 def test_the_take_decision_is_its_definition(overrides):
     """takes_top_nb's shortcuts (a card that melds nothing: the 10-card drop, a bound that
     rejects before any search) choose as the definition does: take when it melds (if
     take_melds) or when ``gain + improve_weight * live`` reaches take_min_gain, the gain
-    from every other card's drop evaluated in full."""
+    from every other card's drop evaluated in full; with a take schedule, the take_melds
+    and take_min_gain of the stock size's phase."""
     rng = np.random.default_rng(29)
     params = load_strategy("expert", overrides).to_kernel()
     strategy = load_strategy("expert", overrides)
     streams = np.zeros(2, np.uint64)
     takes = 0
     for _ in range(2000):
+        stock_left = int(rng.integers(0, 32))
+        take_melds, take_min_gain = strategy.take_melds, strategy.take_min_gain
+        for min_stock, melds_then, gain_then in strategy.take_schedule:
+            if min_stock <= stock_left:
+                take_melds, take_min_gain = melds_then, gain_then
+                break
         cards = rng.permutation(52)
         hand = np.uint64(sum(1 << int(c) for c in cards[:10]))
         card = int(cards[10])
@@ -505,8 +649,8 @@ def test_the_take_decision_is_its_definition(overrides):
         unseen = np.uint64((1 << 52) - 1) & ~hand & ~pile & ~taken
         score = float(gain) + strategy.improve_weight * live_nb(card, hand, unseen)
         melds = any(int(m) >> card & 1 and int(m) & ~(1 << card) & ~int(hand) == 0 for m in MELDS)
-        expected = (strategy.take_melds and melds) or score >= strategy.take_min_gain
-        got = takes_top_nb(params, hand, card, pile, taken, streams, 0)
+        expected = (take_melds and melds) or (take_min_gain > 0 and score >= take_min_gain)
+        got = takes_top_nb(params, hand, card, pile, taken, stock_left, streams, 0)
         assert got == expected, (hex(hand), card, gain, score)
         takes += got
     assert 20 < takes < 1980  # both answers are exercised

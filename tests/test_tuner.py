@@ -18,12 +18,13 @@ import gin_sim.experiments.space
 import gin_sim.experiments.tuner
 from gin_sim.experiments.holdout import bonferroni_factor, confirmation_seed, holdout_seed
 from gin_sim.experiments.simulate import head_to_head
-from gin_sim.experiments.space import parse_space
+from gin_sim.experiments.space import Dimension, parse_space
 from gin_sim.experiments.summary import Z95
 from gin_sim.experiments.tuner import (
     confirm,
     optimise,
     settings_from,
+    strategy_toml,
     top_candidates,
     trials_table,
 )
@@ -257,6 +258,13 @@ def test_tune_command_writes_report_and_a_playable_winner(tmp_path):
         ("knock_schedule=20/10@0:12", "out of range"),
         ("knock_schedule=18:24/20:26", "must not overlap"),
         ("knock_threshold=0:10,knock_schedule=20/10", "search one of the two"),
+        ("take_schedule=10/20", "fall strictly"),
+        ("take_schedule=20/10/5/2", "expected 1 to 3 stock sizes"),
+        ("take_schedule=32", "allowed 1 to 31"),
+        ("take_schedule=20@-1:4", "allowed a finite number >= 0"),
+        ("take_schedule=20@4:1", "low 4 is above high 1"),
+        ("take_schedule=20,take_min_gain=0:9", "search the schedule or those two"),
+        ("take_melds=false:true,take_schedule=20", "search the schedule or those two"),
         ("keep_weight=1.0", "nothing to search"),
         ("keep_weight=0:1:0", "step 0"),
     ],
@@ -290,6 +298,42 @@ def test_spaces_give_the_right_kinds_and_schedules():
     )
     assert tuned.knock_schedule == ((20, 2), (6, 5), (0, 8)) and tuned.keep_weight == 1.0
     assert tuned.knock_threshold is None and not tuned.adapt
+
+
+def test_take_schedule_spaces_search_each_phases_rule(tmp_path):
+    space = parse_space("take_schedule=18:24/6@0.0:12.0,knock_threshold=0:10")
+    kinds = {d.name: (d.kind, d.low, d.high, d.step) for d in space.dimensions}
+    assert kinds["take_schedule.start1"] == ("int", 18, 24, None)
+    for i in (1, 2, 3):
+        assert kinds[f"take_schedule.melds{i}"] == ("bool", False, True, None)
+        assert kinds[f"take_schedule.gain{i}"] == ("float", 0.0, 12.0, None)
+    assert parse_space("take_schedule=20").dimensions[1] == Dimension(
+        "take_schedule.gain1", "int", 0, 10
+    )  # the default gains: whole numbers 0 to 10
+    assert space.to_json()["take_boundaries"] == ["take_schedule.start1", 6]
+    assert "take_boundaries" not in parse_space("knock_schedule=20").to_json()  # as before
+    values = {"take_schedule.start1": 21, "knock_threshold": 4}
+    values |= {f"take_schedule.melds{i}": m for i, m in ((1, True), (2, False), (3, True))}
+    values |= {f"take_schedule.gain{i}": g for i, g in ((1, 0.0), (2, 7.25), (3, 3))}
+    parameters = space.parameters(values)
+    assert parameters["take_schedule"] == ((21, True, 0.0), (6, False, 7.25), (0, True, 3))
+    expert = load_strategy("expert")
+    tuned = gin_sim.experiments.space.apply(expert, load_rules("hollywood"), parameters)
+    assert tuned.take_schedule == ((21, True, 0.0), (6, False, 7.25), (0, True, 3.0))
+    assert tuned.knock_threshold == 4
+    # The overridden plain values go back to the family's defaults, as knock_threshold does.
+    assert (tuned.take_melds, tuned.take_min_gain) == (True, 0.0)
+    # Searching a plain take parameter drops the strategy's own take schedule.
+    scheduled = load_strategy("expert", ["take_schedule=20:false:3,0:true:0"])
+    plain = gin_sim.experiments.space.apply(
+        scheduled, load_rules("hollywood"), {"take_min_gain": 2.0}
+    )
+    assert plain.take_schedule == () and plain.take_min_gain == 2.0
+    # The best strategy's TOML holds the schedule and loads back.
+    text = strategy_toml(tuned)
+    assert "take_schedule = [[21, true, 0.0], [6, false, 7.25], [0, true, 3.0]]" in text
+    (tmp_path / "best.toml").write_text(text)
+    assert load_strategy(tmp_path / "best.toml") == tuned
 
 
 def test_schedule_search_picks_on_holdout_decks_and_confirms_on_a_third_stream():

@@ -15,15 +15,23 @@ A space is a comma-separated list of ``key=value`` items, one per family paramet
   knock limit). A boundary may itself be a range, ``18:24/6:12``, as long as the ranges
   do not overlap and fall. The strategy knocks at the threshold of the phase it is in
   (``knock_schedule`` overrides ``knock_threshold``, so a space tunes one of the two).
+- ``take_schedule=B1/B2/...[@low:high[:step]]``: a take rule by stock depth, its phases
+  starting as a knock schedule's do; each phase searches ``take_melds`` (false and true)
+  and ``take_min_gain`` from ``low`` to ``high`` (default 0:10; whole numbers give whole
+  numbers, a decimal point real ones). ``take_schedule`` overrides ``take_melds`` and
+  ``take_min_gain``, so a space tunes the schedule or those two.
 
 When ``knock_threshold`` is searched, the strategy's own knock schedule (if any) is
-dropped, so that the searched threshold is the one played.
+dropped, so that the searched threshold is the one played; likewise its take schedule when
+``take_melds`` or ``take_min_gain`` is.
 
 >>> space = parse_space("knock_threshold=0:10,undercut_risk=0.0:1.0,safety_weight=0:4")
 >>> [(d.name, d.kind, d.low, d.high) for d in space.dimensions]
 [('knock_threshold', 'int', 0, 10), ('undercut_risk', 'float', 0.0, 1.0), ('safety_weight', 'int', 0, 4)]
 >>> parse_space("knock_schedule=20/10@0:10").dimensions[-1].name
 'knock_schedule.threshold3'
+>>> [d.name for d in parse_space("take_schedule=20@0.0:12.0").dimensions]
+['take_schedule.melds1', 'take_schedule.gain1', 'take_schedule.melds2', 'take_schedule.gain2']
 """
 
 from __future__ import annotations
@@ -38,6 +46,9 @@ from gin_sim.kernels.enums import MAX_SCHEDULE_PHASES
 from gin_sim.players.strategies import FAMILY_KEYS, KIND_KEYS, SEARCH_KEYS, Strategy, load_strategy
 
 SCHEDULE = "knock_schedule"
+TAKE_SCHEDULE = "take_schedule"
+TAKE_KEYS = ("take_melds", "take_min_gain")  # what a take schedule overrides
+DEFAULT_GAINS = "0:10"  # a take schedule's gains when the space gives none
 # Larger numbers are no parameter's value (the largest, samples, is at most 4096); beyond
 # this, sums in the kernels' weighted costs would lose all precision.
 MAX_BOUND = 1e6
@@ -56,7 +67,9 @@ def tunable_parameters(kind: str = "family") -> list[str]:
 class Dimension:
     """One searched quantity: ``kind`` int, float or bool, between ``low`` and ``high``."""
 
-    name: str  # the parameter, or knock_schedule.start<i> / knock_schedule.threshold<i>
+    # the parameter, or knock_schedule.start<i> / knock_schedule.threshold<i>, or
+    # take_schedule.start<i> / take_schedule.melds<i> / take_schedule.gain<i>
+    name: str
     kind: str
     low: Any
     high: Any
@@ -88,40 +101,64 @@ class Space:
     dimensions: tuple[Dimension, ...]
     fixed: tuple[tuple[str, Any], ...] = ()
     boundaries: tuple[Any, ...] = ()  # knock schedule: an int, or the name of a searched start
+    take_boundaries: tuple[Any, ...] = ()  # the same for a take schedule
 
     @property
     def schedule(self) -> bool:
         return bool(self.boundaries)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        document = {
             "dimensions": [d.to_json() for d in self.dimensions],
             "fixed": [list(item) for item in self.fixed],
             "boundaries": list(self.boundaries),
         }
+        if self.take_boundaries:  # spaces without one keep the configuration they had
+            document["take_boundaries"] = list(self.take_boundaries)
+        return document
 
     def parameters(self, values: dict[str, Any]) -> dict[str, Any]:
         """Strategy parameters from a trial's values (``Dimension.name`` -> value)."""
         out: dict[str, Any] = dict(self.fixed)
         for dimension in self.dimensions:
-            if not dimension.name.startswith(SCHEDULE + "."):
+            if not dimension.name.startswith((SCHEDULE + ".", TAKE_SCHEDULE + ".")):
                 out[dimension.name] = values[dimension.name]
         if self.schedule:
-            starts = [b if isinstance(b, int) else values[b] for b in self.boundaries]
-            thresholds = [values[f"{SCHEDULE}.threshold{i}"] for i in range(1, len(starts) + 2)]
-            out[SCHEDULE] = tuple(zip([*starts, 0], thresholds, strict=True))
+            starts = _starts(self.boundaries, values)
+            thresholds = [values[f"{SCHEDULE}.threshold{i}"] for i in range(1, len(starts) + 1)]
+            out[SCHEDULE] = tuple(zip(starts, thresholds, strict=True))
+        if self.take_boundaries:
+            starts = _starts(self.take_boundaries, values)
+            out[TAKE_SCHEDULE] = tuple(
+                (start, values[f"{TAKE_SCHEDULE}.melds{i}"], values[f"{TAKE_SCHEDULE}.gain{i}"])
+                for i, start in enumerate(starts, 1)
+            )
         return out
+
+
+def _starts(boundaries: tuple[Any, ...], values: dict[str, Any]) -> list[int]:
+    """Where a schedule's phases start: its fixed or searched boundaries, then 0."""
+    return [*(b if isinstance(b, int) else values[b] for b in boundaries), 0]
 
 
 def apply(strategy: Strategy, rules: Rules, parameters: dict[str, Any]) -> Strategy:
     """``strategy`` as played under ``rules`` (its ``[[adapt]]`` tables applied) with
-    ``parameters`` replaced; a searched knock threshold drops the strategy's own schedule."""
+    ``parameters`` replaced; a searched knock threshold drops the strategy's own knock
+    schedule, a searched take_melds or take_min_gain its take schedule."""
     played = strategy.for_rules(rules)
     changes = dict(parameters)
     if "knock_threshold" in changes and SCHEDULE not in changes:
         changes[SCHEDULE] = ()
     if SCHEDULE in changes and "knock_threshold" not in changes:
         changes["knock_threshold"] = None
+    if any(key in changes for key in TAKE_KEYS) and TAKE_SCHEDULE not in changes:
+        changes[TAKE_SCHEDULE] = ()
+    if TAKE_SCHEDULE in changes:  # overridden: the family's defaults, as for knock_threshold
+        for key in TAKE_KEYS:
+            changes.setdefault(key, getattr(Strategy, key))
+        changes[TAKE_SCHEDULE] = tuple(
+            (start, melds, float(gain)) for start, melds, gain in changes[TAKE_SCHEDULE]
+        )
     types = get_type_hints(Strategy)
     for key, value in changes.items():
         if types[key] is float and not isinstance(value, bool):
@@ -186,6 +223,7 @@ def _check_value(item: str, key: str, value: Any, base: Strategy, rules: Rules) 
 
 
 def _schedule(item: str, text: str, rules: Rules) -> tuple[list[Dimension], list]:
+    """``knock_schedule=B1/B2/...[@low:high]``: the phase starts, then a threshold each."""
     starts_text, _, thresholds_text = text.partition("@")
     low, high = 0, rules.knock_limit if not rules.oklahoma else 10
     if thresholds_text:
@@ -199,11 +237,36 @@ def _schedule(item: str, text: str, rules: Rules) -> tuple[list[Dimension], list
                 item,
                 f"knock_schedule thresholds {low}:{high} out of range: allowed 0 to knock_limit = {rules.knock_limit} of rules {rules.name!r}",
             )
-    parts = [p.strip() for p in starts_text.split("/")]
+    dimensions, boundaries = _phase_starts(item, SCHEDULE, starts_text)
+    for number in range(1, len(boundaries) + 2):
+        dimensions.append(Dimension(f"{SCHEDULE}.threshold{number}", "int", low, high))
+    return dimensions, boundaries
+
+
+def _take_schedule(
+    item: str, text: str, base: Strategy, rules: Rules
+) -> tuple[list[Dimension], list]:
+    """``take_schedule=B1/B2/...[@low:high[:step]]``: the phase starts, then each phase's
+    take_melds (both values) and take_min_gain (the range, checked as take_min_gain is)."""
+    starts_text, _, gains_text = text.partition("@")
+    kind, low, high, step = _range(item, gains_text or DEFAULT_GAINS)
+    for value in _probes(kind, low, high, step):
+        _check_value(item, "take_min_gain", value, base, rules)
+    dimensions, boundaries = _phase_starts(item, TAKE_SCHEDULE, starts_text)
+    for number in range(1, len(boundaries) + 2):
+        dimensions.append(Dimension(f"{TAKE_SCHEDULE}.melds{number}", "bool", False, True))
+        dimensions.append(Dimension(f"{TAKE_SCHEDULE}.gain{number}", kind, low, high, step))
+    return dimensions, boundaries
+
+
+def _phase_starts(item: str, key: str, text: str) -> tuple[list[Dimension], list]:
+    """The stock sizes ``B1/B2/...`` where a schedule's phases after the first start: each
+    a whole number or a range (then searched, as ``<key>.start<i>``), falling strictly."""
+    parts = [p.strip() for p in text.split("/")]
     if not 1 <= len(parts) <= MAX_SCHEDULE_PHASES - 1 or not all(parts):
         raise _fail(
             item,
-            f"expected 1 to {MAX_SCHEDULE_PHASES - 1} stock sizes where phases start, falling, separated by /, e.g. knock_schedule=20/10 or 18:24/6:12@0:10",
+            f"expected 1 to {MAX_SCHEDULE_PHASES - 1} stock sizes where phases start, falling, separated by /, e.g. {key}=20/10 or 18:24/6:12@0:10",
         )
     dimensions: list[Dimension] = []
     boundaries: list[Any] = []
@@ -228,11 +291,9 @@ def _schedule(item: str, text: str, rules: Rules) -> tuple[list[Dimension], list
         if first == last:
             boundaries.append(first)
         else:
-            name = f"{SCHEDULE}.start{number}"
+            name = f"{key}.start{number}"
             dimensions.append(Dimension(name, "int", first, last))
             boundaries.append(name)
-    for number in range(1, len(parts) + 2):
-        dimensions.append(Dimension(f"{SCHEDULE}.threshold{number}", "int", low, high))
     return dimensions, boundaries
 
 
@@ -257,6 +318,7 @@ def parse_space(text: str, base: Strategy | None = None, rules: Rules | None = N
     dimensions: list[Dimension] = []
     fixed: list[tuple[str, Any]] = []
     boundaries: list[Any] = []
+    take_boundaries: list[Any] = []
     seen: set[str] = set()
     canonical: list[str] = []
     for item in items:
@@ -277,11 +339,15 @@ def parse_space(text: str, base: Strategy | None = None, rules: Rules | None = N
         if key in seen:
             raise _fail(item, f"{key} is given twice")
         seen.add(key)
-        kind = int if key == "knock_threshold" else types[key]
         if key == SCHEDULE:
             searched, boundaries = _schedule(item, value, rules)
             dimensions += searched
             continue
+        if key == TAKE_SCHEDULE:
+            searched, take_boundaries = _take_schedule(item, value, base, rules)
+            dimensions += searched
+            continue
+        kind = int if key == "knock_threshold" else types[key]
         if kind is str:
             if ":" in value:
                 raise _fail(item, f"{key} takes a name, not a range: write e.g. {key}=expert")
@@ -317,10 +383,20 @@ def parse_space(text: str, base: Strategy | None = None, rules: Rules | None = N
         raise ConfigError(
             "--space: knock_schedule overrides knock_threshold, so search one of the two"
         )
+    if TAKE_SCHEDULE in seen and seen.intersection(TAKE_KEYS):
+        raise ConfigError(
+            "--space: take_schedule overrides take_melds and take_min_gain, so search the schedule or those two"
+        )
     if not dimensions:
         raise ConfigError(
             f"--space {text!r}: nothing to search; give at least one range, e.g. knock_threshold=0:10"
         )
     # The space as written without its white space (line breaks included), so that a
     # study, its configuration and best.toml hold one line, the same for the same space.
-    return Space(",".join(canonical), tuple(dimensions), tuple(fixed), tuple(boundaries))
+    return Space(
+        ",".join(canonical),
+        tuple(dimensions),
+        tuple(fixed),
+        tuple(boundaries),
+        tuple(take_boundaries),
+    )

@@ -85,15 +85,31 @@ def disinterest_nb(card, opp_passed):
 
 
 @njit(cache=True, _nrt=False)
-def takes_top_nb(params, hand, card, pile, opp_taken, streams, player):
-    """Take the first upcard (R7, R8) or the discard pile's top (R10)?"""
-    return takes_top_from_nb(params, hand, card, pile, opp_taken, streams, player, -1)
+def takes_top_nb(params, hand, card, pile, opp_taken, stock_left, streams, player):
+    """Take the first upcard (R7, R8) or the discard pile's top (R10), with ``stock_left``
+    cards in the stock?"""
+    return takes_top_from_nb(params, hand, card, pile, opp_taken, stock_left, streams, player, -1)
+
+
+@njit(cache=True, inline="always")
+def take_rule_nb(params, stock_left):
+    """(take_melds, take_min_gain) for this stock size: the first take-schedule phase
+    whose min_stock is at most ``stock_left``, or the plain parameters when there is no
+    schedule (0 phases: one comparison, then the same two slots as without schedules)."""
+    for i in range(np.int64(params[StrategyParam.TAKE_PHASES])):
+        if params[StrategyParam.TAKE_MIN_STOCK + i] <= stock_left:
+            return (
+                params[StrategyParam.TAKE_MELDS_AT + i] != 0,
+                params[StrategyParam.TAKE_MIN_GAIN_AT + i],
+            )
+    return params[StrategyParam.TAKE_MELDS] != 0, params[StrategyParam.TAKE_MIN_GAIN]
 
 
 @njit(cache=True, _nrt=False)
-def takes_top_from_nb(params, hand, card, pile, opp_taken, streams, player, whole):
+def takes_top_from_nb(params, hand, card, pile, opp_taken, stock_left, streams, player, whole):
     """``takes_top_nb`` with ``whole`` = ``min_deadwood_nb(hand)`` known (-1: not known).
 
+    ``take_melds`` and ``take_min_gain`` are those of the stock size (``take_rule_nb``).
     The score is ``gain + improve_weight * live`` (docs/strategies.md), the gain being
     ``deadwood(hand) - deadwood(hand | card less the best other card)``. A card that melds
     with nothing in the hand stays unmatched in every arrangement of the hand with it, so
@@ -106,9 +122,9 @@ def takes_top_from_nb(params, hand, card, pile, opp_taken, streams, player, whol
     if params[StrategyParam.KIND] == StrategyKind.RANDOM:
         return bounded_nb(next_nb(streams, player), 2) == 1
     melds = melds_with_card_nb(hand, card)
-    if params[StrategyParam.TAKE_MELDS] != 0 and melds:
+    take_melds, min_gain = take_rule_nb(params, stock_left)
+    if take_melds and melds:
         return True
-    min_gain = params[StrategyParam.TAKE_MIN_GAIN]
     if min_gain <= 0:
         return False
     unseen = _ALL & ~hand & ~pile & ~opp_taken

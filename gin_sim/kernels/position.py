@@ -217,6 +217,7 @@ def family_action_from_nb(
             pile_top_nb(state),
             masks[_PILE_MASK],
             masks[_TAKEN + opponent],
+            stock_left_nb(state),
             streams,
             player,
             known_deadwood if hand == known_hand else -1,

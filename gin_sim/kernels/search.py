@@ -393,8 +393,12 @@ def turn_likelihood_nb(model, hand, evidence, rules, undercut_table, idle, oppon
     chance = 1.0
     # The take: with its hand then when it took the card; after a stock draw its hand then
     # is unknown (it held the drawn card instead of one of these), so its hand now stands in.
+    # The stock then held the card it drew, if it drew (a take schedule reads it).
     before = whole & ~_bit(answered) if took else hand
-    takes = takes_top_nb(model, before, answered, pile | _bit(answered), own_taken, idle, opponent)
+    stock_then = np.int64(evidence[EVIDENCE_STOCK_LEFT]) + (0 if took else 1)
+    takes = takes_top_nb(
+        model, before, answered, pile | _bit(answered), own_taken, stock_then, idle, opponent
+    )
     if takes != took:
         chance *= PANEL_EPSILON
     if big_gin:  # the family declares it whenever it may

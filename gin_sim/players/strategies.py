@@ -49,7 +49,15 @@ PANEL_MEMORIES: dict[str, int] = {
     name.lower(): value for name, value in PanelMemory._asdict().items()
 }
 
-Schedule = tuple[tuple[int, int], ...]
+Schedule = tuple[tuple[int, int], ...]  # knock_schedule: (min_stock, threshold) phases
+# take_schedule: (min_stock, take_melds, take_min_gain) phases
+TakeSchedule = tuple[tuple[int, bool, float], ...]
+# The schedules by stock depth: each phase's values after its min_stock, by name and type
+# (docs/strategies.md); both share their coercion and validation.
+SCHEDULES: dict[str, tuple[tuple[str, type], ...]] = {
+    "knock_schedule": (("threshold", int),),
+    "take_schedule": (("take_melds", bool), ("take_min_gain", float)),
+}
 MAX_PRIOR_WEIGHT = 1e6  # a panel prior weight: relative, so beyond this only rounding changes
 # An adaptation to the rule set: (conditions, overrides), each a sorted tuple of
 # (key, value) pairs; a condition is a rule key with an inclusive [low, high] range or a
@@ -65,6 +73,7 @@ FAMILY_KEYS = (
     "undercut_risk",
     "take_melds",
     "take_min_gain",
+    "take_schedule",
     "improve_weight",
     "keep_weight",
     "safety_weight",
@@ -106,6 +115,7 @@ class Strategy:
     undercut_risk: float = 1.0
     take_melds: bool = True
     take_min_gain: float = 0.0
+    take_schedule: TakeSchedule = ()  # overrides take_melds and take_min_gain by stock depth
     improve_weight: float = 0.0
     keep_weight: float = 0.0
     safety_weight: float = 0.0
@@ -196,25 +206,8 @@ class Strategy:
                     raise ConfigError(
                         f"{key} = {shown(policy)} in {where}: allowed a named family strategy ({', '.join(family)})"
                     )
-        schedule = self.knock_schedule
-        if len(schedule) > MAX_SCHEDULE_PHASES:
-            raise ConfigError(
-                f"knock_schedule in {where} has {len(schedule)} phases: allowed 1 to {MAX_SCHEDULE_PHASES}"
-            )
-        for i, (min_stock, threshold) in enumerate(schedule):
-            if not 0 <= threshold <= 10:
-                raise ConfigError(
-                    f"knock_schedule threshold {threshold} in {where} is out of range: allowed 0 to 10"
-                )
-            if not 0 <= min_stock <= 31 or (i and min_stock >= schedule[i - 1][0]):
-                raise ConfigError(
-                    f"knock_schedule in {where}: min_stock values must fall strictly from at most 31 to 0, got {[p[0] for p in schedule]}"
-                )
-        if schedule and schedule[-1][0] != 0:
-            raise ConfigError(
-                f"knock_schedule in {where}: the last phase must start at min_stock 0 so every stock size has a threshold"
-            )
-
+        for key in SCHEDULES:
+            _check_schedule(key, getattr(self, key), where)
         self.check_used(where)
 
     def validate_panel(self, where: str) -> None:
@@ -305,10 +298,11 @@ class Strategy:
     def to_config(self) -> dict[str, Any]:
         """The strategy as TOML-like plain data (as in ``configs/strategies``, for manifests)."""
         document = {f.name: getattr(self, f.name) for f in fields(self)}
-        document["knock_schedule"] = [list(phase) for phase in self.knock_schedule]
+        for key in SCHEDULES:
+            document[key] = [list(phase) for phase in getattr(self, key)]
         document["adapt"] = [
             {"when": {k: list(v) if isinstance(v, tuple) else v for k, v in conditions}}
-            | {k: [list(p) for p in v] if k == "knock_schedule" else v for k, v in overrides}
+            | {k: [list(p) for p in v] if k in SCHEDULES else v for k, v in overrides}
             for conditions, overrides in self.adapt
         ]
         # Players who play every hand for its points keep the manifests (and so the run
@@ -319,6 +313,8 @@ class Strategy:
         # came after them).
         if self.closing_distance == 0:
             del document["closing_distance"]
+        if not self.take_schedule:  # likewise players without a take schedule
+            del document["take_schedule"]
         if not self.panel_worlds:  # it came after the panel: panel runs keep their identities
             del document["panel_worlds"]
         if not self.opponent_panel:
@@ -344,6 +340,11 @@ class Strategy:
         v[StrategyParam.UNDERCUT_RISK] = self.undercut_risk
         v[StrategyParam.TAKE_MELDS] = float(self.take_melds)
         v[StrategyParam.TAKE_MIN_GAIN] = self.take_min_gain
+        v[StrategyParam.TAKE_PHASES] = len(self.take_schedule)
+        for i, (min_stock, take_melds, take_min_gain) in enumerate(self.take_schedule):
+            v[StrategyParam.TAKE_MIN_STOCK + i] = min_stock
+            v[StrategyParam.TAKE_MELDS_AT + i] = float(take_melds)
+            v[StrategyParam.TAKE_MIN_GAIN_AT + i] = take_min_gain
         v[StrategyParam.IMPROVE_WEIGHT] = self.improve_weight
         v[StrategyParam.KEEP_WEIGHT] = self.keep_weight
         v[StrategyParam.SAFETY_WEIGHT] = self.safety_weight
@@ -390,6 +391,33 @@ class Strategy:
 _FIELD_TYPES: dict[str, Any] = get_type_hints(Strategy)
 _DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(Strategy)}
 assert set(_DEFAULTS) == {*NOT_ADAPTABLE, *FAMILY_KEYS, *SEARCH_KEYS}, "a key of no kind"
+
+
+def _check_schedule(key: str, schedule: tuple[tuple[Any, ...], ...], where: str) -> None:
+    """A schedule by stock depth (``SCHEDULES``): 1 to MAX_SCHEDULE_PHASES phases (or none),
+    min_stock falling strictly from at most 31 to 0, each phase's values in range."""
+    if len(schedule) > MAX_SCHEDULE_PHASES:
+        raise ConfigError(
+            f"{key} in {where} has {len(schedule)} phases: allowed 1 to {MAX_SCHEDULE_PHASES}"
+        )
+    for i, (min_stock, *values) in enumerate(schedule):
+        if key == "knock_schedule" and not 0 <= values[0] <= 10:
+            raise ConfigError(
+                f"knock_schedule threshold {values[0]} in {where} is out of range: allowed 0 to 10"
+            )
+        if key == "take_schedule" and (not values[1] >= 0.0 or values[1] == float("inf")):
+            raise ConfigError(
+                f"take_schedule take_min_gain {values[1]} in {where} is out of range: allowed a finite number >= 0"
+            )
+        if not 0 <= min_stock <= 31 or (i and min_stock >= schedule[i - 1][0]):
+            raise ConfigError(
+                f"{key} in {where}: min_stock values must fall strictly from at most 31 to 0, got {[p[0] for p in schedule]}"
+            )
+    if schedule and schedule[-1][0] != 0:
+        what = "a threshold" if key == "knock_schedule" else "a take rule"
+        raise ConfigError(
+            f"{key} in {where}: the last phase must start at min_stock 0 so every stock size has {what}"
+        )
 
 
 def _holds(value: Any, wanted: Any) -> bool:
@@ -485,33 +513,41 @@ def _coerce_list(key: str, value: Any, where: str) -> tuple[Any, ...]:
     return tuple(coerce(kind, key, item, where) for item in value)
 
 
-def _coerce_schedule(value: Any, where: str) -> Schedule:
-    if isinstance(value, str):  # from the command line: "20:10,10:6,0:2"
+def _coerce_schedule(key: str, value: Any, where: str) -> tuple[tuple[Any, ...], ...]:
+    """A schedule (``SCHEDULES``) from TOML, ``[[min_stock, value, ...], ...]``, or from the
+    command line, ``min_stock:value:...,...`` (``knock_schedule=20:10,0:2``,
+    ``take_schedule=25:true:0,0:false:6``). Types are strict: in TOML a whole number for
+    min_stock and thresholds, true or false, a number for a gain (text only on the
+    command line)."""
+    names = ["min_stock", *(name for name, _ in SCHEDULES[key])]
+    kinds: list[type] = [int, *(kind for _, kind in SCHEDULES[key])]
+    from_text = isinstance(value, str)
+    given = value
+    if from_text:
+        value = [part.strip().split(":") for part in value.split(",") if part.strip()]
+    phases = []
+    for phase in value if isinstance(value, list | tuple) else [None]:
         try:
-            pairs = [
-                tuple(int(x) for x in part.split(":")) for part in value.split(",") if part.strip()
-            ]
-        except ValueError:
-            pairs = [()]
-        value = pairs
-    if not isinstance(value, list | tuple) or not all(
-        isinstance(p, list | tuple)
-        and len(p) == 2
-        and all(isinstance(x, int) and not isinstance(x, bool) for x in p)
-        for p in value
-    ):
-        raise ConfigError(
-            f"knock_schedule = {shown(value)} in {where}: expected [[min_stock, threshold], ...] (or min_stock:threshold,... on the command line)"
-        )
-    return tuple((int(a), int(b)) for a, b in value)
+            if not isinstance(phase, list | tuple) or len(phase) != len(kinds):
+                raise ConfigError(key)
+            if not from_text and any(isinstance(x, str) for x in phase):
+                raise ConfigError(key)
+            phases.append(
+                tuple(coerce(k, key, x, where) for k, x in zip(kinds, phase, strict=True))
+            )
+        except ConfigError:
+            raise ConfigError(
+                f"{key} = {shown(given)} in {where}: expected [[{', '.join(names)}], ...] (or {':'.join(names)},... on the command line)"
+            ) from None
+    return tuple(phases)
 
 
 def _typed(values: dict[str, Any], where: str) -> dict[str, Any]:
     check_keys(Strategy, values, where)
     out = {}
     for key, value in values.items():
-        if key == "knock_schedule":
-            out[key] = _coerce_schedule(value, where)
+        if key in SCHEDULES:
+            out[key] = _coerce_schedule(key, value, where)
         elif key == "adapt":
             out[key] = _coerce_adapt(value, where)
         elif key == "knock_threshold" and value in ("limit", None):  # None: from a run manifest

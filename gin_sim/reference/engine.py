@@ -80,6 +80,7 @@ __all__ = [
     "start_hand",
     "take_gain",
     "take_gain_bounded",
+    "take_rule",
     "take_score",
     "undercut_risk",
     "weighted_discard",
@@ -420,15 +421,25 @@ def take_score(strategy: Strategy, view: View) -> float:
     return gain + strategy.improve_weight * live(view.top, view.hand, view.unseen)
 
 
+def take_rule(strategy: Strategy, view: View) -> tuple[bool, float]:
+    """Take, step 0: ``(take_melds, take_min_gain)`` of the first ``take_schedule`` phase
+    whose ``min_stock <= stock_left``, else the strategy's own two parameters."""
+    for min_stock, take_melds, take_min_gain in strategy.take_schedule:
+        if min_stock <= view.stock_left:
+            return take_melds, take_min_gain
+    return strategy.take_melds, strategy.take_min_gain
+
+
 def family_takes(strategy: Strategy, view: View) -> bool:
     """docs/strategies.md, "Take": take the top card ``t`` of the discard pile (the
     first-turn offer, R7 and R8, or a normal turn, R10) into the 10-card hand ``h``?"""
+    take_melds, take_min_gain = take_rule(strategy, view)
     # 1. The simple test: t is part of a meld with cards of h.
-    if strategy.take_melds and completes_a_meld(view.hand, view.top):
+    if take_melds and completes_a_meld(view.hand, view.top):
         return True
     # 2. A score of at least take_min_gain; 0 turns this rule off.
-    if strategy.take_min_gain > 0:
-        return take_score(strategy, view) >= strategy.take_min_gain
+    if take_min_gain > 0:
+        return take_score(strategy, view) >= take_min_gain
     # 3. Else draw from the stock (or decline the offer).
     return False
 

@@ -386,15 +386,18 @@ class TurnEvidence:
             turn=situation.own_turns + 1,
         )
 
-    def opponent_view(self, cards: int, top: int, pile: int, taken: int | None) -> View:
-        """What the opponent saw then, holding ``cards``."""
+    def opponent_view(
+        self, cards: int, top: int, pile: int, taken: int | None, stock_left: int | None = None
+    ) -> View:
+        """What the opponent saw then, holding ``cards``, with ``stock_left`` cards in the
+        stock (default: the stock at its discard)."""
         return View(
             hand=cards,
             pile=pile,
             top=top,
             opp_taken=self.own_taken,
             opp_passed=self.own_passed,
-            stock_left=self.stock_left,
+            stock_left=self.stock_left if stock_left is None else stock_left,
             opp_turns=self.own_turns,
             knock_limit=self.knock_limit,
             rules=self.rules,
@@ -487,9 +490,12 @@ def turn_likelihood(model: Strategy, evidence: TurnEvidence, hand: int) -> float
             chance *= 0.5  # a coin declined big gin
         return chance / len(legal_discards(at_discard))
     chance = 1.0
-    # After a stock draw its hand at the take is unknown: its hand now stands in.
+    # After a stock draw its hand at the take is unknown: its hand now stands in. The stock
+    # then held the card it drew, if it drew (a take schedule reads it).
     before = whole & ~(1 << e.answered) if e.took else hand
-    at_take = e.opponent_view(before, e.answered, e.pile | 1 << e.answered, None)
+    at_take = e.opponent_view(
+        before, e.answered, e.pile | 1 << e.answered, None, e.stock_left + (0 if e.took else 1)
+    )
     if family_takes(model, at_take) != e.took:
         chance *= PANEL_EPSILON
     if big_gin:  # the family declares it whenever it may

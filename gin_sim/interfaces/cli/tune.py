@@ -52,7 +52,8 @@ def tune(
         str,
         typer.Option(
             help="Parameters to search, e.g. knock_threshold=0:10,undercut_risk=0.0:1.0 "
-            "(whole numbers give whole numbers); knock_schedule=20/10@0:10 for schedules."
+            "(whole numbers give whole numbers); knock_schedule=20/10@0:10 and "
+            "take_schedule=20/10@0:10 for schedules by stock depth."
         ),
     ],
     strategy: Annotated[
