@@ -129,3 +129,27 @@ def test_an_upward_import_is_seen(tmp_path: Path) -> None:
     known = set(modules())
     assert imports_of(source, known) == {"gin_sim.reports.build"}
     assert layer("gin_sim.reports.build") > layer("gin_sim.kernels.search")
+
+
+def test_the_kernel_cache_is_new_whenever_any_kernel_source_changes(tmp_path: Path) -> None:
+    # numba checks a cached function against its own file only (gin_sim.game.environment)
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    from gin_sim.game.environment import KERNELS, kernel_cache_folder
+
+    copy = tmp_path / "kernels"
+    shutil.copytree(KERNELS, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    before = kernel_cache_folder(copy)
+    assert before.name == kernel_cache_folder(KERNELS).name  # by content, not by place
+    source = copy / "enums.py"
+    source.write_text(source.read_text() + "\n# changed\n")
+    assert kernel_cache_folder(copy).name != before.name
+    environment = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    shown = subprocess.run(
+        [sys.executable, "-c", "import gin_sim, os; print(os.environ['NUMBA_CACHE_DIR'])"],
+        capture_output=True, text=True, env=environment, check=True,
+    ).stdout.strip()  # fmt: skip
+    assert shown == str(kernel_cache_folder())

@@ -13,9 +13,12 @@ allowed. The command line checks at its start; the library when it sets threads
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
+import shutil
 import warnings
+from pathlib import Path
 
 from gin_sim.game.config import ConfigError, shown
 
@@ -78,6 +81,31 @@ def _problems_before_numba() -> list[tuple[str, str]]:
     return found
 
 
+KERNELS = Path(__file__).resolve().parents[1] / "kernels"
+
+
+def kernel_cache_folder(kernels: Path = KERNELS) -> Path:
+    """Where numba keeps the compiled kernels: a folder named by a hash of every kernel
+    module's source. numba checks a cached function against its own file only, so a kernel
+    compiled with another module's older code inlined (a decision rule, the slots of a
+    vector) would be loaded again after that module changed; a new folder whenever any
+    kernel source changes never loads such a function. Older folders are removed."""
+    digest = hashlib.sha256()
+    for source in sorted(kernels.glob("*.py")):
+        digest.update(source.name.encode() + b"\0" + source.read_bytes())
+    return kernels / "__pycache__" / f"numba-{digest.hexdigest()[:16]}"
+
+
+def _use_kernel_cache() -> None:
+    if "NUMBA_CACHE_DIR" in os.environ:  # the user's choice
+        return
+    folder = kernel_cache_folder()
+    for old in folder.parent.glob("numba-*"):
+        if old != folder:
+            shutil.rmtree(old, ignore_errors=True)  # another process may be removing it too
+    os.environ["NUMBA_CACHE_DIR"] = str(folder)
+
+
 def prepare() -> None:
     """Check the variables, take the bad ones out of the environment and import numba with
     its warnings about values it cannot parse turned into problems (once per process)."""
@@ -85,6 +113,7 @@ def prepare() -> None:
 
     if "numba" in sys.modules:  # imported before gin-sim: its own checks have run
         return
+    _use_kernel_cache()
     for name, problem in _problems_before_numba():
         del os.environ[name]
         _PROBLEMS.append(problem)
