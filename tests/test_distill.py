@@ -14,8 +14,10 @@ from gin_sim.experiments.distill import (
     check,
     distill,
     distilled_schedule,
+    distilled_take_schedule,
     proposals,
 )
+from gin_sim.experiments.advice import CARD_DOES
 from gin_sim.game.rules import load_rules
 from gin_sim.interfaces.cli import app
 from gin_sim.players.strategies import load_strategy
@@ -93,9 +95,12 @@ def test_a_change_is_kept_only_when_it_wins_in_play():
 
 
 def _report_folder(tmp_path, tables, options):
+    """A finished advice report's folder with ``tables``; take cells by stock that propose
+    nothing (expert's own take rule in every band) unless ``tables`` has its own."""
     folder = tmp_path / "advice"
     folder.mkdir()
-    for name, table in tables.items():
+    as_played = _takes_by_stock(dict.fromkeys(BANDS, (8.0, 1.0, -0.5)))
+    for name, table in ({"take-cells-by-stock": as_played} | tables).items():
         table.to_csv(folder / f"{name}.csv", index=False)
     record = {"format": 1, "kind": "report advice", "options": options, "finished": True}
     (folder / ".gin-sim.json").write_text(json.dumps(record))
@@ -165,3 +170,57 @@ def test_bad_distill_input_is_a_one_line_error(tmp_path, setup, message):
     assert len(result.output.strip().splitlines()) == 1
     if setup == "exists":
         assert out.read_text() == "mine"
+
+
+def _takes_by_stock(means: dict[str, tuple[float, float, float]], positions: int = 100):
+    """Take cells by stock band: per band the mean gain of a card that completes a meld,
+    lowers the deadwood by 5 or more, and by 1 to 4 ("lowers nothing" is never taken)."""
+    rows = []
+    for band, (meld, five, one) in means.items():
+        for card_does, mean in zip(CARD_DOES, (meld, five, one, -3.0), strict=True):
+            rows.append(
+                {"stock_band": band, "card_does": card_does, "positions": positions, "mean": mean}
+            )
+    return pd.DataFrame(rows)
+
+
+def test_the_take_schedule_follows_the_take_cells_by_stock():
+    """Per band: take melds where they gain; take_min_gain 1 when both lowering cells gain,
+    the base's own when only the larger does, 0 when neither; thin cells keep the band
+    before; equal neighbours merge; at most four phases, the last from stock 0."""
+    base = load_strategy("expert")
+    own = base.take_min_gain
+    cells = _takes_by_stock(
+        {
+            "25-31": (8.0, 1.0, 0.5),
+            "19-24": (4.0, 1.0, -0.5),
+            "13-18": (2.0, -1.0, -2.0),
+            "7-12": (-1.0, -2.0, -3.0),
+            "0-6": (-2.0, -2.0, -3.0),
+        }
+    )
+    assert distilled_take_schedule(cells, base) == [
+        [25, True, 1.0],
+        [19, True, own],
+        [13, True, 0.0],
+        [0, False, 0.0],
+    ]
+    thin = cells.assign(positions=[100] * 8 + [5] * 12)  # 13-18 and later too thin to read
+    assert distilled_take_schedule(thin, base) == [[25, True, 1.0], [0, True, own]]
+    # the base's own rule where the first band is thin
+    first_thin = cells.assign(positions=[5] * 4 + [100] * 16)
+    assert distilled_take_schedule(first_thin, base)[0] == [19, True, own]
+
+
+def test_a_take_schedule_is_proposed_only_where_it_changes_the_take():
+    hollywood, expert = load_rules("hollywood"), load_strategy("expert")
+    played = (expert.take_melds, expert.take_min_gain)
+    gains = (8.0, 1.0, -0.5)  # what expert plays: melds, and its own take_min_gain
+    tables = {"knock-line": _line([10] * 5), "take-cells": _takes(high=0.5)}
+    same = tables | {"take-cells-by-stock": _takes_by_stock(dict.fromkeys(BANDS, gains))}
+    assert proposals(same, hollywood, [], expert) == []
+    late = dict.fromkeys(BANDS, gains) | {"7-12": (-1.0, -1.0, -1.0), "0-6": (-1.0, -1.0, -1.0)}
+    made = proposals(tables | {"take-cells-by-stock": _takes_by_stock(late)}, hollywood, [], expert)
+    assert [dict(p.changes) for p in made] == [
+        {"take_schedule": [[13, True, played[1]], [0, False, 0.0]]}
+    ]

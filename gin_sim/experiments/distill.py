@@ -12,6 +12,10 @@ read from one table:
 - the take rule of the take-or-draw cells (``take-cells``): the take-for-gain rule off when
   taking a discard that lowers the deadwood by 5 or more without a meld is clearly worse
   than drawing (top level);
+- the take rule by stock depth of the take-or-draw cells by stock band
+  (``take-cells-by-stock``) as a ``take_schedule`` (``distilled_take_schedule``: per band,
+  take a card that completes a meld, or that lowers the deadwood, where doing so gains
+  there) (top level);
 - the knock line of each compared rule set (``knock-line-by-rules``) as that rule set's
   knock schedule, in an ``[[adapt]]`` table that holds where the rule set differs from the
   report's own.
@@ -49,7 +53,7 @@ DISTILLED_NAME = "advised"
 # lowers the deadwood by 5 or more without completing a meld.
 TAKE_RULE_CELL = ("draw", CARD_DOES[1])
 # Table files read from an advice report folder (CSV, as the report writes them).
-_TABLES = ("knock-line", "take-cells", "knock-line-by-rules")
+_TABLES = ("knock-line", "take-cells", "take-cells-by-stock", "knock-line-by-rules")
 _TABLE_BYTES = 1 << 20
 
 
@@ -111,6 +115,57 @@ def _thresholds(strategy: Strategy, rules: Rules) -> list[int]:
     return [played.threshold_at(stock, rules.knock_limit) for stock in range(32)]
 
 
+def distilled_take_schedule(cells: pd.DataFrame, base: Strategy) -> list[list[Any]]:
+    """A family ``take_schedule`` from the take-or-draw cells by stock band
+    (``take_cells`` by ``stock_band``): in each band from the start of the hand,
+    ``take_melds`` when taking a card that completes a meld gains on average there, and
+    ``take_min_gain`` from the cells of cards that lower the deadwood: 1 when both ("by 5
+    or more", "by 1 to 4") gain, the base's own (5 if it has none) when only "by 5 or
+    more" does, 0 (off) when neither does. A cell resting on fewer than MIN_CELL_POSITIONS positions keeps the band
+    before it (the first band: ``base``'s own rule); equal neighbours merge, and a
+    schedule longer than the family's 4 phases merges its last phases into the fourth.
+    Phases are ``[lowest stock of the band, take_melds, take_min_gain]``, the last one's
+    stock 0."""
+    lows = {f"{low}-{high}": low for low, high in STOCK_BANDS}
+    gains = {
+        (str(row.stock_band), str(row.card_does)): (float(row.mean), int(row.positions))
+        for row in cells.itertuples()
+    }
+    melds, by_five, by_one = CARD_DOES[0], CARD_DOES[1], CARD_DOES[2]
+    take_melds, take_min_gain = base.take_melds, float(base.take_min_gain)
+    phases: list[list[Any]] = []
+
+    def gains_in(band: str, card_does: str) -> bool | None:  # None: too thin to say
+        mean, positions = gains.get((band, card_does), (float("nan"), 0))
+        return None if positions < MIN_CELL_POSITIONS else bool(mean > 0)
+
+    for band in lows:
+        melding = gains_in(band, melds)
+        take_melds = take_melds if melding is None else melding
+        five, one = gains_in(band, by_five), gains_in(band, by_one)
+        if five is not None:  # the base's own score where only the larger lowering gains
+            take_min_gain = (1.0 if one else float(base.take_min_gain or 5.0)) if five else 0.0
+        phase = [lows[band], take_melds, take_min_gain]
+        if phases and phases[-1][1:] == phase[1:]:
+            phases[-1][0] = lows[band]
+        else:
+            phases.append(phase)
+    phases = phases[:4]
+    phases[-1][0] = 0
+    return phases
+
+
+def _take_rules(strategy: Strategy, rules: Rules) -> list[tuple[bool, float]]:
+    """The take rule (take_melds, take_min_gain) ``strategy`` plays under ``rules`` at every
+    stock size."""
+    played = strategy.for_rules(rules)
+    rule = []
+    for stock in range(32):
+        phase = next((p[1:] for p in played.take_schedule if p[0] <= stock), None)
+        rule.append(phase or (played.take_melds, float(played.take_min_gain)))
+    return [(bool(m), float(g)) for m, g in rule]
+
+
 def _conditions(rules: Rules, own: Rules) -> tuple[tuple[str, Any], ...]:
     """An ``[[adapt]]`` condition that holds for ``rules``' values of every rule key where
     they differ from ``own``'s (so it does not hold under ``own``)."""
@@ -129,7 +184,7 @@ def proposals(
 ) -> list[Proposal]:
     """The changes to ``base`` that the tables of an advice report under ``own`` (compared
     with ``compared``) propose (module docstring), in the order: own knock line, take
-    rule, each compared rule set's knock line."""
+    rule, take schedule by stock band, each compared rule set's knock line."""
     made = []
     schedule = distilled_schedule(tables["knock-line"])
     candidate = replace(base, adapt=(), knock_schedule=tuple(map(tuple, schedule)))
@@ -151,6 +206,18 @@ def proposals(
                 f"{cell['high'].iloc[0]:+.2f}) over drawing",
             )
         )
+    if "take-cells-by-stock" in tables:
+        take_schedule = distilled_take_schedule(tables["take-cells-by-stock"], base.for_rules(own))
+        candidate = replace(base, adapt=(), take_schedule=tuple(map(tuple, take_schedule)))
+        if _take_rules(candidate, own) != _take_rules(base, own):
+            made.append(
+                Proposal(
+                    own.name,
+                    (),
+                    (("take_schedule", take_schedule),),
+                    f"{own.name}'s take-or-draw cells by stock band",
+                )
+            )
     by_rules = tables.get("knock-line-by-rules")
     for rules in compared:
         when = _conditions(rules, own)
@@ -185,7 +252,10 @@ def check(
     """Play the base with ``proposal``'s changes (on top of how the base plays under
     ``rules``) against the base, ``deals`` duplicate decks of ``seed``; kept when the
     paired gain's interval, adjusted for ``comparisons``, lies above 0."""
-    changes = {k: tuple(map(tuple, v)) if k == "knock_schedule" else v for k, v in proposal.changes}
+    changes = {
+        k: tuple(map(tuple, v)) if k in ("knock_schedule", "take_schedule") else v
+        for k, v in proposal.changes
+    }
     changed = replace(base.for_rules(rules), name=f"{base.name} changed", **changes)
     frame = head_to_head(rules, (changed, base), deals, seed, threads=threads)
     gain = adjusted(player_summary(frame, 0)["net points per hand"], comparisons)
@@ -226,6 +296,7 @@ def read_report_tables(folder: str | Path) -> tuple[dict[str, pd.DataFrame], Rul
     expected = {
         "knock-line": {"stock_band", "threshold", "positions"},
         "take-cells": {"kind", "card_does", "positions", "mean", "low", "high"},
+        "take-cells-by-stock": {"stock_band", "card_does", "positions", "mean"},
         "knock-line-by-rules": {"stock_band", "threshold", "positions", "rules"},
     }
     for name, table in tables.items():
