@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
+from gin_sim.experiments.advice import CARD_DOES
 from gin_sim.experiments.distill import (
     Proposal,
     check,
@@ -17,7 +18,6 @@ from gin_sim.experiments.distill import (
     distilled_take_schedule,
     proposals,
 )
-from gin_sim.experiments.advice import CARD_DOES
 from gin_sim.game.rules import load_rules
 from gin_sim.interfaces.cli import app
 from gin_sim.players.strategies import load_strategy
