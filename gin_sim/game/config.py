@@ -7,13 +7,15 @@ allowed. The CLI turns ``ConfigError`` (a ``ValueError``) into a one-line messag
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import stat
 import tomllib
+from collections.abc import Iterator
 from dataclasses import fields
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 # What one file a user gives (a strategy or rule set, a run manifest, a tuning study's
 # settings, a report description) may hold. The largest file gin-sim writes or ships is a
@@ -63,37 +65,55 @@ def shown(value: Any, limit: int = MAX_QUOTED) -> str:
     return f"{text[:limit]}... ({size})"
 
 
-def read_user_file(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
-    """The bytes of a user's file, read without blocking: a FIFO, a device or a socket is
-    refused (opened non-blocking, so an empty FIFO cannot hold the command), and so is a
-    file above ``limit`` bytes. A missing file or a folder raises the usual OSError
-    (FileNotFoundError, IsADirectoryError), which each caller words for its own file."""
+@contextlib.contextmanager
+def opened_user_file(path: Path, limit: int = MAX_FILE_BYTES) -> Iterator[BinaryIO]:
+    """A file gin-sim reads (a user's config, a run's manifest or chunk, an owner mark, a
+    game record, a table), opened for reading without blocking: a FIFO, a device or a
+    socket is refused (opened non-blocking, so an empty FIFO cannot hold the command), and
+    so is a file above ``limit`` bytes, by its size, before anything is read (a huge or
+    sparse file). A missing file or a folder raises the usual OSError (FileNotFoundError,
+    IsADirectoryError), which each caller words for its own file. Every file gin-sim reads
+    goes through here (``read_user_file`` for a whole file)."""
     descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     try:
-        mode = os.fstat(descriptor).st_mode
-        if stat.S_ISDIR(mode):
+        status = os.fstat(descriptor)
+        if stat.S_ISDIR(status.st_mode):
             raise IsADirectoryError(21, "Is a directory", str(path))
-        if not stat.S_ISREG(mode):
+        if not stat.S_ISREG(status.st_mode):
             kind = (
                 "a FIFO"
-                if stat.S_ISFIFO(mode)
+                if stat.S_ISFIFO(status.st_mode)
                 else "a socket"
-                if stat.S_ISSOCK(mode)
+                if stat.S_ISSOCK(status.st_mode)
                 else "a device"
             )
             raise ConfigError(f"{path} is {kind}, not a regular file: give a file")
-        with os.fdopen(os.dup(descriptor), "rb") as handle:
-            data = handle.read(limit + 1)  # never more than the bound, even if it grows
-    finally:
+        if status.st_size > limit:
+            raise ConfigError(
+                f"{path} is larger than {limit:,} bytes ({status.st_size:,}): allowed at most {limit:,}"
+            )
+        handle = os.fdopen(descriptor, "rb")
+    except BaseException:
         os.close(descriptor)
+        raise
+    with handle:
+        yield handle
+
+
+def read_user_file(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of a file gin-sim reads, through ``opened_user_file``: never more than
+    ``limit``, even if the file grows while it is read."""
+    with opened_user_file(path, limit) as handle:
+        data = handle.read(limit + 1)
     if len(data) > limit:
         raise ConfigError(f"{path} is larger than {limit:,} bytes: allowed at most {limit:,}")
     return data
 
 
-def check_document(document: Any, where: str) -> Any:
-    """Bound what a parsed file holds: nesting, the number of keys and items, and the
-    length of every string and key (walked without recursion)."""
+def check_document(document: Any, where: str, max_values: int = MAX_VALUES) -> Any:
+    """Bound what a parsed file holds: nesting, the number of keys and items (``max_values``
+    for a kind of file that holds more, as a game record), and the length of every string
+    and key (walked without recursion)."""
     values = 0
     pending = [(document, 1)]
     while pending:
@@ -104,9 +124,9 @@ def check_document(document: Any, where: str) -> Any:
                     f"{where}: tables and arrays nested more than {MAX_NESTING} deep: allowed at most {MAX_NESTING}"
                 )
             values += len(value)
-            if values > MAX_VALUES:
+            if values > max_values:
                 raise ConfigError(
-                    f"{where} holds more than {MAX_VALUES:,} keys and items: allowed at most {MAX_VALUES:,}"
+                    f"{where} holds more than {max_values:,} keys and items: allowed at most {max_values:,}"
                 )
             items = value.items() if isinstance(value, dict) else enumerate(value)
             for key, item in items:
@@ -126,7 +146,7 @@ def check_document(document: Any, where: str) -> Any:
     return document
 
 
-def parse_json(data: bytes, where: str) -> Any:
+def parse_json(data: bytes, where: str, max_values: int = MAX_VALUES) -> Any:
     """A JSON document of a user's file, checked by ``check_document``. A malformed one is
     the caller's ValueError (``json.JSONDecodeError`` or ``UnicodeDecodeError``)."""
     text = data.decode("utf-8")
@@ -140,7 +160,7 @@ def parse_json(data: bytes, where: str) -> Any:
         raise
     except ValueError as error:  # a number of more than 4,300 digits
         raise json.JSONDecodeError(str(error), text[:0], 0) from None
-    return check_document(document, where)
+    return check_document(document, where, max_values)
 
 
 def read_toml(path: Path) -> dict[str, Any]:
