@@ -54,7 +54,10 @@ def shown(value: Any, limit: int = MAX_QUOTED) -> str:
     said when longer: a message never echoes a huge value in full."""
     if isinstance(value, int) and value.bit_length() > 256:  # Python refuses to print huge ones
         return f"a whole number of {value.bit_length():,} bits"
-    text = repr(value)
+    try:
+        text = repr(value)
+    except RecursionError:
+        return f"{type(value).__name__} nested too deeply to be shown"
     if len(text) <= limit:
         return text
     size = (

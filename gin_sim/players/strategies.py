@@ -29,6 +29,7 @@ from gin_sim.game.config import (
     read_named_config,
     shown,
 )
+from gin_sim.game.limits import MAX_SCORE_TABLE_TARGET
 from gin_sim.game.rules import Rules
 from gin_sim.kernels.enums import (
     FAMILY_PARAMS,
@@ -293,7 +294,16 @@ class Strategy:
         return played
 
     def check_rules(self, rules: Rules) -> None:
-        """R12: a knock threshold above the rule set's knock limit is an error."""
+        """R12: a knock threshold above the rule set's knock limit is an error; so is a
+        game target beyond what a score-aware searcher's table is made for."""
+        if (
+            self.kind == "mc"
+            and self.value != "hand"
+            and rules.game_target > MAX_SCORE_TABLE_TARGET
+        ):
+            raise ConfigError(
+                f'game_target = {rules.game_target:,} of rules {rules.name!r}: strategy {self.name!r} (value = {self.value!r}) reads a table with a row per score pair, made for targets up to {MAX_SCORE_TABLE_TARGET:,}: allowed 1 to {MAX_SCORE_TABLE_TARGET:,} (or a player with value = "hand")'
+            )
         highest = max([self.knock_threshold or 0, *(t for _, t in self.knock_schedule)])
         # Under Oklahoma (R14a) the upcard sets each hand's limit, up to 10, and the
         # kernel caps every threshold by it; knock_limit plays no part there.
