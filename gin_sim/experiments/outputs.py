@@ -73,6 +73,35 @@ def safe_name(text: str) -> str:
     return encoded
 
 
+def inside(root: str | Path, name: str, what: str = "a derived name") -> Path:
+    """``root / name`` for a file or folder whose name is derived from a user's input (a
+    rule set's or strategy's name), refused unless it stays inside ``root``: one entry
+    directly in it, never ``..``, a path, or a symbolic link leading elsewhere. The one
+    check every derived path goes through before anything is written there."""
+    root = Path(root)
+    path = root / name
+    leaves = (
+        not name
+        or name in (".", "..")
+        or "/" in name
+        or "\0" in name
+        or (os.sep != "/" and os.sep in name)
+        or path.parent != root
+    )
+    if not leaves and path.is_symlink():
+        leaves = Path(os.path.realpath(path)).parent != Path(os.path.realpath(root))
+    if leaves:
+        raise FolderError(
+            f"{shown_name(name)} ({what}) would be written outside {root}: a name that becomes a file or folder name may not hold '/' or be '..'; rename it"
+        )
+    return path
+
+
+def shown_name(name: str) -> str:
+    text = repr(name)
+    return text if len(text) <= 80 else f"{text[:80]}... ({len(name):,} characters)"
+
+
 # -- the writer lock -------------------------------------------------------------------------
 # flock treats two descriptors of one file in the same process as two owners, so a process
 # keeps one descriptor per folder and counts how often it took it (a tournament opens a run

@@ -197,6 +197,16 @@ def check_name(name: Any, where: str) -> None:
         )
 
 
+def check_overrides(overrides: Any, where: str) -> list[str]:
+    """``key=value`` overrides as the library takes them: a list of texts (a lone text
+    would be read character by character)."""
+    if overrides is None:
+        return []
+    if isinstance(overrides, str | bytes) or not isinstance(overrides, list | tuple):
+        raise TypeError(f"{where} = {shown(overrides)}: allowed a list of key=value texts")
+    return list(overrides)
+
+
 def check_keys(cls: type, values: dict[str, Any], where: str) -> None:
     allowed = [f.name for f in fields(cls)]
     for key in values:
@@ -208,6 +218,8 @@ def check_keys(cls: type, values: dict[str, Any], where: str) -> None:
 
 def parse_override(text: str, where: str = "--set") -> tuple[str, str]:
     """Split ``key=value`` from the command line."""
+    if not isinstance(text, str):
+        raise TypeError(f"{where} {shown(text)}: expected key=value text")
     key, sep, value = text.partition("=")
     if not sep or not key.strip():
         raise ConfigError(f"{where} {shown(text)}: expected key=value")
@@ -250,6 +262,8 @@ def read_named_config(
 ) -> tuple[dict[str, Any], str]:
     """The TOML table of a config given by name (a file in ``folder``) or by path, and
     where it came from; ``name`` defaults to the file's stem."""
+    if not isinstance(spec, str | os.PathLike):
+        raise TypeError(f"{what} = {shown(spec)}: allowed a {what}'s name or a TOML path")
     path = Path(spec)
     if path.suffix != ".toml":
         path = folder / f"{spec}.toml"

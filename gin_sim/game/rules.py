@@ -22,6 +22,7 @@ from gin_sim.game.config import (
     ConfigError,
     check_keys,
     check_name,
+    check_overrides,
     coerce,
     configs_dir,
     parse_override,
@@ -111,6 +112,7 @@ def named_rules() -> list[str]:
 
 def load_rules(spec: str | Path | Rules = "hollywood", overrides: list[str] | None = None) -> Rules:
     """A rule set by name or TOML path, with ``key=value`` overrides applied."""
+    overrides = check_overrides(overrides, "rule overrides")
     if isinstance(spec, Rules):
         rules = spec
     else:

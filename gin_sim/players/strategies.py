@@ -23,6 +23,7 @@ from gin_sim.game.config import (
     ConfigError,
     check_keys,
     check_name,
+    check_overrides,
     coerce,
     configs_dir,
     parse_override,
@@ -556,6 +557,7 @@ def strategy_from_dict(values: dict[str, Any], where: str) -> Strategy:
 
 def load_strategy(spec: str | Path | Strategy, overrides: list[str] | None = None) -> Strategy:
     """A strategy by name or TOML path, with ``key=value`` overrides applied."""
+    overrides = check_overrides(overrides, "strategy overrides")
     if isinstance(spec, Strategy):
         strategy = spec
     else:

@@ -24,6 +24,7 @@ from gin_sim.experiments.outputs import (
     FolderError,
     check_folder,
     claim_folder,
+    inside,
     is_report_file,
     read_owner,
 )
@@ -78,11 +79,11 @@ def write_report(report: Report, folder: Claim | str | Path) -> Path:
         claim = claim_report(folder, report.kind, {"command": report.command})
     try:
         directory = claim.folder
-        for name, table in report.tables.items():
-            table.to_csv(directory / f"{name}.csv", index=False)
-            table.to_parquet(directory / f"{name}.parquet", index=False)
+        for name, table in report.tables.items():  # names may hold a rule set's name
+            table.to_csv(inside(directory, f"{name}.csv", "a table"), index=False)
+            table.to_parquet(inside(directory, f"{name}.parquet", "a table"), index=False)
         for name, draw in report.figures.items():
-            draw(directory / f"{name}.png")
+            draw(inside(directory, f"{name}.png", "a figure"))
         (directory / "report.md").write_text(render_markdown(report))
         meta = {
             "kind": report.kind,

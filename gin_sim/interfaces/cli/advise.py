@@ -9,6 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from gin_sim.game.config import ConfigError, parse_json, read_user_file, shown
+from gin_sim.game.match_start import check_score_numbers, score_text
 from gin_sim.interfaces.cli.common import (
     RulesOption,
     ScoreFormatOption,
@@ -160,6 +161,7 @@ def advise(
                 raise ConfigError("--from-pile goes with --decision discard only")
             score_format = checked_score_format(score, score_format)
             if score is not None:
+                check_score_numbers(score, f"--score {score_text(score)}")
                 fields["score"] = {"format": score_format, "columns": score}
         view = complete_view(fields)
         decider = Decider(strategy, rules)

@@ -8,7 +8,7 @@ import typer
 
 from gin_sim.game.cards import parse_deck
 from gin_sim.game.config import ConfigError
-from gin_sim.game.match_start import parse_start
+from gin_sim.game.match_start import parse_start, score_text
 from gin_sim.game.rules import load_rules
 from gin_sim.interfaces.cli.common import (
     Param1Option,
@@ -85,7 +85,8 @@ def replay(
         score_format = checked_score_format(score, score_format)
         before = None
         if score is not None:
-            start = parse_start(score, score_format, rules=rule_set, where=f"--score {score}")
+            where = f"--score {score_text(score)}"
+            start = parse_start(score, score_format, rules=rule_set, where=where)
             before = starting_score(start, rule_set.game_target)
         if deck is not None:
             if seed is not None or deal is not None:
