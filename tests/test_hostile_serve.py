@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from gin_sim.interfaces.serve import Server, serve_lines
+from gin_sim.interfaces.serve import Server, _dumps, serve_lines
 
 GOOD_VIEW = {
     "decision": "draw",
@@ -99,17 +99,16 @@ def test_every_hostile_line_is_answered_and_the_server_goes_on(encoding):
 
 
 def test_an_id_too_deep_to_write_back_is_answered_without_it():
-    """With less stack left (a host embedding the server deep in its own calls), an id
-    that was read can be too deep to write: the answer says so instead of dying."""
-    limit = sys.getrecursionlimit()
-    lines = [f'{{"id": {_nested(depth)}, "view": {{}}}}' for depth in (150, 250, 350)] + [GOOD]
-    sys.setrecursionlimit(400)
-    try:
-        answers = _serve(lines)
-    finally:
-        sys.setrecursionlimit(limit)
-    _check(lines, answers)
-    assert any("too deeply" in json.loads(a).get("error", "") for a in answers[:-1])
+    """Ids at every depth around the reader's limit are answered, one line each; an answer
+    whose id cannot be written back (deeper than the writer's recursion allows: built
+    here without a reader) is an error answer without it, from the one encoding place."""
+    lines = [f'{{"id": {_nested(depth)}, "view": {{}}}}' for depth in range(960, 1001, 4)]
+    _check([*lines, GOOD], _serve([*lines, GOOD]))
+    deep: list = []
+    for _ in range(100_000):
+        deep = [deep]
+    answer = json.loads(_dumps({"version": 1, "id": deep, "action": "take"}))
+    assert answer["id"] is None and "nested too deeply to be echoed" in answer["error"]
 
 
 def test_the_server_process_answers_every_line_under_an_ascii_terminal(tmp_path):

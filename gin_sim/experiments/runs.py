@@ -301,9 +301,14 @@ class ChunkFolder:
         """
         folder = Path(directory)
         make_folder(folder, f"{cls.WHAT} folder")
+        # A folder that is refused gets no lock file: it is not gin-sim's to write in. (All
+        # is judged again under the lock.)
         if not (folder / MANIFEST).exists():
-            # A folder that is refused gets no lock file: it is not gin-sim's to write in.
             _refuse_foreign_files(folder)
+        elif not overwrite:
+            cls.read_config(folder)  # a manifest that is not gin-sim's, or damaged
+        if overwrite:
+            _refuse_files_not_written_by_gin_sim(folder)
         lock = lock_folder(folder)
         try:
             opened = cls._open_locked(folder, config, overwrite)
