@@ -35,7 +35,14 @@ from gin_sim.experiments.outputs import (
     unlock_folder,
 )
 from gin_sim.game.config import ConfigError, opened_user_file, parse_json, read_user_file
-from gin_sim.game.limits import MAX_COUNT, MAX_MATCHES, check_chunks, check_count, check_seed
+from gin_sim.game.limits import (
+    MAX_CHUNK_SIZE,
+    MAX_COUNT,
+    MAX_MATCHES,
+    check_chunks,
+    check_count,
+    check_seed,
+)
 from gin_sim.game.match_start import MatchStart
 from gin_sim.game.records import HAND_FIELDS, MATCH_FIELDS
 from gin_sim.game.rules import Rules, rules_from_dict
@@ -407,10 +414,14 @@ class ChunkFolder:
         )
         _write_atomically(path, lambda p: pq.write_table(table, p, **PARQUET_OPTIONS))
 
-    @staticmethod
-    def _read_metadata(path: Path) -> pq.FileMetaData:
+    def _chunk_bytes(self) -> int:
+        """The most bytes a chunk file of this folder can take: a chunk holds
+        ``chunk_size`` deals or matches; a larger file is refused by its size, unread."""
+        return (1 << 20) + min(self.config.chunk_size, self.config.total) * CHUNK_BYTES_PER_UNIT
+
+    def _read_metadata(self, path: Path) -> pq.FileMetaData:
         """A chunk file's Parquet footer, or a one-line error if it is not a whole file."""
-        return _read_chunk(path, pq.read_metadata)
+        return _read_chunk(path, pq.read_metadata, self._chunk_bytes())
 
     def _check_stamp(self, chunk: int, path: Path, metadata: pq.FileMetaData) -> None:
         """The chunk's stamp is this folder's: same seed, kind and range, and the same
@@ -435,9 +446,10 @@ class ChunkFolder:
                 f"chunk file {path} is not this {what}'s (its players, rules or settings differ from {MANIFEST}, or it predates chunk stamps): {REDO}"
             )
 
-    @staticmethod
-    def _read_table(path: Path) -> pd.DataFrame:
-        return _read_chunk(path, lambda handle: pq.read_table(handle).to_pandas())
+    def _read_table(self, path: Path) -> pd.DataFrame:
+        return _read_chunk(
+            path, lambda handle: pq.read_table(handle).to_pandas(), self._chunk_bytes()
+        )
 
 
 class Run(ChunkFolder):
@@ -521,17 +533,19 @@ class Run(ChunkFolder):
             yield self.read_chunk(chunk, level)
 
 
-# A chunk holds at most MAX_CHUNK_SIZE decks or matches (twice, duplicate), each record some
-# tens of bytes in Parquet: a larger file is not a chunk (a huge or sparse file is refused
-# by its size, not read).
-MAX_CHUNK_BYTES = 1 << 34
+# Bytes a chunk file may take per deal or match of its chunk: a deal's records (twice,
+# duplicate) or a position's take some tens of bytes in Parquet, a match's hands some
+# hundreds; far beyond, a file is not a chunk (a huge or sparse file is refused by its size,
+# not read).
+CHUNK_BYTES_PER_UNIT = 64 << 10
+MAX_CHUNK_BYTES = (1 << 20) + MAX_CHUNK_SIZE * CHUNK_BYTES_PER_UNIT
 
 
-def _read_chunk(path: Path, read: Callable[[Any], Any]) -> Any:
+def _read_chunk(path: Path, read: Callable[[Any], Any], limit: int = MAX_CHUNK_BYTES) -> Any:
     """``read`` (a Parquet reader) on a chunk file opened as every file gin-sim reads
-    (``opened_user_file``: never a FIFO's wait, never a file beyond the bound)."""
+    (``opened_user_file``: never a FIFO's wait, never a file beyond ``limit`` bytes)."""
     try:
-        with opened_user_file(path, MAX_CHUNK_BYTES) as handle:
+        with opened_user_file(path, limit) as handle:
             return read(handle)
     except ConfigError as error:  # a FIFO, a device, too large
         raise RunError(f"chunk file {error}: {REDO}") from None

@@ -81,8 +81,8 @@ PRUNER_MIN_BLOCKS = 2
 PRUNER_REDUCTION = 2
 
 
-# A study of MAX_TRIALS trials takes a few hundred megabytes: a larger study.db is not one.
-MAX_STUDY_BYTES = 1 << 32
+# A study of MAX_TRIALS trials takes some hundreds of megabytes: a larger study.db is not one.
+MAX_STUDY_BYTES = 1 << 30
 
 
 class TuneError(ConfigError):
