@@ -31,7 +31,6 @@ from typing import Any
 from gin_sim.game.cards import format_card, format_cards, parse_card, parse_deck
 from gin_sim.game.config import (
     ConfigError,
-    check_document,
     parse_json,
     read_user_file,
     shown,
@@ -203,6 +202,7 @@ class Game:
         # finished ones when you leave in the middle of it.
         self.unfinished: dict[str, Any] | None = None
         self.left = ""  # how you left a game before its end
+        self._hand_values = 0  # keys and items of the finished hands in the record
 
     @property
     def finished(self) -> bool:
@@ -299,6 +299,7 @@ class Game:
         for line in lines[ending:]:
             self.say(line)
         self.hands.append(self.unfinished | {"record": record})
+        self._hand_values += 1 + count_values(self.hands[-1])
         self.unfinished = None
         return record
 
@@ -383,10 +384,16 @@ class Game:
             self.say(f"  not allowed: {problem}")
 
     def _save(self) -> None:
+        if self.save is None:
+            return
+        document = record_document(self)
+        # The finished hands' keys and items are counted once each (``_hand_values``), so
+        # that a save costs no more than writing the record.
+        values = count_values(document | {"hands": []}) + self._hand_values
         if isinstance(self.save, RecordFile):
-            self.save.save(record_document(self))
-        elif self.save is not None:
-            save_record(self.save, record_document(self))
+            self.save.save(document, values)
+        else:
+            save_record(self.save, document)
 
 
 def score_lines(score: HollywoodScore, settings: GameSettings, finished: bool) -> list[str]:
@@ -493,10 +500,11 @@ class RecordFile:
             f"{where}: another gin-sim play is saving its game there: give another path"
         )
 
-    def save(self, document: dict[str, Any]) -> None:
+    def save(self, document: dict[str, Any], values: int | None = None) -> None:
         """Write ``document`` whole (a temporary file renamed over the record); a record
-        beyond what ``load_record`` reads is ``RecordFull`` and nothing is written."""
-        text = record_text(document)
+        beyond what ``load_record`` reads is ``RecordFull`` and nothing is written
+        (``record_text``; ``values``: its count of keys and items, when kept)."""
+        text = record_text(document, values)
         handle, temporary = tempfile.mkstemp(prefix=".gin-sim-play-", dir=self.path.parent)
         try:
             with os.fdopen(os.dup(handle), "w", encoding="utf-8") as out:
@@ -588,16 +596,32 @@ class RecordFull(Exception):
     """A record that would be larger than ``load_record`` reads: it is not written."""
 
 
-def record_text(document: dict[str, Any]) -> str:
-    """The record as saved, checked against the bounds ``load_record`` reads, so that every
-    record written can be replayed (``RecordFull`` otherwise)."""
+def count_values(document: Any) -> int:
+    """The keys and items of ``document``, all levels together, as ``check_document``
+    counts them against its bound."""
+    count, pending = 0, [document]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, dict):
+            count += len(value)
+            pending.extend(value.values())
+        elif isinstance(value, list | tuple):
+            count += len(value)
+            pending.extend(value)
+    return count
+
+
+def record_text(document: dict[str, Any], values: int | None = None) -> str:
+    """The record as saved, checked against the bounds ``load_record`` reads (its bytes,
+    and its keys and items: ``values`` when the caller keeps the count), so that every
+    record written can be replayed; ``RecordFull`` otherwise. The rest of what the reader
+    bounds (nesting, the length of a text) the writer never comes near."""
+    values = count_values(document) if values is None else values
+    if values > MAX_RECORD_VALUES:
+        raise RecordFull(f"it would hold more than {MAX_RECORD_VALUES:,} keys and items")
     text = json.dumps(document, indent=1) + "\n"
     if len(text.encode("utf-8")) > MAX_RECORD:
         raise RecordFull(f"it would be larger than {MAX_RECORD:,} bytes")
-    try:
-        check_document(document, "the record", MAX_RECORD_VALUES)
-    except ConfigError as error:
-        raise RecordFull(str(error)) from None
     return text
 
 
