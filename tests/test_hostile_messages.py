@@ -103,7 +103,7 @@ def test_a_phase_that_is_none_names_the_option_and_what_is_allowed(spelled):
                 f"10:20,{HUGE}:0",
             ],
             "--score",
-        ),  # fmt: skip
+        ),
         (
             [
                 "advise",
@@ -117,15 +117,15 @@ def test_a_phase_that_is_none_names_the_option_and_what_is_allowed(spelled):
                 f"{HUGE}:1",
             ],
             "--score",
-        ),  # fmt: skip
+        ),
         (
             ["match", "--players", "simple,simple", "--matches", "2", "--start", f"{HUGE}:1"],
             "--start",
-        ),  # fmt: skip
+        ),
         (
             ["match", "--players", "simple,simple", "--matches", "2", "--start", "1" * 20 + ":1"],
             "--start",
-        ),  # fmt: skip
+        ),
     ],
 )
 def test_a_number_of_thousands_of_digits_names_its_option(args, option):
