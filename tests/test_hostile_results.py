@@ -232,3 +232,48 @@ def test_overwrite_still_replaces_gin_sims_own_run(tmp_path, command):
     )
     assert replaced.exit_code == 0, replaced.output
     assert json.loads((out / "manifest.json").read_text())["config"]["seed"] == 6
+
+
+# -- distill --overwrite: only a strategy distill wrote -----------------------------------------
+def _advice_folder(folder: Path) -> Path:
+    folder.mkdir()
+    bands = ["25-31", "19-24", "13-18", "7-12", "0-6"]
+    pd.DataFrame({"stock_band": bands, "line": [10] * 5, "positions": [200] * 5}).to_csv(
+        folder / "knock-line.csv", index=False
+    )
+    pd.DataFrame(
+        {"kind": ["draw"], "card_does": ["lowers nothing"], "positions": [50],
+         "mean": [0.1], "low": [-0.2], "high": [0.4]}
+    ).to_csv(folder / "take-cells.csv", index=False)  # fmt: skip
+    mark = {"format": 1, "kind": "report advice", "finished": True,
+            "options": {"rules": "hollywood", "compare": "none"}}  # fmt: skip
+    (folder / ".gin-sim.json").write_text(json.dumps(mark))
+    return folder
+
+
+@pytest.mark.parametrize("mine", ["my strategy", "shipped", "fifo", "link"])
+def test_distill_overwrite_replaces_only_what_distill_wrote(tmp_path, mine):
+    report = _advice_folder(tmp_path / "advice")
+    out = tmp_path / "advised.toml"
+    args = ["distill", str(report), "--out", str(out), "--deals", "10", "--quiet"]
+    assert runner.invoke(app, args).exit_code == 0  # the tables propose nothing: quick
+    written = out.read_bytes()
+    assert runner.invoke(app, [*args, "--overwrite"]).exit_code == 0
+    assert out.read_bytes() == written
+    target = tmp_path / "mine.toml"
+    if mine == "my strategy":
+        target.write_text('name = "mine"\nknock_threshold = 4\n')
+    elif mine == "shipped":
+        target.write_text(
+            (Path(__file__).parents[1] / "configs/strategies/expert.toml").read_text()
+        )
+    elif mine == "fifo":
+        os.mkfifo(target)
+    else:
+        target.symlink_to(out)
+    before = target.read_bytes() if mine != "fifo" else None
+    args = ["distill", str(report), "--out", str(target), "--deals", "10", "--overwrite"]
+    _one_line_error(runner.invoke(app, args), str(target))
+    if before is not None:
+        assert target.read_bytes() == before
+    assert out.read_bytes() == written

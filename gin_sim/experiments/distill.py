@@ -367,9 +367,13 @@ def _distilled_values(base: Strategy, kept: list[Proposal]) -> dict[str, Any]:
     return values
 
 
+# The first words of every strategy distill writes (a TOML comment): what --overwrite may replace.
+DISTILLED_HEADER = "# Distilled from the tables of the advice report "
+
+
 def _comment(folder, base: Strategy, checked: list[Checked], deals: int, seed: int) -> str:
     lines = [
-        f"Distilled from the tables of the advice report {folder} by",
+        f"{DISTILLED_HEADER[2:]}{folder} by",
         f"  gin-sim distill {folder} --deals {deals} --seed {seed}",
         f"Base: {base.name}. Each proposal of the tables was played, {base.name} with the change",
         f"against {base.name}, on {deals:,} duplicate decks of seed {seed} (net points per hand,",
