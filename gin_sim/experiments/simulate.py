@@ -86,6 +86,11 @@ def _kernel_arguments(
     threads: int | None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Validate a run's settings and turn its configs into the kernels' arguments."""
+    check_count(count, what)
+    if chunk < 1:
+        raise ConfigError(f"chunk = {chunk}: allowed 1 or more")
+    check_seed(seed)
+    use_threads(threads)  # a bad environment variable is said before the configs
     if not isinstance(rules, Rules):
         raise TypeError(f"rules = {shown(rules)}: expected a gin_sim.Rules (load_rules)")
     if (
@@ -96,11 +101,6 @@ def _kernel_arguments(
         raise TypeError(
             f"players = {shown(players)}: expected two gin_sim.Strategy (load_strategy)"
         )
-    check_count(count, what)
-    if chunk < 1:
-        raise ConfigError(f"chunk = {chunk}: allowed 1 or more")
-    check_seed(seed)
-    use_threads(threads)
     return rules.to_kernel(), strategies_to_kernel(players, rules), load_undercut_table()
 
 
