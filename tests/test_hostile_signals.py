@@ -293,3 +293,36 @@ def test_play_as_the_script_runs_it(tmp_path, number, code, word):
     _, stderr = process.communicate(timeout=60)
     assert process.returncode == code, stderr
     _one_line(stderr.decode(), word)
+
+
+def _catches(pid: int, number: int) -> bool:
+    """Whether process ``pid`` has a handler for signal ``number`` (/proc's SigCgt mask)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    mask = next(line.split()[1] for line in status.splitlines() if line.startswith("SigCgt:"))
+    return bool(int(mask, 16) >> (number - 1) & 1)
+
+
+@pytest.mark.parametrize(("number", "code", "word"), SIGNALS)
+@pytest.mark.parametrize("delay", [0.2])
+def test_a_signal_while_the_command_starts(tmp_path, number, code, word, delay):
+    """Before main runs, the package takes a second or two to import: a signal then stops
+    the command with the same code and line (``environment.handle_signals_while_starting``),
+    from the moment the package's first module is read."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gin_sim", "simulate", "--deals", "1000000000", "--quiet"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    deadline = time.time() + 60
+    while not _catches(process.pid, signal.SIGTERM):
+        assert time.time() < deadline and process.poll() is None
+        time.sleep(0.005)
+    time.sleep(delay)
+    process.send_signal(number)
+    _, stderr = process.communicate(timeout=120)
+    assert process.returncode == code, stderr
+    _one_line(stderr.decode(), word)

@@ -17,7 +17,7 @@ import sys
 
 import typer
 
-from gin_sim.game.environment import check_environment
+from gin_sim.game.environment import check_environment, starting_handler
 from gin_sim.interfaces.cli.common import (
     SIGINT_EXIT,
     SIGTERM_EXIT,
@@ -136,6 +136,8 @@ def main(argv: list[str] | None = None) -> None:
     line ``interrupted`` (exit 130) or ``terminated`` (exit 143)."""
     args = sys.argv[1:] if argv is None else argv
     signal.signal(signal.SIGTERM, _terminate)
+    if starting_handler(signal.getsignal(signal.SIGINT)):  # the start is over: Ctrl-C raises
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         check_environment()
         _check_terminal_width()
