@@ -227,8 +227,8 @@ def read_report_tables(folder: str | Path) -> tuple[dict[str, pd.DataFrame], Rul
             raise
         except (OSError, ValueError) as error:
             raise ConfigError(f"cannot read {path}: {' '.join(str(error).split())}") from None
-    for name, table in tables.items():
-        _check_table(folder / f"{name}.csv", name, table, [r.name for r in compared])
+    for name, table in tables.items():  # the by-rules table holds the report's own line too
+        _check_table(folder / f"{name}.csv", name, table, [own.name] + [r.name for r in compared])
     return tables, own, compared
 
 
@@ -250,7 +250,8 @@ def _check_table(path: Path, name: str, table: pd.DataFrame, compared: list[str]
     """One table of an advice report, refused (naming the file, the column and the value)
     unless it holds what the report writes: its columns, rows, numbers where numbers
     belong (a knock line a whole number from -1, none, to 10; counts whole and not
-    negative), known stock bands, and only the compared rule sets."""
+    negative), known stock bands, and only the report's rule sets (``compared``: its
+    own and those it compares)."""
     columns = _TABLE_COLUMNS[name]
     missing = set(columns) - set(table.columns)
     if missing:
@@ -295,7 +296,7 @@ def _check_table(path: Path, name: str, table: pd.DataFrame, compared: list[str]
         unknown = sorted(set(table["rules"].astype(str)) - set(compared))
         if unknown:
             raise ConfigError(
-                f"{path} has the rule set {shown(unknown[0])}, which the report does not compare: allowed {', '.join(compared)}"
+                f"{path} has the rule set {shown(unknown[0])}, which the report neither plays nor compares: allowed {', '.join(compared)}"
             )
 
 

@@ -175,6 +175,8 @@ def main(argv: list[str] | None = None) -> None:
     except Exception as error:
         if not _is_usage_error(error):
             raise
-        fail(error.format_message(), exit=False)  # type: ignore[attr-defined]
+        message = error.format_message()  # type: ignore[attr-defined]
+        if message:  # empty after a group's help, printed for want of a command
+            fail(message, exit=False)
         code = error.exit_code  # type: ignore[attr-defined]
     sys.exit(code if isinstance(code, int) else 0)
