@@ -577,6 +577,10 @@ def load_strategy(spec: str | Path | Strategy, overrides: list[str] | None = Non
 
 def parse_players(text: str | tuple[str, ...] | list[str]) -> tuple[Strategy, Strategy]:
     """Two strategies from ``"expert,simple"`` or a pair of names or Strategy objects."""
+    if not isinstance(text, str | tuple | list):
+        raise TypeError(
+            f"players = {shown(text)}: allowed two strategies, as 'A,B' or a pair of names, paths or gin_sim.Strategy"
+        )
     names = [n.strip() for n in text.split(",")] if isinstance(text, str) else list(text)
     if len(names) != 2 or not all(names):
         raise ConfigError(
