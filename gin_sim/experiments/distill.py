@@ -43,7 +43,7 @@ from gin_sim.experiments.outputs import read_owner
 from gin_sim.experiments.simulate import head_to_head
 from gin_sim.experiments.summary import Estimate, player_summary
 from gin_sim.experiments.tuner import strategy_toml, toml_value
-from gin_sim.game.config import ConfigError, read_user_file
+from gin_sim.game.config import ConfigError, read_user_file, shown
 from gin_sim.game.rules import Rules, load_rules
 from gin_sim.players.strategies import FAMILY_KEYS, Strategy, load_strategy, strategy_from_dict
 
@@ -275,12 +275,16 @@ def read_report_tables(folder: str | Path) -> tuple[dict[str, pd.DataFrame], Rul
             "`gin-sim report advice --out` wrote"
         )
     options = owner["options"]
+    mark = folder / ".gin-sim.json"
     if not isinstance(options.get("rules"), str) or not isinstance(options.get("compare"), str):
-        raise ConfigError(f"{folder / '.gin-sim.json'} lacks the report's rules: write it again")
-    own = load_rules(options["rules"])
+        raise ConfigError(f"{mark} lacks the report's rules: write it again")
     compare = options["compare"]  # as the command line spells it: "none" or names by commas
     names = [] if compare == "none" else [n for n in compare.split(",") if n]
-    compared = [load_rules(name) for name in names]
+    try:
+        own = load_rules(options["rules"])
+        compared = [load_rules(name) for name in names]
+    except ConfigError as error:  # a rule set unknown here (renamed, or the mark edited)
+        raise ConfigError(f"{mark}: {error}") from None
     tables = {}
     for name in _TABLES:
         path = folder / f"{name}.csv"
@@ -291,30 +295,84 @@ def read_report_tables(folder: str | Path) -> tuple[dict[str, pd.DataFrame], Rul
             tables[name] = pd.read_csv(io.BytesIO(data))
         except FileNotFoundError:
             raise ConfigError(f"{path} is missing: the advice report is incomplete") from None
+        except ConfigError:
+            raise
         except (OSError, ValueError) as error:
-            raise ConfigError(f"cannot read {path}: {error}") from None
-    expected = {
-        "knock-line": {"stock_band", "threshold", "positions"},
-        "take-cells": {"kind", "card_does", "positions", "mean", "low", "high"},
-        "take-cells-by-stock": {"stock_band", "card_does", "positions", "mean"},
-        "knock-line-by-rules": {"stock_band", "threshold", "positions", "rules"},
-    }
-    for name, table in tables.items():
-        missing = expected[name] - set(table.columns)
-        if missing:
-            raise ConfigError(
-                f"{folder / (name + '.csv')} lacks the columns {', '.join(sorted(missing))}: "
-                "not an advice report's table"
-            )
-        if (
-            name != "take-cells"
-            and not table["stock_band"]
-            .astype(str)
-            .isin([f"{low}-{high}" for low, high in STOCK_BANDS])
-            .all()
-        ):
-            raise ConfigError(f"{folder / (name + '.csv')} has an unknown stock band")
+            raise ConfigError(f"cannot read {path}: {' '.join(str(error).split())}") from None
+    for name, table in tables.items():  # the by-rules table holds the report's own line too
+        _check_table(folder / f"{name}.csv", name, table, [own.name] + [r.name for r in compared])
     return tables, own, compared
+
+
+# What each table read holds (as ``reports.advice`` writes it): its columns, and the whole
+# numbers in each column with their range (None: no bound), or "number" for any number.
+_TABLE_COLUMNS: dict[str, dict[str, Any]] = {
+    "knock-line": {"stock_band": "band", "threshold": (-1, 10), "positions": (0, None)},
+    "take-cells": {
+        "kind": "text", "card_does": "text", "positions": (0, None),
+        "mean": "number", "low": "number", "high": "number",
+    },
+    "take-cells-by-stock": {
+        "stock_band": "band", "card_does": "text", "positions": (0, None), "mean": "number",
+    },
+    "knock-line-by-rules": {
+        "stock_band": "band", "threshold": (-1, 10), "positions": (0, None), "rules": "text",
+    },
+}  # fmt: skip
+
+
+def _check_table(path: Path, name: str, table: pd.DataFrame, compared: list[str]) -> None:
+    """One table of an advice report, refused (naming the file, the column and the value)
+    unless it holds what the report writes: its columns, rows, numbers where numbers
+    belong (a knock threshold a whole number from -1, none, to 10; counts whole and not
+    negative), known stock bands, and only the report's rule sets (``compared``: its
+    own and those it compares)."""
+    columns = _TABLE_COLUMNS[name]
+    missing = set(columns) - set(table.columns)
+    if missing:
+        raise ConfigError(
+            f"{path} lacks the columns {', '.join(sorted(missing))}: not an advice report's table"
+        )
+    if table.empty:
+        raise ConfigError(f"{path} has no rows: not a finished advice report's table")
+    bands = {f"{low}-{high}" for low, high in STOCK_BANDS}
+    for column, kind in columns.items():
+        values = table[column]
+        if kind == "band":
+            unknown = values[~values.astype(str).isin(bands)]
+            if len(unknown):
+                raise ConfigError(
+                    f"{path} has an unknown stock band {shown(unknown.iloc[0])} in column {column!r}: allowed {', '.join(sorted(bands))}"
+                )
+            continue
+        if kind == "text":
+            continue
+        numbers = pd.to_numeric(values, errors="coerce")
+        bad = numbers.isna() & values.notna() if kind == "number" else numbers.isna()
+        if kind != "number":
+            low, high = kind
+            bad |= (numbers % 1 != 0) | (numbers < low)
+            if high is not None:
+                bad |= numbers > high
+        if bad.any():
+            row = int(bad.to_numpy().nonzero()[0][0])
+            allowed = (
+                "a number"
+                if kind == "number"
+                else f"a whole number {kind[0]} to {kind[1]}"
+                if kind[1] is not None
+                else f"a whole number {kind[0]} or more"
+            )
+            raise ConfigError(
+                f"{path}: row {row + 1}, column {column!r} = {shown(values.iloc[row])}: allowed {allowed}"
+            )
+        table[column] = numbers  # as numbers from here on, whatever the file's spelling
+    if "rules" in columns:
+        unknown = sorted(set(table["rules"].astype(str)) - set(compared))
+        if unknown:
+            raise ConfigError(
+                f"{path} has the rule set {shown(unknown[0])}, which the report neither plays nor compares: allowed {', '.join(compared)}"
+            )
 
 
 def family_base(name: str) -> Strategy:
@@ -385,9 +443,13 @@ def _distilled_values(base: Strategy, kept: list[Proposal]) -> dict[str, Any]:
     return values
 
 
+# The first words of every strategy distill writes (a TOML comment): what --overwrite may replace.
+DISTILLED_HEADER = "# Distilled from the tables of the advice report "
+
+
 def _comment(folder, base: Strategy, checked: list[Checked], deals: int, seed: int) -> str:
     lines = [
-        f"Distilled from the tables of the advice report {folder} by",
+        f"{DISTILLED_HEADER[2:]}{folder} by",
         f"  gin-sim distill {folder} --deals {deals} --seed {seed}",
         f"Base: {base.name}. Each proposal of the tables was played, {base.name} with the change",
         f"against {base.name}, on {deals:,} duplicate decks of seed {seed} (net points per hand,",

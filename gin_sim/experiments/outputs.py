@@ -32,7 +32,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from gin_sim.game.config import ConfigError
+from gin_sim.game.config import ConfigError, parse_json, read_user_file
 
 LOCK = ".gin-sim.lock"
 OWNER = ".gin-sim.json"
@@ -71,6 +71,35 @@ def safe_name(text: str) -> str:
         digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
         encoded = f"{encoded[:48]}~{digest}"
     return encoded
+
+
+def inside(root: str | Path, name: str, what: str = "a derived name") -> Path:
+    """``root / name`` for a file or folder whose name is derived from a user's input (a
+    rule set's or strategy's name), refused unless it stays inside ``root``: one entry
+    directly in it, never ``..``, a path, or a symbolic link leading elsewhere. The one
+    check every derived path goes through before anything is written there."""
+    root = Path(root)
+    path = root / name
+    leaves = (
+        not name
+        or name in (".", "..")
+        or "/" in name
+        or "\0" in name
+        or (os.sep != "/" and os.sep in name)
+        or path.parent != root
+    )
+    if not leaves and path.is_symlink():
+        leaves = Path(os.path.realpath(path)).parent != Path(os.path.realpath(root))
+    if leaves:
+        raise FolderError(
+            f"{shown_name(name)} ({what}) would be written outside {root}: a name that becomes a file or folder name may not hold '/' or be '..'; rename it"
+        )
+    return path
+
+
+def shown_name(name: str) -> str:
+    text = repr(name)
+    return text if len(text) <= 80 else f"{text[:80]}... ({len(name):,} characters)"
 
 
 # -- the writer lock -------------------------------------------------------------------------
@@ -168,18 +197,25 @@ def make_folder(folder: Path, what: str) -> None:
         raise FolderError(f"cannot create the {what} {folder}: {error.strerror or error}") from None
 
 
+# An owner mark is a few hundred bytes; a report's options, a few kilobytes.
+MAX_OWNER_BYTES = 1 << 16
+
+
 def read_owner(folder: Path) -> dict[str, Any] | None:
     """The owner record of ``folder``, None when it has none; a record that is not gin-sim's
-    (damaged, or someone else's file of that name) is an error naming it."""
+    (damaged, someone else's file of that name, a FIFO, a huge file, nested too deeply)
+    is an error naming it. Read as every file gin-sim reads (``opened_user_file``)."""
     path = folder / OWNER
     try:
-        text = path.read_bytes()
+        record = parse_json(read_user_file(path, MAX_OWNER_BYTES), str(path))
     except FileNotFoundError:
         return None
+    except ConfigError as error:  # not a regular file, too large, nested too deeply
+        raise FolderError(
+            f"{error}; not gin-sim's owner mark: the folder cannot be told apart from a user's; choose another folder"
+        ) from None
     except OSError as error:
         raise FolderError(f"cannot read {path}: {error.strerror or error}") from None
-    try:
-        record = json.loads(text.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
         record = None
     if (

@@ -745,7 +745,7 @@ def read_positions_manifest(directory: str | Path) -> PositionsConfig:
         raise RunError(f"cannot read {path}: {error.strerror or error}") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise RunError(
-            f"{path} is damaged ({error}): it cannot be read as JSON; restore it or start the dataset again with --overwrite"
+            f"{path} is damaged or not gin-sim's ({error}): it cannot be read as JSON; restore it, or move it away or choose another --out"
         ) from None
     if (
         isinstance(document, dict)

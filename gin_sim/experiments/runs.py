@@ -34,8 +34,15 @@ from gin_sim.experiments.outputs import (
     make_folder,
     unlock_folder,
 )
-from gin_sim.game.config import ConfigError, parse_json, read_user_file
-from gin_sim.game.limits import MAX_COUNT, MAX_MATCHES, check_chunks, check_count, check_seed
+from gin_sim.game.config import ConfigError, opened_user_file, parse_json, read_user_file
+from gin_sim.game.limits import (
+    MAX_CHUNK_SIZE,
+    MAX_COUNT,
+    MAX_MATCHES,
+    check_chunks,
+    check_count,
+    check_seed,
+)
 from gin_sim.game.match_start import MatchStart
 from gin_sim.game.records import HAND_FIELDS, MATCH_FIELDS
 from gin_sim.game.rules import Rules, rules_from_dict
@@ -206,6 +213,52 @@ def _refuse_foreign_files(folder: Path) -> None:
         )
 
 
+def _written_by_gin_sim(manifest: Path) -> bool:
+    """Whether ``manifest`` is a manifest gin-sim wrote (of a run or a dataset, of any
+    version): a JSON object with its format, version and configuration. gin-sim writes a
+    manifest whole (``_write_atomically``), so anything else is not its file."""
+    try:
+        document = parse_json(read_user_file(manifest), str(manifest))
+    except (OSError, ValueError):  # unreadable, not JSON, a FIFO, too large
+        return False
+    return (
+        isinstance(document, dict)
+        and isinstance(document.get("format"), int)
+        and isinstance(document.get("gin_sim_version"), str)
+        and isinstance(document.get("config"), dict)
+    )
+
+
+def _is_stamped_chunk(path: Path) -> bool:
+    """Whether ``path`` is a Parquet chunk that gin-sim wrote (its stamp, ``_write_stamped``)."""
+    try:
+        metadata = _read_chunk(path, pq.read_metadata)
+    except RunError:
+        return False
+    return CHUNK_METADATA in (metadata.metadata or {})
+
+
+def _refuse_files_not_written_by_gin_sim(folder: Path) -> list[Path]:
+    """Before ``--overwrite`` removes a folder's manifest and chunks: each must be gin-sim's
+    (a manifest it wrote; a chunk it stamped, or any chunk beside its manifest, since
+    chunks before stamps had none), else a one-line ``RunError`` and nothing is removed.
+    Returns the chunk files to remove."""
+    manifest = folder / MANIFEST
+    ours = not (manifest.exists() or manifest.is_symlink()) or _written_by_gin_sim(manifest)
+    if not ours or manifest.is_symlink():
+        raise RunError(
+            f"{manifest} is not a manifest gin-sim wrote: --overwrite replaces only gin-sim's own files; move it away or choose another --out"
+        )
+    chunks = _run_files(folder)
+    if not manifest.exists():
+        for path in chunks:
+            if not _is_stamped_chunk(path):
+                raise RunError(
+                    f"{path} is not a chunk gin-sim wrote: --overwrite replaces only gin-sim's own files; move it away or choose another --out"
+                )
+    return chunks
+
+
 def run_identity(config: Any) -> str:
     """What identifies a run (or a positions dataset) in each of its chunks: a hash of its
     whole configuration (players, rules, seed, counts, settings; ``config.to_json()``), so
@@ -255,9 +308,14 @@ class ChunkFolder:
         """
         folder = Path(directory)
         make_folder(folder, f"{cls.WHAT} folder")
+        # A folder that is refused gets no lock file: it is not gin-sim's to write in. (All
+        # is judged again under the lock.)
         if not (folder / MANIFEST).exists():
-            # A folder that is refused gets no lock file: it is not gin-sim's to write in.
             _refuse_foreign_files(folder)
+        elif not overwrite:
+            cls.read_config(folder)  # a manifest that is not gin-sim's, or damaged
+        if overwrite:
+            _refuse_files_not_written_by_gin_sim(folder)
         lock = lock_folder(folder)
         try:
             opened = cls._open_locked(folder, config, overwrite)
@@ -294,8 +352,11 @@ class ChunkFolder:
         _refuse_foreign_files(folder)
         _remove_temporary_files(folder)
         if overwrite:
-            for stale in [*_run_files(folder), manifest]:
-                stale.unlink(missing_ok=True)
+            # --overwrite replaces gin-sim's files only, never a user's file that happens to
+            # bear one of their names (a manifest.json of their own).
+            stale = _refuse_files_not_written_by_gin_sim(folder)
+            for path in [*stale, manifest]:
+                path.unlink(missing_ok=True)
         elif _run_files(folder):
             raise RunError(
                 f"{folder} holds chunk files ({_run_files(folder)[0].name}...) but no {MANIFEST}: use another --out or --overwrite"
@@ -353,17 +414,14 @@ class ChunkFolder:
         )
         _write_atomically(path, lambda p: pq.write_table(table, p, **PARQUET_OPTIONS))
 
-    @staticmethod
-    def _read_metadata(path: Path) -> pq.FileMetaData:
+    def _chunk_bytes(self) -> int:
+        """The most bytes a chunk file of this folder can take: a chunk holds
+        ``chunk_size`` deals or matches; a larger file is refused by its size, unread."""
+        return (1 << 20) + min(self.config.chunk_size, self.config.total) * CHUNK_BYTES_PER_UNIT
+
+    def _read_metadata(self, path: Path) -> pq.FileMetaData:
         """A chunk file's Parquet footer, or a one-line error if it is not a whole file."""
-        if not path.is_file():  # a FIFO would block the reader for ever
-            raise RunError(f"chunk file {path} is not a regular file: {REDO}")
-        try:
-            return pq.read_metadata(path)
-        except (OSError, pa.ArrowException) as error:
-            raise RunError(
-                f"chunk file {path} is damaged ({str(error).splitlines()[0]}): {REDO}"
-            ) from None
+        return _read_chunk(path, pq.read_metadata, self._chunk_bytes())
 
     def _check_stamp(self, chunk: int, path: Path, metadata: pq.FileMetaData) -> None:
         """The chunk's stamp is this folder's: same seed, kind and range, and the same
@@ -388,14 +446,10 @@ class ChunkFolder:
                 f"chunk file {path} is not this {what}'s (its players, rules or settings differ from {MANIFEST}, or it predates chunk stamps): {REDO}"
             )
 
-    @staticmethod
-    def _read_table(path: Path) -> pd.DataFrame:
-        try:
-            return pq.read_table(path).to_pandas()
-        except (OSError, pa.ArrowException) as error:
-            raise RunError(
-                f"chunk file {path} is damaged ({str(error).splitlines()[0]}): {REDO}"
-            ) from None
+    def _read_table(self, path: Path) -> pd.DataFrame:
+        return _read_chunk(
+            path, lambda handle: pq.read_table(handle).to_pandas(), self._chunk_bytes()
+        )
 
 
 class Run(ChunkFolder):
@@ -479,6 +533,29 @@ class Run(ChunkFolder):
             yield self.read_chunk(chunk, level)
 
 
+# Bytes a chunk file may take per deal or match of its chunk: a deal's records (twice,
+# duplicate) or a position's take some tens of bytes in Parquet, a match's hands some
+# hundreds; far beyond, a file is not a chunk (a huge or sparse file is refused by its size,
+# not read).
+CHUNK_BYTES_PER_UNIT = 64 << 10
+MAX_CHUNK_BYTES = (1 << 20) + MAX_CHUNK_SIZE * CHUNK_BYTES_PER_UNIT
+
+
+def _read_chunk(path: Path, read: Callable[[Any], Any], limit: int = MAX_CHUNK_BYTES) -> Any:
+    """``read`` (a Parquet reader) on a chunk file opened as every file gin-sim reads
+    (``opened_user_file``: never a FIFO's wait, never a file beyond ``limit`` bytes)."""
+    try:
+        with opened_user_file(path, limit) as handle:
+            return read(handle)
+    except ConfigError as error:  # a FIFO, a device, too large
+        raise RunError(f"chunk file {error}: {REDO}") from None
+    except (OSError, pa.ArrowException) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+        raise RunError(
+            f"chunk file {path} is damaged ({str(reason).splitlines()[0]}): {REDO}"
+        ) from None
+
+
 def _recorded(metadata: dict[bytes, bytes] | None) -> dict[str, Any]:
     """The run stamp a chunk carries in its key-value metadata ({} for older chunks)."""
     try:
@@ -523,11 +600,11 @@ def read_manifest(directory: str | Path) -> RunConfig:
         raise RunError(f"cannot read {path}: {error.strerror or error}") from None
     except UnicodeDecodeError as error:
         raise RunError(
-            f"{path} is damaged (byte {error.start} is not UTF-8): it cannot be read as JSON; restore it or start the run again with --overwrite"
+            f"{path} is damaged or not gin-sim's (byte {error.start} is not UTF-8): it cannot be read as JSON; restore it, or move it away or choose another --out"
         ) from None
     except json.JSONDecodeError as error:
         raise RunError(
-            f"{path} is damaged ({error}): it cannot be read as JSON; restore it or start the run again with --overwrite"
+            f"{path} is damaged or not gin-sim's ({error}): it cannot be read as JSON; restore it, or move it away or choose another --out"
         ) from None
     except ConfigError as error:  # not a regular file, or beyond what a manifest may hold
         raise RunError(f"{error}: expected a run manifest") from None

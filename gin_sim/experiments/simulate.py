@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from gin_sim.game.cards import parse_deck
-from gin_sim.game.config import ConfigError
+from gin_sim.game.config import ConfigError, shown
 from gin_sim.game.environment import check_environment
 from gin_sim.game.limits import MAX_SEED, check_count, check_seed  # noqa: F401  (MAX_SEED: API)
 from gin_sim.game.match_start import MatchStart
@@ -90,7 +90,17 @@ def _kernel_arguments(
     if chunk < 1:
         raise ConfigError(f"chunk = {chunk}: allowed 1 or more")
     check_seed(seed)
-    use_threads(threads)
+    use_threads(threads)  # a bad environment variable is said before the configs
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules = {shown(rules)}: expected a gin_sim.Rules (load_rules)")
+    if (
+        not isinstance(players, tuple | list)
+        or len(players) != 2
+        or not all(isinstance(p, Strategy) for p in players)
+    ):
+        raise TypeError(
+            f"players = {shown(players)}: expected two gin_sim.Strategy (load_strategy)"
+        )
     return rules.to_kernel(), strategies_to_kernel(players, rules), load_undercut_table()
 
 

@@ -59,7 +59,13 @@ from gin_sim.experiments.outputs import (
 from gin_sim.experiments.simulate import check_seed, head_to_head, head_to_head_matches
 from gin_sim.experiments.space import Space, apply, parse_space
 from gin_sim.experiments.summary import Estimate, Moments, seat_of
-from gin_sim.game.config import ConfigError, GinSimWarning, parse_json, read_user_file
+from gin_sim.game.config import (
+    ConfigError,
+    GinSimWarning,
+    opened_user_file,
+    parse_json,
+    read_user_file,
+)
 from gin_sim.game.rules import Rules
 from gin_sim.players.strategies import Strategy
 
@@ -73,6 +79,10 @@ STUDY_NAME = "tune"
 # Successive halving: rungs at 2 and 4 blocks (of 8), keeping the better half at each.
 PRUNER_MIN_BLOCKS = 2
 PRUNER_REDUCTION = 2
+
+
+# A study of MAX_TRIALS trials takes some hundreds of megabytes: a larger study.db is not one.
+MAX_STUDY_BYTES = 1 << 30
 
 
 class TuneError(ConfigError):
@@ -278,13 +288,21 @@ def check_study_file(path: Path) -> None:
     """Refuse a ``study.db`` that is not an Optuna study of gin-sim's, before Optuna opens it:
     Optuna would add its tables to another database, or fail with a traceback on a damaged
     one. An empty file is a new study."""
-    if not path.exists() or path.stat().st_size == 0:
-        return
     where = f"{path} is not a usable study"
     advice = "move it away to start the study afresh, or use another --out"
-    with path.open("rb") as handle:
-        if handle.read(16) != b"SQLite format 3\x00":
-            raise TuneError(f"{where} (not an SQLite database: damaged or another file): {advice}")
+    try:
+        with opened_user_file(path, MAX_STUDY_BYTES) as handle:  # never a FIFO's wait
+            head = handle.read(16)
+    except FileNotFoundError:
+        return
+    except ConfigError as error:  # a FIFO, a device, a file beyond the bound
+        raise TuneError(f"{error}; {where}: {advice}") from None
+    except OSError as error:
+        raise TuneError(f"cannot read {path}: {error.strerror or error}") from None
+    if not head:
+        return  # an empty file is a new study
+    if head != b"SQLite format 3\x00":
+        raise TuneError(f"{where} (not an SQLite database: damaged or another file): {advice}")
     try:
         connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
         try:

@@ -79,6 +79,8 @@ def parse_card(token: str) -> int:
 
 def parse_card_list(text: str) -> list[int]:
     """Parse cards separated by spaces or commas, keeping their order; duplicates are an error."""
+    if not isinstance(text, str):
+        raise TypeError(f"cards = {shown(text)}: expected text such as '7H 8H 9H'")
     tokens = [t for t in _TOKEN_SPLIT.split(text.strip()) if t]
     cards: list[int] = []
     seen: set[int] = set()
@@ -132,6 +134,8 @@ def format_card(card: int) -> str:
 
 def format_cards(hand: int | Iterable[int]) -> str:
     """Format a hand bitmask (or a list of indices, kept in order) as card strings."""
+    if isinstance(hand, str | bytes) or not isinstance(hand, int | Iterable):
+        raise TypeError(f"hand = {shown(hand)}: expected a card mask or a list of card indices")
     cards = cards_of(hand) if isinstance(hand, int) else list(hand)
     return " ".join(format_card(c) for c in cards)
 

@@ -7,13 +7,15 @@ allowed. The CLI turns ``ConfigError`` (a ``ValueError``) into a one-line messag
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import stat
 import tomllib
+from collections.abc import Iterator
 from dataclasses import fields
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 # What one file a user gives (a strategy or rule set, a run manifest, a tuning study's
 # settings, a report description) may hold. The largest file gin-sim writes or ships is a
@@ -52,7 +54,10 @@ def shown(value: Any, limit: int = MAX_QUOTED) -> str:
     said when longer: a message never echoes a huge value in full."""
     if isinstance(value, int) and value.bit_length() > 256:  # Python refuses to print huge ones
         return f"a whole number of {value.bit_length():,} bits"
-    text = repr(value)
+    try:
+        text = repr(value)
+    except RecursionError:
+        return f"{type(value).__name__} nested too deeply to be shown"
     if len(text) <= limit:
         return text
     size = (
@@ -63,37 +68,55 @@ def shown(value: Any, limit: int = MAX_QUOTED) -> str:
     return f"{text[:limit]}... ({size})"
 
 
-def read_user_file(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
-    """The bytes of a user's file, read without blocking: a FIFO, a device or a socket is
-    refused (opened non-blocking, so an empty FIFO cannot hold the command), and so is a
-    file above ``limit`` bytes. A missing file or a folder raises the usual OSError
-    (FileNotFoundError, IsADirectoryError), which each caller words for its own file."""
+@contextlib.contextmanager
+def opened_user_file(path: Path, limit: int = MAX_FILE_BYTES) -> Iterator[BinaryIO]:
+    """A file gin-sim reads (a user's config, a run's manifest or chunk, an owner mark, a
+    game record, a table), opened for reading without blocking: a FIFO, a device or a
+    socket is refused (opened non-blocking, so an empty FIFO cannot hold the command), and
+    so is a file above ``limit`` bytes, by its size, before anything is read (a huge or
+    sparse file). A missing file or a folder raises the usual OSError (FileNotFoundError,
+    IsADirectoryError), which each caller words for its own file. Every file gin-sim reads
+    goes through here (``read_user_file`` for a whole file)."""
     descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     try:
-        mode = os.fstat(descriptor).st_mode
-        if stat.S_ISDIR(mode):
+        status = os.fstat(descriptor)
+        if stat.S_ISDIR(status.st_mode):
             raise IsADirectoryError(21, "Is a directory", str(path))
-        if not stat.S_ISREG(mode):
+        if not stat.S_ISREG(status.st_mode):
             kind = (
                 "a FIFO"
-                if stat.S_ISFIFO(mode)
+                if stat.S_ISFIFO(status.st_mode)
                 else "a socket"
-                if stat.S_ISSOCK(mode)
+                if stat.S_ISSOCK(status.st_mode)
                 else "a device"
             )
             raise ConfigError(f"{path} is {kind}, not a regular file: give a file")
-        with os.fdopen(os.dup(descriptor), "rb") as handle:
-            data = handle.read(limit + 1)  # never more than the bound, even if it grows
-    finally:
+        if status.st_size > limit:
+            raise ConfigError(
+                f"{path} is larger than {limit:,} bytes ({status.st_size:,}): allowed at most {limit:,}"
+            )
+        handle = os.fdopen(descriptor, "rb")
+    except BaseException:
         os.close(descriptor)
+        raise
+    with handle:
+        yield handle
+
+
+def read_user_file(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of a file gin-sim reads, through ``opened_user_file``: never more than
+    ``limit``, even if the file grows while it is read."""
+    with opened_user_file(path, limit) as handle:
+        data = handle.read(limit + 1)
     if len(data) > limit:
         raise ConfigError(f"{path} is larger than {limit:,} bytes: allowed at most {limit:,}")
     return data
 
 
-def check_document(document: Any, where: str) -> Any:
-    """Bound what a parsed file holds: nesting, the number of keys and items, and the
-    length of every string and key (walked without recursion)."""
+def check_document(document: Any, where: str, max_values: int = MAX_VALUES) -> Any:
+    """Bound what a parsed file holds: nesting, the number of keys and items (``max_values``
+    for a kind of file that holds more, as a game record), and the length of every string
+    and key (walked without recursion)."""
     values = 0
     pending = [(document, 1)]
     while pending:
@@ -104,9 +127,9 @@ def check_document(document: Any, where: str) -> Any:
                     f"{where}: tables and arrays nested more than {MAX_NESTING} deep: allowed at most {MAX_NESTING}"
                 )
             values += len(value)
-            if values > MAX_VALUES:
+            if values > max_values:
                 raise ConfigError(
-                    f"{where} holds more than {MAX_VALUES:,} keys and items: allowed at most {MAX_VALUES:,}"
+                    f"{where} holds more than {max_values:,} keys and items: allowed at most {max_values:,}"
                 )
             items = value.items() if isinstance(value, dict) else enumerate(value)
             for key, item in items:
@@ -126,7 +149,7 @@ def check_document(document: Any, where: str) -> Any:
     return document
 
 
-def parse_json(data: bytes, where: str) -> Any:
+def parse_json(data: bytes, where: str, max_values: int = MAX_VALUES) -> Any:
     """A JSON document of a user's file, checked by ``check_document``. A malformed one is
     the caller's ValueError (``json.JSONDecodeError`` or ``UnicodeDecodeError``)."""
     text = data.decode("utf-8")
@@ -140,7 +163,7 @@ def parse_json(data: bytes, where: str) -> Any:
         raise
     except ValueError as error:  # a number of more than 4,300 digits
         raise json.JSONDecodeError(str(error), text[:0], 0) from None
-    return check_document(document, where)
+    return check_document(document, where, max_values)
 
 
 def read_toml(path: Path) -> dict[str, Any]:
@@ -174,6 +197,16 @@ def check_name(name: Any, where: str) -> None:
         )
 
 
+def check_overrides(overrides: Any, where: str) -> list[str]:
+    """``key=value`` overrides as the library takes them: a list of texts (a lone text
+    would be read character by character)."""
+    if overrides is None:
+        return []
+    if isinstance(overrides, str | bytes) or not isinstance(overrides, list | tuple):
+        raise TypeError(f"{where} = {shown(overrides)}: allowed a list of key=value texts")
+    return list(overrides)
+
+
 def check_keys(cls: type, values: dict[str, Any], where: str) -> None:
     allowed = [f.name for f in fields(cls)]
     for key in values:
@@ -185,6 +218,8 @@ def check_keys(cls: type, values: dict[str, Any], where: str) -> None:
 
 def parse_override(text: str, where: str = "--set") -> tuple[str, str]:
     """Split ``key=value`` from the command line."""
+    if not isinstance(text, str):
+        raise TypeError(f"{where} {shown(text)}: expected key=value text")
     key, sep, value = text.partition("=")
     if not sep or not key.strip():
         raise ConfigError(f"{where} {shown(text)}: expected key=value")
@@ -227,6 +262,8 @@ def read_named_config(
 ) -> tuple[dict[str, Any], str]:
     """The TOML table of a config given by name (a file in ``folder``) or by path, and
     where it came from; ``name`` defaults to the file's stem."""
+    if not isinstance(spec, str | os.PathLike):
+        raise TypeError(f"{what} = {shown(spec)}: allowed a {what}'s name or a TOML path")
     path = Path(spec)
     if path.suffix != ".toml":
         path = folder / f"{spec}.toml"

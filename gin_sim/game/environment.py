@@ -144,4 +144,46 @@ def check_environment() -> None:
         )
 
 
+# -- signals while the command starts ----------------------------------------------------------
+# The ``gin-sim`` command handles Ctrl-C and SIGTERM in ``interfaces.cli.main`` (exit 130 or
+# 143 with one line); but before main runs, importing the package takes a second or two,
+# and a signal then would be a traceback (Ctrl-C) or a silent death (SIGTERM). So when this
+# process is the command, the two signals stop it here with the same line and code until
+# main takes over (nothing has started that could be saved). Elsewhere (the library in a
+# user's program) the handlers are left alone.
+_STARTING = {2: (b"interrupted\n", 130), 15: (b"terminated\n", 143)}  # SIGINT, SIGTERM
+
+
+def _stopped_while_starting(signum: int, frame: object) -> None:
+    line, code = _STARTING[signum]
+    os.write(2, line)
+    os._exit(code)
+
+
+def is_the_command() -> bool:
+    """Whether this process was started as ``gin-sim`` or ``python -m gin_sim``."""
+    import sys
+
+    argv = list(getattr(sys, "orig_argv", []))
+    if len(argv) >= 2 and os.path.basename(argv[1]) == "gin-sim":
+        return True
+    return "-m" in argv[:-1] and argv[argv.index("-m") + 1] == "gin_sim"
+
+
+def handle_signals_while_starting() -> None:
+    import signal
+
+    if not is_the_command():
+        return
+    for number in (signal.SIGINT, signal.SIGTERM):
+        if signal.getsignal(number) in (signal.default_int_handler, signal.SIG_DFL):
+            signal.signal(number, _stopped_while_starting)
+
+
+def starting_handler(handler: object) -> bool:
+    """Whether ``handler`` is the one ``handle_signals_while_starting`` installed."""
+    return handler is _stopped_while_starting
+
+
+handle_signals_while_starting()  # first of all: gin_sim/__init__.py imports this module first
 prepare()  # on import: gin_sim/__init__.py imports this module before any other

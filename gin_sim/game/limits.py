@@ -41,6 +41,10 @@ MAX_TRIALS = 100_000  # tune --trials
 # to this size; beyond it the exhaustive searches grow exponentially (a 44-card hand takes
 # half a minute, the whole deck many minutes) and the arrangements run into the millions.
 MAX_HAND_CARDS = 16
+# The game target under which a score-aware search player (``value = "game"`` or
+# ``"match"``) plays: its game table has a row per score pair (T * T * 2 values) and takes
+# a time in T * T to make, a second at 1,000 and hours at the 100,000 a rule set allows.
+MAX_SCORE_TABLE_TARGET = 1_000
 
 
 def _whole_number(value: Any, what: str) -> int:

@@ -203,6 +203,26 @@ def hand_points_range(rules: Rules) -> tuple[int, int]:
     return least, most
 
 
+# Digits of one number in a score: far above any reachable score (the target is at most
+# 100,000), and few enough that an error can quote it and Python can read it.
+MAX_SCORE_DIGITS = 12
+
+
+def score_text(text: str, limit: int = 60) -> str:
+    """A score's text for an error naming the option: cut, its length said, when long."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
+
+
+def check_score_numbers(text: str, where: str) -> None:
+    """Refuse a score holding a number of more than MAX_SCORE_DIGITS digits, naming the
+    option (``where``) before Python's own limit on reading numbers says it without it."""
+    for digits in re.findall(r"\d+", text):
+        if len(digits) > MAX_SCORE_DIGITS:
+            raise ConfigError(
+                f"{where}: a number of {len(digits):,} digits ({digits[:12]}...): a score is a whole number of at most {MAX_SCORE_DIGITS} digits (0 to the game target plus one hand's points)"
+            )
+
+
 def parse_start(
     text: str | None,
     format: str = "hollywood",
@@ -217,7 +237,9 @@ def parse_start(
     """
     rules = rules if rules is not None else Rules()
     if where is None:
-        where = "--start " + (text if text is not None else "(none)")
+        where = "--start " + (score_text(text) if text is not None else "(none)")
+    if text is not None:
+        check_score_numbers(text, where)
     if format not in FORMATS:
         raise ConfigError(f"--format {format!r}: allowed {', '.join(FORMATS)}")
     if first_dealer is not None and first_dealer not in (1, 2):

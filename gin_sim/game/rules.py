@@ -12,6 +12,7 @@ an int64 vector (``Rules.to_kernel``) indexed by ``RuleParam``.
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any, get_type_hints
@@ -22,6 +23,7 @@ from gin_sim.game.config import (
     ConfigError,
     check_keys,
     check_name,
+    check_overrides,
     coerce,
     configs_dir,
     parse_override,
@@ -68,6 +70,14 @@ class Rules:
     def validate(self, where: str = "rules") -> None:
         where = f"rules {shown(self.name)}" if where == "rules" else where
         check_name(self.name, where)
+        for field in fields(self):  # Rules(knock_limit="x") from Python: said, not a TypeError
+            value, kind = getattr(self, field.name), _FIELD_TYPES[field.name]
+            flag = isinstance(value, bool | np.bool_)
+            if (kind is bool and not flag) or (
+                kind is int and (flag or not isinstance(value, numbers.Integral))
+            ):
+                allowed = "true or false" if kind is bool else "a whole number"
+                raise ConfigError(f"{field.name} = {shown(value)} in {where}: allowed {allowed}")
         checks = [(key, getattr(self, key), low, high) for key, (low, high) in RULE_BOUNDS.items()]
         for key, value, low, high in checks:
             if value < low or (high is not None and value > high):
@@ -111,6 +121,7 @@ def named_rules() -> list[str]:
 
 def load_rules(spec: str | Path | Rules = "hollywood", overrides: list[str] | None = None) -> Rules:
     """A rule set by name or TOML path, with ``key=value`` overrides applied."""
+    overrides = check_overrides(overrides, "rule overrides")
     if isinstance(spec, Rules):
         rules = spec
     else:

@@ -22,28 +22,39 @@ from dataclasses import replace
 from typing import Any
 
 from gin_sim.game.cards import N_CARDS, format_card, parse_card_list
+from gin_sim.game.config import shown
 from gin_sim.players.decide import HAND_SIZE, STOCK_AFTER_DEAL, Decision, candidate_table
 
 PHASES = ("offer", "draw", "discard")
+CARD_FIELDS = ("hand", "pile", "own_taken", "opp_taken", "own_passed", "opp_passed", "taken")
 
 
 def complete_view(fields: Mapping[str, Any]) -> dict[str, Any]:
-    """``fields`` with ``stock_left`` and the turn counts filled in when they are left out:
-    the stock holds what the hands and the pile do not; every turn took a card from the
-    stock or from the pile, and the turns alternate, the non-dealer's first (R7 to R10).
-    Fields given are kept as they are, for ``decide`` to check."""
+    """``fields`` with ``stock_left``, ``pile_takes`` and the turn counts filled in when
+    they are left out: the stock holds what the hands and the pile do not; the pile has
+    been taken from at least once for each card a player took from it and still holds
+    (the card just taken from it included); every turn took a card from the stock or from
+    the pile, and the turns alternate, the non-dealer's first (R7 to R10). Fields given are
+    kept as they are, for ``decide`` to check; a card that cannot be read is an error
+    naming its field (what the counts would be made from)."""
     view = dict(fields)
     decision = view.get("decision")
-    if "stock_left" not in view and isinstance(view.get("hand"), str | list):
-        try:
-            held = len(_card_list(view["hand"])) + len(_card_list(view.get("pile", "")))
-        except ValueError:
-            return view  # decide says what is wrong with the cards
+    for key in CARD_FIELDS:  # what the counts are made from: said before any count is missed
+        if key in view and not _is_cards(view[key]):
+            raise ValueError(
+                f"view field {key!r}: expected card strings such as '7H', got {shown(view[key])}"
+            )
+    if "stock_left" not in view and _is_cards(view.get("hand")) and _is_cards(view.get("pile", "")):
+        held = len(_field_cards(view, "hand")) + len(_field_cards(view, "pile"))
         view["stock_left"] = N_CARDS - held - HAND_SIZE
+    if "pile_takes" not in view and decision in PHASES:
+        implied = _implied_pile_takes(view)
+        if implied:
+            view["pile_takes"] = implied
     stock_left, takes = view.get("stock_left"), view.get("pile_takes", 0)
     if "own_turns" in view or "opp_turns" in view:
         return view
-    if not isinstance(stock_left, int) or not isinstance(takes, int) or decision not in PHASES:
+    if not _is_count(stock_left) or not _is_count(takes) or decision not in PHASES:
         return view
     turns = STOCK_AFTER_DEAL - stock_left + takes
     # At a discard this turn is yours (the larger half); at a draw the opponent has just
@@ -51,6 +62,39 @@ def complete_view(fields: Mapping[str, Any]) -> dict[str, Any]:
     mine = (turns + 1) // 2 if decision == "discard" else turns // 2
     view["own_turns"], view["opp_turns"] = mine, turns - mine
     return view
+
+
+def _is_count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_cards(value: Any) -> bool:
+    """Whether ``value`` is of a card field's type (text, or a list of card strings)."""
+    return isinstance(value, str) or (
+        isinstance(value, list | tuple) and all(isinstance(c, str) for c in value)
+    )
+
+
+def _field_cards(view: Mapping[str, Any], key: str) -> list[int]:
+    """The cards of field ``key`` (of a card field's type), or an error naming the field."""
+    try:
+        return _card_list(view.get(key, ""))
+    except ValueError as error:
+        raise ValueError(f"view field {key!r}: {error}") from None
+
+
+def _implied_pile_takes(view: Mapping[str, Any]) -> int:
+    """The fewest takes from the pile the cards imply: one per card each player took from
+    it and still holds, the card just taken from it included (0 when a field cannot say)."""
+    fields = ("own_taken", "opp_taken")
+    if not all(_is_cards(view.get(key, "")) for key in fields):
+        return 0
+    own = set(_field_cards(view, "own_taken"))
+    if view.get("decision") == "discard" and view.get("taken_from_pile") is True:
+        if not _is_cards(view.get("taken")):
+            return 0
+        own |= set(_field_cards(view, "taken"))
+    return len(own) + len(_field_cards(view, "opp_taken"))
 
 
 def _card_list(value: Any) -> list[int]:

@@ -15,9 +15,13 @@ through the engine again (``replay_record``) and checks that every hand ends as 
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import errno
+import fcntl
 import json
 import os
+import stat
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -25,8 +29,14 @@ from pathlib import Path
 from typing import Any
 
 from gin_sim.game.cards import format_card, format_cards, parse_card, parse_deck
-from gin_sim.game.config import ConfigError, parse_json, read_user_file, shown
+from gin_sim.game.config import (
+    ConfigError,
+    parse_json,
+    read_user_file,
+    shown,
+)
 from gin_sim.game.hollywood import N_GAMES, HollywoodScore
+from gin_sim.game.limits import check_seed
 from gin_sim.game.melds import min_deadwood_exhaustive
 from gin_sim.game.rng import bounded, deck_for_deal, splitmix64
 from gin_sim.game.rules import Rules, rules_from_dict
@@ -52,7 +62,12 @@ from gin_sim.reference.views import hand_end_from_hand, view_from_situation
 FORMATS = ("hand", "game", "hollywood")
 RECORD_KIND = "gin-sim play record"
 RECORD_VERSION = 1
-MAX_RECORD = 16 << 20  # bytes: a record of 10,000 hands of a Hollywood match
+# The bounds of a record, which the writer keeps (``record_text``) and the reader reads
+# (``load_record``), so that every record written can be replayed: a hand takes about 2 KB
+# and 80 keys and items, far more when neither player draws from the stock (R18a), so a
+# game of MOST_HANDS ordinary hands fits; one that does not stops when its record is full.
+MAX_RECORD = 64 << 20  # bytes
+MAX_RECORD_VALUES = 2_000_000
 YOU, BOT = 0, 1  # seats: you are player 1
 MOST_HANDS = 10_000  # as a simulated match: a game that could never end stops here
 TAKE_WORDS = ("t", "take", "pile", "y", "yes")
@@ -167,7 +182,7 @@ class Game:
         settings: GameSettings,
         read_line: Callable[[str], str | None],
         say: Callable[[str], None],
-        save: Path | None = None,
+        save: Path | RecordFile | None = None,
     ) -> None:
         self.settings = settings
         self.rules = settings.rules
@@ -188,6 +203,7 @@ class Game:
         # finished ones when you leave in the middle of it.
         self.unfinished: dict[str, Any] | None = None
         self.left = ""  # how you left a game before its end
+        self._hand_values = 0  # keys and items of the finished hands in the record
 
     @property
     def finished(self) -> bool:
@@ -197,7 +213,17 @@ class Game:
 
     def play(self) -> bool:
         """Play until the game is over (True) or you leave (False, ``left`` says how);
-        saved either way."""
+        saved either way, also when stopped by Ctrl-C or SIGTERM (which goes on up)."""
+        claimed = None
+        if isinstance(self.save, Path):  # held for this game alone (``RecordFile``)
+            claimed = self.save = RecordFile(self.save).claim()
+        try:
+            return self._play()
+        finally:
+            if claimed is not None:
+                claimed.release()
+
+    def _play(self) -> bool:
         dealer = self.settings.first_dealer
         self._save()
         try:
@@ -214,6 +240,14 @@ class Game:
             self.left = "you stopped it" if ended.quit else "at the end of the input"
             self._save()
             return False
+        except RecordFull as full:
+            self.left = f"as its record is full ({full}; the record keeps every hand before)"
+            return False
+        except KeyboardInterrupt:
+            self.left = "interrupted"
+            with contextlib.suppress(RecordFull):
+                self._save()  # the hand in play too, its moves so far
+            raise
         return True
 
     def _play_hand(self, deal: int, dealer: int) -> dict[str, Any]:
@@ -267,6 +301,7 @@ class Game:
         for line in lines[ending:]:
             self.say(line)
         self.hands.append(self.unfinished | {"record": record})
+        self._hand_values += 1 + count_values(self.hands[-1])
         self.unfinished = None
         return record
 
@@ -351,8 +386,16 @@ class Game:
             self.say(f"  not allowed: {problem}")
 
     def _save(self) -> None:
-        if self.save is not None:
-            save_record(self.save, record_document(self))
+        if self.save is None:
+            return
+        document = record_document(self)
+        # The finished hands' keys and items are counted once each (``_hand_values``), so
+        # that a save costs no more than writing the record.
+        values = count_values(document | {"hands": []}) + self._hand_values
+        if isinstance(self.save, RecordFile):
+            self.save.save(document, values)
+        else:
+            save_record(self.save, document)
 
 
 def score_lines(score: HollywoodScore, settings: GameSettings, finished: bool) -> list[str]:
@@ -399,39 +442,204 @@ def record_document(game: Game) -> dict[str, Any]:
     }
 
 
-def check_record_path(path: Path) -> None:
-    """Refuse a path that holds a file gin-sim did not write as a game record."""
-    if not path.exists() and not path.is_symlink():
+class RecordFile:
+    """The file ``play --save`` writes a game to, held by one game at a time.
+
+    A record is a finished result once its game is over: it is never replaced (``claim``
+    refuses it), nor is a file gin-sim did not write as a record. While a game is saved
+    to it, the record is locked (``flock``) by its writer, so a second game on the same
+    path is refused at once. Every save writes the whole record under a temporary name,
+    locked before it is renamed over the last one, so the file at the path is always
+    whole and always locked by its writer, and nothing is left beside it.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._held: int | None = None  # the descriptor whose lock the game holds
+        self._created = False  # the claim created the (empty) file: removed if never saved
+
+    def claim(self) -> RecordFile:
+        """Take the path for a new game, or raise a one-line ``ConfigError`` saying why not."""
+        path = self.path
+        where = f"--save {path}"
+        if path.is_symlink():
+            raise ConfigError(
+                f"{where}: the path is a symbolic link: give the record's own path (the link and its file are left alone)"
+            )
         if not path.parent.is_dir():
-            raise ConfigError(f"--save {path}: the folder {path.parent} does not exist")
-        return
+            raise ConfigError(f"{where}: the folder {path.parent} does not exist")
+        for _ in range(10):  # another writer may rename a new record over it meanwhile
+            try:
+                descriptor = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
+                created = True
+            except FileExistsError:
+                try:
+                    descriptor = os.open(
+                        path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOFOLLOW
+                    )
+                except FileNotFoundError:
+                    continue
+                except OSError as error:
+                    raise ConfigError(f"{where}: {error.strerror or error}") from None
+                created = False
+            except OSError as error:
+                raise ConfigError(f"{where}: cannot create it: {error.strerror or error}") from None
+            try:
+                if not _lock(descriptor) or not _still_at(descriptor, path):
+                    if _still_at(descriptor, path):
+                        raise ConfigError(
+                            f"{where}: another gin-sim play is saving its game there: give another path"
+                        )
+                    continue  # replaced meanwhile: look at the new file
+                if not created:
+                    _check_replaceable(descriptor, path)
+            except BaseException:
+                os.close(descriptor)
+                raise
+            self._held, self._created = descriptor, created
+            return self
+        raise ConfigError(
+            f"{where}: another gin-sim play is saving its game there: give another path"
+        )
+
+    def save(self, document: dict[str, Any], values: int | None = None) -> None:
+        """Write ``document`` whole (a temporary file renamed over the record); a record
+        beyond what ``load_record`` reads is ``RecordFull`` and nothing is written
+        (``record_text``; ``values``: its count of keys and items, when kept)."""
+        text = record_text(document, values)
+        handle, temporary = tempfile.mkstemp(prefix=".gin-sim-play-", dir=self.path.parent)
+        try:
+            with os.fdopen(os.dup(handle), "w", encoding="utf-8") as out:
+                out.write(text)
+            _lock(handle)  # a new file: nobody else knows it yet
+            os.chmod(temporary, 0o666 & ~_umask())
+            os.replace(temporary, self.path)
+        except BaseException:
+            os.close(handle)
+            Path(temporary).unlink(missing_ok=True)
+            raise
+        previous, self._held, self._created = self._held, handle, False
+        if previous is not None:
+            os.close(previous)
+
+    def release(self) -> None:
+        """Let the record go (its lock); an empty file the claim created and no game
+        saved into is removed."""
+        if self._held is None:
+            return
+        if self._created:
+            self.path.unlink(missing_ok=True)
+        os.close(self._held)
+        self._held = None
+
+    def __enter__(self) -> RecordFile:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+def _lock(descriptor: int) -> bool:
     try:
-        document = parse_json(read_user_file(path, MAX_RECORD), str(path))
-    except (ValueError, OSError):
-        document = None
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as error:
+        if error.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+            return False
+        raise
+    return True
+
+
+def _still_at(descriptor: int, path: Path) -> bool:
+    """Whether ``descriptor`` is still the file at ``path`` (not renamed over)."""
+    try:
+        here = os.stat(path, follow_symlinks=False)
+    except FileNotFoundError:
+        return False
+    mine = os.fstat(descriptor)
+    return (here.st_dev, here.st_ino) == (mine.st_dev, mine.st_ino)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _check_replaceable(descriptor: int, path: Path) -> None:
+    """An existing file at ``--save``: only an unfinished game's record may be replaced."""
+    where = f"--save {path}"
+    status = os.fstat(descriptor)
+    document = None
+    if stat.S_ISREG(status.st_mode) and status.st_size <= MAX_RECORD:
+        with os.fdopen(os.dup(descriptor), "rb") as handle:
+            data = handle.read(MAX_RECORD + 1)
+        try:
+            document = parse_json(data, str(path), MAX_RECORD_VALUES)
+        except ValueError:
+            document = None
     if not isinstance(document, dict) or document.get("kind") != RECORD_KIND:
         raise ConfigError(
-            f"--save {path}: the file exists and is not a game record gin-sim wrote: give another path (it is left alone)"
+            f"{where}: the file exists and is not a game record gin-sim wrote: give another path (it is left alone)"
+        )
+    if document.get("finished") is not False:
+        hands = document.get("hands")
+        count = f" ({len(hands)} hands)" if isinstance(hands, list) else ""
+        raise ConfigError(
+            f"{where}: the file holds a finished game{count}, a result that is kept: give another path"
         )
 
 
+def check_record_path(path: Path) -> None:
+    """Refuse a path that ``RecordFile.claim`` would refuse, without keeping it."""
+    RecordFile(path).claim().release()
+
+
+class RecordFull(Exception):
+    """A record that would be larger than ``load_record`` reads: it is not written."""
+
+
+def count_values(document: Any) -> int:
+    """The keys and items of ``document``, all levels together, as ``check_document``
+    counts them against its bound."""
+    count, pending = 0, [document]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, dict):
+            count += len(value)
+            pending.extend(value.values())
+        elif isinstance(value, list | tuple):
+            count += len(value)
+            pending.extend(value)
+    return count
+
+
+def record_text(document: dict[str, Any], values: int | None = None) -> str:
+    """The record as saved, checked against the bounds ``load_record`` reads (its bytes,
+    and its keys and items: ``values`` when the caller keeps the count), so that every
+    record written can be replayed; ``RecordFull`` otherwise. The rest of what the reader
+    bounds (nesting, the length of a text) the writer never comes near."""
+    values = count_values(document) if values is None else values
+    if values > MAX_RECORD_VALUES:
+        raise RecordFull(f"it would hold more than {MAX_RECORD_VALUES:,} keys and items")
+    text = json.dumps(document, indent=1) + "\n"
+    if len(text.encode("utf-8")) > MAX_RECORD:
+        raise RecordFull(f"it would be larger than {MAX_RECORD:,} bytes")
+    return text
+
+
 def save_record(path: Path, document: dict[str, Any]) -> None:
-    """Write the record whole or not at all (a temporary file renamed over it)."""
-    handle, temporary = tempfile.mkstemp(prefix=".gin-sim-play-", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w") as out:
-            json.dump(document, out, indent=1)
-            out.write("\n")
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    """Write the record whole or not at all, to a path nobody else is saving to."""
+    with RecordFile(path) as record:
+        record._held = None  # a plain save: the caller has checked the path
+        record.save(document)
 
 
 def load_record(path: Path) -> dict[str, Any]:
+    """A record's document, read within the bounds the writer keeps (``record_text``);
+    anything else is a one-line ``ConfigError`` naming the file."""
     where = str(path)
     try:
-        document = parse_json(read_user_file(path, MAX_RECORD), where)
+        document = parse_json(read_user_file(path, MAX_RECORD), where, MAX_RECORD_VALUES)
     except UnicodeDecodeError:
         raise ConfigError(f"{where} is not a game record: not UTF-8 text") from None
     except json.JSONDecodeError as error:
@@ -445,28 +653,97 @@ def load_record(path: Path) -> dict[str, Any]:
     return document
 
 
+@dataclass(frozen=True)
+class _Record:
+    """A record's fields, checked (``_record_fields``)."""
+
+    rules: Rules
+    players: tuple[str, str]
+    format: str
+    seed: int
+    hands: list[Any]
+    unfinished: Any
+    finished: bool
+
+
+def _record_fields(document: dict[str, Any], where: str) -> _Record:
+    """The fields of a record, each of the type and in the range the writer gives it."""
+
+    def damaged(field: str, value: Any, allowed: str) -> ConfigError:
+        return ConfigError(
+            f"{where}: field {field!r} = {shown(value)}: a record has {allowed} (the record is damaged or was edited)"
+        )
+
+    missing = [key for key in RECORD_FIELDS if key not in document]
+    if missing:
+        raise ConfigError(f"{where}: not a complete game record (no field {missing[0]!r})")
+    if not isinstance(document["rules"], dict):
+        raise damaged("rules", document["rules"], "a table of rules")
+    rules = rules_from_dict(dict(document["rules"]), f"{where} (rules)")
+    players = document["players"]
+    if (
+        not isinstance(players, list)
+        or len(players) != 2
+        or not all(isinstance(p, str) and p and p.isprintable() for p in players)
+    ):
+        raise damaged("players", players, "two players' names")
+    if document["format"] not in FORMATS:
+        raise damaged("format", document["format"], f"one of {', '.join(FORMATS)}")
+    seed = document["seed"]
+    try:
+        check_seed(seed)
+    except ConfigError:
+        raise damaged("seed", seed, "a whole number 0 to 2**64 - 1") from None
+    hands = document["hands"]
+    if not isinstance(hands, list) or not all(isinstance(h, dict) for h in hands):
+        raise damaged("hands", hands, "a list of hands")
+    unfinished = document["unfinished"]
+    if unfinished is not None and not isinstance(unfinished, dict):
+        raise damaged("unfinished", unfinished, "null or the hand in play")
+    finished = document["finished"]
+    if not isinstance(finished, bool):
+        raise damaged("finished", finished, "true or false")
+    return _Record(
+        rules, (players[0], players[1]), document["format"], seed, hands, unfinished, finished
+    )
+
+
+RECORD_FIELDS = ("rules", "format", "seed", "players", "hands", "unfinished", "finished")
+
+
 def replay_record(path: Path) -> list[str]:
     """Every hand of a saved game move by move (as ``gin-sim replay`` tells a deal), its
-    moves played through the engine again; a record whose moves do not end its hands as
-    recorded is refused."""
+    moves played through the engine again. A record is refused unless it is the game its
+    seed and moves make: each hand's deck is the seed's deal, its dealer the winner of the
+    hand before (R5), its moves end it as recorded, no hand follows the end of the game
+    (R20, under the record's own rules: a target edited down is caught here), a finished
+    game has ended, and the points are what the hands score."""
     document = load_record(path)
     where = str(path)
-    try:
-        rules = rules_from_dict(dict(document["rules"]), f"{where} (rules)")
-        players = [str(p) for p in document["players"]]
-        hands = list(document["hands"])
-        game_format = document["format"]
-        seed = document["seed"]
-    except (KeyError, TypeError) as error:
-        raise ConfigError(f"{where}: not a complete game record (missing {error})") from None
+    record_fields = _record_fields(document, where)
+    rules, players, game_format = record_fields.rules, record_fields.players, record_fields.format
+    hands, seed = record_fields.hands, record_fields.seed
     names = [f"player 1 ({players[0]})", f"player 2 ({players[1]})"]
     games = N_GAMES if game_format == "hollywood" else 1
     score = HollywoodScore(target=rules.game_target, games=games)
+    key = match_key(seed, 0)
+    dealer = bounded(splitmix64(key), 2)  # R5, as the game drew it
     lines = [
         f"A game of gin-sim play ({game_format}, rules {rules.name}, seed {seed}): {players[0]} v {players[1]}"
     ]
+
+    def over(played: int) -> bool:  # as ``Game.finished``
+        if game_format == "hand":
+            return played >= 1
+        return score.finished or played >= MOST_HANDS
+
     for number, saved in enumerate(hands):
-        events, hand, dealer = _replayed(saved, number, rules, where)
+        if over(number):
+            raise ConfigError(
+                f"{where}: hand {number + 1} follows the end of the game (R20, game_target = {rules.game_target}): the record was edited"
+            )
+        _check_deal(saved, number, key, dealer, where)
+        events, hand, _ = _replayed(saved, number, rules, where)
         try:
             if hand.phase != OVER:
                 raise ValueError("its moves stop before the end of the hand")
@@ -481,13 +758,27 @@ def replay_record(path: Path) -> list[str]:
         )
         if record["winner"] >= 0:
             score.credit(int(record["winner"]), int(record["points"]))
+            dealer = int(record["winner"])  # R5: the winner deals next
         if game_format != "hand":
             totals = "  ".join(f"{score.totals[0][g]}:{score.totals[1][g]}" for g in range(games))
             lines.append(f"Score after hand {number + 1} ({players[0]}:{players[1]}): {totals}")
-    unfinished = document.get("unfinished")
+    if record_fields.finished != over(len(hands)) or (
+        record_fields.finished and record_fields.unfinished is not None
+    ):
+        said = "finished" if record_fields.finished else "not finished"
+        raise ConfigError(
+            f"{where}: the record says the game is {said}, but its hands under its rules (game_target = {rules.game_target}) say otherwise: the record was edited"
+        )
+    points = document.get("points")
+    if points is not None and points != score.totals:
+        raise ConfigError(
+            f"{where}: its points {shown(points)} are not what its hands score ({score.totals}): the record was edited"
+        )
+    unfinished = record_fields.unfinished
     if unfinished is not None:
         number = len(hands)
-        events, hand, dealer = _replayed(unfinished, number, rules, where)
+        _check_deal(unfinished, number, key, dealer, where)
+        events, hand, _ = _replayed(unfinished, number, rules, where)
         if hand.phase == OVER:
             raise ConfigError(f"{where}: hand {number + 1}: unfinished, but its moves end it")
         lines.append("")
@@ -496,9 +787,22 @@ def replay_record(path: Path) -> list[str]:
             f"(the game stopped here, in hand {number + 1}, after {len(unfinished['moves'])} moves)"
         )
         return lines
-    if not document.get("finished"):
+    if not record_fields.finished:
         lines.append("(the game stopped here, before its end)")
     return lines
+
+
+def _check_deal(saved: dict[str, Any], number: int, key: int, dealer: int, where: str) -> None:
+    """Hand ``number`` of a record is the seed's deal, dealt by ``dealer`` (R5)."""
+    expected = format_cards(deck_for_deal(key, number))
+    if saved.get("deck") != expected:
+        raise ConfigError(
+            f"{where}: hand {number + 1}: its deck is not deal {number + 1} of the record's seed: the record was edited"
+        )
+    if saved.get("dealer") != dealer or isinstance(saved.get("dealer"), bool):
+        raise ConfigError(
+            f"{where}: hand {number + 1}: dealer {shown(saved.get('dealer'))}, but the winner of the hand before deals (R5): the record was edited"
+        )
 
 
 def _replayed(saved: Any, number: int, rules: Rules, where: str) -> tuple[list, Any, int]:
@@ -507,6 +811,10 @@ def _replayed(saved: Any, number: int, rules: Rules, where: str) -> tuple[list, 
     is a one-line error naming the hand."""
     try:
         deck, dealer, moves = parse_deck(saved["deck"]), saved["dealer"], saved["moves"]
+        if not isinstance(dealer, int) or isinstance(dealer, bool) or dealer not in (0, 1):
+            raise ValueError(f"dealer {shown(dealer)}: a record's dealer is 0 or 1")
+        if not isinstance(moves, list):
+            raise ValueError(f"moves {shown(moves)}: a record's moves are a list")
         events: list[tuple] = []
         hand = start_hand(deck, rules, dealer, deal=number, trace=events)
         for move in moves:

@@ -243,10 +243,18 @@ def error_document(request_id: Any, message: str) -> dict[str, Any]:
 
 
 def _dumps(document: dict[str, Any]) -> str:
+    """The one place an answer becomes a line. Always ASCII (any other character as a JSON
+    escape), so that the line can be written whatever the output's encoding, and a lone
+    surrogate in an id is echoed as the escape it came as. An id that cannot be echoed
+    (NaN or Infinity, which Python's JSON reads; nested too deeply to write back) gets an
+    error answer without it: no answer can stop the server."""
     try:
-        return json.dumps(document, allow_nan=False, ensure_ascii=False)
-    except ValueError:  # an id with NaN or Infinity (Python's JSON reads them): not echoed
-        return json.dumps(error_document(None, "the request's id is not valid JSON"))
+        return json.dumps(document, allow_nan=False)
+    except ValueError:
+        reason = "the request's id is not valid JSON (NaN or Infinity)"
+    except RecursionError:
+        reason = "the request's id is nested too deeply to be echoed"
+    return json.dumps(error_document(None, f"{reason}: it is not echoed"))
 
 
 def _json_type(value: Any) -> str:
@@ -283,7 +291,12 @@ def serve_lines(server: Server, requests: IO[bytes], answers: IO[str]) -> int:
                 error_document(None, f"the line is longer than {MAX_LINE:,} bytes: not read")
             )
         else:
-            answer = server.answer_line(line)
+            try:
+                answer = server.answer_line(line)
+            except Exception as error:  # a bug outside answer_line's own guard: kept going
+                traceback.print_exc()
+                internal = f"internal error ({type(error).__name__}): please report it"
+                answer = _dumps(error_document(None, internal))
         answers.write(answer + "\n")
         answers.flush()
         count += 1

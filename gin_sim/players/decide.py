@@ -45,7 +45,7 @@ from gin_sim.game.config import shown
 from gin_sim.game.environment import check_environment
 from gin_sim.game.hollywood import HollywoodScore
 from gin_sim.game.limits import check_index, check_seed
-from gin_sim.game.match_start import FORMATS, N_GAMES, MatchStart, parse_start
+from gin_sim.game.match_start import FORMATS, N_GAMES, MatchStart, parse_start, score_text
 from gin_sim.game.melds import min_deadwood_exhaustive
 from gin_sim.game.rng import GOLDEN_GAMMA, MASK64, player_stream_state
 from gin_sim.game.rules import Rules, load_rules
@@ -220,6 +220,13 @@ def _fail(message: str) -> None:
     raise ValueError(message)
 
 
+def _check_seat(seat: Any) -> int:
+    """A seat: 0 or 1 (a whole number: True is not a seat), else a ``ValueError``."""
+    if type(seat) is not int or seat not in (0, 1):
+        raise ValueError(f"seat = {shown(seat)}: allowed 0 or 1")
+    return seat
+
+
 def _cards(document: Mapping[str, Any], key: str) -> list[int]:
     value = document.get(key, "")
     if isinstance(value, str):
@@ -260,7 +267,9 @@ def parse_score(value: Any, rules: Rules) -> MatchStart:
         _fail(f"view field 'score': format {shown(game_format)}: allowed 'game' or 'hollywood'")
     if not isinstance(columns, str):
         _fail(f"view field 'score': columns {shown(columns)}: allowed text such as '80:40'")
-    where = f"view field 'score': columns {columns!r} (yours first: you are player 1)"
+    where = (
+        f"view field 'score': columns {score_text(repr(columns))} (yours first: you are player 1)"
+    )
     return parse_start(columns, game_format, rules=rules, where=where)
 
 
@@ -277,6 +286,10 @@ def score_field(score: HollywoodScore, player: int) -> dict[str, str]:
 
 def parse_view(document: Mapping[str, Any], rules: Rules) -> View:
     """Check a view given as plain data (docs/strategies.md, "Decisions from outside")."""
+    if not isinstance(rules, Rules):
+        raise TypeError(
+            f"rules = {shown(rules)}: parse_view takes a gin_sim.Rules (load_rules(name) makes one)"
+        )
     if not isinstance(document, Mapping):
         _fail(f"a view is a mapping of field names to values, got {type(document).__name__}")
     for key in document:
@@ -401,8 +414,10 @@ def parse_view(document: Mapping[str, Any], rules: Rules) -> View:
 
 def view_of_position(masks: np.ndarray, state: np.ndarray) -> dict[str, Any]:
     """The plain-data view (what ``decide`` takes) of the player to move at a kernel
-    position: only what that player may know (docs/strategies.md, "What a player knows")."""
+    position: only what that player may know (docs/strategies.md, "What a player knows").
+    Anything but a position the kernels could hold is a ``ValueError``."""
     M, S = PositionMask, PositionSlot
+    masks, state = _checked_position(masks, state)
     me = int(state[S.PLAYER])
     opponent = 1 - me
     phase = int(state[S.PHASE])
@@ -428,6 +443,45 @@ def view_of_position(masks: np.ndarray, state: np.ndarray) -> dict[str, Any]:
     return document
 
 
+def _checked_position(masks: Any, state: Any) -> tuple[np.ndarray, np.ndarray]:
+    """``masks`` and ``state`` as a kernel position's arrays, or a ``ValueError`` naming
+    what is not: their shapes and types, the phase, the players, the pile, the stock."""
+    S = PositionSlot
+    try:
+        masks = np.asarray(masks)
+        state = np.asarray(state)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"a position is two arrays, masks and state: {error}") from None
+    for name, array, size in (
+        ("masks", masks, N_POSITION_MASKS),
+        ("state", state, N_POSITION_SLOTS),
+    ):
+        if array.shape != (size,) or array.dtype.kind not in "iu":
+            raise ValueError(
+                f"{name}: a position's {name} is a whole-number array of shape ({size},), got {array.dtype} {array.shape}"
+            )
+    masks = masks.astype(np.uint64, copy=False)
+    state = state.astype(np.int64, copy=False)
+    checks = (
+        ("phase", int(state[S.PHASE]) in PHASES.values()),
+        ("player", int(state[S.PLAYER]) in (0, 1)),
+        ("dealer", int(state[S.DEALER]) in (0, 1)),
+        ("pile size", 0 <= int(state[S.PILE_SIZE]) <= N_CARDS),
+        ("stock position", 0 <= int(state[S.STOCK_POS]) <= N_CARDS),
+    )
+    for name, fine in checks:
+        if not fine:
+            raise ValueError(f"state: the {name} is not that of a position the kernels hold")
+    pile = state[S.PILE : S.PILE + int(state[S.PILE_SIZE])]
+    if ((pile < 0) | (pile >= N_CARDS)).any():
+        raise ValueError("state: the pile holds numbers that are not cards (0 to 51)")
+    if int(state[S.PHASE]) == Phase.DISCARD and not 0 <= int(state[S.TAKEN_CARD]) < N_CARDS:
+        raise ValueError("state: a discard decision's card just taken is not a card (0 to 51)")
+    if any(int(masks[i]) >> N_CARDS for i in range(N_POSITION_MASKS)):
+        raise ValueError("masks: a card set holds bits beyond the 52 cards")
+    return masks, state
+
+
 def position_from_view(
     view: View, seat: int = 0, fill: list[int] | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -436,8 +490,10 @@ def position_from_view(
     The cards hidden from the player (the opponent's, other than those it took from the
     pile, and the stock) are ``fill`` (by default the unseen cards in increasing order):
     the opponent's first, then the stock from the top. No decision reads them."""
+    if not isinstance(view, View):
+        raise TypeError(f"view = {shown(view)}: position_from_view takes a View (parse_view)")
     M, S = PositionMask, PositionSlot
-    me, opponent = seat, 1 - seat
+    me, opponent = _check_seat(seat), 1 - seat
     unseen = cards_of(view.unseen)
     if fill is None:
         fill = unseen
@@ -886,8 +942,7 @@ class Decider:
             if memory is None:
                 raise ValueError("hand_number tells a memory's hands apart: give it with memory")
             check_index(hand_number, "hand_number")
-        if type(seat) is not int or seat not in (0, 1):  # True is not a seat
-            raise ValueError(f"seat = {shown(seat)}: allowed 0 or 1")
+        _check_seat(seat)
         check_seed(seed)
         check_index(deal, "deal")  # as simulate --deals bounds a run
         if (
@@ -1046,6 +1101,7 @@ class OpponentMemory:
     ) -> tuple:
         """The search scratch for ``decider``'s decision at ``view``, after a new hand has
         been taken into account."""
+        _check_seat(seat)
         if not self.belongs_to(decider):
             raise ValueError(
                 "an OpponentMemory belongs to the strategy and rule set of the Decider that made it"
@@ -1178,8 +1234,7 @@ def decide(
     ``Decider`` of one's own.
     """
     check_environment()
-    if type(seat) is not int or seat not in (0, 1):  # True is not a seat
-        raise ValueError(f"seat = {shown(seat)}: allowed 0 or 1")
+    _check_seat(seat)
     _check_kinds(rules, strategy)
     check_seed(seed)
     check_index(deal, "deal")

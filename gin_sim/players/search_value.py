@@ -26,6 +26,8 @@ import functools
 
 import numpy as np
 
+from gin_sim.game.config import ConfigError
+from gin_sim.game.limits import MAX_SCORE_TABLE_TARGET
 from gin_sim.game.records import HAND_RECORD
 from gin_sim.game.rules import Rules
 from gin_sim.kernels.equity import game_equity_nb
@@ -80,6 +82,10 @@ def game_table(rules: Rules, rollout: str, opponent_model: str) -> np.ndarray:
     next] the probability that I win the game, I playing ``rollout`` and the opponent
     ``opponent_model``. Read only."""
     target = rules.game_target
+    if target > MAX_SCORE_TABLE_TARGET:  # T * T * 2 values: 149 GiB at 100,000
+        raise ConfigError(
+            f"game_target = {target:,} of rules {rules.name!r}: a game table has a row per score pair: allowed targets up to {MAX_SCORE_TABLE_TARGET:,}"
+        )
     win_points, prob = hand_outcome_probabilities(rules, rollout, opponent_model)
     table = np.empty((target, target, 2))
     game_equity_nb(target, win_points, prob, table)

@@ -23,12 +23,14 @@ from gin_sim.game.config import (
     ConfigError,
     check_keys,
     check_name,
+    check_overrides,
     coerce,
     configs_dir,
     parse_override,
     read_named_config,
     shown,
 )
+from gin_sim.game.limits import MAX_SCORE_TABLE_TARGET
 from gin_sim.game.rules import Rules
 from gin_sim.kernels.enums import (
     FAMILY_PARAMS,
@@ -286,7 +288,16 @@ class Strategy:
         return played
 
     def check_rules(self, rules: Rules) -> None:
-        """R12: a knock threshold above the rule set's knock limit is an error."""
+        """R12: a knock threshold above the rule set's knock limit is an error; so is a
+        game target beyond what a score-aware searcher's table is made for."""
+        if (
+            self.kind == "mc"
+            and self.value != "hand"
+            and rules.game_target > MAX_SCORE_TABLE_TARGET
+        ):
+            raise ConfigError(
+                f'game_target = {rules.game_target:,} of rules {rules.name!r}: strategy {self.name!r} (value = {self.value!r}) reads a table with a row per score pair, made for targets up to {MAX_SCORE_TABLE_TARGET:,}: allowed 1 to {MAX_SCORE_TABLE_TARGET:,} (or a player with value = "hand")'
+            )
         highest = max([self.knock_threshold or 0, *(t for _, t in self.knock_schedule)])
         # Under Oklahoma (R14a) the upcard sets each hand's limit, up to 10, and the
         # kernel caps every threshold by it; knock_limit plays no part there.
@@ -582,6 +593,7 @@ def strategy_from_dict(values: dict[str, Any], where: str) -> Strategy:
 
 def load_strategy(spec: str | Path | Strategy, overrides: list[str] | None = None) -> Strategy:
     """A strategy by name or TOML path, with ``key=value`` overrides applied."""
+    overrides = check_overrides(overrides, "strategy overrides")
     if isinstance(spec, Strategy):
         strategy = spec
     else:
@@ -601,6 +613,10 @@ def load_strategy(spec: str | Path | Strategy, overrides: list[str] | None = Non
 
 def parse_players(text: str | tuple[str, ...] | list[str]) -> tuple[Strategy, Strategy]:
     """Two strategies from ``"expert,simple"`` or a pair of names or Strategy objects."""
+    if not isinstance(text, str | tuple | list):
+        raise TypeError(
+            f"players = {shown(text)}: allowed two strategies, as 'A,B' or a pair of names, paths or gin_sim.Strategy"
+        )
     names = [n.strip() for n in text.split(",")] if isinstance(text, str) else list(text)
     if len(names) != 2 or not all(names):
         raise ConfigError(

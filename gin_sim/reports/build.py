@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from gin_sim.experiments.outputs import inside
 from gin_sim.experiments.tournament import play_tournament, tournament_runs
 from gin_sim.game.config import ConfigError
 from gin_sim.game.limits import MAX_REPORT_DEALS, MAX_REPORT_MATCHES, check_count, check_seed
@@ -480,6 +481,12 @@ def write_advice(
     options = advice_options(
         rules, compare, players, deals, samples, check_positions, continuations, seed, kept
     )
+    # Each compared rule set gets a dataset folder (or tables) named after it: refused
+    # before anything is written if the name would leave --out.
+    folders = {
+        name: inside(out, f"positions-{load_rules(name).name}", f"the dataset of --compare {name}")
+        for name in compare
+    }
 
     def build(folder: Path, command: str) -> Report:
         pair = (load_strategy(players[0]), load_strategy(players[1]))
@@ -503,7 +510,7 @@ def write_advice(
                 compared[other.name] = evaluate_frame(headline_rows, other, evaluation, seed)
                 paired[other.name] = True
             else:
-                compared[other.name] = dataset(other, f"positions-{other.name}")
+                compared[other.name] = dataset(other, folders[name].name)
                 paired[other.name] = False
         checked = check_rows(positions, check_positions)
         checked = checked.join(play_headline(checked, own_rules, pair, continuations, seed))
@@ -655,7 +662,7 @@ def _write_default_set(root: Path, s: DefaultSet, on_run: Progress, claim) -> li
             s.seed,
         ))  # fmt: skip
     for name, (kind, options) in sub_options.items():
-        check_report_folder(root / name, kind, options)
+        check_report_folder(inside(root, name, f"the set's {kind} report"), kind, options)
     player, other = load_strategy(s.strategy), load_strategy(s.opponent)
     sweeps: dict[str, Sweep] = {}
     for name in dict.fromkeys([*s.knock_rules, s.undercut_rules, *s.variant_rules]):

@@ -17,7 +17,7 @@ import sys
 
 import typer
 
-from gin_sim.game.environment import check_environment
+from gin_sim.game.environment import check_environment, starting_handler
 from gin_sim.interfaces.cli.common import (
     SIGINT_EXIT,
     SIGTERM_EXIT,
@@ -107,10 +107,37 @@ def _check_terminal_width() -> None:
         )
 
 
+def _run_command(args: list[str]) -> object:
+    """Parse ``args`` and run the command, as typer's own entry would, but letting
+    ``KeyboardInterrupt`` (Ctrl-C, and SIGTERM's ``Terminated``) reach ``main``: typer
+    turns it into a silent ``Exit(130)``, which would lose SIGTERM's 143 and the line that
+    says what happened. A command's ``typer.Exit`` gives its code."""
+    command = typer.main.get_command(app)
+    try:
+        with command.make_context("gin-sim", list(args)) as context:
+            return command.invoke(context)
+    except typer.Exit as stop:
+        return stop.exit_code
+
+
+def _stop_listening() -> None:
+    # A second Ctrl-C or SIGTERM while the first is being reported must not cut the one
+    # line short with a traceback.
+    for number in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(number, signal.SIG_IGN)
+
+
 def main(argv: list[str] | None = None) -> None:
-    """Entry point of the ``gin-sim`` script and ``python -m gin_sim``."""
+    """Entry point of the ``gin-sim`` script and ``python -m gin_sim``.
+
+    Signals are handled here, once for every command: SIGTERM raises ``Terminated`` (a
+    ``KeyboardInterrupt``), so a command that keeps results (a run, a game's record)
+    saves them and says so as it does for Ctrl-C; one that does not is stopped with the
+    line ``interrupted`` (exit 130) or ``terminated`` (exit 143)."""
     args = sys.argv[1:] if argv is None else argv
     signal.signal(signal.SIGTERM, _terminate)
+    if starting_handler(signal.getsignal(signal.SIGINT)):  # the start is over: Ctrl-C raises
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         check_environment()
         _check_terminal_width()
@@ -118,7 +145,7 @@ def main(argv: list[str] | None = None) -> None:
             raise ValueError(
                 "standard output is closed (>&-): nothing could be printed; redirect it to a file or to /dev/null instead"
             )
-        code = app(args=args or ["--help"], prog_name="gin-sim", standalone_mode=False)
+        code = _run_command(args or ["--help"])
         sys.stdout.flush()  # a write that fails shows here, not after exit
     except BrokenPipeError as error:
         if not _reader_gone():
@@ -133,10 +160,11 @@ def main(argv: list[str] | None = None) -> None:
             raise
         code = SIGPIPE_EXIT
     except (typer.Abort, KeyboardInterrupt) as error:
+        _stop_listening()
         # click turns KeyboardInterrupt into Abort; ours (SIGTERM) is its context
         stop = error if isinstance(error, KeyboardInterrupt) else error.__context__
         terminated = isinstance(stop, Terminated)
-        fail("terminated" if terminated else "interrupted", exit=False)
+        typer.echo("terminated" if terminated else "interrupted", err=True)
         code = SIGTERM_EXIT if terminated else SIGINT_EXIT
     except ValueError as error:  # library validation outside a command body
         fail(str(error), exit=False)
@@ -147,6 +175,8 @@ def main(argv: list[str] | None = None) -> None:
     except Exception as error:
         if not _is_usage_error(error):
             raise
-        fail(error.format_message(), exit=False)  # type: ignore[attr-defined]
+        message = error.format_message()  # type: ignore[attr-defined]
+        if message:  # empty after a group's help, printed for want of a command
+            fail(message, exit=False)
         code = error.exit_code  # type: ignore[attr-defined]
     sys.exit(code if isinstance(code, int) else 0)

@@ -8,22 +8,32 @@ from typing import Annotated, Any
 
 import typer
 
-from gin_sim.game.config import ConfigError, parse_json, read_user_file
+from gin_sim.game.config import ConfigError, parse_json, read_user_file, shown
+from gin_sim.game.match_start import check_score_numbers, score_text
 from gin_sim.interfaces.cli.common import (
     RulesOption,
     ScoreFormatOption,
     checked_score_format,
     echo_json,
+    given_options,
     user_errors,
 )
 
 MAX_VIEW = 1 << 20  # bytes of a view file: a view is a few hundred
+# The options that say the position: --view gives it whole instead.
+POSITION_OPTIONS = (
+    "hand", "decision", "upcard", "pile", "dealer", "stock_left", "own_turns", "opp_turns",
+    "pile_takes", "opp_taken", "opp_passed", "own_taken", "own_passed", "knock_limit", "taken",
+    "from_pile", "score", "score_format",
+)  # fmt: skip
 Cards = Annotated[str | None, typer.Option(help="Cards, e.g. '7h 8h 9h' (spaces or commas).")]
 
 
 def _read_view(source: str) -> Any:
     """The view of ``--view FILE`` or ``--view -`` (standard input)."""
     where = "standard input" if source == "-" else source
+    if source == "-" and sys.stdin is None:  # Python's stand-in when descriptor 0 is closed
+        raise ConfigError("--view -: standard input is closed (<&-): the view comes from it")
     data = sys.stdin.buffer.read(MAX_VIEW + 1) if source == "-" else read_user_file(Path(source))
     if len(data) > MAX_VIEW:
         raise ConfigError(f"{where} is larger than 1 MiB: a view is a few hundred bytes")
@@ -36,6 +46,7 @@ def _read_view(source: str) -> Any:
 
 
 def advise(
+    context: typer.Context,
     hand: Cards = None,
     decision: Annotated[
         str | None,
@@ -57,7 +68,12 @@ def advise(
     opp_turns: Annotated[
         int | None, typer.Option(help="The opponent's turns (default: from the stock).")
     ] = None,
-    pile_takes: Annotated[int, typer.Option(help="Cards taken from the pile so far (R18a).")] = 0,
+    pile_takes: Annotated[
+        int | None,
+        typer.Option(
+            help="Cards taken from the pile so far (R18a; default: what the cards imply, one per card taken from it and still held, --from-pile's included)."
+        ),
+    ] = None,
     opp_taken: Cards = None,
     opp_passed: Cards = None,
     own_taken: Cards = None,
@@ -92,7 +108,7 @@ def advise(
     The position's fields are those of "Decisions from outside" (docs/strategies.md), as
     options or as a JSON file (--view). The stock and the turn counts default to what the
     cards imply."""
-    from gin_sim.interfaces.advise import advice_lines, complete_view
+    from gin_sim.interfaces.advise import PHASES, advice_lines, complete_view
     from gin_sim.interfaces.serve import decision_document
     from gin_sim.players.decide import Decider
 
@@ -113,13 +129,9 @@ def advise(
             "taken": taken,
         }
         if view_file is not None:
-            named = [f"--{k.replace('_', '-')}" for k, v in given.items() if v is not None]
-            if score is not None:
-                named.append("--score")
-            if named or from_pile or pile_takes or dealer != "opponent":
-                raise ConfigError(
-                    f"--view gives the whole position: drop {(named or ['the position options'])[0]}"
-                )
+            named = given_options(context, POSITION_OPTIONS)
+            if named:
+                raise ConfigError(f"--view gives the whole position: drop {named[0]}")
             fields = _read_view(view_file)
             if not isinstance(fields, dict):
                 raise ConfigError(f"--view {view_file}: expected a JSON object of view fields")
@@ -128,13 +140,20 @@ def advise(
                 raise ConfigError(
                     "advise needs --hand and --decision (offer, draw or discard), or --view FILE"
                 )
+            # The phase is a word, whatever its case (--phase OFFER); anything else is
+            # named with what is allowed, before any card is read.
+            if decision.strip().lower() not in PHASES:
+                raise ConfigError(
+                    f"--decision {shown(decision)}: allowed {', '.join(PHASES)} (--phase is the same option)"
+                )
+            decision = given["decision"] = decision.strip().lower()
             if upcard is not None:
                 if pile is not None or decision != "offer":
                     raise ConfigError("--upcard is the pile at an offer: give --pile otherwise")
                 pile = upcard
             fields = {k: v for k, v in given.items() if v is not None and k != "upcard"}
             fields |= {"pile": pile or "", "dealer": dealer}
-            if pile_takes:
+            if pile_takes is not None:
                 fields["pile_takes"] = pile_takes
             if decision == "discard":
                 fields["taken_from_pile"] = from_pile
@@ -142,6 +161,7 @@ def advise(
                 raise ConfigError("--from-pile goes with --decision discard only")
             score_format = checked_score_format(score, score_format)
             if score is not None:
+                check_score_numbers(score, f"--score {score_text(score)}")
                 fields["score"] = {"format": score_format, "columns": score}
         view = complete_view(fields)
         decider = Decider(strategy, rules)

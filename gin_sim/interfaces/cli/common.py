@@ -241,6 +241,28 @@ ScoreFormatOption = Annotated[
 ]
 
 
+def given_options(context: typer.Context, names: list[str] | tuple[str, ...]) -> list[str]:
+    """The options among ``names`` (parameter names) given on the command line, even at
+    their default value, as the user typed them (``--score-format``): for refusing options
+    a mode of a command would otherwise silently ignore."""
+    given = []
+    for parameter in context.command.params:
+        if parameter.name not in names:
+            continue
+        source = context.get_parameter_source(parameter.name)
+        if source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP"):
+            given.append(max(parameter.opts, key=len))
+    return given
+
+
+def stopped(stop: BaseException, saved: str = "") -> None:
+    """Ctrl-C or SIGTERM in a command that keeps something: one line (``interrupted`` or
+    ``terminated``, then ``saved``), exit code 130 or 143."""
+    terminated = isinstance(stop, Terminated)
+    typer.echo(f"{'terminated' if terminated else 'interrupted'}{saved}", err=True)
+    raise typer.Exit(SIGTERM_EXIT if terminated else SIGINT_EXIT)
+
+
 def checked_score_format(score: str | None, score_format: str) -> str:
     """``--score-format``, checked with ``--score`` (one-line errors)."""
     if score_format not in ("game", "hollywood"):

@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from gin_sim.game.config import ConfigError
+from gin_sim.game.config import ConfigError, read_user_file
 from gin_sim.game.limits import check_count, check_seed
 from gin_sim.interfaces.cli.common import QuietOption, ThreadsOption, progress_bar, user_errors
 
@@ -55,6 +55,8 @@ def distill(
             raise ConfigError(f"{out} exists: give --overwrite to replace it, or another --out")
         if path.exists() and not path.is_file():
             raise ConfigError(f"{out} is not a regular file: give a file path for --out")
+        if path.exists() or path.is_symlink():
+            _check_replaceable(path)
         if not path.parent.is_dir():
             raise ConfigError(f"the folder of {out} does not exist: create it first")
         # A bad folder or base is refused before anything is played.
@@ -76,6 +78,21 @@ def distill(
     if not checked:
         typer.echo("the tables propose no change to how the base plays")
     typer.echo(f"strategy {strategy.name}: {out}")
+
+
+def _check_replaceable(path: Path) -> None:
+    """``--overwrite`` replaces only a strategy that distill wrote (its first comment line
+    says so), never a user's file (a hand-written strategy, a shipped one)."""
+    from gin_sim.experiments.distill import DISTILLED_HEADER
+
+    try:
+        head = read_user_file(path, 1 << 20)[: len(DISTILLED_HEADER)]
+    except OSError as error:
+        raise ConfigError(f"--out {path}: {error.strerror or error}") from None
+    if path.is_symlink() or head != DISTILLED_HEADER.encode():
+        raise ConfigError(
+            f"--out {path} is not a strategy gin-sim distill wrote: --overwrite replaces only gin-sim's own files; give another --out"
+        )
 
 
 def register(app: typer.Typer) -> None:

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from gin_sim.game.config import ConfigError
-from gin_sim.interfaces.cli.common import RuleOverrides, RulesOption, user_errors
+from gin_sim.interfaces.cli.common import RuleOverrides, RulesOption, stopped, user_errors
 
 
 def _read_line(prompt: str) -> str | None:
@@ -59,7 +59,7 @@ def play(
     it, g for big gin, ? for help, q to stop. The end of the input stops the game too."""
     from gin_sim.game.limits import check_seed
     from gin_sim.game.rules import load_rules
-    from gin_sim.interfaces.play import FORMATS, Game, GameSettings, check_record_path
+    from gin_sim.interfaces.play import FORMATS, Game, GameSettings, RecordFile
     from gin_sim.players.strategies import load_strategy
 
     with user_errors():
@@ -76,20 +76,33 @@ def play(
             chosen_seed,
             None if hints is None else load_strategy(hints).for_rules(rule_set),
         )
-        path = None if save is None else Path(save)
-        if path is not None:
-            check_record_path(path)
-        game = Game(settings, _read_line, typer.echo, path)
-        what = {"hand": "one hand", "game": f"a game to {rule_set.game_target}"}.get(
-            game_format, f"a Hollywood match (three games to {rule_set.game_target})"
-        )
-        typer.echo(
-            f"You (player 1) v {settings.opponent.name} (player 2): {what}, rules {rule_set.name}, seed {chosen_seed}."
-        )
-        typer.echo(
-            "Moves: t take, p pass, d draw, a card to discard (7h), k 7h to knock, ? help, q stop."
-        )
-        finished = game.play()
+        # The record is held for this game alone: a finished game's record, a file gin-sim
+        # did not write and a record another game is saving to are refused here.
+        record = None if save is None else RecordFile(Path(save)).claim()
+    try:
+        with user_errors():
+            game = Game(settings, _read_line, typer.echo, record)
+            what = {"hand": "one hand", "game": f"a game to {rule_set.game_target}"}.get(
+                game_format, f"a Hollywood match (three games to {rule_set.game_target})"
+            )
+            typer.echo(
+                f"You (player 1) v {settings.opponent.name} (player 2): {what}, rules {rule_set.name}, seed {chosen_seed}."
+            )
+            typer.echo(
+                "Moves: t take, p pass, d draw, a card to discard (7h), k 7h to knock, ? help, q stop."
+            )
+            try:
+                finished = game.play()
+            except KeyboardInterrupt as stop:
+                saved = (
+                    f"; the game so far ({len(game.hands)} finished hands and the hand in play) is saved to {save}: gin-sim replay --record {save}"
+                    if save
+                    else ""
+                )
+                stopped(stop, saved)
+    finally:
+        if record is not None:
+            record.release()
     saved = f"; saved to {save}" if save else ""
     if not finished:
         typer.echo(

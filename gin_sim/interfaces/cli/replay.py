@@ -8,7 +8,7 @@ import typer
 
 from gin_sim.game.cards import parse_deck
 from gin_sim.game.config import ConfigError
-from gin_sim.game.match_start import parse_start
+from gin_sim.game.match_start import parse_start, score_text
 from gin_sim.game.rules import load_rules
 from gin_sim.interfaces.cli.common import (
     Param1Option,
@@ -19,14 +19,22 @@ from gin_sim.interfaces.cli.common import (
     ScoreFormatOption,
     checked_score_format,
     echo_json,
+    given_options,
     resolve_players,
     user_errors,
 )
 from gin_sim.interfaces.replay import replay_deal, replay_hand
 from gin_sim.reference.match import starting_score
 
+# replay's options that a record (--record) makes meaningless: all but --json.
+RECORD_IGNORES = (
+    "seed", "deal", "deck", "dealer", "rules", "players", "rule", "param1", "param2",
+    "score", "score_format",
+)  # fmt: skip
+
 
 def replay(
+    context: typer.Context,
     seed: Annotated[int | None, typer.Option(help="Seed of the run the deal belongs to.")] = None,
     deal: Annotated[
         int | None, typer.Option(help="Index of the deal in that run (its dealer is deal % 2).")
@@ -60,9 +68,14 @@ def replay(
     """Print one deal as a person would follow it: hands, offer, draws, discards, showdown, score."""
     if record is not None:
         with user_errors():
-            if score is not None:
-                raise ConfigError("--record holds its own score: drop --score")
-        _replay_record(record, seed, deal, deck, dealer, as_json)
+            # A record holds its deals, players, rules and score: any other option would be
+            # ignored, so it is refused (--json alone applies).
+            ignored = given_options(context, RECORD_IGNORES)
+            if ignored:
+                raise ConfigError(
+                    f"--record holds its own game (deals, players, rules, score): drop {ignored[0]}"
+                )
+        _replay_record(record, as_json)
         return
     with user_errors():
         rule_set = load_rules(rules, rule)
@@ -72,7 +85,8 @@ def replay(
         score_format = checked_score_format(score, score_format)
         before = None
         if score is not None:
-            start = parse_start(score, score_format, rules=rule_set, where=f"--score {score}")
+            where = f"--score {score_text(score)}"
+            start = parse_start(score, score_format, rules=rule_set, where=where)
             before = starting_score(start, rule_set.game_target)
         if deck is not None:
             if seed is not None or deal is not None:
@@ -101,26 +115,12 @@ def replay(
         typer.echo(result.text)
 
 
-def _replay_record(
-    record: str,
-    seed: int | None,
-    deal: int | None,
-    deck: str | None,
-    dealer: int | None,
-    as_json: bool,
-) -> None:
+def _replay_record(record: str, as_json: bool) -> None:
     from pathlib import Path
 
     from gin_sim.interfaces.play import replay_record
 
     with user_errors():
-        given = [
-            n
-            for n, v in (("--seed", seed), ("--deal", deal), ("--deck", deck), ("--dealer", dealer))
-            if v is not None
-        ]
-        if given:
-            raise ConfigError(f"--record holds its own deals: drop {given[0]}")
         lines = replay_record(Path(record))
     if as_json:
         echo_json({"lines": lines})
