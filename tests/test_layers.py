@@ -153,3 +153,9 @@ def test_the_kernel_cache_is_new_whenever_any_kernel_source_changes(tmp_path: Pa
         capture_output=True, text=True, env=environment, check=True,
     ).stdout.strip()  # fmt: skip
     assert shown == str(kernel_cache_folder())
+    # numba imported before gin-sim (as a test runner or a user's program may) uses it too
+    script = "import numba, gin_sim, gin_sim.kernels.deadwood; print(numba.config.CACHE_DIR)"
+    shown = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=environment, check=True
+    ).stdout.strip()
+    assert shown == str(kernel_cache_folder())

@@ -97,6 +97,8 @@ def kernel_cache_folder(kernels: Path = KERNELS) -> Path:
 
 
 def _use_kernel_cache() -> None:
+    import sys
+
     if "NUMBA_CACHE_DIR" in os.environ:  # the user's choice
         return
     folder = kernel_cache_folder()
@@ -104,6 +106,9 @@ def _use_kernel_cache() -> None:
         if old != folder:
             shutil.rmtree(old, ignore_errors=True)  # another process may be removing it too
     os.environ["NUMBA_CACHE_DIR"] = str(folder)
+    if "numba" in sys.modules:  # imported first (by a test runner, a user's program): numba
+        # read its variables then; the kernels, imported after this module, read this
+        sys.modules["numba"].config.CACHE_DIR = str(folder)
 
 
 def prepare() -> None:
@@ -111,9 +116,9 @@ def prepare() -> None:
     its warnings about values it cannot parse turned into problems (once per process)."""
     import sys
 
+    _use_kernel_cache()
     if "numba" in sys.modules:  # imported before gin-sim: its own checks have run
         return
-    _use_kernel_cache()
     for name, problem in _problems_before_numba():
         del os.environ[name]
         _PROBLEMS.append(problem)
