@@ -149,7 +149,7 @@ def test_a_damaged_table_names_its_file(tmp_path):
     mark = {"format": 1, "kind": "report advice", "finished": True,
             "options": {"rules": "hollywood", "compare": "none"}}  # fmt: skip
     (folder / ".gin-sim.json").write_text(json.dumps(mark))
-    (folder / "knock-line.csv").write_bytes(b'stock_band,line\n"25-31,\x00\xff')
+    (folder / "knock-line.csv").write_bytes(b'stock_band,threshold\n"25-31,\x00\xff')
     (folder / "take-cells.csv").write_text("kind\n")
     result = runner.invoke(app, ["distill", str(folder), "--out", str(tmp_path / "a.toml")])
     one_line(result, "knock-line.csv")

@@ -116,7 +116,11 @@ BANDS = ["25-31", "19-24", "13-18", "7-12", "0-6"]
 def _advice(folder: Path, compare: str = "none", line=None, positions=None, by_rules=None,
             takes=None, rules: str = "hollywood") -> Path:  # fmt: skip
     folder.mkdir()
-    knock = {"stock_band": BANDS, "line": line or [10] * 5, "positions": positions or [200] * 5}
+    knock = {
+        "stock_band": BANDS,
+        "threshold": line or [10] * 5,
+        "positions": positions or [200] * 5,
+    }
     pd.DataFrame(knock).to_csv(folder / "knock-line.csv", index=False)
     cells = {"kind": ["draw"], "card_does": ["lowers nothing"], "positions": [50],
              "mean": [0.1], "low": [-0.2], "high": [0.4]}  # fmt: skip
@@ -132,14 +136,18 @@ def _advice(folder: Path, compare: str = "none", line=None, positions=None, by_r
 
 
 def _by_rules(name: str, line=None, positions=None) -> pd.DataFrame:
-    knock = {"stock_band": BANDS, "line": line or [10] * 5, "positions": positions or [200] * 5}
+    knock = {
+        "stock_band": BANDS,
+        "threshold": line or [10] * 5,
+        "positions": positions or [200] * 5,
+    }
     return pd.DataFrame(knock).assign(rules=name)
 
 
 CASES = {
-    "negative line": ({"line": [10, -2, 10, 10, 10]}, "knock-line.csv", "-1 to 10"),
-    "line above 10": ({"line": [10, 11, 10, 10, 10]}, "knock-line.csv", "-1 to 10"),
-    "fractional line": ({"line": [10, 3.5, 10, 10, 10]}, "knock-line.csv", "whole number"),
+    "negative line": ({"threshold": [10, -2, 10, 10, 10]}, "knock-line.csv", "-1 to 10"),
+    "line above 10": ({"threshold": [10, 11, 10, 10, 10]}, "knock-line.csv", "-1 to 10"),
+    "fractional line": ({"threshold": [10, 3.5, 10, 10, 10]}, "knock-line.csv", "whole number"),
     "negative positions": ({"positions": [200, -5, 1, 1, 1]}, "knock-line.csv", "0 or more"),
     "fractional positions": ({"positions": [200, 2.5, 1, 1, 1]}, "knock-line.csv", "whole"),
     "negative cell count": (
@@ -182,7 +190,7 @@ def test_distill_refuses_nonsense_in_its_tables(tmp_path, case):
 
 def test_empty_knock_line_table(tmp_path):
     folder = _advice(tmp_path / "advice")
-    (folder / "knock-line.csv").write_text("stock_band,line,positions\n")
+    (folder / "knock-line.csv").write_text("stock_band,threshold,positions\n")
     result = runner.invoke(app, ["distill", str(folder), "--out", str(tmp_path / "a.toml")])
     one_line(result, "knock-line.csv", "no rows")
 

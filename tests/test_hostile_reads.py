@@ -73,7 +73,7 @@ def _make(path: Path, kind: str) -> str:
 def _advice_folder(folder: Path) -> Path:
     folder.mkdir(parents=True)
     bands = ["25-31", "19-24", "13-18", "7-12", "0-6"]
-    pd.DataFrame({"stock_band": bands, "line": [10] * 5, "positions": [200] * 5}).to_csv(
+    pd.DataFrame({"stock_band": bands, "threshold": [10] * 5, "positions": [200] * 5}).to_csv(
         folder / "knock-line.csv", index=False
     )
     pd.DataFrame(

@@ -238,7 +238,7 @@ def test_overwrite_still_replaces_gin_sims_own_run(tmp_path, command):
 def _advice_folder(folder: Path) -> Path:
     folder.mkdir()
     bands = ["25-31", "19-24", "13-18", "7-12", "0-6"]
-    pd.DataFrame({"stock_band": bands, "line": [10] * 5, "positions": [200] * 5}).to_csv(
+    pd.DataFrame({"stock_band": bands, "threshold": [10] * 5, "positions": [200] * 5}).to_csv(
         folder / "knock-line.csv", index=False
     )
     pd.DataFrame(

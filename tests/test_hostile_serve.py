@@ -76,9 +76,9 @@ def _check(lines: list[str], answers: list[str]) -> None:
     for line, answer in zip(lines, answers, strict=True):
         assert answer.isascii(), answer[:200]
         document = json.loads(answer)
-        assert document["version"] == 1
+        assert document["version"] == 2
         if line == GOOD:
-            assert document == {"version": 1, "id": "good", "action": "take", "take": True}
+            assert document == {"version": 2, "id": "good", "action": "take", "take": True}
         else:
             assert "error" in document and "\n" not in document["error"], document
 
@@ -107,7 +107,7 @@ def test_an_id_too_deep_to_write_back_is_answered_without_it():
     deep: list = []
     for _ in range(100_000):
         deep = [deep]
-    answer = json.loads(_dumps({"version": 1, "id": deep, "action": "take"}))
+    answer = json.loads(_dumps({"version": 2, "id": deep, "action": "take"}))
     assert answer["id"] is None and "nested too deeply to be echoed" in answer["error"]
 
 

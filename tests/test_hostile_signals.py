@@ -238,7 +238,7 @@ def test_commands_that_wait_for_their_input(zygote, tmp_path, number, code, word
 def _advice_folder(folder: Path) -> Path:
     folder.mkdir()
     bands = ["25-31", "19-24", "13-18", "7-12", "0-6"]
-    line = pd.DataFrame({"stock_band": bands, "line": [0] * 5, "positions": [200] * 5})
+    line = pd.DataFrame({"stock_band": bands, "threshold": [0] * 5, "positions": [200] * 5})
     line.to_csv(folder / "knock-line.csv", index=False)
     takes = pd.DataFrame(
         {"kind": ["draw"], "card_does": ["lowers nothing"], "positions": [50],

@@ -197,7 +197,7 @@ BANDS = ["25-31", "19-24", "13-18", "7-12", "0-6"]
 def _advice(folder: Path, line=None, positions=None, takes=None) -> Path:
     folder.mkdir()
     knock = pd.DataFrame(
-        {"stock_band": BANDS, "line": line or [10] * 5, "positions": positions or [200] * 5}
+        {"stock_band": BANDS, "threshold": line or [10] * 5, "positions": positions or [200] * 5}
     )
     knock.to_csv(folder / "knock-line.csv", index=False)
     cells = {"kind": ["draw"], "card_does": ["lowers nothing"], "positions": [50],
