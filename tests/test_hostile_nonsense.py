@@ -145,9 +145,9 @@ def _by_rules(name: str, line=None, positions=None) -> pd.DataFrame:
 
 
 CASES = {
-    "negative line": ({"threshold": [10, -2, 10, 10, 10]}, "knock-line.csv", "-1 to 10"),
-    "line above 10": ({"threshold": [10, 11, 10, 10, 10]}, "knock-line.csv", "-1 to 10"),
-    "fractional line": ({"threshold": [10, 3.5, 10, 10, 10]}, "knock-line.csv", "whole number"),
+    "negative line": ({"line": [10, -2, 10, 10, 10]}, "knock-line.csv", "-1 to 10"),
+    "line above 10": ({"line": [10, 11, 10, 10, 10]}, "knock-line.csv", "-1 to 10"),
+    "fractional line": ({"line": [10, 3.5, 10, 10, 10]}, "knock-line.csv", "whole number"),
     "negative positions": ({"positions": [200, -5, 1, 1, 1]}, "knock-line.csv", "0 or more"),
     "fractional positions": ({"positions": [200, 2.5, 1, 1, 1]}, "knock-line.csv", "whole"),
     "negative cell count": (
