@@ -504,26 +504,9 @@ def position_from_view(
     state = np.zeros(N_POSITION_SLOTS, np.int64)
     masks[M.HAND + me] = view.hand
     masks[M.HAND + opponent] = view.opp_taken | _mask(fill[:hidden])
-    masks[M.TAKEN + me] = view.own_taken
-    masks[M.TAKEN + opponent] = view.opp_taken
-    masks[M.PASSED + me] = view.own_passed
-    masks[M.PASSED + opponent] = view.opp_passed
-    masks[M.PILE] = _mask(list(view.pile))
-    stock_pos = N_CARDS - view.stock_left
+    stock_pos = _set_public(masks, state, view, me)
     state[S.PHASE] = view.phase
     state[S.PLAYER] = me
-    state[S.DEALER] = me if view.i_deal else opponent
-    state[S.STOCK_POS] = stock_pos
-    state[S.PILE_SIZE] = len(view.pile)
-    state[S.PILE : S.PILE + len(view.pile)] = view.pile
-    state[S.TAKEN_CARD] = view.taken
-    state[S.FROM_PILE] = int(view.taken_from_pile)
-    state[S.TAKES] = view.pile_takes
-    state[S.TURNS] = view.own_turns + view.opp_turns
-    state[S.TURNS_BY + me] = view.own_turns
-    state[S.TURNS_BY + opponent] = view.opp_turns
-    state[S.FIRST_TAKER] = -1  # read by the record only
-    state[S.LIMIT] = view.knock_limit
     state[S.KNOCKER] = -1
     state[S.DECK : S.DECK + stock_pos] = -1  # dealt before the stock's top: unknown
     state[S.DECK + stock_pos : S.DECK + N_CARDS] = fill[hidden:]
@@ -744,6 +727,33 @@ def _parse_knock_end(document: Mapping[str, Any], rules: Rules, knocker: str) ->
     )
 
 
+def _set_public(masks: np.ndarray, state: np.ndarray, facts: View | HandEnd, me: int) -> int:
+    """The table's public facts of a view or a hand end in a kernel position, ``me`` the
+    reporting player's seat: cards taken and passed, the pile, the dealer, the counters
+    and the knock limit. Returns the stock's position in the deck."""
+    M, S = PositionMask, PositionSlot
+    opponent = 1 - me
+    masks[M.TAKEN + me] = facts.own_taken
+    masks[M.TAKEN + opponent] = facts.opp_taken
+    masks[M.PASSED + me] = facts.own_passed
+    masks[M.PASSED + opponent] = facts.opp_passed
+    masks[M.PILE] = _mask(list(facts.pile))
+    stock_pos = N_CARDS - facts.stock_left
+    state[S.DEALER] = me if facts.i_deal else opponent
+    state[S.STOCK_POS] = stock_pos
+    state[S.PILE_SIZE] = len(facts.pile)
+    state[S.PILE : S.PILE + len(facts.pile)] = facts.pile
+    state[S.TAKEN_CARD] = facts.taken
+    state[S.FROM_PILE] = int(facts.taken_from_pile)
+    state[S.TAKES] = facts.pile_takes
+    state[S.TURNS] = facts.own_turns + facts.opp_turns
+    state[S.TURNS_BY + me] = facts.own_turns
+    state[S.TURNS_BY + opponent] = facts.opp_turns
+    state[S.FIRST_TAKER] = -1  # read by the record only
+    state[S.LIMIT] = facts.knock_limit
+    return stock_pos
+
+
 def position_from_end(end: HandEnd, seat: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """The kernel position (masks, state) after the knock that ended ``end``'s hand, the
     reporting player in seat ``seat``: as ``kernels.position.apply_nb`` leaves it (phase
@@ -760,26 +770,9 @@ def position_from_end(end: HandEnd, seat: int = 0) -> tuple[np.ndarray, np.ndarr
     state = np.zeros(N_POSITION_SLOTS, np.int64)
     masks[M.HAND + me] = end.hand
     masks[M.HAND + opponent] = end.opp_hand
-    masks[M.TAKEN + me] = end.own_taken
-    masks[M.TAKEN + opponent] = end.opp_taken
-    masks[M.PASSED + me] = end.own_passed
-    masks[M.PASSED + opponent] = end.opp_passed
-    masks[M.PILE] = pile
-    stock_pos = N_CARDS - end.stock_left
+    stock_pos = _set_public(masks, state, end, me)
     state[S.PHASE] = Phase.OVER
     state[S.PLAYER] = knocker
-    state[S.DEALER] = me if end.i_deal else opponent
-    state[S.STOCK_POS] = stock_pos
-    state[S.PILE_SIZE] = len(end.pile)
-    state[S.PILE : S.PILE + len(end.pile)] = end.pile
-    state[S.TAKEN_CARD] = end.taken
-    state[S.FROM_PILE] = int(end.taken_from_pile)
-    state[S.TAKES] = end.pile_takes
-    state[S.TURNS] = end.own_turns + end.opp_turns
-    state[S.TURNS_BY + me] = end.own_turns
-    state[S.TURNS_BY + opponent] = end.opp_turns
-    state[S.FIRST_TAKER] = -1  # read by the record only
-    state[S.LIMIT] = end.knock_limit
     state[S.KNOCKER] = knocker
     state[S.BIG_GIN] = int(end.big_gin)
     state[S.DECK : S.DECK + stock_pos] = -1
