@@ -43,6 +43,7 @@ from gin_sim.experiments.runs import (
     Chunked,
     ChunkFolder,
     RunError,
+    check_rules_and_players,
 )
 from gin_sim.experiments.simulate import _wrapping_arithmetic, use_threads
 from gin_sim.experiments.summary import Estimate
@@ -277,14 +278,7 @@ class PositionsConfig(Chunked):
     keep: tuple[float, ...] = DEFAULT_KEEP
 
     def __post_init__(self) -> None:
-        if not isinstance(self.rules, Rules):
-            raise ConfigError(f"rules = {self.rules!r}: expected a rule set")
-        if (
-            not isinstance(self.players, tuple)
-            or len(self.players) != 2
-            or not all(isinstance(p, Strategy) for p in self.players)
-        ):
-            raise ConfigError(f"players = {self.players!r}: expected two strategies")
+        check_rules_and_players(self.rules, self.players)
         if self.evaluation is not None and not isinstance(self.evaluation, Evaluation):
             raise ConfigError(f"evaluation = {self.evaluation!r}: expected an Evaluation")
         check_seed(self.seed)

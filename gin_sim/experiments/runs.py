@@ -91,6 +91,18 @@ class Chunked:
         return start, min(self.total, start + self.chunk_size)
 
 
+def check_rules_and_players(rules: object, players: object) -> None:
+    """A run's or a dataset's rule set and its two strategies, as typed objects."""
+    if not isinstance(rules, Rules):
+        raise ConfigError(f"rules = {rules!r}: expected a rule set")
+    if (
+        not isinstance(players, tuple)
+        or len(players) != 2
+        or not all(isinstance(p, Strategy) for p in players)
+    ):
+        raise ConfigError(f"players = {players!r}: expected two strategies")
+
+
 @dataclass(frozen=True)
 class RunConfig(Chunked):
     """Everything that determines a run's results (and nothing that does not, like threads)."""
@@ -110,14 +122,7 @@ class RunConfig(Chunked):
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ConfigError(f"run kind {self.kind!r}: allowed {', '.join(KINDS)}")
-        if not isinstance(self.rules, Rules):
-            raise ConfigError(f"rules = {self.rules!r}: expected a rule set")
-        if (
-            not isinstance(self.players, tuple)
-            or len(self.players) != 2
-            or not all(isinstance(p, Strategy) for p in self.players)
-        ):
-            raise ConfigError(f"players = {self.players!r}: expected two strategies")
+        check_rules_and_players(self.rules, self.players)
         for key in ("duplicate", "with_hands"):
             if not isinstance(getattr(self, key), bool):
                 raise ConfigError(f"{key} = {getattr(self, key)!r}: allowed true or false")
