@@ -45,6 +45,36 @@ from gin_sim.reports import figures
 from gin_sim.reports.document import Report, Section, format_rate
 from gin_sim.reports.tables import stock_band, undercut_rates
 
+# The published advice run (docs/advice-run/, issue 25): the project's headline figures.
+# A smaller run (make run's) shows the method and says where the figures are.
+PUBLISHED_RUN = "docs/advice-run/report.md"
+PUBLISHED_DEALS = 20_000
+PUBLISHED_COMMAND = (
+    "gin-sim report advice --rules hollywood --compare hollywood-gin20,standard,oklahoma "
+    "--players mc,mc --deals 20000 --samples 256 --check-positions 1000 --continuations 4 "
+    "--seed 2512 --keep offer=1,draw=1,discard=0.125,knock=1 --out docs/advice-run"
+)
+
+
+def _scale_note(deals: int) -> str:
+    """What a longer run adds, and where the published figures are, for a run of
+    ``deals`` deals."""
+    if deals >= PUBLISHED_DEALS:
+        return (
+            f"Size: {deals:,} deals, enough for every knock cell of deadwood 1 to 10 with 7 "
+            "or more cards in the stock and every take cell to hold 100 positions under the "
+            "published keep probabilities (the cell tables give each cell's count)."
+        )
+    return (
+        f"Size: {deals:,} deals, a small run that shows the method: many cells are thin and "
+        "the knock lines' intervals are wide. The project's headline figures come from the "
+        f"published run of {PUBLISHED_DEALS:,} deals, {PUBLISHED_RUN}, where every knock "
+        "cell of deadwood 1 to 10 with 7 or more cards in the stock and every take cell "
+        "holds at least 100 positions; it was made by `" + PUBLISHED_COMMAND + "` (about "
+        "an hour on two cores, or on a Dask cluster with --scheduler)."
+    )
+
+
 KNOCK_GAIN = "gain of knocking over the best discard (points per hand)"
 TAKE_GAIN = "gain of taking over drawing (points per hand)"
 # How every per-decision figure is estimated, in the words the report uses.
@@ -748,6 +778,7 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
             f"Positions: {study.deals:,} deals of {a} against {b} under {study.rules}, seed "
             f"{study.seed}; each decision of a kind kept with its kind's probability and "
             "weighted by its inverse (docs/advice.md).",
+            _scale_note(study.deals),
             f"Evaluation: {study.evaluation}.",
             f"Check against play: {study.continuations} continuations per checked position.",
             f"Undercut comparison: {study.basic_label}.",
