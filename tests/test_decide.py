@@ -4,7 +4,7 @@
   (the reference engine's, which plays the kernels' records: checked here too).
 - The cards filled in for the opponent's hidden hand and the stock never change a
   decision nor a search's figures; a peeking test double shows the check can fail.
-- Bad views are one-line ValueErrors; the README example runs as written.
+- Bad views are one-line ValueErrors; the example of docs/python.md runs as written.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from gin_sim.reference.search import describe_action
 from gin_sim.reference.views import view_from_situation
 
 SEED = 404
-README = Path(__file__).resolve().parents[1] / "README.md"
+PYTHON_PAGE = Path(__file__).resolve().parents[1] / "docs" / "python.md"
 VIEW = {
     "decision": "discard",
     "hand": "AS 2S 3S 4H 4D 4C 9H TH JH QS KD",
@@ -324,13 +324,13 @@ def test_the_turn_bound_follows_the_rules_cap_on_pile_takes():
         decide(too_many, wide, "simple")
 
 
-def test_the_readme_example_runs_as_written():
-    text = README.read_text()
+def test_the_python_page_example_runs_as_written():
+    text = PYTHON_PAGE.read_text()
     blocks = re.findall(r"```pycon\n(.*?)```", text, flags=re.S)
     example = [b for b in blocks if "gin_sim.decide(" in b]
     assert len(example) == 1
     parser = doctest.DocTestParser()
-    test = parser.get_doctest(example[0], {}, "README decide", str(README), 0)
+    test = parser.get_doctest(example[0], {}, "docs/python.md decide", str(PYTHON_PAGE), 0)
     runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
     runner.run(test)
     assert runner.summarize(verbose=False).failed == 0
