@@ -428,7 +428,8 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
     findings = [
         f"Knock line of {a} against {b} under {study.rules} (the deadwood where the gain "
         "of knocking over the best way to play on, fitted as a straight line on deadwood 1 "
-        "to 10 per stock band, crosses 0; knock below it; 95% interval from a bootstrap "
+        "to 10 per stock band, crosses 0; each line says which side of it knocks; 95% "
+        "interval from a bootstrap "
         f"over deals in brackets): {_line_text(line, ['stock_band'])}. Cells the line does "
         f"not describe (cell less fit, interval excluding 0): {_misfits(fit)} of "
         f"{int((fit['positions'] > 0).sum())}.",

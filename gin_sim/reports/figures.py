@@ -509,7 +509,7 @@ def knock_lines(
     triangle, a falling one (knock below) a circle; a point without a crossing is left out,
     an interval end at ±inf is drawn at the plot's edge; points resting on fewer than
     ``thin`` positions are hollow."""
-    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    fig, ax = plt.subplots(figsize=(6.4, 4.6))
     groups = [(None, table)] if hue is None else list(table.groupby(hue, sort=False))
     levels = list(dict.fromkeys(table[x].astype(str)))
     finite = np.concatenate(
@@ -552,8 +552,8 @@ def knock_lines(
     hollow = f"; hollow: fewer than {thin} positions" if thin else ""
     ax.set_title(
         f"{title}\nbar: 95% interval (bootstrap over deals), cut at the edges{hollow}\n"
-        "circle: knock below the line (above 10: at any deadwood); "
-        "triangle: the gain rises with deadwood, knock above it",
+        "circle: knock below the line (grey, above 10: at any deadwood)\n"
+        "triangle: the gain rises with deadwood: knock above the line",
         fontsize=8,
     )
     if hue is not None:
