@@ -449,13 +449,22 @@ def default(
             )
             return
         total = settings.runs()
+    spent = [0.0, 0.0]
+
+    def show_step(name: str, wall: float, cpu: float) -> None:
+        # As it goes, so that a slow machine shows where the time goes (issue 28). CPU is
+        # this process's (every thread); Dask workers (--workers) count apart.
+        spent[0], spent[1] = spent[0] + wall, spent[1] + cpu
+        typer.echo(f"{name}: {wall:.0f} s ({cpu:.0f} s CPU)")
+
     _run(
         total,
         quiet,
         scheduler,
         workers,
-        lambda advance: reports.default_set(out, settings, advance),
+        lambda advance: reports.default_set(out, settings, advance, show_step),
     )
+    typer.echo(f"total: {spent[0]:.0f} s ({spent[1]:.0f} s CPU)")
 
 
 def register(app: typer.Typer) -> None:
