@@ -1,6 +1,7 @@
 """``make bench``: speed of the kernels, as medians over repeated runs after JIT warm-up.
 
-Prints one ``name: value`` line per figure, among them ``deadwood ns/eval`` (random
+Prints the core count and the load average (before, and after each section) and one
+``name: value`` line per figure, among them ``deadwood ns/eval`` (random
 10-card hands, one thread) and ``deals/s`` (simple vs simple, hollywood, all cores).
 ``--check`` also verifies the timed results against the plain-Python reference.
 Timings belong here, never in tests: machines are shared and noisy.
@@ -28,6 +29,13 @@ def random_hands(n: int, size: int, seed: int) -> np.ndarray:
     rng = np.random.default_rng(seed)
     keys = rng.random((n, 52)).argsort(axis=1)[:, :size]
     return (np.uint64(1) << keys.astype(np.uint64)).sum(axis=1, dtype=np.uint64)
+
+
+def load_average() -> str:
+    """The machine's load beside the figures: on a shared machine a figure measured under
+    a load above the core count is slower than the code is (issue 28)."""
+    one, five, fifteen = os.getloadavg()
+    return f"{one:.2f} {five:.2f} {fifteen:.2f} (1, 5, 15 min; {os.cpu_count()} cores)"
 
 
 def median_seconds(fn, repeats: int) -> float:
@@ -75,8 +83,8 @@ def main() -> None:
         help="decks of the peak-memory run (0: skip)",
     )
     args = parser.parse_args()
-    cores = os.cpu_count()
-    print(f"cores: {cores}  numba threads: {numba.config.NUMBA_NUM_THREADS}")
+    print(f"cores: {os.cpu_count()}  numba threads: {numba.config.NUMBA_NUM_THREADS}")
+    print(f"load before: {load_average()}")
     sections = {
         "kernels": bench_kernels,
         "search": bench_search,
@@ -86,6 +94,7 @@ def main() -> None:
     }
     for name in SECTIONS if args.only is None else (args.only,):
         sections[name](args)
+        print(f"load after {name}: {load_average()}")
 
 
 def bench_kernels(args: argparse.Namespace) -> None:

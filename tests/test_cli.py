@@ -92,3 +92,67 @@ def test_bad_input_is_one_line_exit_2(args, message):
     assert result.stderr.count("\n") == 1 and result.stderr.startswith("error: "), result.stderr
     assert message in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def _commands(command, path=()):
+    """Every command of the app by its words (``report knock``), sub-apps walked."""
+    if hasattr(command, "commands"):
+        for name, sub in command.commands.items():
+            yield from _commands(sub, (*path, name))
+    else:
+        yield " ".join(path), command
+
+
+def test_shared_options_read_the_same_in_every_command():
+    """Issue 28, part 4: an option several commands have is declared once
+    (gin_sim/interfaces/cli/options.py), so it reads the same everywhere; a copy with its
+    own help text in one command fails here. The options listed as their own meaning are
+    other things under the same name, said in their own help."""
+    import typer
+
+    from gin_sim.interfaces.cli import options
+
+    shared = {
+        "--rules": (options.Rules, options.RuleSets),
+        "--rule": (options.RuleOverrides,),
+        "--players": (options.Players,),
+        "--param1": (options.Param1,),
+        "--param2": (options.Param2,),
+        "--strategy": (options.Strategy,),
+        "--seed": (options.Seed,),
+        "--keep": (options.Keep,),
+        "--chunk-size": (options.ChunkSize,),
+        "--out": (options.RunOut, options.ReportOut),
+        "--overwrite": (options.Overwrite,),
+        "--threads": (options.Threads,),
+        "--scheduler": (options.Scheduler,),
+        "--workers": (options.Workers,),
+        "--workers-write": (options.WorkersWrite,),
+        "--json": (options.Json,),
+        "--quiet": (options.Quiet,),
+        "--score-format": (options.ScoreFormat,),
+    }
+    own_meaning = {
+        ("replay", "--seed"),  # the seed of the run a replayed deal comes from
+        ("play", "--seed"),  # optional: a new seed, shown, when not given
+        ("report tournament", "--players"),  # two or more
+        ("report equity", "--players"),  # A,B: the equities are A's
+        ("tune", "--strategy"),  # the starting point of the search
+        ("serve", "--strategy"),  # the default of requests that name none
+        ("advise", "--strategy"),  # the strategy whose decision is shown
+        ("tune", "--out"),  # the tuning folder
+        ("distill", "--out"),  # a TOML file
+        ("distill", "--overwrite"),  # that file
+    }
+    checked = 0
+    for name, command in _commands(typer.main.get_command(app)):
+        for parameter in command.params:
+            flag = max(parameter.opts, key=len)
+            if flag not in shared or (name, flag) in own_meaning:
+                continue
+            allowed = [alias.__metadata__[0].help for alias in shared[flag]]
+            assert parameter.help in allowed, (
+                f"{name} {flag}: its help is its own, not options.py's: {parameter.help!r}"
+            )
+            checked += 1
+    assert checked >= 100  # every command was walked: about 120 options today

@@ -1,12 +1,13 @@
 """The numba playout against the plain-Python reference engine, record for record.
 
-10,000 seeded deals for every named rule set and the pairings simple-simple,
-simple-random and random-random (120,000 deals), plus variants that the named sets leave
-off (big gin, R11 relaxed, no undercut on ties, a low wall). The strategy family
-(docs/strategies.md): 10,000 deals for each named family strategy against simple, against
-expert and against itself (15 pairings), and 2,000 deals for extreme parameter sets and
-for family pairings under rule variants. The reference runs in a process pool so the
-suite stays within its time on 2 cores.
+Seeded deals (DEALS: 2,500 in the full tier, make test-all; 250 in the fast tier, make
+test) for every named rule set and the pairings simple-simple, simple-random and
+random-random, plus variants that the named sets leave off (big gin, R11 relaxed, no
+undercut on ties, a low wall; VARIANT_DEALS). The strategy family (docs/strategies.md):
+DEALS for each named family strategy against simple, against expert and against itself
+(15 pairings), and VARIANT_DEALS for extreme parameter sets and for family pairings under
+rule variants. Every pairing and variant runs in both tiers, on fewer deals in the fast
+one. The reference runs in a process pool so the suite stays within its time on 2 cores.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 import pytest
+from tiers import size
 
 from gin_sim.experiments.simulate import records_to_frame, simulate_deals
 from gin_sim.game.records import HAND_FIELDS
@@ -23,9 +25,11 @@ from gin_sim.game.rules import Rules, load_rules
 from gin_sim.players.strategies import Strategy, parse_players
 from gin_sim.reference.engine import play_deal_reference
 
-# Deals per pairing: every pairing stays, each on fewer decks (the suite's 10-minute budget;
-# 2,500 deals still reach every rule branch the invariants check, pairing by pairing).
-DEALS = 2_500
+# Deals per pairing: every pairing stays, each on fewer decks (the suite's time budget;
+# 2,500 deals reach every rule branch the invariants check, pairing by pairing; 250 still
+# reach most, and the full tier runs the rest).
+DEALS = size(fast=250, full=2_500)
+VARIANT_DEALS = size(fast=250, full=2_000)
 SEED = 20261129
 PAIRINGS = ["simple,simple", "simple,random", "random,random"]
 FAMILY = ["simple", "basic", "gin-hunter", "early-knocker", "defensive", "expert"]
@@ -150,7 +154,6 @@ def check_invariants(records: np.ndarray, rules: Rules) -> None:
             assert (r["winner"], r["points"], r["undercut"]) == (-1, 0, False)
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("players", PAIRINGS)
 @pytest.mark.parametrize("rule_set", ["hollywood", "hollywood-gin20", "standard", "oklahoma"])
 def test_kernel_equals_reference_on_many_deals(rule_set, players):
@@ -159,7 +162,6 @@ def test_kernel_equals_reference_on_many_deals(rule_set, players):
     check_invariants(records, rules)
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize(
     "overrides",
     [
@@ -173,11 +175,10 @@ def test_kernel_equals_reference_on_many_deals(rule_set, players):
 @pytest.mark.parametrize("players", ["simple,simple", "random,simple"])
 def test_kernel_equals_reference_on_variants(overrides, players):
     rules = load_rules("hollywood", overrides)
-    records = compare(rules, players, 2_000, seed=5)
+    records = compare(rules, players, VARIANT_DEALS, seed=5)
     check_invariants(records, rules)
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("players", FAMILY_PAIRINGS)
 def test_family_kernel_equals_reference_on_many_deals(players):
     rules = load_rules("hollywood")
@@ -185,17 +186,15 @@ def test_family_kernel_equals_reference_on_many_deals(players):
     check_invariants(records, rules)
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("opponent", ["expert", "self"])
 @pytest.mark.parametrize("extreme", EXTREMES, ids=[s.name for s in EXTREMES])
-def test_extreme_family_members_on_2000_deals(extreme, opponent):
+def test_extreme_family_members_on_variant_deals(extreme, opponent):
     rules = load_rules("hollywood")
     other = extreme if opponent == "self" else parse_players(f"{opponent},simple")[0]
-    records = compare(rules, (extreme, other), 2_000, seed=7)
+    records = compare(rules, (extreme, other), VARIANT_DEALS, seed=7)
     check_invariants(records, rules)
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize(
     ("rule_set", "overrides", "players"),
     [
@@ -209,7 +208,7 @@ def test_extreme_family_members_on_2000_deals(extreme, opponent):
         ("standard", ["wall=0", "max_upcard_takes=5"], "expert,random"),
     ],
 )
-def test_family_under_rule_variants_on_2000_deals(rule_set, overrides, players):
+def test_family_under_rule_variants_on_variant_deals(rule_set, overrides, players):
     rules = load_rules(rule_set, overrides)
-    records = compare(rules, players, 2_000, seed=9)
+    records = compare(rules, players, VARIANT_DEALS, seed=9)
     check_invariants(records, rules)

@@ -9,6 +9,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 import pytest
+from tiers import size
 
 from gin_sim.experiments.simulate import head_to_head_matches, simulate_matches
 from gin_sim.game.hollywood import HollywoodScore
@@ -19,6 +20,7 @@ from gin_sim.players.strategies import parse_players
 from gin_sim.reference.match import play_match_reference
 
 ALEXANDRA, BOB = 0, 1
+MATCHES = size(fast=100, full=500)  # kernel against reference, per case
 
 
 class KernelScore:
@@ -116,7 +118,6 @@ def _reference_matches(args):
     return [play_match_reference(seed, m, rules, players) for m in range(start, stop)]
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize(
     ("rule_set", "players", "overrides"),
     [
@@ -124,12 +125,13 @@ def _reference_matches(args):
         ("standard", "expert,simple", ["hollywood_bonuses=true", "game_target=150"]),
     ],
 )
-def test_kernel_matches_equal_reference_on_500_matches(rule_set, players, overrides):
+def test_kernel_matches_equal_reference(rule_set, players, overrides):
+    """MATCHES whole matches (500 in the full tier, 100 in the fast one), field for field."""
     rules = load_rules(rule_set, overrides)
     pair = parse_players(players)
-    kernel, _ = simulate_matches(rules, pair, 500, seed=17)
+    kernel, _ = simulate_matches(rules, pair, MATCHES, seed=17)
     names = (pair[0].name, pair[1].name)
-    jobs = [(17, s, min(500, s + 100), rules, names) for s in range(0, 500, 100)]
+    jobs = [(17, s, min(MATCHES, s + 100), rules, names) for s in range(0, MATCHES, 100)]
     with ProcessPoolExecutor(min(4, os.cpu_count() or 1)) as pool:
         expected = [row for block in pool.map(_reference_matches, jobs) for row in block]
     for m, reference in enumerate(expected):

@@ -11,8 +11,11 @@ from pathlib import Path
 
 import pytest
 
+# The full tier only (make test-all, which installs the openspiel extra; tests/tiers.py).
+pytestmark = pytest.mark.full
 pyspiel = pytest.importorskip(
-    "pyspiel", reason="OpenSpiel is not installed: pip install -e '.[openspiel]'"
+    "pyspiel",
+    reason="OpenSpiel is not installed: make test-all installs it (pip install -e '.[openspiel]') and runs these tests",
 )
 
 from gin_sim.game.cards import cards_of, parse_cards  # noqa: E402

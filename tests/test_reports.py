@@ -425,3 +425,36 @@ def test_a_report_deleted_from_a_finished_set_is_written_again(default_set, tmp_
         if path.name not in ("index.md", ".gin-sim.json"):
             assert path.read_bytes() == data, path
     assert reports.build.missing_parts(root, SMALL) == []
+
+
+def test_every_report_says_what_a_longer_run_adds_with_its_command(default_set):
+    """Issue 28: each report says what a run LONGER times as long adds and the exact
+    command: the report's own, its sizes times LONGER, every other option the same, in a
+    folder of its own; the command line knows every option it gives."""
+    import shlex
+
+    from gin_sim.reports.build import _LONGER_RUN, LONGER
+
+    folders = sorted(path.parent for path in default_set.glob("*/report.md"))
+    assert len(folders) == 8  # every kind of report (two knock reports), advice included
+    for folder in folders:
+        markdown = (folder / "report.md").read_text()
+        own = shlex.split(re.search(r"Reproduce with:\n\n```sh\n(.+)\n```", markdown)[1])
+        section = markdown.split("## A longer run\n", 1)[1]
+        longer = shlex.split(re.search(r"```sh\n(.+)\n```", section)[1])
+        assert own[:3] == longer[:3], folder  # gin-sim report KIND
+        # gin-sim report KIND, then --option value pairs
+        mine = dict(zip(own[3::2], own[4::2], strict=True))
+        theirs = dict(zip(longer[3::2], longer[4::2], strict=True))
+        assert mine.keys() == theirs.keys(), folder
+        scaled = {"--" + name.replace("_", "-") for name in _LONGER_RUN[own[2]][0]}
+        for option, value in mine.items():
+            if option in scaled:
+                assert int(theirs[option]) == int(value) * LONGER, (folder, option)
+            elif option == "--out":
+                assert theirs[option] == f"{Path(value).name}-x{LONGER}", folder
+            else:
+                assert theirs[option] == value, (folder, option)
+        # --help is eager: the options are parsed (an unknown one fails) but nothing runs
+        result = runner.invoke(app, [*longer[1:], "--help"])
+        assert result.exit_code == 0, (folder, result.output)

@@ -8,7 +8,9 @@ depends only on the seed and its number, so the same command gives the same file
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import contextlib
+import time
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
@@ -22,6 +24,7 @@ from gin_sim.game.rules import load_rules
 from gin_sim.players.strategies import load_strategy
 from gin_sim.reports.document import (
     Report,
+    Section,
     check_report_folder,
     claim_report,
     claim_report_set,
@@ -74,7 +77,85 @@ def _claimed_and_written(
         if claim.finished:
             return claim.folder
         command = command_line(kind, options | {"out": out})
-        return write_report(build(claim.folder, command), claim)
+        report = build(claim.folder, command)
+        report.sections.append(longer_run(kind, options, Path(out)))
+        return write_report(report, claim)
+
+
+MAX_CHECK_POSITIONS = 100_000  # report advice --check-positions
+
+# Each report kind: the options that say how much is played, and what playing LONGER times
+# as much adds. Every figure's interval shrinks as one over the square root of what is
+# played, so 4 times as much halves it.
+LONGER = 4
+_LONGER_RUN: dict[str, tuple[tuple[str, ...], str]] = {
+    "knock": (
+        ("deals", "matches"),
+        "every figure's 95% interval halves, so a lead between two thresholds half as large "
+        "is told apart from chance; the match win rates, the least precise figures here, "
+        "gain the most",
+    ),
+    "undercut": (
+        ("deals",),
+        "every cell (the knocker's deadwood by the cards left in the stock) holds 4 times the "
+        "knocks: its interval halves, and cells too sparse to show now (much deadwood late "
+        "in a hand) fill in",
+    ),
+    "variants": (
+        ("deals", "matches"),
+        "every figure's 95% interval halves under every rule set, so differences between "
+        "rule sets, and between thresholds, half as large are told apart from chance",
+    ),
+    "schedule": (
+        ("deals", "confirm_deals"),
+        "the screening ranks every schedule on 4 times the decks, so fewer finalists are "
+        "there by luck, and the confirmation's intervals halve",
+    ),
+    "tournament": (
+        ("deals", "matches"),
+        "every rating's interval halves, so strategies closer than the present intervals are "
+        "ranked apart",
+    ),
+    "equity": (
+        ("deals", "games", "matches"),
+        "the tables rest on 4 times the hands and the checks on 4 times the games and "
+        "matches per checked state: intervals halve, and a gap between a table and play "
+        "half as large is detected",
+    ),
+    "advice": (
+        ("deals", "check_positions"),
+        "every cell of the tables holds 4 times the positions (intervals halve; sparse "
+        "cells, few positions at a rare deadwood or stock depth, fill in) and the check "
+        "against play detects gaps half as large",
+    ),
+}
+
+# The largest count each scaled option allows (check_counts, check_equity_counts,
+# check_advice).
+_MOST = {
+    "deals": MAX_REPORT_DEALS, "confirm_deals": MAX_REPORT_DEALS, "matches": MAX_REPORT_MATCHES,
+    "games": MAX_REPORT_MATCHES, "check_positions": MAX_CHECK_POSITIONS,
+}  # fmt: skip
+
+
+def longer_run(kind: str, options: dict[str, object], out: Path) -> Section:
+    """What a run LONGER times as long adds to a report of ``kind``, with the exact command
+    that plays it (into a folder of its own in the working directory)."""
+    sizes, adds = _LONGER_RUN[kind]
+    longer = dict(options)
+    capped = False
+    for name in sizes:
+        most = _MOST[name]
+        longer[name] = min(int(options[name]) * LONGER, most)  # type: ignore[call-overload]
+        capped = capped or longer[name] == most
+    command = command_line(kind, longer | {"out": f"{out.name}-x{LONGER}"})
+    scaled = ", ".join(f"`--{name.replace('_', '-')}`" for name in sizes)
+    text = (
+        f"{LONGER} times {scaled}{' (at most the largest count allowed)' if capped else ''}, "
+        f"about {LONGER} times the time: {adds}. Every other option stays the same:"
+        f"\n\n```sh\n{command}\n```"
+    )
+    return Section("A longer run", text)
 
 
 def knock_options(
@@ -407,7 +488,7 @@ def check_advice(
         raise ConfigError(f"players {','.join(players)}: expected two strategies, A,B")
     check_counts(deals)
     _advice_evaluation(samples)  # its checks of the depth
-    check_count(check_positions, "check positions", 2, 100_000)
+    check_count(check_positions, "check positions", 2, MAX_CHECK_POSITIONS)
     check_count(continuations, "continuations", 2, 10_000)
     if rules in compare or len(set(compare)) != len(compare):
         raise ConfigError(
@@ -543,10 +624,17 @@ FAST_STRATEGIES = (
 
 @dataclass(frozen=True)
 class DefaultSet:
-    """The reports ``make run`` produces, sized to take a few minutes on two cores."""
+    """The reports ``make run`` produces. Budget (issue 28): 6 minutes on two cores from a
+    fresh clone, venv and JIT compilation included, so the set itself gets about 4; each
+    size is what its headline figures need (the figures quoted are those of the set at
+    twice these sizes), and each report says what a longer run adds and how to play it."""
 
-    deals: int = 200_000
-    matches: int = 20_000
+    # The knock sweeps (knock, undercut and variants reports; 3 rule sets, 11 thresholds):
+    # at 200,000 decks the best threshold's lead over the next was 0.40 +- 0.013 points per
+    # hand and the match win rate 53.9 +- 0.6%; half the decks widen these by 1.41, still far
+    # from deciding otherwise, and 1.5 million knocks a rule set fill the undercut grid.
+    deals: int = 100_000
+    matches: int = 10_000
     seed: int = 1
     strategy: str = "basic"
     opponent: str = "simple"
@@ -556,15 +644,21 @@ class DefaultSet:
     schedule_rules: str | None = "hollywood"
     phases: tuple[int, ...] = (20, 10)
     thresholds: tuple[int, ...] = (0, 2, 4, 6, 8, 10)
+    # The screening ranks 216 schedules: its size sets how many finalists are there by luck,
+    # so it stays; the confirmation of the finalists on fresh decks is halved (its
+    # intervals were +-0.05 points per hand at 100,000 decks, +-0.07 at 50,000).
     screening_deals: int = 10_000
-    confirm_deals: int = 100_000
+    confirm_deals: int = 50_000
     finalists: int = 8
+    # The tournament (tournament_deals: half the sweeps' decks per pairing, 21 pairings, two
+    # rule sets): ratings were +-0.03 at 100,000 decks; at 50,000, +-0.045 still ranks the
+    # seven strategies, whose ratings are 0.12 or more apart.
     tournament_players: tuple[str, ...] = FAST_STRATEGIES
     tournament_rules: tuple[str, ...] = ("hollywood", "standard")
-    # report advice (issue 16): mc against mc, sized to a few minutes on two cores. Its
-    # check against play is smaller than the command's (ADVICE_CHECK_POSITIONS): at 150
-    # positions and 4 continuations it detects about 2.5 to 3.5 points per hand (80% power),
-    # for twice the play of the 40 by 8 before (which detected 4.3 to 5.4).
+    # report advice (issue 16): mc against mc, the largest report. Its check against play is
+    # smaller than the command's (ADVICE_CHECK_POSITIONS): at 150 positions and 4
+    # continuations it detects about 2.5 to 3.5 points per hand (80% power), for twice the
+    # play of the 40 by 8 before (which detected 4.3 to 5.4).
     advice_rules: str | None = "hollywood"
     advice_compare: tuple[str, ...] = ("hollywood-gin20", "standard")
     advice_players: tuple[str, str] = ("mc", "mc")
@@ -572,12 +666,14 @@ class DefaultSet:
     advice_samples: int = 512
     advice_check_positions: int = 150
     advice_continuations: int = 4
-    # report equity (issue 17): expert against expert, the command's defaults (about a minute).
+    # report equity (issue 17): expert against expert at half the command's sizes: the
+    # tables' intervals and the checks widen by 1.41 (the game equity from 0:0 was +-0.05
+    # percentage points at the command's sizes).
     equity_rules: str | None = "hollywood"
     equity_players: tuple[str, str] = ("expert", "expert")
-    equity_deals: int = 200_000
-    equity_games: int = 4_000
-    equity_matches: int = 2_000
+    equity_deals: int = 100_000
+    equity_games: int = 2_000
+    equity_matches: int = 1_000
 
     @property
     def tournament_deals(self) -> int:
@@ -617,11 +713,30 @@ class DefaultSet:
         return total
 
 
+# What a step of the default set took: its name, wall seconds, CPU seconds (every thread).
+StepTimes = Callable[[str, float, float], None] | None
+
+
+@contextlib.contextmanager
+def _timed(on_step: StepTimes, name: str) -> Iterator[None]:
+    """Tell ``on_step`` the wall and CPU time of the block: make run shows where its time
+    goes (issue 28); the times are printed, never written into a report (which must stay
+    byte-identical when regenerated)."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    yield
+    if on_step is not None:
+        on_step(name, time.perf_counter() - wall, time.process_time() - cpu)
+
+
 def default_set(
-    out: str | Path, settings: DefaultSet = DefaultSet(), on_run: Progress = None
+    out: str | Path,
+    settings: DefaultSet = DefaultSet(),
+    on_run: Progress = None,
+    on_step: StepTimes = None,
 ) -> list[Path]:
     """Every report of the default set under ``out``; each knock sweep is played once and
-    shared by the reports that need it, with the same results as their own commands."""
+    shared by the reports that need it, with the same results as their own commands.
+    ``on_step(name, wall, cpu)`` hears what each sweep and report took, as it finishes."""
     root = Path(out)
     s = settings
     check_counts(s.deals, s.matches)
@@ -632,7 +747,7 @@ def default_set(
         # Not begun, interrupted, or a finished set with a report gone: every report that is
         # still there and finished is kept as it is (each claims its own folder), the
         # missing ones are played and written again.
-        return _write_default_set(root, s, on_run, claim)
+        return _write_default_set(root, s, on_run, on_step, claim)
 
 
 def missing_parts(root: Path, settings: DefaultSet) -> list[str]:
@@ -645,7 +760,9 @@ def default_set_options(settings: DefaultSet) -> dict[str, object]:
     return report_options("default", **asdict(settings))
 
 
-def _write_default_set(root: Path, s: DefaultSet, on_run: Progress, claim) -> list[Path]:
+def _write_default_set(
+    root: Path, s: DefaultSet, on_run: Progress, on_step: StepTimes, claim
+) -> list[Path]:
     sub_options = {
         **{f"knock-{name}": ("knock", knock_options(name, s.strategy, s.opponent, s.deals, s.matches, s.seed)) for name in s.knock_rules},
         f"undercut-{s.undercut_rules}": ("undercut", undercut_options(s.undercut_rules, s.strategy, s.opponent, s.deals, s.seed)),
@@ -666,90 +783,53 @@ def _write_default_set(root: Path, s: DefaultSet, on_run: Progress, claim) -> li
     player, other = load_strategy(s.strategy), load_strategy(s.opponent)
     sweeps: dict[str, Sweep] = {}
     for name in dict.fromkeys([*s.knock_rules, s.undercut_rules, *s.variant_rules]):
-        sweeps[name] = knock_sweep(
-            load_rules(name), player, other, s.deals, s.matches, s.seed, on_run
-        )
+        with _timed(on_step, f"knock sweep {name}"):
+            sweeps[name] = knock_sweep(
+                load_rules(name), player, other, s.deals, s.matches, s.seed, on_run
+            )
     written = []
+
+    def write(name: str, report: Callable[[], Path]) -> None:
+        with _timed(on_step, name):
+            written.append(report())
+
     common = {"strategy": s.strategy, "opponent": s.opponent, "deals": s.deals, "seed": s.seed}
     for name in s.knock_rules:
-        written.append(
-            knock(name, **common, matches=s.matches, out=root / f"knock-{name}", sweep=sweeps[name])
-        )
-    written.append(
-        undercut(
-            s.undercut_rules,
-            **common,
-            out=root / f"undercut-{s.undercut_rules}",
-            sweep=sweeps[s.undercut_rules],
-        )
-    )
-    written.append(
-        variants(
-            list(s.variant_rules),
-            **common,
-            matches=s.matches,
-            out=root / "variants",
-            sweeps={name: sweeps[name] for name in s.variant_rules},
-        )
-    )
+        write(f"knock-{name}", lambda name=name: knock(
+            name, **common, matches=s.matches, out=root / f"knock-{name}", sweep=sweeps[name]
+        ))  # fmt: skip
+    write(f"undercut-{s.undercut_rules}", lambda: undercut(
+        s.undercut_rules, **common, out=root / f"undercut-{s.undercut_rules}",
+        sweep=sweeps[s.undercut_rules],
+    ))  # fmt: skip
+    write("variants", lambda: variants(
+        list(s.variant_rules), **common, matches=s.matches, out=root / "variants",
+        sweeps={name: sweeps[name] for name in s.variant_rules},
+    ))  # fmt: skip
     if s.schedule_rules:
-        written.append(
-            schedule(
-                s.schedule_rules,
-                s.strategy,
-                s.opponent,
-                s.phases,
-                s.thresholds,
-                s.screening_deals,
-                s.confirm_deals,
-                s.finalists,
-                s.seed,
-                root / f"schedule-{s.schedule_rules}",
-                on_run,
-            )
-        )
+        write(f"schedule-{s.schedule_rules}", lambda: schedule(
+            s.schedule_rules, s.strategy, s.opponent, s.phases, s.thresholds, s.screening_deals,
+            s.confirm_deals, s.finalists, s.seed, root / f"schedule-{s.schedule_rules}", on_run,
+        ))  # fmt: skip
     if s.tournament_players:
-        written.append(
-            tournament(
-                list(s.tournament_players),
-                list(s.tournament_rules),
-                s.tournament_deals,
-                s.tournament_matches,
-                s.seed,
-                root / "tournament",
-                on_run,
-                keep_runs=False,  # make run starts afresh: no run folders in reports/
-            )
-        )
+        write("tournament", lambda: tournament(
+            list(s.tournament_players), list(s.tournament_rules), s.tournament_deals,
+            s.tournament_matches, s.seed, root / "tournament", on_run,
+            keep_runs=False,  # make run starts afresh: no run folders in reports/
+        ))  # fmt: skip
     if s.advice_rules:
-        written.append(
-            write_advice(
-                s.advice_rules,
-                s.advice_compare,
-                s.advice_players,
-                s.advice_deals,
-                s.advice_samples,
-                s.advice_check_positions,
-                s.advice_continuations,
-                s.seed,
-                root / f"advice-{s.advice_rules}",
-                # One step of the set's progress per dataset chunk (advice_chunks).
-                None if on_run is None else lambda deals, resumed: on_run(1),
-            )
-        )
+        write(f"advice-{s.advice_rules}", lambda: write_advice(
+            s.advice_rules, s.advice_compare, s.advice_players, s.advice_deals, s.advice_samples,
+            s.advice_check_positions, s.advice_continuations, s.seed,
+            root / f"advice-{s.advice_rules}",
+            # One step of the set's progress per dataset chunk (advice_chunks).
+            None if on_run is None else lambda deals, resumed: on_run(1),
+        ))  # fmt: skip
     if s.equity_rules:
-        written.append(
-            equity(
-                list(s.equity_players),
-                s.equity_rules,
-                s.equity_deals,
-                s.equity_games,
-                s.equity_matches,
-                s.seed,
-                root / f"equity-{s.equity_rules}",
-                on_run,
-            )
-        )
+        write(f"equity-{s.equity_rules}", lambda: equity(
+            list(s.equity_players), s.equity_rules, s.equity_deals, s.equity_games,
+            s.equity_matches, s.seed, root / f"equity-{s.equity_rules}", on_run,
+        ))  # fmt: skip
     write_index(root)
     claim.finish()
     return written

@@ -10,9 +10,8 @@ import typer
 
 from gin_sim.game.config import ConfigError, parse_json, read_user_file, shown
 from gin_sim.game.match_start import check_score_numbers, score_text
+from gin_sim.interfaces.cli import options
 from gin_sim.interfaces.cli.common import (
-    RulesOption,
-    ScoreFormatOption,
     checked_score_format,
     echo_json,
     given_options,
@@ -91,23 +90,23 @@ def advise(
             help="The score before this hand, yours first, as match --start writes it: 80:40 (a game), 80:40,30:0,0:0 (--score-format hollywood). Default: a plain hand."
         ),
     ] = None,
-    score_format: ScoreFormatOption = "game",
+    score_format: options.ScoreFormat = "game",
     view_file: Annotated[
         str | None,
         typer.Option(
             "--view", help="A JSON file (or - for standard input) of the view's fields instead."
         ),
     ] = None,
-    rules: RulesOption = "hollywood",
+    rules: options.Rules = "hollywood",
     strategy: Annotated[str, typer.Option(help="A strategy's name or TOML file.")] = "mc",
-    seed: Annotated[int, typer.Option(help="The search's random stream (seed).")] = 0,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the decision as JSON.")] = False,
+    seed: options.Seed = 0,
+    as_json: options.Json = False,
 ) -> None:
     """The decision of a strategy at one position and, for a search, each candidate's value.
 
     The position's fields are those of "Decisions from outside" (docs/strategies.md), as
     options or as a JSON file (--view). The stock and the turn counts default to what the
-    cards imply."""
+    cards imply. The seed draws a search's worlds."""
     from gin_sim.interfaces.advise import PHASES, advice_lines, complete_view
     from gin_sim.interfaces.serve import decision_document
     from gin_sim.players.decide import Decider

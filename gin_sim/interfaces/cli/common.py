@@ -5,10 +5,11 @@ from __future__ import annotations
 import contextlib
 import json
 import math
+import time
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
 import typer
 
@@ -207,40 +208,6 @@ def saved_on_disk(frames: Any, config: Any, directory: str | None) -> int | None
         return None
 
 
-# Options several commands share, declared once so they read and behave the same.
-RulesOption = Annotated[str, typer.Option(help="A named rule set or a TOML file.")]
-PlayersOption = Annotated[
-    str, typer.Option(help="Two strategies (names or TOML files), comma-separated.")
-]
-RuleOverrides = Annotated[
-    list[str] | None, typer.Option("--rule", help="Override one rule, key=value (repeatable).")
-]
-Param1Option = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--param1", help="Override a parameter of player 1's strategy, key=value (repeatable)."
-    ),
-]
-Param2Option = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--param2", help="Override a parameter of player 2's strategy, key=value (repeatable)."
-    ),
-]
-OutOption = Annotated[
-    str | None,
-    typer.Option(help="Run folder: write each finished chunk there as Parquet; resume from it."),
-]
-OverwriteOption = Annotated[bool, typer.Option(help="Replace another run's files in --out.")]
-ThreadsOption = Annotated[int | None, typer.Option(help="Threads to use (default: all cores).")]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")]
-QuietOption = Annotated[bool, typer.Option("--quiet", help="No progress bar.")]
-# The score before a hand (advise: the deciding player's first; replay: player 1's first).
-ScoreFormatOption = Annotated[
-    str, typer.Option(help="What --score is: game (to the target) or hollywood (R19 to R23).")
-]
-
-
 def given_options(context: typer.Context, names: list[str] | tuple[str, ...]) -> list[str]:
     """The options among ``names`` (parameter names) given on the command line, even at
     their default value, as the user typed them (``--score-format``): for refusing options
@@ -280,14 +247,6 @@ def resolve_players(players: str, param1: list[str] | None, param2: list[str] | 
     return load_strategy(first, param1), load_strategy(second, param2)
 
 
-KeepOption = Annotated[
-    str | None,
-    typer.Option(
-        help="Keep probabilities of the decision positions by kind, e.g. offer=1,draw=0.5,discard=0.125,knock=1 (any subset; the rest keep these defaults): multiples of 1/1024 in (0, 1]."
-    ),
-]
-
-
 def resolve_keep(keep: str | None) -> tuple[float, ...]:
     """``--keep``'s probabilities by kind (offer, draw, discard, knock); the defaults when
     it is not given; a one-line ConfigError for an unknown kind or a bad value."""
@@ -296,19 +255,34 @@ def resolve_keep(keep: str | None) -> tuple[float, ...]:
     return DEFAULT_KEEP if keep is None else parse_keep(keep)
 
 
-SchedulerOption = Annotated[
-    str | None,
-    typer.Option(
-        help="A running Dask scheduler (tcp://host:8786): play the chunks on its workers."
-    ),
-]
-WorkersOption = Annotated[
-    int | None, typer.Option(help="Start a local Dask cluster of N worker processes for the run.")
-]
-WorkersWriteOption = Annotated[
-    bool,
-    typer.Option(
-        "--workers-write",
-        help="With --out on a folder every worker sees at the same path: workers write their chunks.",
-    ),
-]
+def play_chunks(
+    start: Callable[[Callable[..., None], Any], Iterator[Any]],
+    consume: Callable[[Any], None],
+    saved: Callable[[Any], int | None],
+    total: int,
+    unit: str,
+    out: str | None,
+    show_progress: bool,
+    scheduler: str | None = None,
+    workers: int | None = None,
+) -> float:
+    """Play a run chunk by chunk, as simulate, match and positions do: ``start(advance,
+    client)`` gives the chunks (on a Dask cluster when ``--scheduler`` or ``--workers`` asks
+    for one), each is handed to ``consume`` under a progress bar of ``total`` ``unit``. On
+    Ctrl-C or SIGTERM ``saved(chunks)`` finishes the writing and counts what is on disk,
+    and the user is told how to resume (exit 130 or 143). Returns the seconds it took."""
+    from gin_sim.experiments.cluster import dask_client
+
+    started = time.perf_counter()
+    chunks = None
+    try:
+        with (
+            dask_client(scheduler, workers) as client,
+            progress_bar(total, unit, show_progress) as advance,
+        ):
+            chunks = start(advance, client)
+            for chunk in chunks:
+                consume(chunk)
+    except KeyboardInterrupt as stop:
+        interrupted(out, saved(chunks), total, unit, stop)
+    return time.perf_counter() - started

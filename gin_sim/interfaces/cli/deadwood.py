@@ -7,12 +7,13 @@ from typing import Annotated
 import typer
 
 from gin_sim.game.cards import cards_of, format_card, parse_cards
+from gin_sim.interfaces.cli import options
 from gin_sim.interfaces.cli.common import echo_json, user_errors
 
 
 def deadwood(
     cards: Annotated[str, typer.Argument(help='Cards such as "AS 2S 3S 4H 4D 4C 9H TH JH QS".')],
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
+    as_json: options.Json = False,
     all_arrangements: Annotated[
         bool, typer.Option("--all", help="List every minimum-deadwood arrangement.")
     ] = False,

@@ -13,7 +13,8 @@ import typer
 
 from gin_sim.game.config import ConfigError, read_user_file
 from gin_sim.game.limits import check_count, check_seed
-from gin_sim.interfaces.cli.common import QuietOption, ThreadsOption, progress_bar, user_errors
+from gin_sim.interfaces.cli import options
+from gin_sim.interfaces.cli.common import progress_bar, user_errors
 
 # Decks per checked proposal: each is played twice (seats swapped).
 MAX_DISTILL_DEALS = 10_000_000
@@ -28,22 +29,18 @@ def distill(
         int,
         typer.Option(help="Duplicate decks on which each proposal is played against the base."),
     ] = 100_000,
-    seed: Annotated[
-        int,
-        typer.Option(
-            help="Seed of the development decks that decide what is kept; confirm the result on another."
-        ),
-    ] = 1,
+    seed: options.Seed = 1,
     base: Annotated[
         str, typer.Option(help="The family strategy the changes are made to.")
     ] = "expert",
     overwrite: Annotated[bool, typer.Option(help="Replace the file --out.")] = False,
-    threads: ThreadsOption = None,
-    quiet: QuietOption = False,
+    threads: options.Threads = None,
+    quiet: options.Quiet = False,
 ) -> None:
     """Distil an advice report's tables into a family strategy: every change the tables
     propose (knock lines per rule set, the take rule) is played against the base and kept
-    only if it wins there; writes the strategy as TOML with what was measured."""
+    only if it wins there; writes the strategy as TOML with what was measured. The seed's
+    decks decide what is kept: confirm the result on another seed."""
     from gin_sim.experiments.distill import distill as build
     from gin_sim.experiments.distill import proposals_of_report
 

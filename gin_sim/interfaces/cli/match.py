@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from typing import Annotated
 
 import pandas as pd
@@ -10,7 +9,6 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from gin_sim.experiments.cluster import dask_client
 from gin_sim.experiments.runs import RunConfig, execute
 from gin_sim.experiments.summary import (
     MATCH_RATE_ROWS,
@@ -22,24 +20,11 @@ from gin_sim.experiments.summary import (
 from gin_sim.game.config import ConfigError
 from gin_sim.game.match_start import parse_start
 from gin_sim.game.rules import load_rules
+from gin_sim.interfaces.cli import options
 from gin_sim.interfaces.cli.common import (
-    JsonOption,
-    OutOption,
-    OverwriteOption,
-    Param1Option,
-    Param2Option,
-    PlayersOption,
-    QuietOption,
-    RuleOverrides,
-    RulesOption,
-    SchedulerOption,
-    ThreadsOption,
-    WorkersOption,
-    WorkersWriteOption,
     check_run_options,
     echo_json,
-    interrupted,
-    progress_bar,
+    play_chunks,
     resolve_players,
     saved_on_disk,
     user_errors,
@@ -90,13 +75,13 @@ def print_matches(df: pd.DataFrame, names: tuple[str, str], title: str, caption:
 
 
 def match(
-    rules: RulesOption = "hollywood",
-    players: PlayersOption = "simple,simple",
-    matches: Annotated[int, typer.Option(help="Number of matches to play.")] = 10_000,
-    seed: Annotated[int, typer.Option(help="Seed: match m depends only on (seed, m).")] = 1,
-    rule: RuleOverrides = None,
-    param1: Param1Option = None,
-    param2: Param2Option = None,
+    rules: options.Rules = "hollywood",
+    players: options.Players = "simple,simple",
+    matches: options.Matches = 10_000,
+    seed: options.Seed = 1,
+    rule: options.RuleOverrides = None,
+    param1: options.Param1 = None,
+    param2: options.Param2 = None,
     game_format: Annotated[
         str,
         typer.Option(
@@ -122,20 +107,18 @@ def match(
             help="Replay every match's deck sequence with the strategies' seats swapped (the first dealer's seat stays, so the other strategy deals first; a --start score stays with its player); pair by match. Default: on, off with --first-dealer (the dealer stays with its player, so a replay would deal every strategy the same cards again)."
         ),
     ] = None,
-    out: OutOption = None,
+    out: options.RunOut = None,
     with_hands: Annotated[
         bool, typer.Option(help="With --out, also keep every hand of every match.")
     ] = False,
-    chunk_size: Annotated[
-        int, typer.Option(help="Matches per chunk (the unit of saving and resuming).")
-    ] = 50_000,
-    overwrite: OverwriteOption = False,
-    threads: ThreadsOption = None,
-    scheduler: SchedulerOption = None,
-    workers: WorkersOption = None,
-    workers_write: WorkersWriteOption = False,
-    as_json: JsonOption = False,
-    quiet: QuietOption = False,
+    chunk_size: options.ChunkSize = 50_000,
+    overwrite: options.Overwrite = False,
+    threads: options.Threads = None,
+    scheduler: options.Scheduler = None,
+    workers: options.Workers = None,
+    workers_write: options.WorkersWrite = False,
+    as_json: options.Json = False,
+    quiet: options.Quiet = False,
 ) -> None:
     """Play MATCHES Hollywood matches (three games to the game target at once), or plain
     games to the target (--format game), from the start or from any score (--start)."""
@@ -155,18 +138,13 @@ def match(
             "matches", rule_set, resolve_players(players, param1, param2),
             seed, matches, duplicate, chunk_size, with_hands, start_state,
         )  # fmt: skip
-        started = time.perf_counter()
-        chunks = None
-        try:
-            with (
-                dask_client(scheduler, workers) as client,
-                progress_bar(matches, "matches", not (quiet or as_json)) as advance,
-            ):
-                chunks = execute(config, out, overwrite, threads, advance, client, workers_write)
-                frames.extend(chunks)
-        except KeyboardInterrupt as stop:
-            interrupted(out, saved_on_disk(chunks, config, out), matches, "matches", stop)
-        elapsed = time.perf_counter() - started
+        elapsed = play_chunks(
+            lambda advance, client: execute(
+                config, out, overwrite, threads, advance, client, workers_write
+            ),
+            frames.append, lambda chunks: saved_on_disk(chunks, config, out), matches, "matches",
+            out, not (quiet or as_json), scheduler, workers,
+        )  # fmt: skip
     df = pd.concat(frames, ignore_index=True)
     names = (config.players[0].name, config.players[1].name)
     if as_json:

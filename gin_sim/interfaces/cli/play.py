@@ -10,7 +10,8 @@ from typing import Annotated
 import typer
 
 from gin_sim.game.config import ConfigError
-from gin_sim.interfaces.cli.common import RuleOverrides, RulesOption, stopped, user_errors
+from gin_sim.interfaces.cli import options
+from gin_sim.interfaces.cli.common import stopped, user_errors
 
 
 def _read_line(prompt: str) -> str | None:
@@ -31,8 +32,8 @@ def play(
     opponent: Annotated[
         str, typer.Option(help="The strategy you play against (a name or a TOML file).")
     ] = "mc",
-    rules: RulesOption = "hollywood",
-    rule: RuleOverrides = None,
+    rules: options.Rules = "hollywood",
+    rule: options.RuleOverrides = None,
     game_format: Annotated[
         str,
         typer.Option(

@@ -4,7 +4,6 @@ deep search (docs/advice.md)."""
 from __future__ import annotations
 
 import math
-import time
 from pathlib import Path
 from typing import Annotated
 
@@ -13,7 +12,6 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from gin_sim.experiments.cluster import dask_client
 from gin_sim.experiments.positions import (
     KINDS,
     SUMMARY_COLUMNS,
@@ -26,23 +24,11 @@ from gin_sim.experiments.positions import (
 from gin_sim.experiments.runs import RunError
 from gin_sim.game.config import ConfigError
 from gin_sim.game.rules import load_rules
+from gin_sim.interfaces.cli import options
 from gin_sim.interfaces.cli.common import (
-    JsonOption,
-    KeepOption,
-    OverwriteOption,
-    Param1Option,
-    Param2Option,
-    PlayersOption,
-    QuietOption,
-    RuleOverrides,
-    RulesOption,
-    SchedulerOption,
-    ThreadsOption,
-    WorkersOption,
     check_run_options,
     echo_json,
-    interrupted,
-    progress_bar,
+    play_chunks,
     resolve_keep,
     resolve_players,
     user_errors,
@@ -50,19 +36,14 @@ from gin_sim.interfaces.cli.common import (
 
 
 def positions(
-    rules: RulesOption = "hollywood",
-    players: PlayersOption = "mc,mc",
-    deals: Annotated[
-        int,
-        typer.Option(
-            help="Deals to play: each decision of a kind is kept with that kind's probability (--keep)."
-        ),
-    ] = 1000,
-    seed: Annotated[int, typer.Option(help="Seed: deal i depends only on (seed, i).")] = 1,
-    rule: RuleOverrides = None,
-    param1: Param1Option = None,
-    param2: Param2Option = None,
-    keep: KeepOption = None,
+    rules: options.Rules = "hollywood",
+    players: options.Players = "mc,mc",
+    deals: options.PositionDeals = 1000,
+    seed: options.Seed = 1,
+    rule: options.RuleOverrides = None,
+    param1: options.Param1 = None,
+    param2: options.Param2 = None,
+    keep: options.Keep = None,
     evaluate: Annotated[
         bool, typer.Option(help="Evaluate every position's actions by deep search.")
     ] = True,
@@ -94,17 +75,14 @@ def positions(
         float | None,
         typer.Option(help="With --infer: the weight of each contradicted pass (default 0.25)."),
     ] = None,
-    out: Annotated[
-        str | None,
-        typer.Option(help="Dataset folder: each finished chunk is written there; rerun to resume."),
-    ] = None,
-    chunk_size: Annotated[int, typer.Option(help="Deals per chunk (the unit of saving).")] = 100,
-    overwrite: OverwriteOption = False,
-    threads: ThreadsOption = None,
-    scheduler: SchedulerOption = None,
-    workers: WorkersOption = None,
-    as_json: JsonOption = False,
-    quiet: QuietOption = False,
+    out: options.RunOut = None,
+    chunk_size: options.ChunkSize = 100,
+    overwrite: options.Overwrite = False,
+    threads: options.Threads = None,
+    scheduler: options.Scheduler = None,
+    workers: options.Workers = None,
+    as_json: options.Json = False,
+    quiet: options.Quiet = False,
 ) -> None:
     """Play DEALS deals, keep each decision position of a kind (offer, draw, discard, knock)
     with that kind's probability (--keep) and evaluate every action there by deep search;
@@ -125,21 +103,21 @@ def positions(
             load_rules(rules, rule), resolve_players(players, param1, param2), seed, deals,
             chunk_size, evaluation, resolve_keep(keep),
         )  # fmt: skip
-        started = time.perf_counter()
-        chunks = None
-        try:
-            with (
-                dask_client(scheduler, workers) as client,
-                progress_bar(deals, "deals", not (quiet or as_json)) as advance,
-            ):
-                chunks = execute(config, out, overwrite, threads, advance, client)
-                # Only what the summary reads is kept: the positions stay on disk.
-                frames.extend(chunk[[c for c in SUMMARY_COLUMNS if c in chunk]] for chunk in chunks)
-        except KeyboardInterrupt as stop:
+
+        def keep_summary_columns(chunk: pd.DataFrame) -> None:
+            # Only what the summary reads is kept: the positions stay on disk.
+            frames.append(chunk[[c for c in SUMMARY_COLUMNS if c in chunk]])
+
+        def saved(chunks) -> int | None:
             if chunks is not None:
-                chunks.close()
-            interrupted(out, _saved(out, config), deals, "deals", stop)
-        elapsed = time.perf_counter() - started
+                chunks.close()  # waits for the chunk being written
+            return _saved(out, config)
+
+        elapsed = play_chunks(
+            lambda advance, client: execute(config, out, overwrite, threads, advance, client),
+            keep_summary_columns, saved, deals, "deals", out, not (quiet or as_json),
+            scheduler, workers,
+        )  # fmt: skip
     frame = pd.concat(frames, ignore_index=True)
     summary = summary_by_kind(frame)
     if as_json:

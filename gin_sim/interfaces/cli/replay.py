@@ -10,13 +10,8 @@ from gin_sim.game.cards import parse_deck
 from gin_sim.game.config import ConfigError
 from gin_sim.game.match_start import parse_start, score_text
 from gin_sim.game.rules import load_rules
+from gin_sim.interfaces.cli import options
 from gin_sim.interfaces.cli.common import (
-    Param1Option,
-    Param2Option,
-    PlayersOption,
-    RuleOverrides,
-    RulesOption,
-    ScoreFormatOption,
     checked_score_format,
     echo_json,
     given_options,
@@ -45,14 +40,12 @@ def replay(
     dealer: Annotated[
         int | None, typer.Option(help="With --deck: the dealing player, 1 (the default) or 2.")
     ] = None,
-    rules: RulesOption = "hollywood",
-    players: PlayersOption = "simple,simple",
-    rule: RuleOverrides = None,
-    param1: Param1Option = None,
-    param2: Param2Option = None,
-    as_json: Annotated[
-        bool, typer.Option("--json", help="Print the lines and the hand's record as JSON.")
-    ] = False,
+    rules: options.Rules = "hollywood",
+    players: options.Players = "simple,simple",
+    rule: options.RuleOverrides = None,
+    param1: options.Param1 = None,
+    param2: options.Param2 = None,
+    as_json: options.Json = False,
     record: Annotated[
         str | None,
         typer.Option(help="A game saved by gin-sim play --save: every hand, move by move."),
@@ -63,7 +56,7 @@ def replay(
             help="The score before the hand, player 1 first, as match --start writes it: 80:40 (a game), 80:40,30:0,0:0 (--score-format hollywood); score-aware players read it. Default: a plain hand."
         ),
     ] = None,
-    score_format: ScoreFormatOption = "game",
+    score_format: options.ScoreFormat = "game",
 ) -> None:
     """Print one deal as a person would follow it: hands, offer, draws, discards, showdown, score."""
     if record is not None:

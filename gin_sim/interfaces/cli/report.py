@@ -17,13 +17,11 @@ from gin_sim.experiments.tournament import tournament_runs
 from gin_sim.game.config import ConfigError
 from gin_sim.game.limits import MAX_FINALISTS, check_count, check_seed
 from gin_sim.game.rules import load_rules
+from gin_sim.interfaces.cli import options
 from gin_sim.interfaces.cli.common import (
     SIGINT_EXIT,
     SIGTERM_EXIT,
-    KeepOption,
-    SchedulerOption,
     Terminated,
-    WorkersOption,
     fail,
     progress_bar,
     resolve_keep,
@@ -59,29 +57,6 @@ report_app = typer.Typer(
     help="Generated reports: each a folder with report.md, PNG figures and CSV/Parquet tables.",
     no_args_is_help=True,
 )
-
-Rules = Annotated[str, typer.Option(help="A named rule set or a TOML file.")]
-StrategyOption = Annotated[
-    str, typer.Option(help="The strategy whose knocking is varied (name or TOML file).")
-]
-Opponent = Annotated[
-    str,
-    typer.Option(
-        help="The fixed opponent (name or TOML file); every figure, and so every 'best' threshold or schedule, holds against it only."
-    ),
-]
-Deals = Annotated[int, typer.Option(help="Decks per variant, each played twice (seats swapped).")]
-Matches = Annotated[
-    int, typer.Option(help="Hollywood matches per variant, each played twice; 0 for none.")
-]
-Seed = Annotated[int, typer.Option(help="Seed: deck i depends only on (seed, i).")]
-Out = Annotated[
-    str,
-    typer.Option(
-        help="The report folder: new or empty, or this kind of report written by gin-sim (the same command again rewrites nothing)."
-    ),
-]
-Quiet = Annotated[bool, typer.Option("--quiet", help="No progress bar.")]
 
 
 def _integers(text: str, what: str) -> list[int]:
@@ -125,11 +100,11 @@ def _show(folders: list[Path], elapsed: float) -> None:
         typer.echo(f"index: {index} ({elapsed:.0f} s)")
 
 
-def _finished(out: str, kind: str, options: dict[str, object]) -> bool:
+def _finished(out: str, kind: str, chosen: dict[str, object]) -> bool:
     """What can be refused before anything is played (and before a cluster starts); True,
     with a line saying so, when the same report is already written in ``out``."""
-    check_seed(options["seed"])  # type: ignore[arg-type]
-    if not finished_report(out, kind, options):
+    check_seed(chosen["seed"])  # type: ignore[arg-type]
+    if not finished_report(out, kind, chosen):
         return False
     typer.echo(
         f"report: {Path(out) / 'report.md'} (already written by this command: nothing played or rewritten)"
@@ -139,16 +114,16 @@ def _finished(out: str, kind: str, options: dict[str, object]) -> bool:
 
 @report_app.command("knock")
 def knock(
-    out: Out,
-    rules: Rules = "hollywood",
-    strategy: StrategyOption = "basic",
-    opponent: Opponent = "simple",
-    deals: Deals = 200_000,
-    matches: Matches = 20_000,
-    seed: Seed = 1,
-    quiet: Quiet = False,
-    scheduler: SchedulerOption = None,
-    workers: WorkersOption = None,
+    out: options.ReportOut,
+    rules: options.Rules = "hollywood",
+    strategy: options.Strategy = "basic",
+    opponent: options.Opponent = "simple",
+    deals: options.VariantDeals = 200_000,
+    matches: options.VariantMatches = 20_000,
+    seed: options.Seed = 1,
+    quiet: options.Quiet = False,
+    scheduler: options.Scheduler = None,
+    workers: options.Workers = None,
 ) -> None:
     """Sweep the knock threshold from 0 (gin only) to the knock limit on the same decks."""
     with user_errors():
@@ -169,15 +144,15 @@ def knock(
 
 @report_app.command("undercut")
 def undercut(
-    out: Out,
-    rules: Rules = "hollywood",
-    strategy: StrategyOption = "basic",
-    opponent: Opponent = "simple",
-    deals: Deals = 200_000,
-    seed: Seed = 1,
-    quiet: Quiet = False,
-    scheduler: SchedulerOption = None,
-    workers: WorkersOption = None,
+    out: options.ReportOut,
+    rules: options.Rules = "hollywood",
+    strategy: options.Strategy = "basic",
+    opponent: options.Opponent = "simple",
+    deals: options.VariantDeals = 200_000,
+    seed: options.Seed = 1,
+    quiet: options.Quiet = False,
+    scheduler: options.Scheduler = None,
+    workers: options.Workers = None,
 ) -> None:
     """Undercut rate by the knocker's deadwood and the cards left in the stock (heat map)."""
     with user_errors():
@@ -196,25 +171,23 @@ def undercut(
 
 @report_app.command("variants")
 def variants(
-    out: Out,
-    rules: Annotated[
-        str, typer.Option(help="Two or more rule sets (names or TOML files), comma-separated.")
-    ] = "hollywood,hollywood-gin20,standard",
-    strategy: StrategyOption = "basic",
-    opponent: Opponent = "simple",
-    deals: Deals = 200_000,
-    matches: Matches = 20_000,
-    seed: Seed = 1,
-    quiet: Quiet = False,
-    scheduler: SchedulerOption = None,
-    workers: WorkersOption = None,
+    out: options.ReportOut,
+    rules: options.RuleSets = "hollywood,hollywood-gin20,standard",
+    strategy: options.Strategy = "basic",
+    opponent: options.Opponent = "simple",
+    deals: options.VariantDeals = 200_000,
+    matches: options.VariantMatches = 20_000,
+    seed: options.Seed = 1,
+    quiet: options.Quiet = False,
+    scheduler: options.Scheduler = None,
+    workers: options.Workers = None,
 ) -> None:
     """The knock sweep under each rule set on the same decks, side by side."""
     with user_errors():
         check_counts(deals, matches)
         names = _names(rules)
-        options = variants_options(names, strategy, opponent, deals, matches, seed)
-        if _finished(out, "variants", options):
+        settings = variants_options(names, strategy, opponent, deals, matches, seed)
+        if _finished(out, "variants", settings):
             return
         total = sum(sweep_runs(load_rules(name), matches) for name in names)
     _run(
@@ -230,10 +203,10 @@ def variants(
 
 @report_app.command("schedule")
 def schedule(
-    out: Out,
-    rules: Rules = "hollywood",
-    strategy: StrategyOption = "basic",
-    opponent: Opponent = "simple",
+    out: options.ReportOut,
+    rules: options.Rules = "hollywood",
+    strategy: options.Strategy = "basic",
+    opponent: options.Opponent = "simple",
     phases: Annotated[
         str, typer.Option(help="Stock sizes where phases start, falling, e.g. 20,10 (3 phases).")
     ] = "20,10",
@@ -245,10 +218,10 @@ def schedule(
         int, typer.Option(help="Fresh decks per finalist and single threshold.")
     ] = 100_000,
     finalists: Annotated[int, typer.Option(help="Schedules re-measured on the fresh decks.")] = 8,
-    seed: Seed = 1,
-    quiet: Quiet = False,
-    scheduler: SchedulerOption = None,
-    workers: WorkersOption = None,
+    seed: options.Seed = 1,
+    quiet: options.Quiet = False,
+    scheduler: options.Scheduler = None,
+    workers: options.Workers = None,
 ) -> None:
     """Search knock schedules (thresholds by stock depth) by a paired two-stage search."""
     with user_errors():
@@ -258,10 +231,10 @@ def schedule(
         stocks, grid = _integers(phases, "phases"), _integers(thresholds, "thresholds")
         rule_set = load_rules(rules)
         check_grid(rule_set, stocks, grid)
-        options = schedule_options(
+        settings = schedule_options(
             rules, strategy, opponent, stocks, grid, deals, confirm_deals, finalists, seed
         )
-        if _finished(out, "schedule", options):
+        if _finished(out, "schedule", settings):
             return
         total = search_runs(rule_set, stocks, grid, finalists)
     _run(
@@ -287,71 +260,62 @@ def schedule(
 
 @report_app.command("tournament")
 def tournament(
-    out: Out,
+    out: options.ReportOut,
     players: Annotated[
         str, typer.Option(help="Two or more strategies (names or TOML files), comma-separated.")
     ] = ",".join(FAST_STRATEGIES),
-    rules: Annotated[
-        str, typer.Option(help="One or more rule sets (names or TOML files), comma-separated.")
-    ] = "hollywood",
+    rules: options.RuleSets = "hollywood",
     deals: Annotated[
         int, typer.Option(help="Decks per pairing, each played twice (seats swapped).")
     ] = 100_000,
     matches: Annotated[
         int, typer.Option(help="Hollywood matches per pairing, each played twice; 0 for none.")
     ] = 10_000,
-    seed: Seed = 1,
+    seed: options.Seed = 1,
     runs: Annotated[
         str | None,
         typer.Option(
             help="Where the pairings' run folders go (default OUT/runs); resumed from there."
         ),
     ] = None,
-    overwrite: Annotated[
-        bool, typer.Option(help="Replace run folders that hold another configuration.")
-    ] = False,
-    quiet: Quiet = False,
-    scheduler: SchedulerOption = None,
-    workers: WorkersOption = None,
+    overwrite: options.Overwrite = False,
+    quiet: options.Quiet = False,
+    scheduler: options.Scheduler = None,
+    workers: options.Workers = None,
 ) -> None:
     """A round robin: every pair of strategies on the same decks and matches, ranked."""
     with user_errors():
         check_counts(deals, matches)
         player_names = _names(players)
         rule_names = _names(rules)
-        options = tournament_options(player_names, rule_names, deals, matches, seed, out, runs)
-        if _finished(out, "tournament", options):
+        settings = tournament_options(player_names, rule_names, deals, matches, seed, out, runs)
+        if _finished(out, "tournament", settings):
             return
         total = tournament_runs(len(rule_names), len(player_names), matches)
     where = runs or str(Path(out) / "runs")
-    started = time.perf_counter()
-    with user_errors():
-        try:
-            with dask_client(scheduler, workers), progress_bar(total, "runs", not quiet) as advance:
-                written = reports.tournament(
-                    player_names, rule_names, deals, matches, seed, out, advance, runs, overwrite
-                )
-        except KeyboardInterrupt as stop:
-            terminated = isinstance(stop, Terminated)
-            fail(
-                f"{'terminated' if terminated else 'interrupted'}: the finished chunks are saved "
-                f"in {where}; run the same command again to resume",
-                exit=False,
-            )
-            raise typer.Exit(SIGTERM_EXIT if terminated else SIGINT_EXIT) from None
-    _show([written], time.perf_counter() - started)
+    _run(
+        total,
+        quiet,
+        scheduler,
+        workers,
+        lambda advance: reports.tournament(
+            player_names, rule_names, deals, matches, seed, out, advance, runs, overwrite
+        ),
+        f"; the finished chunks of its runs are saved in {where}: run the same command again "
+        "to resume",
+    )
 
 
 @report_app.command("equity")
 def equity(
-    out: Out,
+    out: options.ReportOut,
     players: Annotated[
         str,
         typer.Option(
             help='Two strategies A,B (names or TOML files): equities are A\'s, "me", against B.'
         ),
     ] = "expert,expert",
-    rules: Rules = "hollywood",
+    rules: options.Rules = "hollywood",
     deals: Annotated[
         int,
         typer.Option(
@@ -370,8 +334,8 @@ def equity(
             help="Hollywood matches played with cards from each checked match state (0: no check)."
         ),
     ] = 2_000,
-    seed: Seed = 1,
-    quiet: Quiet = False,
+    seed: options.Seed = 1,
+    quiet: options.Quiet = False,
 ) -> None:
     """Game-to-target and Hollywood match equity tables: the probability of winning from
     every score, with 95% intervals, checked against play from the state."""
@@ -380,8 +344,8 @@ def equity(
     with user_errors():
         player_names = _names(players)
         check_equity_counts(player_names, deals, games, matches)
-        options = equity_options(player_names, rules, deals, games, matches, seed)
-        if _finished(out, "equity", options):
+        settings = equity_options(player_names, rules, deals, games, matches, seed)
+        if _finished(out, "equity", settings):
             return
     _run(
         study_steps(games, matches),
@@ -396,23 +360,16 @@ def equity(
 
 @report_app.command("advice")
 def advice(
-    out: Out,
-    rules: Rules = "hollywood",
+    out: options.ReportOut,
+    rules: options.Rules = "hollywood",
     compare: Annotated[
         str,
         typer.Option(
             help="Rule sets compared with --rules, comma-separated (none: no comparison): the same positions re-evaluated where the knock limit is the same, else their own positions."
         ),
     ] = ",".join(ADVICE_COMPARE),
-    players: Annotated[
-        str, typer.Option(help="The two strategies A,B whose play gives the positions.")
-    ] = "mc,mc",
-    deals: Annotated[
-        int,
-        typer.Option(
-            help="Deals played: each decision of a kind is kept with that kind's probability (--keep)."
-        ),
-    ] = 2000,
+    players: options.Players = "mc,mc",
+    deals: options.PositionDeals = 2000,
     samples: Annotated[int, typer.Option(help="Worlds per evaluated position.")] = 512,
     check_positions: Annotated[
         int,
@@ -423,11 +380,11 @@ def advice(
     continuations: Annotated[
         int, typer.Option(help="Hands played out per checked position and action.")
     ] = ADVICE_CONTINUATIONS,
-    seed: Seed = 1,
-    keep: KeepOption = None,
-    quiet: Quiet = False,
-    scheduler: SchedulerOption = None,
-    workers: WorkersOption = None,
+    seed: options.Seed = 1,
+    keep: options.Keep = None,
+    quiet: options.Quiet = False,
+    scheduler: options.Scheduler = None,
+    workers: options.Workers = None,
 ) -> None:
     """Advice from strong play: knock or play on, take or draw, undercut risk, across rule
     sets, checked against play; the positions datasets are kept in OUT (rerun to resume)."""
@@ -436,10 +393,10 @@ def advice(
         pair = _names(players)
         kept = resolve_keep(keep)
         check_advice(rules, compared, pair, deals, samples, check_positions, continuations)
-        options = advice_options(
+        settings = advice_options(
             rules, compared, pair, deals, samples, check_positions, continuations, seed, kept
         )
-        if _finished(out, "advice", options):
+        if _finished(out, "advice", settings):
             return
         own = sum(not shares_positions(rules, name) for name in compared)
     _run(
@@ -471,13 +428,13 @@ def _names(text: str) -> list[str]:
 
 @report_app.command("default")
 def default(
-    out: Annotated[str, typer.Option(help="The folder of the report set.")] = "reports",
-    deals: Deals = DefaultSet.deals,
-    matches: Matches = DefaultSet.matches,
-    seed: Seed = DefaultSet.seed,
-    quiet: Quiet = False,
-    scheduler: SchedulerOption = None,
-    workers: WorkersOption = None,
+    out: options.ReportOut = "reports",
+    deals: options.VariantDeals = DefaultSet.deals,
+    matches: options.VariantMatches = DefaultSet.matches,
+    seed: options.Seed = DefaultSet.seed,
+    quiet: options.Quiet = False,
+    scheduler: options.Scheduler = None,
+    workers: options.Workers = None,
 ) -> None:
     """The default report set of make run (knock, undercut, variants, schedule, tournament, advice)."""
     with user_errors():
@@ -492,13 +449,22 @@ def default(
             )
             return
         total = settings.runs()
+    spent = [0.0, 0.0]
+
+    def show_step(name: str, wall: float, cpu: float) -> None:
+        # As it goes, so that a slow machine shows where the time goes (issue 28). CPU is
+        # this process's (every thread); Dask workers (--workers) count apart.
+        spent[0], spent[1] = spent[0] + wall, spent[1] + cpu
+        typer.echo(f"{name}: {wall:.0f} s ({cpu:.0f} s CPU)")
+
     _run(
         total,
         quiet,
         scheduler,
         workers,
-        lambda advance: reports.default_set(out, settings, advance),
+        lambda advance: reports.default_set(out, settings, advance, show_step),
     )
+    typer.echo(f"total: {spent[0]:.0f} s ({spent[1]:.0f} s CPU)")
 
 
 def register(app: typer.Typer) -> None:

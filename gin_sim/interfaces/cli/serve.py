@@ -7,11 +7,12 @@ from typing import Annotated
 
 import typer
 
-from gin_sim.interfaces.cli.common import RulesOption, user_errors
+from gin_sim.interfaces.cli import options
+from gin_sim.interfaces.cli.common import user_errors
 
 
 def serve(
-    rules: RulesOption = "hollywood",
+    rules: options.Rules = "hollywood",
     strategy: Annotated[
         str, typer.Option(help="The strategy of requests that name none (a name or a TOML file).")
     ] = "mc",

@@ -2,35 +2,20 @@
 
 from __future__ import annotations
 
-import time
 from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from gin_sim.experiments.cluster import dask_client
 from gin_sim.experiments.runs import RunConfig, execute
 from gin_sim.experiments.summary import HeadToHead, format_estimate
 from gin_sim.game.rules import load_rules
+from gin_sim.interfaces.cli import options
 from gin_sim.interfaces.cli.common import (
-    JsonOption,
-    OutOption,
-    OverwriteOption,
-    Param1Option,
-    Param2Option,
-    PlayersOption,
-    QuietOption,
-    RuleOverrides,
-    RulesOption,
-    SchedulerOption,
-    ThreadsOption,
-    WorkersOption,
-    WorkersWriteOption,
     check_run_options,
     echo_json,
-    interrupted,
-    progress_bar,
+    play_chunks,
     resolve_players,
     saved_on_disk,
     user_errors,
@@ -62,28 +47,27 @@ def head_to_head_title(config: RunConfig) -> str:
 
 
 def simulate(
-    rules: RulesOption = "hollywood",
-    players: PlayersOption = "simple,simple",
-    deals: Annotated[int, typer.Option(help="Number of decks to play.")] = 100_000,
-    seed: Annotated[int, typer.Option(help="Seed: deal i's deck depends only on (seed, i).")] = 1,
-    rule: RuleOverrides = None,
-    param1: Param1Option = None,
-    param2: Param2Option = None,
+    rules: options.Rules = "hollywood",
+    players: options.Players = "simple,simple",
+    deals: options.Deals = 100_000,
+    seed: options.Seed = 1,
+    rule: options.RuleOverrides = None,
+    param1: options.Param1 = None,
+    param2: options.Param2 = None,
     duplicate: Annotated[
         bool,
         typer.Option(help="Play every deck twice with the seats swapped; pair statistics by deck."),
     ] = True,
-    out: OutOption = None,
-    chunk_size: Annotated[
-        int, typer.Option(help="Decks per chunk (the unit of saving and resuming).")
-    ] = 200_000,  # two chunks are in flight: bigger ones cost memory, smaller ones time
-    overwrite: OverwriteOption = False,
-    threads: ThreadsOption = None,
-    scheduler: SchedulerOption = None,
-    workers: WorkersOption = None,
-    workers_write: WorkersWriteOption = False,
-    as_json: JsonOption = False,
-    quiet: QuietOption = False,
+    out: options.RunOut = None,
+    # two chunks are in flight at once, so a chunk's size is paid twice in memory
+    chunk_size: options.ChunkSize = 200_000,
+    overwrite: options.Overwrite = False,
+    threads: options.Threads = None,
+    scheduler: options.Scheduler = None,
+    workers: options.Workers = None,
+    workers_write: options.WorkersWrite = False,
+    as_json: options.Json = False,
+    quiet: options.Quiet = False,
 ) -> None:
     """Play DEALS decks between two strategies and print a table per player.
 
@@ -97,19 +81,18 @@ def simulate(
             "hands", load_rules(rules, rule), resolve_players(players, param1, param2),
             seed, deals, duplicate, chunk_size,
         )  # fmt: skip
-        started = time.perf_counter()
-        frames = None
-        try:
-            with (
-                dask_client(scheduler, workers) as client,
-                progress_bar(deals, "decks", not (quiet or as_json)) as advance,
-            ):
-                frames = execute(config, out, overwrite, threads, advance, client, workers_write)
-                for frame in frames:
-                    summary = summary + HeadToHead.of(frame)
-        except KeyboardInterrupt as stop:
-            interrupted(out, saved_on_disk(frames, config, out), deals, "decks", stop)
-        elapsed = time.perf_counter() - started
+
+        def add(frame) -> None:
+            nonlocal summary
+            summary = summary + HeadToHead.of(frame)
+
+        elapsed = play_chunks(
+            lambda advance, client: execute(
+                config, out, overwrite, threads, advance, client, workers_write
+            ),
+            add, lambda frames: saved_on_disk(frames, config, out), deals, "decks", out,
+            not (quiet or as_json), scheduler, workers,
+        )  # fmt: skip
     names = (config.players[0].name, config.players[1].name)
     if as_json:
         document = summary.to_json(names) | {"rules": config.rules.name, "seed": seed}

@@ -9,6 +9,7 @@ import typer
 
 from gin_sim.experiments.runs import RunError, open_existing, summary_level
 from gin_sim.experiments.summary import HeadToHead, match_summary_json
+from gin_sim.interfaces.cli import options
 from gin_sim.interfaces.cli.common import echo_json, user_errors
 from gin_sim.interfaces.cli.match import match_title, print_matches
 from gin_sim.interfaces.cli.simulate import head_to_head_title, print_head_to_head
@@ -16,7 +17,7 @@ from gin_sim.interfaces.cli.simulate import head_to_head_title, print_head_to_he
 
 def summarize(
     directory: Annotated[str, typer.Argument(help="A run folder written with --out.")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    as_json: options.Json = False,
 ) -> None:
     """Print the summary table of a finished run from its Parquet files."""
     with user_errors():

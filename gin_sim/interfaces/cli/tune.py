@@ -31,6 +31,7 @@ from gin_sim.game.limits import (
     check_count,
 )
 from gin_sim.game.rules import load_rules
+from gin_sim.interfaces.cli import options
 from gin_sim.interfaces.cli.common import (
     SIGINT_EXIT,
     SIGTERM_EXIT,
@@ -62,7 +63,7 @@ def tune(
     opponents: Annotated[
         str, typer.Option(help="One or more opponents (names or TOML files), equally weighted.")
     ] = "simple",
-    rules: Annotated[str, typer.Option(help="A named rule set or a TOML file.")] = "hollywood",
+    rules: options.Rules = "hollywood",
     objective: Annotated[
         str, typer.Option(help="deals: net points per hand; matches: Hollywood match win rate.")
     ] = "deals",
@@ -86,10 +87,11 @@ def tune(
     holdout: Annotated[
         int, typer.Option(help="Holdout decks (or matches, objective matches) per candidate.")
     ] = 50_000,
-    seed: Annotated[int, typer.Option(help="Seed of the tuning decks and the sampler.")] = 1,
-    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
+    seed: options.Seed = 1,
+    quiet: options.Quiet = False,
 ) -> None:
-    """Search the parameters of STRATEGY against OPPONENTS; write the report and best.toml."""
+    """Search the parameters of STRATEGY against OPPONENTS; write the report and best.toml.
+    The seed draws the tuning decks and the sampler's choices."""
     started = time.perf_counter()
     with user_errors():
         if objective not in OBJECTIVES:
@@ -154,7 +156,7 @@ def tune(
                 description=f"{settings.strategy.name} tuned under {settings.rules.name} against "
                 f"{', '.join(o.name for o in settings.opponents)} (gin-sim tune).",
             )
-            options = [
+            words = [
                 f"--strategy {shlex.quote(strategy)}",
                 f"--space {shlex.quote(settings.space.text)}",
                 f"--opponents {shlex.quote(','.join(n.strip() for n in opponents.split(',') if n.strip()))}",
@@ -170,7 +172,7 @@ def tune(
                 f"--seed {seed}",
                 f"--out {shlex.quote(out)}",
             ]
-            command = "gin-sim tune " + " ".join(options)
+            command = "gin-sim tune " + " ".join(words)
             text = strategy_toml(
                 winner,
                 [

@@ -1,0 +1,133 @@
+"""The options the commands share, each declared once (issue 28, part 4).
+
+A command reads, say, ``seed: options.Seed = 1``: the option's name, its help text and its
+type come from here, so ``--seed`` reads and behaves the same in every command that has it.
+What an option's value is checked against (a rule set's name, a count's range) lives in the
+library (``load_rules``, ``game.limits``), also once; the defaults stay with each command,
+since they are part of what that command does. An option that only one command has is
+declared in that command's module.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+# What the game is played by, and by whom.
+Rules = Annotated[str, typer.Option(help="A named rule set or a TOML file.")]
+RuleSets = Annotated[
+    str, typer.Option("--rules", help="Rule sets (names or TOML files), comma-separated.")
+]
+RuleOverrides = Annotated[
+    list[str] | None, typer.Option("--rule", help="Override one rule, key=value (repeatable).")
+]
+Players = Annotated[
+    str, typer.Option(help="Two strategies (names or TOML files), comma-separated.")
+]
+Param1 = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--param1", help="Override a parameter of player 1's strategy, key=value (repeatable)."
+    ),
+]
+Param2 = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--param2", help="Override a parameter of player 2's strategy, key=value (repeatable)."
+    ),
+]
+# The reports that vary one strategy's knocking against a fixed opponent.
+Strategy = Annotated[
+    str, typer.Option(help="The strategy whose knocking is varied (name or TOML file).")
+]
+Opponent = Annotated[
+    str,
+    typer.Option(
+        help="The fixed opponent (name or TOML file); every figure, and so every 'best' threshold or schedule, holds against it only."
+    ),
+]
+
+# How much is played, and from which random streams.
+Seed = Annotated[
+    int,
+    typer.Option(
+        help="Seed of the random streams: deal (or match) i depends only on (seed, i), so the same seed gives the same figures."
+    ),
+]
+Deals = Annotated[int, typer.Option(help="Decks to play.")]
+Matches = Annotated[int, typer.Option(help="Hollywood matches to play.")]
+# report knock, undercut, variants and the default set: the sweep's counts per variant.
+VariantDeals = Annotated[
+    int, typer.Option("--deals", help="Decks per variant, each played twice (seats swapped).")
+]
+VariantMatches = Annotated[
+    int,
+    typer.Option("--matches", help="Hollywood matches per variant, each played twice; 0 for none."),
+]
+# positions and report advice: the deals whose decisions make a positions dataset.
+PositionDeals = Annotated[
+    int,
+    typer.Option(
+        "--deals",
+        help="Deals to play: each decision of a kind is kept with that kind's probability (--keep).",
+    ),
+]
+Keep = Annotated[
+    str | None,
+    typer.Option(
+        help="Keep probabilities of the decision positions by kind, e.g. offer=1,draw=0.5,discard=0.125,knock=1 (any subset; the rest keep these defaults): multiples of 1/1024 in (0, 1]."
+    ),
+]
+ChunkSize = Annotated[
+    int,
+    typer.Option(
+        help="Decks, matches or deals per chunk, the unit of saving and resuming: bigger ones cost memory, smaller ones time."
+    ),
+]
+
+# Where results go.
+RunOut = Annotated[
+    str | None,
+    typer.Option(
+        "--out",
+        help="Run folder: each finished chunk is written there (Parquet); the same command again resumes from it.",
+    ),
+]
+ReportOut = Annotated[
+    str,
+    typer.Option(
+        "--out",
+        help="The report folder: new or empty, or this kind of report written by gin-sim (the same command again rewrites nothing).",
+    ),
+]
+Overwrite = Annotated[
+    bool, typer.Option(help="Replace the files of a run of another configuration.")
+]
+
+# Where it is played.
+Threads = Annotated[int | None, typer.Option(help="Threads to use (default: all cores).")]
+Scheduler = Annotated[
+    str | None,
+    typer.Option(
+        help="A running Dask scheduler (tcp://host:8786): play the chunks on its workers."
+    ),
+]
+Workers = Annotated[
+    int | None, typer.Option(help="Start a local Dask cluster of N worker processes for the run.")
+]
+WorkersWrite = Annotated[
+    bool,
+    typer.Option(
+        "--workers-write",
+        help="With --out on a folder every worker sees at the same path: workers write their chunks.",
+    ),
+]
+
+# What is printed.
+Json = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
+Quiet = Annotated[bool, typer.Option("--quiet", help="No progress bar.")]
+# The score before a hand (advise: the deciding player's first; replay: player 1's first).
+ScoreFormat = Annotated[
+    str, typer.Option(help="What --score is: game (to the target) or hollywood (R19 to R23).")
+]
