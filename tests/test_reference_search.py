@@ -20,6 +20,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from hidden_info import REFERENCE, probe
 
 from gin_sim.experiments.simulate import simulate_deals, simulate_matches
 from gin_sim.game.cards import format_card
@@ -462,69 +463,50 @@ def test_worlds_keep_the_view_and_deal_the_unseen_cards():
                 break
 
 
-def _hidden_varied(hand: Hand, rng: random.Random) -> Hand:
-    """A copy of ``hand`` where everything its player to move may not see is changed: the
-    opponent's unshown cards and the stock dealt again from their union, the cards dealt
-    and drawn before the stock's top reordered, and (at an offer or a draw) the opponent's
-    last take replaced by another card."""
-    other = copy.deepcopy(hand)
-    table, opp = other.table, 1 - hand.to_move
-    free = [c for c in range(52) if (table.hands[opp] & ~table.taken[opp]) >> c & 1]
-    pool = free + table.deck[table.stock_pos :]
-    rng.shuffle(pool)
-    table.hands[opp] = table.taken[opp] | sum(1 << c for c in pool[: len(free)])
-    table.deck[table.stock_pos :] = pool[len(free) :]
-    for start, stop in ((0, 20), (21, table.stock_pos)):
-        part = table.deck[start:stop]
-        rng.shuffle(part)
-        table.deck[start:stop] = part
-    for i in range(51, -1, -1):
-        table.stock_masks[i] = table.stock_masks[i + 1] | 1 << table.deck[i]
-    table.check()
-    if other.phase != DISCARD:
-        other.taken_card = rng.choice(pool)
-    return other
-
-
-def _searched(hand: Hand) -> tuple:
-    """The action of the player to move in (a copy of) ``hand`` and its search's figures."""
+def _searched(hand: Hand, leak: int = 0) -> tuple:
+    """The action of the player to move in (a copy of) ``hand`` and its search's figures;
+    ``leak`` is mixed into the searcher's stream (a peeking variant, tests/hidden_info.py)."""
     hand = copy.deepcopy(hand)  # deciding draws from the searcher's stream
+    hand.players[hand.to_move].stream.state ^= leak
     events: list = []
     hand._trace = events
     return hand.decide(), [e[3] for e in events if e[0] == "search"]
 
 
-@pytest.mark.parametrize("leak", [False, True])
-def test_a_search_reads_only_what_its_player_may_know(monkeypatch, leak):
-    """Searches played from two positions that differ only in what the searcher may not see
-    give the same action and the same figures. With a leaky situation (the opponent's whole
-    hand counted as cards it is known to hold), they differ: the comparison can fail."""
+def _searcher_positions() -> list[Hand]:
+    """Copies of the hands of a few deals at each decision of seat 0, a search player."""
     rules = load_rules("hollywood")
-    if leak:
-        honest = Hand.situation
-
-        def leaky(hand: Hand, view):
-            hidden = hand.table.hands[1 - hand.to_move]
-            return honest(hand, replace(view, opp_taken=view.opp_taken | hidden))
-
-        monkeypatch.setattr(Hand, "situation", leaky)
-    searcher = mc("mc-fast", samples=2, infer=True)
-    rng = random.Random(3)
-    searched = differ = 0
-    for deal in range(4):
-        pair = (searcher, load_strategy("simple"))
+    pair = (mc("mc-fast", samples=2, infer=True), load_strategy("simple"))
+    positions = []
+    for deal in range(6):
         hand = Hand.dealt(deck_for_deal(SEED, deal), rules, pair, deal % 2, SEED, deal, None)
         while hand.phase != "over":
             if hand.to_move == 0:
-                first = _searched(hand)
-                differ += _searched(_hidden_varied(hand, rng)) != first
-                searched += bool(first[1])
+                positions.append(copy.deepcopy(hand))
             hand.apply(hand.decide())
-    assert searched > 15
-    if leak:
-        assert differ > 5
-    else:
-        assert differ == 0
+    return positions
+
+
+def test_a_search_reads_only_what_its_player_may_know():
+    """The probe of tests/hidden_info.py on the reference engine's search: the action and
+    the figures are the same with every field hidden from the searcher varied, and a
+    peeking variant for each field is caught."""
+    probed = probe(_searched, _searcher_positions(), 3, REFERENCE, least_varied=10, least_caught=5)
+    assert sum(bool(answer[1]) for answer in probed.answers) > 15  # searches, not gin
+
+
+def test_the_probe_catches_a_search_whose_situation_shows_the_opponents_hand(monkeypatch):
+    """A leaky situation (the opponent's whole hand counted as cards it is known to hold):
+    the reference probe fails on it."""
+    honest = Hand.situation
+
+    def leaky(hand: Hand, view):
+        hidden = hand.table.hands[1 - hand.to_move]
+        return honest(hand, replace(view, opp_taken=view.opp_taken | hidden))
+
+    monkeypatch.setattr(Hand, "situation", leaky)
+    with pytest.raises(AssertionError, match="a field hidden from the player changed"):
+        probe(_searched, _searcher_positions(), 3, REFERENCE, least_varied=10, least_caught=5)
 
 
 def test_reference_matches_with_a_search_player_equal_the_kernels():
