@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint format bench clean
+.PHONY: run test lint format bench clean mutate mutation-scores named-mutations
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,8 +30,25 @@ format: $(STAMP)
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
+# Mutation testing of the modules whose output people read as numbers ([tool.mutmut] in
+# pyproject.toml; docs/testing.md): hours on two shared cores for a first run, then only the
+# functions that changed. Not part of make test. MUTANTS narrows the run to some mutants by
+# name pattern, e.g. make mutate MUTANTS='gin_sim.experiments.holdout*'.
+MUTANTS ?=
+mutate: $(STAMP)
+	nice -n 10 $(BIN)/mutmut run --max-children 2 $(MUTANTS)
+	$(BIN)/python tools/mutation_scores.py
+
+# The score per module of the last mutate run, and the surviving mutants' names.
+mutation-scores: $(STAMP)
+	$(BIN)/python tools/mutation_scores.py
+
+# The wrong changes named in issue 27, each applied to a copy and caught by a test.
+named-mutations: $(STAMP)
+	nice -n 10 $(BIN)/python tools/named_mutations.py
+
 bench: $(STAMP)
 	$(BIN)/python bench/bench.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .ruff_cache mutants
