@@ -30,13 +30,15 @@ format: $(STAMP)
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
-# Mutation testing of the modules whose output people read as numbers ([tool.mutmut] in
-# pyproject.toml; docs/testing.md): hours on two shared cores for a first run, then only the
-# functions that changed. Not part of make test. MUTANTS narrows the run to some mutants by
-# name pattern, e.g. make mutate MUTANTS='gin_sim.experiments.holdout*'.
+# Mutation testing of the modules whose output people read as numbers, each against the
+# test files that cover it ([tool.gin-sim-mutate] in pyproject.toml; docs/testing.md): a
+# first run takes hours on two shared cores, later ones only the functions that changed.
+# Not part of make test; mutmut runs under nice -n 10. MODULES picks modules by part of
+# their path (MODULES=holdout); MUTANTS names mutants (or patterns) to try again.
+MODULES ?=
 MUTANTS ?=
 mutate: $(STAMP)
-	nice -n 10 $(BIN)/mutmut run --max-children 2 $(MUTANTS)
+	$(BIN)/python tools/mutate.py $(MODULES) -- $(MUTANTS)
 	$(BIN)/python tools/mutation_scores.py
 
 # The score per module of the last mutate run, and the surviving mutants' names.

@@ -17,10 +17,18 @@ import pandas as pd
 import pytest
 
 from gin_sim.experiments.advice import (
+    CARD_DOES,
     LINE_DEADWOOD,
+    _crossing,
+    _fit,
+    _threshold,
+    check_rows,
     check_table,
+    highest_deadwood,
     knock_model,
     knock_positions,
+    stock_band,
+    take_positions,
 )
 from gin_sim.experiments.summary import Z95, Estimate
 
@@ -133,3 +141,79 @@ def test_the_check_against_play_is_paired_position_by_position():
     assert row["difference_half_width"] < 0.2
     assert row["difference_half_width"] < row["play_half_width"] / 5
     assert row["flagged"]
+
+
+def test_stock_bands_cover_each_stock_size_once():
+    """Known answers at every band edge: 31 and 25 open the hand, 24 starts the next band,
+    6 and 0 end it."""
+    sizes = pd.Series([31, 25, 24, 19, 18, 13, 12, 7, 6, 0])
+    bands = stock_band(sizes)
+    assert bands.astype(str).tolist() == [
+        "25-31", "25-31", "19-24", "19-24", "13-18", "13-18", "7-12", "7-12", "0-6", "0-6",
+    ]  # fmt: skip
+    assert bands.cat.ordered and bands.cat.categories[0] == "25-31"
+
+
+def test_an_exact_line_is_fitted_exactly_and_crosses_where_it_should():
+    """Cells on the line 7 - 2 * deadwood (any weights) give intercept 7 and slope -2, and
+    the gain crosses 0 at 3.5: threshold 3. A rising line has no crossing: +inf when the
+    gain at 5.5 is above 0, -inf below; one deadwood alone fits no line."""
+    w = np.array([1.0, 0.0, 2.0, 3.0, 0.0, 1.0, 0.5, 0.0, 0.0, 4.0])
+    y = w * (7.0 - 2.0 * LINE_DEADWOOD)
+    a, b = _fit(w, y)
+    assert (a, b) == pytest.approx((7.0, -2.0))
+    assert _crossing(np.array([a]), np.array([b]))[0] == pytest.approx(3.5)
+    assert _threshold(a, b, 10) == 3
+    assert _threshold(30.0, -2.0, 10) == 10  # crossing at 15, above the limit
+    assert _threshold(-1.0, -2.0, 10) == 0  # crossing below 0
+    rising = _crossing(np.array([1.0, -8.0]), np.array([0.5, 0.5]))
+    assert rising[0] == np.inf and rising[1] == -np.inf
+    assert _threshold(1.0, 0.5, 10) == 10 and _threshold(-8.0, 0.5, 10) == 0
+    assert _threshold(-3.0, 0.5, 10) == 0  # mean fitted gain over 1..10 is -0.25
+    assert _threshold(-2.0, 0.5, 10) == 10  # and here +0.75
+    assert _threshold(math.nan, math.nan, 10) == -1
+    one = np.zeros(10)
+    one[4] = 3.0
+    assert all(math.isnan(v) for v in _fit(one, one * 2.0))
+    assert np.isnan(_crossing(np.array([math.nan]), np.array([math.nan])))[0]
+
+
+def test_take_positions_sort_the_card_by_what_it_does():
+    """Hand-computed: a card that melds is "completes a meld" whatever it lowers; otherwise
+    5 or more is the second class, 1 to 4 the third, 0 the last."""
+    positions = pd.DataFrame(
+        {"deal": range(6), "kind": ["offer", "draw", "draw", "draw", "draw", "knock"],
+         "stock_left": [31, 20, 20, 10, 3, 3], "opp_takes": [0, 1, 0, 2, 0, 0],
+         "card_melds": [True, False, False, False, False, False],
+         "card_lowers": [0, 5, 4, 1, 0, 9], "gain": 0.0, "weight": 1.0}
+    )  # fmt: skip
+    takes = take_positions(positions)
+    assert len(takes) == 5
+    assert takes["card_does"].astype(str).tolist() == [
+        CARD_DOES[0], CARD_DOES[1], CARD_DOES[2], CARD_DOES[2], CARD_DOES[3],
+    ]  # fmt: skip
+    assert takes["opponent_took"].tolist() == [False, True, False, True, False]
+    assert takes["stock_band"].astype(str).tolist() == ["25-31", "19-24", "19-24", "7-12", "0-6"]
+    knocks = knock_positions(positions.assign(deadwood=3, knock_limit=10))
+    assert knocks["deal"].tolist() == [5] and highest_deadwood(knocks) == 10
+    assert highest_deadwood(knocks.iloc[:0]) == 10
+    assert highest_deadwood(knocks.assign(knock_limit=7)) == 7
+    with pytest.raises(ValueError, match="not evaluated"):
+        take_positions(positions.drop(columns=["gain"]))
+
+
+def test_the_checked_positions_are_each_cells_first_in_deal_order():
+    positions = pd.DataFrame(
+        {"deal": [0, 0, 1, 2, 3, 4, 5], "decision": [1, 2, 1, 1, 1, 1, 1],
+         "kind": ["knock", "knock", "knock", "draw", "knock", "offer", "draw"],
+         "deadwood": [2, 8, 4, 0, 6, 0, 0], "card_melds": [False, False, False, True, False, False, False],
+         "card_lowers": [0, 0, 0, 3, 0, 0, 2], "gain": 1.0, "weight": 1.0}
+    )  # fmt: skip
+    checked = check_rows(positions, per_cell=1)
+    assert checked[["cell", "deal", "decision"]].values.tolist() == [
+        ["knock, deadwood 1 to 5", 0, 1],
+        ["knock, deadwood 6 to 10", 0, 2],
+        ["take or draw, card completes a meld", 2, 1],
+        ["take or draw, card lowers nothing", 4, 1],
+    ]
+    assert len(check_rows(positions, per_cell=5)) == 6  # the draw that lowers 2 is in no cell

@@ -1,6 +1,7 @@
 """The mutation score per module of the last ``make mutate`` run (docs/testing.md).
 
-Reads mutmut's result files (``mutants/<module>.py.meta``). The score is killed mutants
+Reads mutmut's result files (``mutants/<module>/mutants/<module path>.meta``, written by
+``tools/mutate.py``). The score is killed mutants
 over the mutants tried (killed, survived, timed out, no test reached them, other: a
 crash or a suspicious run, counted as not killed); mutants not
 yet tried (an interrupted run) are counted apart, so a partial run says how far it got.
@@ -14,9 +15,9 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from mutate import WORK, module_name, modules
+
 # mutmut's exit codes by outcome (mutmut/stats.py)
 KILLED = {1, 3, 24, -24, 152, 255, 36}
 SURVIVED = {0}
@@ -25,11 +26,13 @@ NOT_TRIED = {None}
 
 
 def results() -> dict[str, dict[str, int | None]]:
-    """Module name -> mutant name -> exit code (None: not tried yet)."""
+    """Module name -> mutant name -> exit code (None: not tried yet), for the modules run."""
     found = {}
-    for meta in sorted((ROOT / "mutants").rglob("*.py.meta")):
-        module = ".".join(meta.relative_to(ROOT / "mutants").with_suffix("").with_suffix("").parts)
-        found[module] = json.loads(meta.read_text())["exit_code_by_key"]
+    for path in modules():
+        name = module_name(path)
+        meta = WORK / name / "mutants" / f"{path}.meta"
+        if meta.exists():
+            found[name] = json.loads(meta.read_text())["exit_code_by_key"]
     return found
 
 
