@@ -156,17 +156,17 @@ def test_stock_bands_cover_each_stock_size_once():
 
 def test_an_exact_line_is_fitted_exactly_and_crosses_where_it_should():
     """Cells on the line 7 - 2 * deadwood (any weights) give intercept 7 and slope -2, and
-    the gain crosses 0 at 3.5: threshold 3. A rising line has no crossing: +inf when the
-    gain at 5.5 is above 0, -inf below; one deadwood alone fits no line."""
+    the gain crosses 0 at 3.5: threshold 3. Against a falling estimate a rising resample counts
+    +inf when the gain at 5.5 is above 0, -inf below; one deadwood alone fits no line."""
     w = np.array([1.0, 0.0, 2.0, 3.0, 0.0, 1.0, 0.5, 0.0, 0.0, 4.0])
     y = w * (7.0 - 2.0 * LINE_DEADWOOD)
     a, b = _fit(w, y)
     assert (a, b) == pytest.approx((7.0, -2.0))
-    assert _crossing(np.array([a]), np.array([b]))[0] == pytest.approx(3.5)
+    assert _crossing(np.array([a]), np.array([b]), rising=False)[0] == pytest.approx(3.5)
     assert _threshold(a, b, 10) == 3
     assert _threshold(30.0, -2.0, 10) == 10  # crossing at 15, above the limit
     assert _threshold(-1.0, -2.0, 10) == 0  # crossing below 0
-    rising = _crossing(np.array([1.0, -8.0]), np.array([0.5, 0.5]))
+    rising = _crossing(np.array([1.0, -8.0]), np.array([0.5, 0.5]), rising=False)
     assert rising[0] == np.inf and rising[1] == -np.inf
     assert _threshold(1.0, 0.5, 10) == 10 and _threshold(-8.0, 0.5, 10) == 0
     assert _threshold(-3.0, 0.5, 10) == 0  # mean fitted gain over 1..10 is -0.25
@@ -175,7 +175,7 @@ def test_an_exact_line_is_fitted_exactly_and_crosses_where_it_should():
     one = np.zeros(10)
     one[4] = 3.0
     assert all(math.isnan(v) for v in _fit(one, one * 2.0))
-    assert np.isnan(_crossing(np.array([math.nan]), np.array([math.nan])))[0]
+    assert np.isnan(_crossing(np.array([math.nan]), np.array([math.nan]), rising=True))[0]
 
 
 def test_take_positions_sort_the_card_by_what_it_does():
