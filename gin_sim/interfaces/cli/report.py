@@ -27,6 +27,7 @@ from gin_sim.interfaces.cli.common import (
     resolve_keep,
     user_errors,
 )
+from gin_sim.interfaces.cli.options import RunOptions, run_options
 from gin_sim.reports.build import (
     ADVICE_CHECK_POSITIONS,
     ADVICE_COMPARE,
@@ -68,9 +69,7 @@ def _integers(text: str, what: str) -> list[int]:
 
 def _run(
     total: int,
-    quiet: bool,
-    scheduler: str | None,
-    workers: int | None,
+    run: RunOptions,
     write: Callable[..., Path | list[Path]],
     kept: str = "",
 ) -> None:
@@ -81,7 +80,10 @@ def _run(
     started = time.perf_counter()
     with user_errors():
         try:
-            with dask_client(scheduler, workers), progress_bar(total, "runs", not quiet) as advance:
+            with (
+                dask_client(run.scheduler, run.workers),
+                progress_bar(total, "runs", run.show_progress) as advance,
+            ):
                 written = write(advance)
         except KeyboardInterrupt as stop:
             terminated = isinstance(stop, Terminated)
@@ -113,6 +115,7 @@ def _finished(out: str, kind: str, chosen: dict[str, object]) -> bool:
 
 
 @report_app.command("knock")
+@run_options("quiet", "scheduler", "workers")
 def knock(
     out: options.ReportOut,
     rules: options.Rules = "hollywood",
@@ -121,9 +124,8 @@ def knock(
     deals: options.VariantDeals = 200_000,
     matches: options.VariantMatches = 20_000,
     seed: options.Seed = 1,
-    quiet: options.Quiet = False,
-    scheduler: options.Scheduler = None,
-    workers: options.Workers = None,
+    *,
+    run: RunOptions,
 ) -> None:
     """Sweep the knock threshold from 0 (gin only) to the knock limit on the same decks."""
     with user_errors():
@@ -133,9 +135,7 @@ def knock(
         total = sweep_runs(load_rules(rules), matches)
     _run(
         total,
-        quiet,
-        scheduler,
-        workers,
+        run,
         lambda advance: reports.knock(
             rules, strategy, opponent, deals, matches, seed, out, advance
         ),
@@ -143,6 +143,7 @@ def knock(
 
 
 @report_app.command("undercut")
+@run_options("quiet", "scheduler", "workers")
 def undercut(
     out: options.ReportOut,
     rules: options.Rules = "hollywood",
@@ -150,9 +151,8 @@ def undercut(
     opponent: options.Opponent = "simple",
     deals: options.VariantDeals = 200_000,
     seed: options.Seed = 1,
-    quiet: options.Quiet = False,
-    scheduler: options.Scheduler = None,
-    workers: options.Workers = None,
+    *,
+    run: RunOptions,
 ) -> None:
     """Undercut rate by the knocker's deadwood and the cards left in the stock (heat map)."""
     with user_errors():
@@ -162,14 +162,13 @@ def undercut(
         total = sweep_runs(load_rules(rules), 0)
     _run(
         total,
-        quiet,
-        scheduler,
-        workers,
+        run,
         lambda advance: reports.undercut(rules, strategy, opponent, deals, seed, out, advance),
     )
 
 
 @report_app.command("variants")
+@run_options("quiet", "scheduler", "workers")
 def variants(
     out: options.ReportOut,
     rules: options.RuleSets = "hollywood,hollywood-gin20,standard",
@@ -178,9 +177,8 @@ def variants(
     deals: options.VariantDeals = 200_000,
     matches: options.VariantMatches = 20_000,
     seed: options.Seed = 1,
-    quiet: options.Quiet = False,
-    scheduler: options.Scheduler = None,
-    workers: options.Workers = None,
+    *,
+    run: RunOptions,
 ) -> None:
     """The knock sweep under each rule set on the same decks, side by side."""
     with user_errors():
@@ -192,9 +190,7 @@ def variants(
         total = sum(sweep_runs(load_rules(name), matches) for name in names)
     _run(
         total,
-        quiet,
-        scheduler,
-        workers,
+        run,
         lambda advance: reports.variants(
             names, strategy, opponent, deals, matches, seed, out, advance
         ),
@@ -202,6 +198,7 @@ def variants(
 
 
 @report_app.command("schedule")
+@run_options("quiet", "scheduler", "workers")
 def schedule(
     out: options.ReportOut,
     rules: options.Rules = "hollywood",
@@ -219,9 +216,8 @@ def schedule(
     ] = 100_000,
     finalists: Annotated[int, typer.Option(help="Schedules re-measured on the fresh decks.")] = 8,
     seed: options.Seed = 1,
-    quiet: options.Quiet = False,
-    scheduler: options.Scheduler = None,
-    workers: options.Workers = None,
+    *,
+    run: RunOptions,
 ) -> None:
     """Search knock schedules (thresholds by stock depth) by a paired two-stage search."""
     with user_errors():
@@ -239,9 +235,7 @@ def schedule(
         total = search_runs(rule_set, stocks, grid, finalists)
     _run(
         total,
-        quiet,
-        scheduler,
-        workers,
+        run,
         lambda advance: reports.schedule(
             rules,
             strategy,
@@ -259,6 +253,7 @@ def schedule(
 
 
 @report_app.command("tournament")
+@run_options("quiet", "scheduler", "workers")
 def tournament(
     out: options.ReportOut,
     players: Annotated[
@@ -279,9 +274,8 @@ def tournament(
         ),
     ] = None,
     overwrite: options.Overwrite = False,
-    quiet: options.Quiet = False,
-    scheduler: options.Scheduler = None,
-    workers: options.Workers = None,
+    *,
+    run: RunOptions,
 ) -> None:
     """A round robin: every pair of strategies on the same decks and matches, ranked."""
     with user_errors():
@@ -295,9 +289,7 @@ def tournament(
     where = runs or str(Path(out) / "runs")
     _run(
         total,
-        quiet,
-        scheduler,
-        workers,
+        run,
         lambda advance: reports.tournament(
             player_names, rule_names, deals, matches, seed, out, advance, runs, overwrite
         ),
@@ -307,6 +299,7 @@ def tournament(
 
 
 @report_app.command("equity")
+@run_options("quiet")  # played in this process: no Dask options
 def equity(
     out: options.ReportOut,
     players: Annotated[
@@ -335,7 +328,8 @@ def equity(
         ),
     ] = 2_000,
     seed: options.Seed = 1,
-    quiet: options.Quiet = False,
+    *,
+    run: RunOptions,
 ) -> None:
     """Game-to-target and Hollywood match equity tables: the probability of winning from
     every score, with 95% intervals, checked against play from the state."""
@@ -349,9 +343,7 @@ def equity(
             return
     _run(
         study_steps(games, matches),
-        quiet,
-        None,
-        None,
+        run,
         lambda advance: reports.equity(
             player_names, rules, deals, games, matches, seed, out, advance
         ),
@@ -359,6 +351,7 @@ def equity(
 
 
 @report_app.command("advice")
+@run_options("quiet", "scheduler", "workers")
 def advice(
     out: options.ReportOut,
     rules: options.Rules = "hollywood",
@@ -382,9 +375,8 @@ def advice(
     ] = ADVICE_CONTINUATIONS,
     seed: options.Seed = 1,
     keep: options.Keep = None,
-    quiet: options.Quiet = False,
-    scheduler: options.Scheduler = None,
-    workers: options.Workers = None,
+    *,
+    run: RunOptions,
 ) -> None:
     """Advice from strong play: knock or play on, take or draw, undercut risk, across rule
     sets, checked against play; the positions datasets are kept in OUT (rerun to resume)."""
@@ -401,9 +393,7 @@ def advice(
         own = sum(not shares_positions(rules, name) for name in compared)
     _run(
         deals * (1 + own),
-        quiet,
-        scheduler,
-        workers,
+        run,
         lambda advance: write_advice(
             rules,
             compared,
@@ -427,14 +417,14 @@ def _names(text: str) -> list[str]:
 
 
 @report_app.command("default")
+@run_options("quiet", "scheduler", "workers")
 def default(
     out: options.ReportOut = "reports",
     deals: options.VariantDeals = DefaultSet.deals,
     matches: options.VariantMatches = DefaultSet.matches,
     seed: options.Seed = DefaultSet.seed,
-    quiet: options.Quiet = False,
-    scheduler: options.Scheduler = None,
-    workers: options.Workers = None,
+    *,
+    run: RunOptions,
 ) -> None:
     """The default report set of make run (knock, undercut, variants, schedule, tournament, advice)."""
     with user_errors():
@@ -459,9 +449,7 @@ def default(
 
     _run(
         total,
-        quiet,
-        scheduler,
-        workers,
+        run,
         lambda advance: reports.default_set(out, settings, advance, show_step),
     )
     typer.echo(f"total: {spent[0]:.0f} s ({spent[1]:.0f} s CPU)")
