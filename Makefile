@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-all lint format bench clean
+.PHONY: run test test-all lint format bench clean mutate mutation-scores named-mutations
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -47,8 +47,27 @@ format: $(STAMP)
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
+# Mutation testing of the modules whose output people read as numbers, each against the
+# test files that cover it ([tool.gin-sim-mutate] in pyproject.toml; docs/testing.md): a
+# first run takes hours on two shared cores, later ones only the functions that changed.
+# Not part of make test; mutmut runs under nice -n 10. MODULES picks modules by part of
+# their path (MODULES=holdout); MUTANTS names mutants (or patterns) to try again.
+MODULES ?=
+MUTANTS ?=
+mutate: $(STAMP)
+	$(BIN)/python tools/mutate.py $(MODULES) -- $(MUTANTS)
+	$(BIN)/python tools/mutation_scores.py
+
+# The score per module of the last mutate run, and the surviving mutants' names.
+mutation-scores: $(STAMP)
+	$(BIN)/python tools/mutation_scores.py
+
+# The wrong changes named in issue 27, each applied to a copy and caught by a test.
+named-mutations: $(STAMP)
+	nice -n 10 $(BIN)/python tools/named_mutations.py
+
 bench: $(STAMP)
 	$(BIN)/python bench/bench.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .ruff_cache mutants

@@ -3,7 +3,8 @@
 The kernels (``gin_sim/kernels/advice.py``) against the reference
 (``gin_sim/reference/advice.py``): the same positions kept from the same deals, the same
 evaluation figures. An evaluation sees only the decider's view (re-dealing the hidden
-cards changes nothing; a leaky evaluation does change). Datasets are deterministic
+cards, the deal, the draws and the opponent's last stock draw changes nothing; a
+peeking evaluation is caught: the probe of tests/hidden_info.py). Datasets are deterministic
 (threads, chunking, resume) and their hands are the hands ``simulate`` plays.
 """
 
@@ -17,6 +18,7 @@ import numba
 import numpy as np
 import pandas as pd
 import pytest
+from hidden_info import probe
 from typer.testing import CliRunner
 
 from gin_sim.experiments.positions import (
@@ -44,7 +46,7 @@ from gin_sim.game.rules import load_rules
 from gin_sim.interfaces.cli import app
 from gin_sim.kernels import advice as kernel_advice
 from gin_sim.kernels.advice import MAX_ACTIONS, evaluate_positions_nb
-from gin_sim.kernels.enums import DecisionKind, PositionMask, PositionSlot
+from gin_sim.kernels.enums import DecisionKind, PositionSlot
 from gin_sim.players.calibration import load_undercut_table
 from gin_sim.players.decide import action_words, max_decisions, parse_view, view_of_position
 from gin_sim.players.strategies import load_strategy, parse_players
@@ -154,26 +156,6 @@ def test_features_say_what_the_card_does_for_the_hand():
         assert (row.kind == "knock") == limit_ok or row.kind in ("offer", "draw")
 
 
-def _redeal_hidden(masks, state, rng):
-    """The same view for the player to move, the opponent's unshown cards and the stock
-    re-dealt."""
-    masks, state = masks.copy(), state.copy()
-    other = 1 - int(state[PositionSlot.PLAYER])
-    known = int(masks[PositionMask.TAKEN + other])
-    hand = int(masks[PositionMask.HAND + other])
-    hidden = [c for c in range(52) if hand >> c & 1 and not known >> c & 1]
-    stock_pos = int(state[PositionSlot.STOCK_POS])
-    stock = [int(c) for c in state[PositionSlot.DECK + stock_pos : PositionSlot.DECK + 52]]
-    pool = np.array(hidden + stock)
-    rng.shuffle(pool)
-    opp = known
-    for card in pool[: len(hidden)]:
-        opp |= 1 << int(card)
-    masks[PositionMask.HAND + other] = np.uint64(opp)
-    state[PositionSlot.DECK + stock_pos : PositionSlot.DECK + 52] = pool[len(hidden) :]
-    return masks, state
-
-
 def _evaluate(params, masks, states, keys):
     n = len(masks)
     sums = [np.zeros((n, MAX_ACTIONS)) for _ in range(4)]
@@ -187,28 +169,22 @@ def _evaluate(params, masks, states, keys):
     return np.concatenate([actions, *sums, meta], axis=1)
 
 
-def test_hidden_cards_never_change_an_evaluation():
-    masks, states, _ = sample_positions(HOLLYWOOD, parse_players("expert,expert"), 5, 0, 25)
-    rng = np.random.default_rng(3)
-    redealt = [_redeal_hidden(m, s, rng) for m, s in zip(masks, states, strict=True)]
-    other_masks = np.stack([m for m, _ in redealt])
-    other_states = np.stack([s for _, s in redealt])
-    assert not np.array_equal(other_states, states)
+def test_hidden_fields_never_change_an_evaluation():
+    """The probe of tests/hidden_info.py on the deep evaluation (every action's figures and
+    the baseline): every field hidden from the decider varied, the opponent's last stock
+    draw at the draw decisions included, and a peeking variant for each field caught."""
+    masks, states, _ = sample_positions(
+        HOLLYWOOD, parse_players("expert,expert"), 5, 0, 30, (0.25, 1, 0.25, 1)
+    )
     keys = np.arange(1, len(masks) + 1, dtype=np.uint64)
     params = SMALL.to_kernel(HOLLYWOOD)
-    assert np.array_equal(
-        _evaluate(params, masks, states, keys), _evaluate(params, other_masks, other_states, keys)
-    )
 
-    # A peeking test double (no slot of the kernel can leak): the worlds' key mixed with the
-    # opponent's hidden hand, so its evaluation depends on it. The probe must catch it.
-    def peeking(masks, states):
-        opponent = 1 - states[:, PositionSlot.PLAYER]
-        hands = masks[np.arange(len(masks)), PositionMask.HAND + opponent]
-        return _evaluate(params, masks, states, keys ^ hands)
+    def evaluated(position, leak):
+        masks, state, key = position
+        return _evaluate(params, masks[None], state[None], np.array([key ^ leak], np.uint64))
 
-    first, second = peeking(masks, states), peeking(other_masks, other_states)
-    assert (first != second).any(axis=1).sum() > len(masks) // 4  # the probe can fail
+    positions = list(zip(masks, states, keys, strict=True))
+    probe(evaluated, positions, seed=3)
 
 
 def test_datasets_do_not_depend_on_threads_chunks_or_resume(tmp_path):

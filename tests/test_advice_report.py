@@ -341,15 +341,58 @@ def test_the_line_does_not_read_gin():
     pd.testing.assert_frame_equal(knock_line(knocks), knock_line(plain))
 
 
-def test_a_line_above_10_is_not_clipped_and_a_flat_one_has_no_crossing():
+def test_a_line_above_10_is_not_clipped_and_a_rising_one_says_knock_above_it():
     line = knock_line(_synthetic_knocks(lambda d: 14.0 - d, deals=600))
     assert (line["line"] > 11).all() and (line["high"] > line["low"]).all()
-    assert (line["threshold"] == 10).all()
-    rising = knock_line(_synthetic_knocks(lambda d: 2.0 + 0.5 * d, deals=600))
-    assert not rising["crossing"].any() and rising["line"].isna().all()
-    assert (rising["threshold"] == 10).all() and np.isinf(rising["high"]).all()
+    assert (line["threshold"] == 10).all() and (line["direction"] == "below").all()
+    # gain -3 + 0.5 d: play on for gin below deadwood 6, knock above it
+    rising = knock_line(_synthetic_knocks(lambda d: -3.0 + 0.5 * d, deals=600), seed=2)
+    assert (rising["direction"] == "above").all() and rising["crossing"].all()
+    assert rising["line"].to_numpy() == pytest.approx(6.0, abs=1.0)  # the noise is wide
+    assert ((rising["low"] < 6.0) & (rising["high"] > 6.0)).all()
+    assert (rising["high"] - rising["low"] > 0.05).all()  # never a point
+    # a threshold cannot say "knock only above": the mean gain over 1 to 10 is -0.25 < 0
+    assert (rising["threshold"] == 0).all()
+    everywhere = knock_line(_synthetic_knocks(lambda d: 2.0 + 0.5 * d, deals=600))
+    assert (everywhere["line"] < 1).all() and (everywhere["threshold"] == 10).all()
     losing = knock_line(_synthetic_knocks(lambda d: -4.0 + 0.2 * d, deals=600))
-    assert not losing["crossing"].any() and (losing["threshold"] == 0).all()
+    assert (losing["line"] > 10).all() and (losing["threshold"] == 0).all()
+
+
+def test_a_resample_whose_line_turns_the_other_way_counts_at_the_end_it_advises():
+    """A rising estimate's resample that falls, or is flat, has no crossing of the rising
+    kind: if it knocks at mid-range it advises knocking at every deadwood (−∞ for a
+    rising line, +∞ for a falling one), else at none."""
+    from gin_sim.experiments.advice import _crossing
+
+    a = np.array([-3.0, 1.0, -1.0, 2.0, np.nan])
+    b = np.array([0.5, -0.1, -0.1, 0.0, np.nan])  # rises; falls, knocks at 5.5; falls, not
+    rising = _crossing(a, b, rising=True)
+    assert rising[0] == pytest.approx(6.0) and np.isnan(rising[4])
+    assert list(rising[1:4]) == [-np.inf, np.inf, -np.inf]
+    falling = _crossing(a, b, rising=False)
+    assert falling[1] == pytest.approx(10.0) and falling[2] == pytest.approx(-10.0)
+    assert falling[0] == -np.inf  # rises, and at 5.5 it does not knock: knocks nowhere
+    assert falling[3] == np.inf  # flat above 0: knocks everywhere
+
+
+def test_the_report_says_which_side_of_a_line_knocks():
+    from types import SimpleNamespace
+
+    from gin_sim.reports.advice import _line_value
+
+    def row(a, b):
+        return SimpleNamespace(
+            slope=b, intercept=a, crossing=b != 0, line=-a / b if b else np.nan,
+            direction="below" if b < 0 else "above" if b > 0 else "", deals=100,
+        )  # fmt: skip
+
+    assert _line_value(row(6.0, -1.0)) == "6.0: knock below it"
+    assert _line_value(row(-3.0, 0.5)) == "6.0: knock above it, play on for gin below it"
+    assert "knock only for gin" in _line_value(row(-6.0, 0.5))
+    assert "knock at any deadwood" in _line_value(row(2.0, 0.5))
+    assert "knock only for gin" in _line_value(row(-1.0, -1.0))
+    assert _line_value(row(1.0, 0.0)).startswith("no crossing")
 
 
 def test_the_line_bootstrap_draws_deals():
@@ -384,7 +427,7 @@ def test_knock_lines_of_a_real_dataset_have_intervals_with_width():
         fitted = table[np.isfinite(table["slope"])]
         assert len(fitted) >= 3 and (fitted["deals"] >= 10).all()
         assert not ((fitted["low"] == fitted["high"]) & np.isfinite(fitted["low"])).any()
-        crossing = fitted[fitted["crossing"]]
+        crossing = fitted[fitted["crossing"] & (fitted["direction"] == "below")]
         assert (crossing["low"] < crossing["line"]).all()
         assert (crossing["line"] < crossing["high"]).all()
         crossings += len(crossing)

@@ -127,3 +127,42 @@ def test_bad_input_is_one_line_exit_2(args, message):
 def test_a_view_from_standard_input_that_is_not_json():
     result = runner.invoke(app, ["advise", "--view", "-"], input="[1")
     assert result.exit_code == 2 and "standard input is not JSON" in result.output
+
+
+def test_advise_lists_the_candidates_the_screening_dropped(tmp_path):
+    """mc screens every legal discard on its first worlds (docs/strategies.md, step 4b):
+    ``advise`` lists the ones it dropped, with their figures over those worlds as
+    ``decide`` reports them, and the survivors and the dropped are every candidate once.
+    A search without screening (mc-fast) lists none."""
+    mc = "mc"  # samples 96, screen 16, candidates 2
+    decision = decide(complete_view(VIEW), "hollywood", mc, seed=4)
+    assert decision.screen_worlds == 16 and len(decision.screened_out) >= 3
+    hand = VIEW["hand"].split()
+    searched = [c.action for c in (*decision.candidates, *decision.screened_out)]
+    assert sorted(searched) == sorted([f"discard {c}" for c in hand] + ["knock KD"])
+    for c in decision.screened_out:  # a knock goes only when clearly worse than the first
+        assert c.gain < 0 or c.action.startswith("discard")
+    result = runner.invoke(app, ["advise", *DISCARD, "--strategy", mc, "--seed", "4"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    at = next(i for i, line in enumerate(lines) if "its screening dropped" in line)
+    assert "after its first 16 worlds" in lines[at]
+    assert at > next(i for i, line in enumerate(lines) if "it searched 80 worlds" in line)
+    rows = lines[at + 3 :]
+    assert len(rows) == len(decision.screened_out)
+    for row, c in zip(rows, decision.screened_out, strict=True):
+        words = row.split()
+        assert " ".join(words[:2]) == c.action and float(words[2]) == round(c.mean, 1)
+        assert float(words[-1]) == round(c.gain, 1) and not row.startswith("  *")
+    answer = json.loads(
+        runner.invoke(app, ["advise", *DISCARD, "--strategy", mc, "--seed", "4", "--json"]).output
+    )
+    assert answer["screen_worlds"] == 16
+    assert [c["action"] for c in answer["screened_out"]] == [
+        c.action for c in decision.screened_out
+    ]
+    plain = runner.invoke(app, ["advise", *DISCARD, "--strategy", "mc-fast", "--seed", "4"])
+    assert plain.exit_code == 0 and "screening" not in plain.output
+    assert "screened_out" not in json.dumps(
+        decision_document(decide(complete_view(VIEW), "hollywood", "mc-fast"))
+    )

@@ -2,20 +2,21 @@
 
 - Family decisions through ``decide`` equal the decisions played at the same positions
   (the reference engine's, which plays the kernels' records: checked here too).
-- The cards filled in for the opponent's hidden hand and the stock never change a
-  decision nor a search's figures; a peeking test double shows the check can fail.
-- Bad views are one-line ValueErrors; the README example runs as written.
+- No field hidden from the player changes a decision nor a search's figures (the probe of
+  tests/hidden_info.py, with its peeking variants), and the cards ``decide`` fills in for
+  them from a view give the decision at the played position.
+- Bad views are one-line ValueErrors; the example of docs/python.md runs as written.
 """
 
 from __future__ import annotations
 
 import doctest
-import random
 import re
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hidden_info import decision_positions, probe, same
 
 import gin_sim
 from gin_sim.experiments.simulate import simulate_deals
@@ -23,7 +24,6 @@ from gin_sim.game.cards import parse_card_list
 from gin_sim.game.melds import min_deadwood_exhaustive
 from gin_sim.game.records import record_to_dict
 from gin_sim.game.rules import load_rules
-from gin_sim.kernels.enums import PositionMask, PositionSlot
 from gin_sim.players.decide import (
     Decider,
     _kernel_decision,
@@ -33,6 +33,7 @@ from gin_sim.players.decide import (
     parse_view,
     position_from_view,
     stream_state,
+    view_of_position,
 )
 from gin_sim.players.strategies import Strategy, load_strategy
 from gin_sim.reference.engine import BIG_GIN, decisions_reference, play_deal_reference
@@ -40,7 +41,7 @@ from gin_sim.reference.search import describe_action
 from gin_sim.reference.views import view_from_situation
 
 SEED = 404
-README = Path(__file__).resolve().parents[1] / "README.md"
+PYTHON_PAGE = Path(__file__).resolve().parents[1] / "docs" / "python.md"
 VIEW = {
     "decision": "discard",
     "hand": "AS 2S 3S 4H 4D 4C 9H TH JH QS KD",
@@ -88,64 +89,48 @@ def _positions(players, rules, deals):
             yield deal, situation
 
 
-def _refills(view, count, rng):
-    unseen = sorted(c for c in range(52) if view.unseen >> c & 1)
-    for _ in range(count):
-        fill = unseen[:]
-        rng.shuffle(fill)
-        yield fill
+STRATEGIES = {
+    "expert": load_strategy("expert"),
+    "mc-fast": replace(load_strategy("mc-fast"), samples=4),
+    "mc-infer": replace(load_strategy("mc"), samples=3, infer=True),
+}
 
 
-@pytest.mark.parametrize(
-    "strategy",
-    [
-        load_strategy("expert"),
-        replace(load_strategy("mc-fast"), samples=4),
-        replace(load_strategy("mc"), samples=3, infer=True),
-    ],
-    ids=["expert", "mc-fast", "mc-infer"],
-)
-def test_hidden_cards_filled_in_never_change_the_decision(strategy):
+def _decide_positions(rules):
+    """Positions where seat 0 decides, each with a random stream of its own."""
+    expert = load_strategy("expert")
+    positions = decision_positions(rules, (expert, expert), 150, seed=6)
+    return [(m, s, stream_state(SEED, deal, 0, 0)) for deal, (m, s) in enumerate(positions)]
+
+
+@pytest.mark.parametrize("name", ["mc-fast", "mc-infer"])
+def test_hidden_fields_never_change_a_decision(name):
+    """The probe of tests/hidden_info.py on the decision ``decide`` takes from the kernels
+    (the action, every candidate's interval and gain): every field hidden from the player
+    varied, a peeking variant for each field caught."""
     rules = load_rules("hollywood")
-    rng = random.Random(1)
-    checked = 0
-    for deal, situation in _positions((strategy, "expert"), rules, 4):
-        if situation.player != 0:
-            continue
-        view = parse_view(view_from_situation(situation), rules)
-        stream = stream_state(SEED, deal, 0, 0)
-        params = strategy.for_rules(rules).to_kernel(rules)
-        masks, state = position_from_view(view)
+    params = STRATEGIES[name].for_rules(rules).to_kernel(rules)
+
+    def decided(position, leak):
+        masks, state, stream = position
+        return _kernel_decision(params, rules, masks, state, 0, stream ^ leak)
+
+    probed = probe(decided, _decide_positions(rules), seed=1)
+    assert sum(bool(answer.candidates) for answer in probed.answers) > 40  # searches
+
+
+@pytest.mark.parametrize("name", STRATEGIES)
+def test_a_decision_from_the_view_is_the_decision_at_the_position(name):
+    """``decide`` fills the cards hidden from the player in itself (``position_from_view``:
+    no deal, no draws, the unseen cards in increasing order): its decision from the view
+    of a played position is the decision at that position, hidden cards and all."""
+    rules = load_rules("hollywood")
+    params = STRATEGIES[name].for_rules(rules).to_kernel(rules)
+    for masks, state, stream in _decide_positions(rules):
+        view = parse_view(view_of_position(masks, state), rules)
         expected = _kernel_decision(params, rules, masks, state, 0, stream)
-        for fill in _refills(view, 2, rng):
-            masks, state = position_from_view(view, 0, fill)
-            assert _kernel_decision(params, rules, masks, state, 0, stream) == expected
-            checked += 1
-    assert checked > 30
-
-
-def test_the_fill_check_catches_a_search_that_peeks():
-    """A peeking test double (the search with the opponent's filled-in hand and the stock
-    mixed into its random stream, so its worlds depend on them): then the cards filled in
-    do change the figures."""
-    rules = load_rules("hollywood")
-    strategy = replace(load_strategy("mc-fast"), samples=4)
-    params = strategy.for_rules(rules).to_kernel(rules)
-
-    def peeking_decision(masks, state):
-        hidden = (int(masks[PositionMask.HAND + 1]), *(int(c) for c in state[PositionSlot.DECK :]))
-        return _kernel_decision(params, rules, masks, state, 0, hash(hidden) & (2**63 - 1))
-
-    rng = random.Random(2)
-    changed = 0
-    for _, situation in _positions((strategy, "simple"), rules, 2):
-        if situation.player != 0:
-            continue
-        view = parse_view(view_from_situation(situation), rules)
-        expected = peeking_decision(*position_from_view(view))
-        for fill in _refills(view, 2, rng):
-            changed += peeking_decision(*position_from_view(view, 0, fill)) != expected
-    assert changed > 5
+        filled = position_from_view(view)
+        assert same(_kernel_decision(params, rules, *filled, 0, stream), expected)
 
 
 def test_decide_returns_a_search_with_intervals():
@@ -324,13 +309,13 @@ def test_the_turn_bound_follows_the_rules_cap_on_pile_takes():
         decide(too_many, wide, "simple")
 
 
-def test_the_readme_example_runs_as_written():
-    text = README.read_text()
+def test_the_python_page_example_runs_as_written():
+    text = PYTHON_PAGE.read_text()
     blocks = re.findall(r"```pycon\n(.*?)```", text, flags=re.S)
     example = [b for b in blocks if "gin_sim.decide(" in b]
     assert len(example) == 1
     parser = doctest.DocTestParser()
-    test = parser.get_doctest(example[0], {}, "README decide", str(README), 0)
+    test = parser.get_doctest(example[0], {}, "docs/python.md decide", str(PYTHON_PAGE), 0)
     runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
     runner.run(test)
     assert runner.summarize(verbose=False).failed == 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -13,16 +14,21 @@ from typer.testing import CliRunner
 
 from gin_sim.experiments import equity
 from gin_sim.experiments.equity import (
+    DEALERS,
     HandOutcomes,
     game_equity,
     measure_outcomes,
     model_matches,
 )
+from gin_sim.game.config import ConfigError
 from gin_sim.game.match_start import MatchStart, parse_start
 from gin_sim.game.rules import load_rules
 from gin_sim.interfaces.cli import app
 from gin_sim.kernels.equity import game_equity_nb
-from gin_sim.players.strategies import parse_players
+from gin_sim.players import strategies
+from gin_sim.players.strategies import load_strategy, parse_players
+from gin_sim.reports.document import render_markdown
+from gin_sim.reports.equity import equity_report
 
 runner = CliRunner()
 
@@ -199,3 +205,90 @@ def test_the_joint_match_table_equals_the_model_matches_on_a_lattice_of_one_poin
         won = (out[:, 0] == 0).mean()
         table = match_equity_nb(vector, score, 0, dealer - 1)
         assert abs(table - won) < 4.5 * np.sqrt(won * (1 - won) / matches) + 1e-9, (table, won)
+
+
+# ------------------------------------------------ players the model does not describe
+CLOSER = 'name = "closer"\nkind = "family"\nclosing_distance = 30\n'
+
+
+@pytest.mark.parametrize(
+    ("players", "reading"),
+    [
+        ("mc-match,expert", "value = 'match'"),
+        ("expert,mc-adaptive", 'panel_memory = "match"'),
+        ("CLOSER,expert", "closing_distance = 30"),
+    ],
+)
+def test_report_equity_refuses_players_that_play_by_the_score(tmp_path, players, reading):
+    """A player that knocks by the score, searches for the game or the match, or learns
+    from hand to hand breaks the report's model (hands independent given the dealer): a
+    one-line refusal that says so, exit 2, before anything is played or written."""
+    (tmp_path / "closer.toml").write_text(CLOSER)
+    players = players.replace("CLOSER", str(tmp_path / "closer.toml"))
+    result = subprocess.run(
+        [sys.executable, "-m", "gin_sim", "report", "equity", "--players", players,
+         "--deals", "10", "--games", "0", "--matches", "0", "--out", str(tmp_path / "e")],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert result.returncode == 2, result.stderr
+    assert reading in result.stderr and "independent given the dealer" in result.stderr
+    assert result.stderr.count("\n") == 1 and not (tmp_path / "e").exists()
+    with pytest.raises(ConfigError, match="plays by the score or by earlier hands"):
+        equity.equity_study(load_rules("hollywood"), parse_players(players), 10, 0, 0, 1)
+
+
+def test_score_readings_name_what_reads_the_score():
+    """Players for a hand's points read nothing; each reading is named, a rollout or an
+    opponent model that knocks by the score included (through ``for_rules``)."""
+    rules = load_rules("hollywood")
+    for name in ("simple", "expert", "mc-fast", "mc", "random"):
+        assert load_strategy(name).score_readings(rules) == [], name
+    assert load_strategy("expert", ["closing_distance=12"]).score_readings(rules) == [
+        "closing_distance = 12"
+    ]
+    assert load_strategy("mc-match").score_readings(rules) == ["value = 'match'"]
+    closer = load_strategy("expert", ["closing_distance=20"])
+    real = strategies.load_strategy
+
+    def with_a_closer(name, overrides=None):
+        return closer if name == "expert" else real(name, overrides)
+
+    searcher = load_strategy("mc-fast", ["rollout=expert"])
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(strategies, "load_strategy", with_a_closer)
+        assert searcher.score_readings(rules) == ["rollout 'expert' (closing_distance = 20)"]
+
+
+def _study_with_checks(agrees):
+    """A tiny study whose game check has two cells, agreeing with play as ``agrees`` says."""
+    rules = load_rules("hollywood")
+    study = equity.equity_study(rules, parse_players("basic,simple"), 200, 0, 0, 3)
+    rows = []
+    table = study.game.set_index(["me", "opponent", "dealer"])
+    for index, (me, opponent, dealer) in enumerate(equity.GAME_CELLS[:2]):
+        start = equity.scaled_start(f"{me}:{opponent}", "game", DEALERS.index(dealer) + 1, rules)
+        model = table.loc[(start.points[0][0], start.points[1][0], dealer)]
+        shift = 0.0 if agrees[index] else 0.3  # far beyond both intervals
+        direct = (model["equity"] + shift, model["low"] + shift, model["high"] + shift)
+        rows.append(equity._agreement(start, dealer, model, direct, 100))
+    return replace(study, game_validation=pd.DataFrame(rows))
+
+
+def test_a_check_that_disagrees_with_play_is_the_first_finding(monkeypatch):
+    monkeypatch.setattr(equity, "STATE_MATCHES", 500)
+    monkeypatch.setattr(equity, "HEAT_MATCHES", 500)
+    monkeypatch.setattr(equity, "MODEL_REPLICATES", 2)
+    monkeypatch.setattr(equity, "REPLICATE_MATCHES", 100)
+    monkeypatch.setattr(equity, "GAME_REPLICATES", 3)
+    study = _study_with_checks((True, False))
+    (start, dealer), (other_start, other_dealer) = study.game_validation[["start", "dealer"]].values
+    words = {"me": "me", "opponent": "the opponent"}
+    disagreeing = equity_report(study, "gin-sim report equity")
+    assert disagreeing.findings[0].startswith("**The model disagrees with play at 1 of 2")
+    assert f"game {other_start} with {words[other_dealer]} to deal" in disagreeing.findings[0]
+    assert f"game {start} with {words[dealer]} to deal" not in disagreeing.findings[0]
+    assert "+30.0 ±" in disagreeing.findings[0]
+    markdown = render_markdown(disagreeing)
+    assert markdown.index("The model disagrees with play") < markdown.index("**The deal**")
+    agreeing = equity_report(_study_with_checks((True, True)), "gin-sim report equity")
+    assert not any("disagrees" in finding for finding in agreeing.findings)

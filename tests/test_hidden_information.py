@@ -9,8 +9,8 @@ everything the observer may know is the same in both plays, so every decision of
 observer (take or draw, discard, knock) must be the same too. The probe runs over many
 random deals with every named family strategy as the observer, and is shown to catch
 deliberately leaky players: one whose view includes the opponent's hidden cards, and one
-that reads the opponent's last stock draw. (The search players' probe, which varies every
-hidden field of a kernel position, is in tests/test_search.py.)
+that reads the opponent's last stock draw. (The probe that varies every hidden field of a
+position at once, for searches, posteriors and evaluations, is tests/hidden_info.py.)
 
 The kernel keeps no list of moves, so the kernel's moves are recovered from records only:
 the same deck played again with an earlier wall (R18) or a lower cap on takes from the

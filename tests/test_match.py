@@ -214,9 +214,9 @@ def test_expert_wins_60_percent_of_game_1s_under_standard_rules():
 
 
 def test_duplicate_matches_keep_the_first_dealer_seat_and_swap_the_strategies():
-    """docs/engine.md, README and ``match --help``: the replay plays the same deck sequence
-    with the strategies' seats swapped; the first dealer's seat stays, so the other
-    strategy deals the first hand."""
+    """docs/engine.md, docs/command-line.md and ``match --help``: the replay plays the same
+    deck sequence with the strategies' seats swapped; the first dealer's seat stays, so the
+    other strategy deals the first hand."""
     names = ("expert", "simple")
     df, hands = head_to_head_matches(
         load_rules("hollywood"), parse_players(",".join(names)), 100, seed=6, with_hands=True

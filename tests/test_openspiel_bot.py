@@ -443,10 +443,9 @@ def _steps(history) -> list[tuple[bool, int, str]]:
     return steps
 
 
-def test_the_readme_example_runs():
-    readme = (Path(__file__).parents[1] / "README.md").read_text()
-    section = readme.split("\n## OpenSpiel\n", 1)[1]
-    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+def test_the_openspiel_page_example_runs():
+    page = (Path(__file__).parents[1] / "docs" / "openspiel.md").read_text()
+    code = page.split("```python\n", 1)[1].split("```", 1)[0]
     namespace: dict = {}
     exec(code, namespace)
     assert namespace["returns"][0] == -namespace["returns"][1]

@@ -255,8 +255,8 @@ def test_moves_the_rules_refuse_name_their_rule():
     assert move_problem(hand, Discard(held[0], False)) is None
 
 
-def test_the_readme_transcript_is_what_play_prints(tmp_path, monkeypatch):
-    text = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+def test_the_play_page_transcript_is_what_play_prints(tmp_path, monkeypatch):
+    text = (Path(__file__).resolve().parents[1] / "docs" / "play.md").read_text()
     command = text.split("A real single hand\n(`printf '")[1].split("'")[0]
     block = text.split(command)[1].split("```\n")[1]
     monkeypatch.chdir(tmp_path)

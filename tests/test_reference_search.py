@@ -20,6 +20,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from hidden_info import REFERENCE, probe
 
 from gin_sim.experiments.simulate import simulate_deals, simulate_matches
 from gin_sim.game.cards import format_card
@@ -29,13 +30,14 @@ from gin_sim.game.match_start import parse_start
 from gin_sim.game.records import MATCH_FIELDS, record_to_dict
 from gin_sim.game.rng import Stream, deck_for_deal, deck_stream_state
 from gin_sim.game.rules import load_rules
-from gin_sim.kernels.enums import N_STRATEGY_PARAMS, StrategyParam
+from gin_sim.kernels.enums import ACTION_KNOCK, N_STRATEGY_PARAMS, StrategyParam
 from gin_sim.kernels.match_value import value_vector
 from gin_sim.kernels.search import (
     MEMORY_DISCARD,
     choose_nb,
     credit_score_nb,
     score_equity_nb,
+    screen_nb,
     search_scratch_nb,
     update_posterior_nb,
 )
@@ -60,7 +62,9 @@ from gin_sim.reference.search import (
     candidate_actions,
     choose,
     contradicted_passes,
+    describe_action,
     sample_world,
+    screened,
     shuffle,
 )
 from gin_sim.reference.views import view_from_situation
@@ -226,10 +230,10 @@ def test_search_changes_the_play():
 def test_kernel_figures_equal_the_references_at_every_search(rule_set, searcher):
     """At each decision of the search player (seat 1 here) in some deals, ``decide`` (the
     kernels' search at a position built from the plain view) returns the reference's action
-    and exactly its candidates, mean values and mean gains; its stream is the player's
-    after one number per earlier search."""
+    and exactly its candidates, mean values and mean gains, and those the screening
+    dropped with theirs; its stream is the player's after one number per earlier search."""
     rules = load_rules(rule_set)
-    compared = 0
+    compared = screened_out = 0
     for deal in range(6):
         events: list = []
         draws = 0
@@ -260,6 +264,17 @@ def test_kernel_figures_equal_the_references_at_every_search(rule_set, searcher)
                     g / figures.worlds for g in figures.gains
                 ]
                 assert figures.candidates[figures.chosen] == action
+                # The candidates the screening dropped, with their figures at the screen.
+                assert got.screen_worlds == figures.screen_worlds
+                dropped = figures.screened_out
+                assert [c.action for c in got.screened_out] == [
+                    describe_action(d.action, situation.phase) for d in dropped
+                ]
+                assert [(c.mean, c.gain) for c in got.screened_out] == [
+                    (d.sums / figures.screen_worlds, d.gains / figures.screen_worlds)
+                    for d in dropped
+                ]
+                screened_out += len(dropped)
                 compared += 1
             if isinstance(action, bool):
                 assert got.take == action
@@ -268,9 +283,41 @@ def test_kernel_figures_equal_the_references_at_every_search(rule_set, searcher)
             else:
                 assert (got.discard, got.knock) == (format_card(action.card), action.knock)
     assert compared > 40
+    assert (screened_out > 10) == (1 < searcher.screen < searcher.samples), screened_out
 
 
 # ------------------------------------------------------------------ the parts
+def test_the_kernels_screening_keeps_the_references_survivors_then_the_dropped_in_order():
+    """``screen_nb`` against ``reference.search.screened`` on random figures: the survivors
+    first, in order, then every dropped candidate in order with its figures unchanged (what
+    ``advise`` lists as screened out)."""
+    rng = np.random.default_rng(8)
+    dropped_any = 0
+    for _ in range(300):
+        n = int(rng.integers(2, 13))
+        worlds, keep = int(rng.integers(2, 20)), int(rng.integers(1, 4))
+        codes = [int(c) for c in rng.choice(52, n, replace=False)]
+        knocks = rng.random(n) < 0.15
+        candidates = np.array(
+            [c | ACTION_KNOCK if k else c for c, k in zip(codes, knocks, strict=True)], np.int64
+        )
+        sums = rng.normal(0, 30, n).round()
+        gains = sums - sums[0]
+        gain_squares = gains**2 / worlds + rng.random(n) * 400 * worlds
+        squares = sums**2 + rng.random(n) * 900
+        actions = [Discard(int(c), bool(k)) for c, k in zip(codes, knocks, strict=True)]
+        kept = screened(actions, list(sums), list(gains), list(gain_squares), worlds, keep)
+        order = kept + [c for c in range(n) if c not in kept]
+        figures = [a.copy() for a in (candidates, sums, squares, gains, gain_squares)]
+        m = screen_nb(n, keep, worlds, *figures)
+        assert m == len(kept)
+        originals = (candidates, sums, squares, gains, gain_squares)
+        for array, original in zip(figures, originals, strict=True):
+            assert array.tolist() == original[order].tolist()
+        dropped_any += m < n
+    assert dropped_any > 100
+
+
 def test_the_world_shuffle_is_the_deck_shuffle():
     cards = list(range(52))
     shuffle(cards, Stream(deck_stream_state(5, 9)))
@@ -410,6 +457,14 @@ def test_the_choice_after_screening_uses_only_the_worlds_it_did_not_see(
     assert figures.gains == (0.0, float(sum(after)))
     assert figures.gain_squares == (0.0, float(sum(x * x for x in after)))
     assert action == (actions[contender] if picked else actions[0])
+    # The others, dropped, with their figures over the 4 screening worlds, in order.
+    assert figures.screen_worlds == 4
+    assert [d.action for d in figures.screened_out] == [
+        a for c, a in enumerate(actions) if c not in (0, contender)
+    ]
+    for d in figures.screened_out:
+        assert d.sums == d.gains == -100 - 101 - 102 - 103
+        assert d.squares == d.gain_squares == sum((100 + w) ** 2 for w in range(4))
     # Every candidate played the 4 screening worlds, the two survivors the 4 others.
     assert len(script.calls) == 4 * len(actions) + 4 * 2
 
@@ -462,69 +517,50 @@ def test_worlds_keep_the_view_and_deal_the_unseen_cards():
                 break
 
 
-def _hidden_varied(hand: Hand, rng: random.Random) -> Hand:
-    """A copy of ``hand`` where everything its player to move may not see is changed: the
-    opponent's unshown cards and the stock dealt again from their union, the cards dealt
-    and drawn before the stock's top reordered, and (at an offer or a draw) the opponent's
-    last take replaced by another card."""
-    other = copy.deepcopy(hand)
-    table, opp = other.table, 1 - hand.to_move
-    free = [c for c in range(52) if (table.hands[opp] & ~table.taken[opp]) >> c & 1]
-    pool = free + table.deck[table.stock_pos :]
-    rng.shuffle(pool)
-    table.hands[opp] = table.taken[opp] | sum(1 << c for c in pool[: len(free)])
-    table.deck[table.stock_pos :] = pool[len(free) :]
-    for start, stop in ((0, 20), (21, table.stock_pos)):
-        part = table.deck[start:stop]
-        rng.shuffle(part)
-        table.deck[start:stop] = part
-    for i in range(51, -1, -1):
-        table.stock_masks[i] = table.stock_masks[i + 1] | 1 << table.deck[i]
-    table.check()
-    if other.phase != DISCARD:
-        other.taken_card = rng.choice(pool)
-    return other
-
-
-def _searched(hand: Hand) -> tuple:
-    """The action of the player to move in (a copy of) ``hand`` and its search's figures."""
+def _searched(hand: Hand, leak: int = 0) -> tuple:
+    """The action of the player to move in (a copy of) ``hand`` and its search's figures;
+    ``leak`` is mixed into the searcher's stream (a peeking variant, tests/hidden_info.py)."""
     hand = copy.deepcopy(hand)  # deciding draws from the searcher's stream
+    hand.players[hand.to_move].stream.state ^= leak
     events: list = []
     hand._trace = events
     return hand.decide(), [e[3] for e in events if e[0] == "search"]
 
 
-@pytest.mark.parametrize("leak", [False, True])
-def test_a_search_reads_only_what_its_player_may_know(monkeypatch, leak):
-    """Searches played from two positions that differ only in what the searcher may not see
-    give the same action and the same figures. With a leaky situation (the opponent's whole
-    hand counted as cards it is known to hold), they differ: the comparison can fail."""
+def _searcher_positions() -> list[Hand]:
+    """Copies of the hands of a few deals at each decision of seat 0, a search player."""
     rules = load_rules("hollywood")
-    if leak:
-        honest = Hand.situation
-
-        def leaky(hand: Hand, view):
-            hidden = hand.table.hands[1 - hand.to_move]
-            return honest(hand, replace(view, opp_taken=view.opp_taken | hidden))
-
-        monkeypatch.setattr(Hand, "situation", leaky)
-    searcher = mc("mc-fast", samples=2, infer=True)
-    rng = random.Random(3)
-    searched = differ = 0
-    for deal in range(4):
-        pair = (searcher, load_strategy("simple"))
+    pair = (mc("mc-fast", samples=2, infer=True), load_strategy("simple"))
+    positions = []
+    for deal in range(6):
         hand = Hand.dealt(deck_for_deal(SEED, deal), rules, pair, deal % 2, SEED, deal, None)
         while hand.phase != "over":
             if hand.to_move == 0:
-                first = _searched(hand)
-                differ += _searched(_hidden_varied(hand, rng)) != first
-                searched += bool(first[1])
+                positions.append(copy.deepcopy(hand))
             hand.apply(hand.decide())
-    assert searched > 15
-    if leak:
-        assert differ > 5
-    else:
-        assert differ == 0
+    return positions
+
+
+def test_a_search_reads_only_what_its_player_may_know():
+    """The probe of tests/hidden_info.py on the reference engine's search: the action and
+    the figures are the same with every field hidden from the searcher varied, and a
+    peeking variant for each field is caught."""
+    probed = probe(_searched, _searcher_positions(), 3, REFERENCE, least_varied=10, least_caught=5)
+    assert sum(bool(answer[1]) for answer in probed.answers) > 15  # searches, not gin
+
+
+def test_the_probe_catches_a_search_whose_situation_shows_the_opponents_hand(monkeypatch):
+    """A leaky situation (the opponent's whole hand counted as cards it is known to hold):
+    the reference probe fails on it."""
+    honest = Hand.situation
+
+    def leaky(hand: Hand, view):
+        hidden = hand.table.hands[1 - hand.to_move]
+        return honest(hand, replace(view, opp_taken=view.opp_taken | hidden))
+
+    monkeypatch.setattr(Hand, "situation", leaky)
+    with pytest.raises(AssertionError, match="a field hidden from the player changed"):
+        probe(_searched, _searcher_positions(), 3, REFERENCE, least_varied=10, least_caught=5)
 
 
 def test_reference_matches_with_a_search_player_equal_the_kernels():

@@ -458,3 +458,24 @@ def test_every_report_says_what_a_longer_run_adds_with_its_command(default_set):
         # --help is eager: the options are parsed (an unknown one fails) but nothing runs
         result = runner.invoke(app, [*longer[1:], "--help"])
         assert result.exit_code == 0, (folder, result.output)
+
+
+def test_same_play_names_the_rule_sets_whose_play_figures_are_equal():
+    """The variants report says rule sets play alike only when every play figure is equal
+    (``same_play``); a points figure may differ, one play figure's last digit may not."""
+    from types import SimpleNamespace
+
+    from gin_sim.reports.variants import PLAY_FIGURES, same_play
+
+    def sweep(play, points):
+        rows = [
+            {"figure": f, "threshold": 10, "mean": m}
+            for f, m in zip(PLAY_FIGURES, play, strict=True)
+        ]
+        rows.append({"figure": "net points per hand", "threshold": 10, "mean": points})
+        return SimpleNamespace(figures=pd.DataFrame(rows))
+
+    play = [0.5 + i / 10 for i in range(len(PLAY_FIGURES))]
+    nudged = [*play[:-1], play[-1] + 1e-12]
+    sweeps = {"a": sweep(play, 0.5), "b": sweep(play, 0.3), "c": sweep(nudged, 0.5)}
+    assert same_play(sweeps) == ["a", "b"]

@@ -1,9 +1,11 @@
 """Search players (kind mc, docs/strategies.md "Search players") on the kernels.
 
-What a searcher may know is tested on the kernels themselves: changing every field of the
-position it cannot see (the opponent's unshown cards, the stock, the deal, the cards drawn
-from the stock, the opponent's last stock draw) leaves each decision and each figure of the
-search unchanged, while a peeking test double that reads any one of those fields changes.
+What a searcher may know is tested on the kernels themselves, by the shared probe of
+tests/hidden_info.py: changing every field of the position it cannot see (the opponent's
+unseen cards, the stock's order, the deal, the cards drawn from the stock, the opponent's
+last stock draw) leaves each decision and each figure of the search unchanged (plain,
+screening, score-aware, with an opponent panel's posterior), while a peeking variant that
+reads any one of those fields is caught.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 import pytest
+from hidden_info import decision_positions, probe, same
 from typer.testing import CliRunner
 
 from gin_sim.experiments.simulate import (
@@ -23,7 +26,7 @@ from gin_sim.experiments.simulate import (
 from gin_sim.game.config import ConfigError
 from gin_sim.game.rules import load_rules
 from gin_sim.interfaces.cli import app
-from gin_sim.kernels.enums import MAX_PANEL, Phase, PositionMask, PositionSlot
+from gin_sim.kernels.enums import MAX_PANEL, Phase, PositionSlot
 from gin_sim.kernels.playout import scratch_nb
 from gin_sim.kernels.position import apply_nb, deal_nb, family_action_nb, set_score_nb
 from gin_sim.kernels.search import MEMORY_DISCARD, MEMORY_TURN, search_nb, search_scratch_nb
@@ -39,106 +42,11 @@ def tiny(name: str = "mc-fast", *more: str):
     return load_strategy(name, [*TINY, *more])
 
 
-def _positions(rules, opponent, n_deals, seed):
-    """Positions where seat 0 (the searcher) decides, reached by playing the family
-    ``opponent`` for both seats (masks, state copies)."""
-    family = strategies_to_kernel((opponent, opponent), rules)
-    table = load_undercut_table()
-    rules_vector = rules.to_kernel()
-    streams, masks, state = scratch_nb()[:3]
-    rng = np.random.default_rng(seed)
-    found = []
-    for _ in range(n_deals):
-        deal_nb(
-            rng.permutation(52).astype(np.int8), int(rng.integers(2)), rules_vector, masks, state
-        )
-        stop = int(rng.integers(1, 12))
-        decisions = 0
-        while state[PositionSlot.PHASE] != Phase.OVER:
-            player = state[PositionSlot.PLAYER]
-            if player == 0:
-                decisions += 1
-                if decisions == stop:
-                    found.append((masks.copy(), state.copy()))
-                    break
-            action = family_action_nb(
-                family[player], masks, state, rules_vector, table, streams, player
-            )
-            apply_nb(masks, state, rules_vector, action)
-    return found
-
-
-# The fields of a position (kernels/position.py) that seat 0, deciding, may not see, each
-# with what it holds. The rest is public or its own: its hand, what either player took from
-# the pile or passed, the pile in order (beyond PILE_SIZE, cards taken from it), the counts,
-# the phase, the dealer, the knock limit, the upcard DECK[20].
-def _unshown(masks, state):  # HAND[1] less TAKEN[1]: the opponent's cards not shown
-    return (int(masks[PositionMask.HAND + 1] & ~masks[PositionMask.TAKEN + 1]),)
-
-
-def _stock(masks, state):  # DECK[STOCK_POS:], in order
-    return tuple(int(c) for c in state[PositionSlot.DECK + state[PositionSlot.STOCK_POS] :])
-
-
-def _deal(masks, state):  # DECK[:20]: who was dealt what, in which order
-    return tuple(int(c) for c in state[PositionSlot.DECK : PositionSlot.DECK + 20])
-
-
-def _drawn(masks, state):  # DECK[21:STOCK_POS]: the cards drawn from the stock so far
-    stock_pos = int(state[PositionSlot.STOCK_POS])
-    return tuple(int(c) for c in state[PositionSlot.DECK + 21 : PositionSlot.DECK + stock_pos])
-
-
-def _last_take(masks, state):  # TAKEN_CARD at an offer or a draw: the opponent's last take
-    if state[PositionSlot.PHASE] == Phase.DISCARD:
-        return ()  # then it is the card seat 0 just took
-    return (int(state[PositionSlot.TAKEN_CARD]),)
-
-
-HIDDEN_FIELDS = {
-    "the opponent's unshown cards": _unshown,
-    "the stock": _stock,
-    "the deal": _deal,
-    "the cards drawn from the stock": _drawn,
-    "the opponent's last stock draw": _last_take,
-}
-
-
-def _vary_hidden(masks, state, rng):
-    """The same view for seat 0 with every hidden field changed (HIDDEN_FIELDS): the
-    opponent's unshown cards and the stock dealt again from their union, each such card
-    renamed alike wherever it appears (deal, draws, last take); the deal, the draws and the
-    stock reordered; the opponent's last take, when it came from the stock, replaced by
-    another card it may have drawn (one it holds unshown, or the pile's top it discarded)."""
-    masks, state = masks.copy(), state.copy()
-    deck = state[PositionSlot.DECK :]  # a view: writes go to ``state``
-    stock_pos = int(state[PositionSlot.STOCK_POS])
-    unshown = _unshown(masks, state)[0]
-    pool = [c for c in range(52) if unshown >> c & 1] + [int(c) for c in deck[stock_pos:]]
-    renamed = dict(zip(pool, (int(c) for c in rng.permutation(pool)), strict=True))
-    hand = int(masks[PositionMask.TAKEN + 1])
-    for card in range(52):
-        if unshown >> card & 1:
-            hand |= 1 << renamed[card]
-    masks[PositionMask.HAND + 1] = np.uint64(hand)
-    for j in range(52):
-        if j != 20 and int(deck[j]) in renamed:
-            deck[j] = renamed[int(deck[j])]
-    for segment in (deck[:20], deck[21:stock_pos], deck[stock_pos:]):
-        rng.shuffle(segment)
-    taken = PositionSlot.TAKEN_CARD
-    stock_draw = state[PositionSlot.PHASE] != Phase.DISCARD and not state[PositionSlot.FROM_PILE]
-    if stock_draw and state[taken] >= 0:
-        top = int(state[PositionSlot.PILE + state[PositionSlot.PILE_SIZE] - 1])
-        could = [c for c in range(52) if _unshown(masks, state)[0] >> c & 1] + [top]
-        state[taken] = rng.choice([c for c in could if c != state[taken]])
-    return masks, state
-
-
 def _search(params, masks, state, rules, leak=0, equity=NO_TABLES):
     """Seat 0's search at a position: (action, counts, then the value sums, their squares,
-    the gains and their squares per candidate). ``leak`` is mixed into its random stream;
-    ``equity``: the seats' game tables (score-aware searchers)."""
+    the gains and their squares per candidate). ``leak`` is mixed into its random stream
+    (a peeking variant, tests/hidden_info.py); ``equity``: the seats' game tables
+    (score-aware searchers)."""
     streams = np.array([12345 ^ leak, 678], np.uint64)
     search = search_scratch_nb()
     action = search_nb(
@@ -157,22 +65,6 @@ def _search(params, masks, state, rules, leak=0, equity=NO_TABLES):
     return (int(action), tuple(int(x) for x in search[13]), *figures)
 
 
-def _same(first, second):
-    arrays = zip(first[2:], second[2:], strict=True)
-    return first[:2] == second[:2] and all(np.array_equal(a, b) for a, b in arrays)
-
-
-def _peeking(read):
-    """A test double of a search player that reads one hidden field: ``search_nb`` with the
-    field's content mixed into its random stream, so its worlds depend on that field."""
-
-    def search(params, masks, state, rules):
-        leak = hash(read(masks, state)) & (2**63 - 1)
-        return _search(params, masks, state, rules, leak)
-
-    return search
-
-
 PROBE_SETTINGS = [
     (HOLLYWOOD, ["infer=true"]),
     (STANDARD, ["infer=true"]),
@@ -182,25 +74,22 @@ PROBE_SETTINGS = [
 
 
 def _probe_positions(rules):
-    """Positions where seat 0 decides, each with the same view and every hidden field varied."""
-    rng = np.random.default_rng(5)
-    for masks, state in _positions(rules, load_strategy("expert"), 120, seed=3):
-        yield (masks, state), _vary_hidden(masks, state, rng)
+    """Positions where seat 0 (the searcher) decides, reached by expert playing both seats."""
+    expert = load_strategy("expert")
+    return decision_positions(rules, (expert, expert), 120, seed=3)
 
 
 @pytest.mark.parametrize(("rules", "settings"), PROBE_SETTINGS)
 def test_hidden_fields_never_change_a_search(rules, settings):
+    """The probe of tests/hidden_info.py (every hidden field varied, a peeking variant for
+    each caught) on the search's action and every figure."""
     searcher = strategies_to_kernel((tiny("mc", *settings), load_strategy("simple")), rules)[0]
-    searched = 0
-    varied = dict.fromkeys(HIDDEN_FIELDS, 0)
-    for position, other in _probe_positions(rules):
-        first = _search(searcher, *position, rules)
-        assert _same(first, _search(searcher, *other, rules))
-        searched += first[1][1] > 0
-        for name, read in HIDDEN_FIELDS.items():
-            varied[name] += read(*position) != read(*other)
-    assert searched > 50
-    assert min(varied.values()) >= 20, varied  # each field varied at many positions
+
+    def searched(position, leak):
+        return _search(searcher, *position, rules, leak)
+
+    probed = probe(searched, _probe_positions(rules), seed=5)
+    assert sum(answer[1][1] > 0 for answer in probed.answers) > 50  # most positions searched
 
 
 def _with_score(state, totals, entered):
@@ -211,8 +100,9 @@ def _with_score(state, totals, entered):
 
 
 def test_hidden_fields_never_change_a_score_aware_search():
-    """The probe with a searcher playing for the match from a Hollywood score: the score
-    reaches its search (another score changes some searches), the hidden fields never do."""
+    """The probe with a searcher playing for the match from a Hollywood score (its values
+    are changes of match equity, players/search_value.py): the score reaches its search
+    (another score changes some searches), the hidden fields never do."""
     rules = HOLLYWOOD
     strategy = tiny("mc", "infer=true", "value=match")
     searcher = strategies_to_kernel((strategy, load_strategy("simple")), rules)[0]
@@ -221,30 +111,18 @@ def test_hidden_fields_never_change_a_score_aware_search():
         (((90, 40, 0), (85, 70, 20)), ((1, 1, 0), (1, 1, 1))),
         (((20, 0, 0), (95, 60, 0)), ((1, 0, 0), (1, 1, 0))),
     ]
-    searched = moved = 0
-    for (masks, state), (other_masks, other_state) in _probe_positions(rules):
-        first = _search(searcher, masks, _with_score(state, *scores[0]), rules, equity=equity)
-        again = _search(
-            searcher, other_masks, _with_score(other_state, *scores[0]), rules, equity=equity
-        )
-        assert _same(first, again)
-        elsewhere = _search(searcher, masks, _with_score(state, *scores[1]), rules, equity=equity)
-        searched += first[1][1] > 0
-        moved += not _same(first, elsewhere)
-    assert searched > 50 and moved > 20, (searched, moved)
 
+    def searched(position, leak, score=scores[0]):
+        masks, state = position
+        return _search(searcher, masks, _with_score(state, *score), rules, leak, equity)
 
-@pytest.mark.parametrize("field", HIDDEN_FIELDS)
-def test_the_probe_catches_a_searcher_that_reads_any_hidden_field(field):
-    """A peeking double for each hidden field in turn: the probe above finds positions where
-    its search changes (the honest search, through the same helper, never does)."""
-    rules, settings = PROBE_SETTINGS[0]
-    searcher = strategies_to_kernel((tiny("mc", *settings), load_strategy("simple")), rules)[0]
-    peek = _peeking(HIDDEN_FIELDS[field])
-    caught = 0
-    for position, other in _probe_positions(rules):
-        caught += not _same(peek(searcher, *position, rules), peek(searcher, *other, rules))
-    assert caught >= 10, caught
+    probed = probe(searched, _probe_positions(rules), seed=5)
+    moved = sum(
+        not same(answer, searched(position, 0, scores[1]))
+        for position, answer in zip(probed.positions, probed.answers, strict=True)
+    )
+    searched_at = sum(answer[1][1] > 0 for answer in probed.answers)
+    assert searched_at > 50 and moved > 20, (searched_at, moved)
 
 
 def test_permuting_undrawn_stock_cards_never_changes_a_record():
@@ -434,45 +312,28 @@ def _panel_search(params, masks, state, rules, discard, leak=0):
     return tuple(figures)
 
 
-def _same_turn(first, second):
-    return all(
-        np.array_equal(a, b) if isinstance(a, np.ndarray) else a == b
-        for a, b in zip(first, second, strict=True)
-    )
-
-
 @pytest.mark.parametrize(
     ("rules", "worlds"), [(HOLLYWOOD, "false"), (STANDARD, "false"), (STANDARD, "true")]
 )
 def test_hidden_fields_never_change_the_opponent_panels_posterior(rules, worlds):
-    """The probe for a panel searcher after the opponent's turn: its posterior moves (the
-    opponent's public turn reaches it) and, like the searches of that turn (the draw and
-    the discard; with ``panel_worlds`` their worlds drawn from the posterior), is the same
-    whatever the hidden fields hold; a double that reads the opponent's unshown cards is
-    caught."""
+    """The probe of tests/hidden_info.py for a panel searcher after the opponent's turn:
+    its posterior moves (the opponent's public turn reaches it) and, like the searches of
+    that turn (the draw and the discard; with ``panel_worlds`` their worlds drawn from the
+    posterior), is the same whatever the hidden fields hold; a peeking variant for each
+    hidden field is caught."""
     searcher = strategies_to_kernel(
         (tiny("mc", "infer=true", PANEL, f"panel_worlds={worlds}"), load_strategy("simple")),
         rules,
     )[0]
-    rng = np.random.default_rng(7)
-    moved = caught = 0
-    varied = dict.fromkeys(HIDDEN_FIELDS, 0)
+
+    def turn(position, leak):
+        masks, state, discard = position
+        return _panel_search(searcher, masks, state, rules, discard, leak)
+
     positions = _answered_positions(rules, 80, seed=11)
-    for masks, state, discard in positions:
-        other = _vary_hidden(masks, state, rng)
-        first = _panel_search(searcher, masks, state, rules, discard)
-        assert _same_turn(first, _panel_search(searcher, *other, rules, discard))
-        moved += not np.allclose(first[6][:5], 0.2)
-        for name, read in HIDDEN_FIELDS.items():
-            varied[name] += read(masks, state) != read(*other)
-        peek = [hash(_unshown(*p)) & (2**63 - 1) for p in ((masks, state), other)]
-        caught += not _same_turn(
-            _panel_search(searcher, masks, state, rules, discard, peek[0]),
-            _panel_search(searcher, *other, rules, discard, peek[1]),
-        )
+    probed = probe(turn, positions, seed=7, least_varied=10)
+    moved = sum(not np.allclose(answer[6][:5], 0.2) for answer in probed.answers)
     assert len(positions) > 30 and moved > 0.9 * len(positions), (len(positions), moved)
-    assert min(varied.values()) >= 10, varied
-    assert caught >= 10, caught
 
 
 def test_panel_worlds_change_the_searches_of_an_answered_turn():
@@ -490,6 +351,6 @@ def test_panel_worlds_change_the_searches_of_an_answered_turn():
     for masks, state, discard in _answered_positions(STANDARD, 40, seed=13):
         plain, drawn = (_panel_search(p, masks, state, STANDARD, discard) for p in searchers)
         assert np.array_equal(plain[6], drawn[6])
-        changed[Phase.DRAW] += not _same_turn(plain[:6], drawn[:6])
-        changed[Phase.DISCARD] += not _same_turn(plain[7:], drawn[7:])
+        changed[Phase.DRAW] += not same(plain[:6], drawn[:6])
+        changed[Phase.DISCARD] += not same(plain[7:], drawn[7:])
     assert min(changed.values()) >= 5, changed

@@ -211,3 +211,16 @@ def test_a_games_memory_outlives_the_prepared_strategy_cache(monkeypatch):
     for game in ("h", "i"):  # two more games: "g" is the least recently used and goes
         server.answer(request | {"game": game, "view": views[0]})
     assert server.answer(request | {"view": views[2]})["memory"] == "new"
+
+
+def test_the_same_request_without_a_game_gets_the_same_answer():
+    """docs/serve.md: a request without ``game`` is answered from itself alone, so the
+    same request gets the same answer, a search's figures included (another seed, other
+    worlds: the comparison can fail)."""
+    from gin_sim.interfaces.serve import Server
+
+    server = Server("hollywood", "mc-fast")
+    request = {"view": VIEW, "seed": 3}
+    first = server.answer(request)
+    assert first["candidates"] and server.answer({"view": VIEW, "seed": 4}) != first
+    assert server.answer(request) == first

@@ -192,7 +192,8 @@ def take_cells(takes: pd.DataFrame, by: Sequence[str] = ("kind",)) -> pd.DataFra
 
 # ------------------------------------------------------------------- knock line
 LINE_COLUMNS = [
-    "line", "low", "high", "crossing", "intercept", "slope", "threshold", "positions", "deals",
+    "line", "low", "high", "crossing", "direction", "intercept", "slope", "threshold",
+    "positions", "deals",
 ]  # fmt: skip
 FIT_COLUMNS = [
     "deadwood", "positions", "cell_mean", "fitted", "fitted_low", "fitted_high", "residual",
@@ -216,13 +217,19 @@ def _fit(w: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return a, b
 
 
-def _crossing(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Where the fitted gain crosses 0, ``-a / b``, for a falling line; ±inf where it does
-    not fall (_LINE_MIDDLE's rule); NaN where there is no line."""
+def _crossing(a: np.ndarray, b: np.ndarray, rising: bool) -> np.ndarray:
+    """Where the fitted gain crosses 0, ``-a / b``, for resamples whose line turns the same
+    way as the estimate's (``rising``: knock above the line; else below it). A resample
+    whose line is flat or turns the other way has no crossing of that kind: it counts as
+    the end of the scale that says what it advises at mid-range (_LINE_MIDDLE's gain):
+    knocking everywhere is a falling line at +inf and a rising one at -inf, knocking
+    nowhere the opposite. NaN where there is no line."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        falling = -a / b
-        flat = np.where(a + b * _LINE_MIDDLE > 0, np.inf, -np.inf)
-    return np.where(np.isnan(b), np.nan, np.where(b < 0, falling, flat))
+        crossing = -a / b
+        knocks_everywhere = a + b * _LINE_MIDDLE > 0
+        end = np.where(knocks_everywhere == rising, -np.inf, np.inf)
+    same_way = (b > 0) if rising else (b < 0)
+    return np.where(np.isnan(b), np.nan, np.where(same_way, crossing, end))
 
 
 def _threshold(a: float, b: float, limit: int) -> int:
@@ -256,17 +263,20 @@ def knock_model(
     Per group, the gain of knocking is fitted on the deadwood 1 to 10 by weighted least
     squares (each position weighted by ``weight``): ``gain = a + b * deadwood``. The knock
     line is the deadwood where the fitted gain crosses 0, ``-a / b``, a real number not
-    clipped to the deadwoods that exist (above 10: knocking gains at every deadwood
-    allowed, and the gain would reach 0 near the line); a line that does not fall
-    (``b >= 0``) has no crossing (``crossing`` False, ``line`` NaN). Intervals are the 2.5
-    and 97.5 percentiles of LINE_RESAMPLES cluster-bootstrap resamples of the group's
-    deals (a resample draws deals with replacement and takes all their rows), seeded by
-    ``seed`` and the group's place, so the table is reproducible; a resample whose line
-    does not fall counts as ±inf (``_crossing``). A group with positions from fewer than
-    MIN_LINE_DEALS deals, or at fewer than MIN_LINE_DEADWOODS deadwoods, gets no line.
+    clipped to the deadwoods that exist. Its ``direction`` says which side knocks: a
+    falling line (``b < 0``, "below") says knock at deadwood below the line (above 10:
+    at every deadwood allowed; below 1: only for gin); a rising one (``b > 0``, "above")
+    says knock above it and play on below, for gin (below 1: knock at every deadwood;
+    above 10: only for gin). Only a flat fit (``b == 0``) has no crossing (``crossing``
+    False, ``line`` NaN). Intervals are the 2.5 and 97.5 percentiles of LINE_RESAMPLES
+    cluster-bootstrap resamples of the group's deals (a resample draws deals with
+    replacement and takes all their rows), seeded by ``seed`` and the group's place, so
+    the table is reproducible; a resample whose line turns the other way counts as ±inf
+    (``_crossing``). A group with positions from fewer than MIN_LINE_DEALS deals, or at
+    fewer than MIN_LINE_DEADWOODS deadwoods, gets no line.
 
     Returns (line, fit). ``line``: per group ``line``, ``low``, ``high``, ``crossing``,
-    ``intercept`` ``a``, ``slope`` ``b``, ``threshold`` (``_threshold``), ``positions``
+    ``direction``, ``intercept`` ``a``, ``slope`` ``b``, ``threshold`` (``_threshold``), ``positions``
     (rows of deadwood 1 to 10) and ``deals``. ``fit``: per group and deadwood 1 to 10 the
     positions, the cell's mean gain per decision, the fitted gain and the residual (cell
     mean less fit), each fitted figure with its bootstrap interval: a residual interval
@@ -295,17 +305,18 @@ def knock_model(
         boot_a, boot_b, boot_mean = _resample(cell_w, cell_y, np.random.default_rng([seed, place]))
         if not enough:
             boot_a = boot_b = np.full(LINE_RESAMPLES, np.nan)
-        boot_line = _crossing(boot_a, boot_b)
+        boot_line = _crossing(boot_a, boot_b, rising=bool(b > 0))
         boot_fitted = boot_a[:, None] + boot_b[:, None] * LINE_DEADWOOD
         boot_residual = boot_mean - boot_fitted
         line_low, line_high = _quantiles(boot_line) if enough else (np.nan, np.nan)
         lines.append(
             values
             | {
-                "line": -a / b if b < 0 else math.nan,
+                "line": -a / b if b != 0 else math.nan,
                 "low": float(line_low),
                 "high": float(line_high),
-                "crossing": bool(b < 0),
+                "crossing": bool(b != 0),
+                "direction": "below" if b < 0 else "above" if b > 0 else "",
                 "intercept": a,
                 "slope": b,
                 "threshold": _threshold(a, b, highest_deadwood(group)),

@@ -14,9 +14,11 @@
    uncertainty of the measured distribution (``model_interval``).
 
 The assumption behind 2 and 3: hands are independent given the dealer, and nobody plays
-differently by the score. Every gin-sim player today plays each hand for its points, so
-it holds for them; ``validate_*`` checks cells against direct simulation, where the
-cards are played from the state (``match --start``).
+differently by the score. ``check_hand_by_hand`` refuses players for whom it fails by
+construction (``Strategy.score_readings``: ``closing_distance``, score-aware searchers,
+panels that learn across hands); ``equity_study`` checks cells against direct
+simulation, where the cards are played from the state (``match --start``), and a cell
+that disagrees is the report's first finding.
 """
 
 from __future__ import annotations
@@ -315,6 +317,17 @@ class EquityStudy:
 HEAT_PHASES = ("game 1 open", "game 2 open, I won game 1", "game 2 open, I lost game 1")
 
 
+def check_hand_by_hand(players: tuple[Strategy, Strategy], rules: Rules) -> None:
+    """A ``ConfigError`` when either player plays a hand by the score or by earlier hands:
+    the tables' model (hands independent given the dealer) would not hold for it."""
+    for strategy in players:
+        readings = strategy.score_readings(rules)
+        if readings:
+            raise ConfigError(
+                f'strategy {strategy.name!r} plays by the score or by earlier hands ({"; ".join(readings)}): report equity\'s model assumes hands are independent given the dealer, so it takes only players that play each hand for its points (closing_distance = 0, value = "hand", panel_memory = "hand")'
+            )
+
+
 def study_steps(games: int, matches: int) -> int:
     """Progress steps of ``equity_study``: hands, the game table, validations, the match."""
     return 3 + (len(GAME_CELLS) if games else 0) + (len(VALIDATED_STATES) if matches else 0)
@@ -335,6 +348,7 @@ def equity_study(
         raise ConfigError(
             f"game_target = {rules.game_target}: report equity takes targets up to {MAX_TARGET} (its table has a row per score pair)"
         )
+    check_hand_by_hand(players, rules)
     step = on_step or (lambda done: None)
     outcomes = measure_outcomes(rules, players, deals, seed)
     step(1)

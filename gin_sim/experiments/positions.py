@@ -80,7 +80,7 @@ from gin_sim.kernels.enums import (
     Phase,
     PositionSlot,
 )
-from gin_sim.kernels.rng import evaluation_key_nb
+from gin_sim.kernels.rng import STREAM_DOMAINS, evaluation_key_nb
 from gin_sim.kernels.search import mean_gain_nb
 from gin_sim.players.calibration import load_undercut_table
 from gin_sim.players.decide import (
@@ -615,7 +615,7 @@ def evaluate_frame(
 
 
 # The stream domain of the check against play (``play_headline``): not the worlds' stream.
-_CHECK_DOMAIN = 0x1F83D9ABFB41BD6B
+_CHECK_DOMAIN = STREAM_DOMAINS["check"]
 
 
 def headline_actions(frame: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:

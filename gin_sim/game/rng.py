@@ -14,13 +14,14 @@ True
 from __future__ import annotations
 
 from gin_sim.game.cards import N_CARDS
+from gin_sim.kernels.rng import STREAM_DOMAINS
 
 MASK64 = (1 << 64) - 1
 GOLDEN_GAMMA = 0x9E3779B97F4A7C15
-DECK_KEY = 0x6A09E667F3BCC908
-PLAYER_KEY = 0xBB67AE8584CAA73B
-SAMPLE_KEY = 0x3C6EF372FE94F82B  # which decisions of a deal a positions dataset keeps
-EVALUATION_KEY = 0xA54FF53A5F1D36F1  # the worlds of a position's evaluation
+DECK_KEY = STREAM_DOMAINS["deck"]
+PLAYER_KEY = STREAM_DOMAINS["player"]
+SAMPLE_KEY = STREAM_DOMAINS["sample"]  # which decisions of a deal a positions dataset keeps
+EVALUATION_KEY = STREAM_DOMAINS["evaluation"]  # the worlds of a position's evaluation
 
 
 def mix(z: int) -> int:

@@ -23,7 +23,13 @@ from typing import Any
 
 from gin_sim.game.cards import N_CARDS, format_card, parse_card_list
 from gin_sim.game.config import shown
-from gin_sim.players.decide import HAND_SIZE, STOCK_AFTER_DEAL, Decision, candidate_table
+from gin_sim.players.decide import (
+    HAND_SIZE,
+    STOCK_AFTER_DEAL,
+    Candidate,
+    Decision,
+    candidate_table,
+)
 
 PHASES = ("offer", "draw", "discard")
 CARD_FIELDS = ("hand", "pile", "own_taken", "opp_taken", "own_passed", "opp_passed", "taken")
@@ -123,21 +129,35 @@ def advice_lines(
     lines = [f"{strategy} would {action}"]
     if decision.candidates:
         unit = "change in your game or match equity in %" if by_score else "points from your side"
-        shown = decision.candidates
-        if by_score:  # equity changes are fractions of a game or match: read as percentages
-            shown = tuple(
-                replace(c, mean=100 * c.mean, low=100 * c.low, high=100 * c.high, gain=100 * c.gain)
-                for c in shown
-            )
         lines.append(
             f"  it searched {decision.worlds} worlds (mean {unit}, 95% interval,"
             " gain over its first candidate):"
         )
-        lines += candidate_table(shown, decision.chosen, indent=2)
+        lines += candidate_table(_shown(decision.candidates, by_score), decision.chosen, indent=2)
         best = max(range(len(decision.candidates)), key=lambda c: decision.candidates[c].mean)
         if best != decision.chosen and not math.isnan(decision.candidates[best].low):
             lines.append(
                 f"  (it keeps {decision.candidates[decision.chosen].action} unless another is"
                 " clearly better: docs/strategies.md, 'Search players')"
             )
+    if decision.screened_out:
+        lines.append(
+            f"  its screening dropped these after its first {decision.screen_worlds} worlds:"
+            " clearly worse than its first candidate, or not among its best discards"
+        )
+        lines.append(
+            "  (their figures over those worlds; docs/strategies.md, 'Search players', step 4b):"
+        )
+        lines += candidate_table(_shown(decision.screened_out, by_score), -1, indent=2)
     return lines
+
+
+def _shown(candidates: tuple[Candidate, ...], by_score: bool) -> tuple[Candidate, ...]:
+    """Candidates as advice shows them: equity changes (``by_score``), fractions of a game
+    or a match, read as percentages; points as they are."""
+    if not by_score:
+        return candidates
+    return tuple(
+        replace(c, mean=100 * c.mean, low=100 * c.low, high=100 * c.high, gain=100 * c.gain)
+        for c in candidates
+    )

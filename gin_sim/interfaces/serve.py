@@ -31,7 +31,7 @@ from collections.abc import Iterator
 from typing import IO, Any
 
 from gin_sim.game.config import shown
-from gin_sim.players.decide import Decider, Decision, OpponentMemory
+from gin_sim.players.decide import Candidate, Decider, Decision, OpponentMemory
 
 PROTOCOL_VERSION = 2  # 2: hand_end requests, hand_number, the memory answer field
 MAX_LINE = 1 << 20  # bytes of one request line: a view is a few hundred
@@ -58,7 +58,9 @@ def decision_document(decision: Decision) -> dict[str, Any]:
     ``discard`` and ``knock`` for a discard; ``big_gin``; ``drawn`` (random numbers
     used, when any); for a search, ``worlds``,
     ``chosen`` and each candidate's ``action``, ``mean``, ``low``, ``high`` and ``gain``
-    (an interval that is not known, from fewer than 2 worlds, is null)."""
+    (an interval that is not known, from fewer than 2 worlds, is null); for a search whose
+    screening dropped candidates, ``screen_worlds`` and those in ``screened_out``, alike
+    (their figures over the screening worlds)."""
     document: dict[str, Any] = {"action": decision.action}
     if decision.take is not None:
         document["take"] = decision.take
@@ -72,17 +74,21 @@ def decision_document(decision: Decision) -> dict[str, Any]:
     if decision.candidates:
         document["worlds"] = decision.worlds
         document["chosen"] = decision.chosen
-        document["candidates"] = [
-            {
-                "action": c.action,
-                "mean": c.mean,
-                "low": None if math.isnan(c.low) else c.low,
-                "high": None if math.isnan(c.high) else c.high,
-                "gain": c.gain,
-            }
-            for c in decision.candidates
-        ]
+        document["candidates"] = [_candidate_document(c) for c in decision.candidates]
+    if decision.screened_out:
+        document["screen_worlds"] = decision.screen_worlds
+        document["screened_out"] = [_candidate_document(c) for c in decision.screened_out]
     return document
+
+
+def _candidate_document(c: Candidate) -> dict[str, Any]:
+    return {
+        "action": c.action,
+        "mean": c.mean,
+        "low": None if math.isnan(c.low) else c.low,
+        "high": None if math.isnan(c.high) else c.high,
+        "gain": c.gain,
+    }
 
 
 class RequestError(ValueError):

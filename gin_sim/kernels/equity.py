@@ -20,9 +20,9 @@ from numba import njit
 
 from gin_sim.kernels.enums import MatchStartSlot
 from gin_sim.kernels.match import credit_nb, final_tallies_nb, load_start_nb
-from gin_sim.kernels.rng import next_nb, splitmix64_nb
+from gin_sim.kernels.rng import STREAM_DOMAINS, next_nb, splitmix64_nb
 
-MODEL_DOMAIN = np.uint64(0xA54FF53A5F1D36F1)
+MODEL_DOMAIN = np.uint64(STREAM_DOMAINS["model"])
 _UNIT = 1.0 / 9007199254740992.0  # 2**-53: a uint64's top 53 bits as a float in [0, 1)
 _S11 = np.uint64(11)
 MAX_MODEL_HANDS = 10_000  # as the match kernel: a guard against hands that never score

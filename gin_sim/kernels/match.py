@@ -19,11 +19,17 @@ from numba import njit, prange
 from gin_sim.kernels.enums import MatchStartSlot, RuleParam
 from gin_sim.kernels.playout import play_hand_nb, scratch_nb
 from gin_sim.kernels.position import set_score_nb
-from gin_sim.kernels.rng import bounded_nb, player_key_nb, shuffle_deck_nb, splitmix64_nb
+from gin_sim.kernels.rng import (
+    STREAM_DOMAINS,
+    bounded_nb,
+    player_key_nb,
+    shuffle_deck_nb,
+    splitmix64_nb,
+)
 from gin_sim.kernels.search import forget_nb
 from gin_sim.kernels.work import block_size_nb, claim_nb, workers_nb
 
-MATCH_DOMAIN = np.uint64(0x3C6EF372FE94F82B)
+MATCH_DOMAIN = np.uint64(STREAM_DOMAINS["match"])
 MAX_HANDS = 10_000  # a guard against rule sets where hands can score 0 for ever
 BOX_BONUS = 25  # R23
 GAME_BONUS = 100  # R23

@@ -13,10 +13,24 @@ from numba import njit
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
-DECK_DOMAIN = np.uint64(0x6A09E667F3BCC908)
-PLAYER_DOMAIN = np.uint64(0xBB67AE8584CAA73B)
-SAMPLE_DOMAIN = np.uint64(0x3C6EF372FE94F82B)  # which decisions of a deal a dataset keeps
-EVALUATION_DOMAIN = np.uint64(0xA54FF53A5F1D36F1)  # the worlds of a position's evaluation
+# One domain per feature's random stream, so unrelated features never share a stream (a
+# shared domain correlates, e.g., which matches are played with which decisions a dataset
+# keeps). The words of SHA-512's initial value: arbitrary but visibly not chosen. The plain
+# reference (game/rng.py, reference/match.py) takes its keys from here; tests/test_rng.py
+# requires them distinct.
+STREAM_DOMAINS = {
+    "deck": 0x6A09E667F3BCC908,  # a deal's deck
+    "player": 0xBB67AE8584CAA73B,  # a player's own choices in a deal
+    "match": 0x3C6EF372FE94F82B,  # a match's first dealer and hand decks
+    "model": 0xA54FF53A5F1D36F1,  # the equity model's simulated matches
+    "sample": 0x510E527FADE682D1,  # which decisions of a deal a positions dataset keeps
+    "evaluation": 0x9B05688C2B3E6C1F,  # the worlds of a position's evaluation
+    "check": 0x1F83D9ABFB41BD6B,  # the continuations of the advice check against play
+}
+DECK_DOMAIN = np.uint64(STREAM_DOMAINS["deck"])
+PLAYER_DOMAIN = np.uint64(STREAM_DOMAINS["player"])
+SAMPLE_DOMAIN = np.uint64(STREAM_DOMAINS["sample"])
+EVALUATION_DOMAIN = np.uint64(STREAM_DOMAINS["evaluation"])
 _S30 = np.uint64(30)
 _S27 = np.uint64(27)
 _S31 = np.uint64(31)

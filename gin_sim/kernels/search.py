@@ -121,8 +121,9 @@ def search_scratch_nb():
     (world masks, world state, rollout masks, rollout state, unseen cards int64[52],
     candidates int64[16], value sums float64[16], sums of squares float64[16],
     rollout policies float64[2, FAMILY_PARAMS], world stream uint64[1], idle streams
-    uint64[2], chains int64[16, 2], score int64[8], counts int64[3]: candidates, worlds,
-    rollouts played (screened-out candidates' included),
+    uint64[2], chains int64[16, 2], score int64[8], counts int64[4]: candidates, worlds,
+    rollouts played (screened-out candidates' included), candidates before the screening
+    (the screened-out ones follow the survivors, their figures over the screening worlds),
     sums and squares of each candidate's value less the first's, float64[16] each,
     a score int64[12] as the position's score slots, the opponent-panel memory
     float64[2, MEMORY_SLOTS]: posterior, then MEMORY_KNOWN, MEMORY_DISCARD, MEMORY_TURN and
@@ -142,7 +143,7 @@ def search_scratch_nb():
         np.zeros(2, np.uint64),
         np.zeros((16, 2), np.int64),
         np.zeros(8, np.int64),
-        np.zeros(3, np.int64),
+        np.zeros(4, np.int64),
         np.zeros(MAX_CANDIDATES, np.float64),
         np.zeros(MAX_CANDIDATES, np.float64),
         np.zeros(12, np.int64),
@@ -713,6 +714,7 @@ def _search_nb(params, masks, state, rules, undercut_table, equity, streams, pla
     counts[0] = n
     counts[1] = 0
     counts[2] = 0
+    counts[3] = n
     if n == 1:
         return candidates[0]
     opponent = 1 - player
@@ -854,7 +856,9 @@ def clearly_worse_nb(gain, gain_square, worlds):
 def screen_nb(n, keep, worlds, candidates, sums, squares, gains, gain_squares):
     """After the screening worlds: drop every candidate clearly worse than the first
     (``clearly_worse_nb``), then keep of the other discards (not knocks) the ``keep`` with
-    the best value sums (ties: earlier). Compacted in order; returns how many are left."""
+    the best value sums (ties: earlier). The survivors move to the front in order, the
+    dropped ones after them in order with their figures as they were (for advice to show
+    why they went); returns how many survive."""
     alive = np.uint64(1)  # bit c: candidate c is not clearly worse than the first
     for c in range(1, n):
         if not clearly_worse_nb(gains[c], gain_squares[c], worlds):
@@ -874,13 +878,16 @@ def screen_nb(n, keep, worlds, candidates, sums, squares, gains, gain_squares):
         if better < keep:
             stays |= _ONE << np.uint64(c)
     m = 0
-    for c in range(n):  # m <= c: moving down never overwrites a candidate still to be read
+    for c in range(n):
         if stays & (_ONE << np.uint64(c)):
-            candidates[m] = candidates[c]
-            sums[m] = sums[c]
-            squares[m] = squares[c]
-            gains[m] = gains[c]
-            gain_squares[m] = gain_squares[c]
+            # A stable partition in place: slots m..c-1 hold dropped candidates (in order),
+            # c and after are untouched; bubbling c down to m keeps both orders.
+            for j in range(c, m, -1):
+                candidates[j], candidates[j - 1] = candidates[j - 1], candidates[j]
+                sums[j], sums[j - 1] = sums[j - 1], sums[j]
+                squares[j], squares[j - 1] = squares[j - 1], squares[j]
+                gains[j], gains[j - 1] = gains[j - 1], gains[j]
+                gain_squares[j], gain_squares[j - 1] = gain_squares[j - 1], gain_squares[j]
             m += 1
     return m
 

@@ -179,7 +179,9 @@ class Decision:
     words (``take``, ``decline``, ``draw``, ``discard 7H``, ``knock 7H``, ``big gin``).
     For a search player that searched: ``candidates`` in the search's order and the
     number of ``worlds`` their figures are over (with screening, the worlds after it);
-    ``chosen`` indexes the candidate taken; ``drawn`` the random numbers it used."""
+    ``chosen`` indexes the candidate taken; ``drawn`` the random numbers it used. With
+    screening, ``screened_out`` are the candidates it dropped, in the search's order, with
+    their figures over the ``screen_worlds`` screening worlds (why they went)."""
 
     action: str
     take: bool | None = None
@@ -192,6 +194,8 @@ class Decision:
     # Numbers this decision drew from the player's random stream: the next decision of a
     # simulated hand reads it from ``draws + drawn`` on (0 for a deterministic strategy).
     drawn: int = 0
+    screened_out: tuple[Candidate, ...] = ()
+    screen_worlds: int = 0
 
 
 def interval95(total: float, squares: float, n: int) -> tuple[float, float, float]:
@@ -1267,12 +1271,21 @@ def _kernel_decision(
     n, worlds = int(search[13][0]), int(search[13][1])
     if worlds == 0:  # one candidate: nothing searched
         return decision
-    candidates = []
-    for c in range(n):
-        mean, low, high = interval95(float(search[6][c]), float(search[7][c]), worlds)
+
+    def candidate(c: int, over: int) -> Candidate:
+        mean, low, high = interval95(float(search[6][c]), float(search[7][c]), over)
         words = _describe(int(search[5][c]), phase).action
-        candidates.append(Candidate(words, mean, low, high, float(search[14][c]) / worlds))
+        return Candidate(words, mean, low, high, float(search[14][c]) / over)
+
+    # The screened-out candidates follow the survivors, their figures over the screening
+    # worlds (kernels.search.screen_nb).
+    before, screen = int(search[13][3]), int(params[StrategyParam.MC_SCREEN])
     chosen = [int(a) for a in search[5][:n]].index(int(action))
-    return Decision(
-        **{**decision.__dict__, "candidates": tuple(candidates), "worlds": worlds, "chosen": chosen}
+    return replace(
+        decision,
+        candidates=tuple(candidate(c, worlds) for c in range(n)),
+        worlds=worlds,
+        chosen=chosen,
+        screened_out=tuple(candidate(c, screen) for c in range(n, before)),
+        screen_worlds=screen if before > n else 0,
     )

@@ -306,6 +306,30 @@ class Strategy:
                 f"knock threshold {highest} of strategy {self.name!r} is above knock_limit = {rules.knock_limit} of rules {rules.name!r}: allowed 0 to {rules.knock_limit}"
             )
 
+    def score_readings(self, rules: Rules) -> list[str]:
+        """What makes the strategy, as played under ``rules``, play a hand by the score or
+        by earlier hands rather than for the hand's points alone (empty: nothing does):
+        ``closing_distance`` (docs/strategies.md), a search valued by the game or the
+        match (``value``), rollouts or opponent models that knock by the score, and an
+        opponent panel that learns from hand to hand (``panel_memory = "match"``)."""
+        played = self.for_rules(rules)
+        readings = []
+        if played.closing_distance > 0:
+            readings.append(f"closing_distance = {played.closing_distance}")
+        if played.kind != "mc":
+            return readings
+        if played.value != "hand":
+            readings.append(f"value = {played.value!r}")
+        if played.panel_memory == "match":
+            readings.append('panel_memory = "match"')
+        models = [("rollout", played.rollout), ("opponent_model", played.opponent_model)]
+        models += [("opponent_panel", name) for name in played.opponent_panel]
+        for key, name in models:
+            distance = load_strategy(name).for_rules(rules).closing_distance
+            if distance > 0:
+                readings.append(f"{key} {name!r} (closing_distance = {distance})")
+        return readings
+
     def to_config(self) -> dict[str, Any]:
         """The strategy as TOML-like plain data (as in ``configs/strategies``, for manifests)."""
         document = {f.name: getattr(self, f.name) for f in fields(self)}

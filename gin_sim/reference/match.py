@@ -16,9 +16,10 @@ from gin_sim.game.hollywood import N_GAMES, HollywoodScore
 from gin_sim.game.match_start import MatchStart
 from gin_sim.game.rng import MASK64, bounded, deck_for_deal, splitmix64
 from gin_sim.game.rules import Rules, load_rules
+from gin_sim.kernels.rng import STREAM_DOMAINS
 from gin_sim.reference.engine import play_hand_reference
 
-MATCH_KEY = 0x3C6EF372FE94F82B
+MATCH_KEY = STREAM_DOMAINS["match"]
 MAX_HANDS = 10_000  # docs/engine.md: the guard against matches that could never end
 
 

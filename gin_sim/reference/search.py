@@ -597,11 +597,25 @@ def _is_knock(action: Action) -> bool:
 
 
 @dataclass(frozen=True)
+class ScreenedOut:
+    """A candidate the screening dropped (step 4b), with its figures over the screening
+    worlds: the sums of its value and of the value's square, of its gain over the first
+    candidate and of that gain's square."""
+
+    action: Action
+    sums: float
+    squares: float
+    gains: float
+    gain_squares: float
+
+
+@dataclass(frozen=True)
 class SearchFigures:
     """What one search found: its candidates in order, and per candidate the sums over
     the worlds of its rollout value and of the value's square, and of its gain over the
     first candidate in the same world and of that gain's square; ``chosen`` indexes the
-    action taken."""
+    action taken. With screening, ``screened_out`` are the candidates it dropped, in the
+    search's order, with their figures over the ``screen_worlds`` screening worlds."""
 
     phase: str
     candidates: tuple[Action, ...]
@@ -611,6 +625,8 @@ class SearchFigures:
     gain_squares: tuple[float, ...]
     worlds: int
     chosen: int
+    screened_out: tuple[ScreenedOut, ...] = ()
+    screen_worlds: int = 0
 
 
 def search(
@@ -657,9 +673,15 @@ def search(
             situation.score, table, situation.player, situation.dealer, strategy.value
         )
     worlds = strategy.samples  # the worlds the figures (and the choice) are over
+    dropped: tuple[ScreenedOut, ...] = ()
     for world in range(strategy.samples):
         if world == strategy.screen > 1:  # 4b. screening
             kept = screened(candidates, sums, gains, gain_squares, world, strategy.candidates)
+            dropped = tuple(
+                ScreenedOut(candidates[c], sums[c], squares[c], gains[c], gain_squares[c])
+                for c in range(n)
+                if c not in kept
+            )
             candidates = [candidates[c] for c in kept]
             if len(candidates) == 1:  # the first is clearly best: stop here
                 sums, squares, gains, gain_squares = sums[:1], squares[:1], [0.0], [0.0]
@@ -709,6 +731,8 @@ def search(
         tuple(gain_squares),
         worlds,
         chosen,
+        dropped,
+        strategy.screen if dropped else 0,
     )
     return candidates[chosen], figures
 

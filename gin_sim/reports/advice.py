@@ -45,6 +45,36 @@ from gin_sim.reports import figures
 from gin_sim.reports.document import Report, Section, format_rate
 from gin_sim.reports.tables import stock_band, undercut_rates
 
+# The published advice run (docs/advice-run/, issue 25): the project's headline figures.
+# A smaller run (make run's) shows the method and says where the figures are.
+PUBLISHED_RUN = "docs/advice-run/report.md"
+PUBLISHED_DEALS = 20_000
+PUBLISHED_COMMAND = (
+    "gin-sim report advice --rules hollywood --compare hollywood-gin20,standard,oklahoma "
+    "--players mc,mc --deals 20000 --samples 256 --check-positions 1000 --continuations 4 "
+    "--seed 2512 --keep offer=1,draw=1,discard=0.125,knock=1 --out docs/advice-run"
+)
+
+
+def _scale_note(deals: int) -> str:
+    """What a longer run adds, and where the published figures are, for a run of
+    ``deals`` deals."""
+    if deals >= PUBLISHED_DEALS:
+        return (
+            f"Size: {deals:,} deals, enough for every knock cell of deadwood 1 to 10 with 7 "
+            "or more cards in the stock and every take cell to hold 100 positions under the "
+            "published keep probabilities (the cell tables give each cell's count)."
+        )
+    return (
+        f"Size: {deals:,} deals, a small run that shows the method: many cells are thin and "
+        "the knock lines' intervals are wide. The project's headline figures come from the "
+        f"published run of {PUBLISHED_DEALS:,} deals, {PUBLISHED_RUN}, where every knock "
+        "cell of deadwood 1 to 10 with 7 or more cards in the stock and every take cell "
+        "holds at least 100 positions; it was made by `" + PUBLISHED_COMMAND + "` (about "
+        "an hour on two cores, or on a Dask cluster with --scheduler)."
+    )
+
+
 KNOCK_GAIN = "gain of knocking over the best discard (points per hand)"
 TAKE_GAIN = "gain of taking over drawing (points per hand)"
 # How every per-decision figure is estimated, in the words the report uses.
@@ -113,7 +143,8 @@ def _number(value: float) -> str:
 
 
 def _line_value(row) -> str:
-    """A knock line in words: the crossing, or why there is none."""
+    """A knock line in words: the crossing and which side of it knocks, or why there is
+    none (``experiments.advice.knock_model``)."""
     if not math.isfinite(row.slope):
         return (
             f"no line ({row.deals} deal{'' if row.deals == 1 else 's'}; it needs "
@@ -121,28 +152,28 @@ def _line_value(row) -> str:
             f"{MIN_LINE_DEADWOODS} deadwoods)"
         )
     if not row.crossing:
-        side = "above" if row.intercept + row.slope * 5.5 > 0 else "below"
-        return (
-            f"no crossing (the fitted gain does not fall with deadwood; {side} 0 on average "
-            "over deadwood 1 to 10)"
-        )
-    if row.line > 10:
-        return (
-            f"{row.line:.1f}: knock at any deadwood you may (the gain would reach 0 near "
-            f"{row.line:.1f})"
-        )
+        side = "above" if row.intercept > 0 else "below"
+        return f"no crossing (the fitted gain is flat, {side} 0)"
+    everywhere, gin_only = "knock at any deadwood you may", "knock only for gin"
+    if row.direction == "below":  # the gain falls with deadwood: knock below the line
+        if row.line > 10:
+            return f"{row.line:.1f}: {everywhere} (the gain would reach 0 near {row.line:.1f})"
+        if row.line < 1:
+            return f"{row.line:.1f}: {gin_only}"
+        return f"{row.line:.1f}: knock below it"
+    # the gain rises with deadwood: play on for gin with little deadwood, knock above
     if row.line < 1:
-        return f"{row.line:.1f}: knock only for gin"
-    return f"{row.line:.1f}"
+        return f"{row.line:.1f}: {everywhere} (the gain rises with deadwood)"
+    if row.line > 10:
+        return f"{row.line:.1f}: {gin_only} (the gain rises with deadwood)"
+    return f"{row.line:.1f}: knock above it, play on for gin below it"
 
 
 def _line_interval(row) -> str:
     if math.isnan(row.low):
         return ""
-    if math.isinf(row.low) and row.low == row.high:  # no resample's fitted gain crossed 0
-        return (
-            f"no crossing in at least 97.5% of resamples ({'above' if row.low > 0 else 'below'} 0)"
-        )
+    if math.isinf(row.low) and row.low == row.high:  # no resample's line turned this way
+        return f"no crossing of this kind in at least 97.5% of resamples ({_number(row.low)})"
     return f"{_number(row.low)} to {_number(row.high)}"
 
 
@@ -397,7 +428,8 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
     findings = [
         f"Knock line of {a} against {b} under {study.rules} (the deadwood where the gain "
         "of knocking over the best way to play on, fitted as a straight line on deadwood 1 "
-        "to 10 per stock band, crosses 0; knock below it; 95% interval from a bootstrap "
+        "to 10 per stock band, crosses 0; each line says which side of it knocks; 95% "
+        "interval from a bootstrap "
         f"over deals in brackets): {_line_text(line, ['stock_band'])}. Cells the line does "
         f"not describe (cell less fit, interval excluding 0): {_misfits(fit)} of "
         f"{int((fit['positions'] > 0).sum())}.",
@@ -462,13 +494,16 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
             "gin, another thing) by weighted least squares, each position weighted by "
             "`weight`: gain = a + b × deadwood. The knock line is the deadwood where the "
             "fitted gain crosses 0, -a / b, a real number not clipped to the deadwoods that "
-            "exist: knock at deadwood below it. Above 10, knock at any deadwood you may "
-            "(the gain would reach 0 near the line); where the fitted gain does not fall "
-            "with deadwood (b ≥ 0) there is no crossing. The 95% interval is the 2.5 and "
+            "exist. Where the gain falls with deadwood (b < 0), knock at deadwood below the "
+            "line (a line above 10: knock at any deadwood you may; below 1: only for gin). "
+            "Where it rises (b > 0), knocking with little deadwood gives up a good chance "
+            "of gin: knock above the line and play on below it (a line below 1: knock at "
+            "any deadwood; above 10: only for gin). The 95% interval is the 2.5 and "
             f"97.5 percentiles over {LINE_RESAMPLES:,} bootstrap resamples of the band's "
-            "deals (all rows of a drawn deal; seeded, so the table is reproducible); an end "
-            "of ∞ (−∞) means that in more than 2.5% of the resamples the fitted gain did not "
-            "fall with deadwood and was above (below) 0 mid-range (`knock-line.csv`; by the "
+            "deals (all rows of a drawn deal; seeded, so the table is reproducible); a "
+            "resample whose line turns the other way counts at the end of the scale that "
+            "says what it advises (−∞ or ∞: knock at every deadwood or at none), so an "
+            "infinite end says that more than 2.5% of the resamples did (`knock-line.csv`; by the "
             "opponent's pile takes in `knock-line-by-opponent.csv`). The line uses every "
             "cell of its band at once; whether a straight line describes the cells is the "
             "next table.",
@@ -744,6 +779,7 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
             f"Positions: {study.deals:,} deals of {a} against {b} under {study.rules}, seed "
             f"{study.seed}; each decision of a kind kept with its kind's probability and "
             "weighted by its inverse (docs/advice.md).",
+            _scale_note(study.deals),
             f"Evaluation: {study.evaluation}.",
             f"Check against play: {study.continuations} continuations per checked position.",
             f"Undercut comparison: {study.basic_label}.",

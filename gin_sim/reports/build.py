@@ -20,8 +20,8 @@ from gin_sim.experiments.outputs import inside
 from gin_sim.experiments.tournament import play_tournament, tournament_runs
 from gin_sim.game.config import ConfigError
 from gin_sim.game.limits import MAX_REPORT_DEALS, MAX_REPORT_MATCHES, check_count, check_seed
-from gin_sim.game.rules import load_rules
-from gin_sim.players.strategies import load_strategy
+from gin_sim.game.rules import Rules, load_rules
+from gin_sim.players.strategies import Strategy, load_strategy
 from gin_sim.reports.document import (
     Report,
     Section,
@@ -345,6 +345,17 @@ def check_equity_counts(players: Sequence[str], deals: int, games: int, matches:
         check_count(value, what, 0, MAX_REPORT_MATCHES)
 
 
+def equity_players(players: Sequence[str], rules: str) -> tuple[Rules, tuple[Strategy, Strategy]]:
+    """``report equity``'s rule set and two players, refused (``ConfigError``) when either
+    plays by the score or by earlier hands (``experiments.equity.check_hand_by_hand``)."""
+    from gin_sim.experiments.equity import check_hand_by_hand
+
+    rule_set = load_rules(rules)
+    pair = (load_strategy(players[0]), load_strategy(players[1]))
+    check_hand_by_hand(pair, rule_set)
+    return rule_set, pair
+
+
 def equity(
     players: Sequence[str],
     rules: str,
@@ -361,10 +372,9 @@ def equity(
     check_equity_counts(players, deals, games, matches)
     check_seed(seed)
     options = equity_options(players, rules, deals, games, matches, seed)
+    rule_set, pair = equity_players(players, rules)  # refused before a folder is claimed
 
     def build(_folder: Path, command: str) -> Report:
-        rule_set = load_rules(rules)
-        pair = (load_strategy(players[0]), load_strategy(players[1]))
         study = equity_study(rule_set, pair, deals, games, matches, seed, on_run)
         return equity_report(study, command)
 

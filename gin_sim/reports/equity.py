@@ -49,6 +49,40 @@ def _coarse(game: pd.DataFrame, dealer: str, target: int) -> pd.DataFrame:
     return table
 
 
+def _disagreements(study: EquityStudy) -> list[str]:
+    """The first finding when any checked cell disagrees with direct simulation: which
+    cells, by how much; the tables rest on an assumption those cells contradict."""
+
+    def figures(row: dict) -> str:
+        return (
+            f"model {_percent(row['model'])}, played {_percent(row['direct'])}, "
+            f"{100 * row['difference']:+.1f} ± {100 * row['difference half width']:.1f} points"
+        )
+
+    cells = [
+        f"game {row['start']} with {'me' if row['dealer'] == 'me' else 'the opponent'} to "
+        f"deal ({figures(row)})"
+        for row in study.game_validation.to_dict("records")
+        if not row["agrees"]
+    ]
+    cells += [
+        f"match state {row['state']} ({row['start']}; {figures(row)})"
+        for row in study.match_validation.to_dict("records")
+        if not row["agrees"]
+    ]
+    if not cells:
+        return []
+    checked = len(study.game_validation) + len(study.match_validation)
+    return [
+        f"**The model disagrees with play at {len(cells)} of {checked} checked cells**: "
+        + "; ".join(cells)
+        + ". Each differs from direct simulation by more than the 95% interval of the "
+        "difference: there the tables' assumption (hands independent given the dealer, "
+        "nobody playing by the score) fails, or a 1-in-20 chance struck. Read the tables "
+        "below with that in mind."
+    ]
+
+
 def _findings(study: EquityStudy) -> list[str]:
     rules, target = study.rules, study.rules.game_target
     names = f"`{study.players[0].name}` (me) against `{study.players[1].name}`"
@@ -59,7 +93,8 @@ def _findings(study: EquityStudy) -> list[str]:
 
     both = (_grid(study.game, "me") + _grid(study.game, "opponent")) / 2
     first_me, first_opp = cell(0, 0, "me"), cell(0, 0, "opponent")
-    findings = [
+    findings = _disagreements(study)
+    findings += [
         f"**The deal** in a game to {target} under `{rules.name}`, {names}: from 0:0 I win "
         f"{_percent(first_me.equity, first_me.low, first_me.high)} of games when I deal first "
         f"and {_percent(first_opp.equity, first_opp.low, first_opp.high)} when the opponent "
@@ -192,9 +227,11 @@ def equity_report(study: EquityStudy, command: str) -> Report:
         f"Hand outcomes: {study.deals:,} decks, each played once with each player dealing "
         "(duplicate deals), give the distribution of who wins how many points, by dealer.",
         "**Assumption**: hands are independent given the dealer, and nobody plays "
-        "differently by the score. Every gin-sim player today plays each hand for its points, "
-        "so this holds for them up to the sampling error of the distribution; the cells "
-        "checked against direct simulation (cards played from the state) test it.",
+        "differently by the score. Players that play by the score or learn from earlier "
+        'hands (`closing_distance`, `value = "game"` or `"match"`, `panel_memory = "match"`) '
+        "are refused; for the others the assumption is tested by the cells checked against "
+        "direct simulation (cards played from the state), and a cell that disagrees is the "
+        "first finding.",
         f"Game to {target}: exact dynamic programming over every score pair and dealer "
         f"(the winner deals next, a drawn hand is dealt again, R5); 95% intervals are "
         f"percentiles of {GAME_REPLICATES} bootstrap resamples of the decks.",

@@ -505,10 +505,11 @@ def knock_lines(
 ) -> None:
     """Knock lines (``line``, ``low``, ``high`` per value of ``x``, one line per value of
     ``hue``; ``experiments.advice.knock_model``), each with its 95% interval as a band.
-    Lines are real numbers and may lie above 10; a point without a crossing is left out,
+    Lines are real numbers and may lie above 10; a rising line (knock above it) is a
+    triangle, a falling one (knock below) a circle; a point without a crossing is left out,
     an interval end at ±inf is drawn at the plot's edge; points resting on fewer than
     ``thin`` positions are hollow."""
-    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    fig, ax = plt.subplots(figsize=(6.4, 4.6))
     groups = [(None, table)] if hue is None else list(table.groupby(hue, sort=False))
     levels = list(dict.fromkeys(table[x].astype(str)))
     finite = np.concatenate(
@@ -527,6 +528,10 @@ def knock_lines(
             places[shown], values[shown], marker="o", label=None if hue is None else str(label)
         )
         ax.vlines(places, low, high, color=drawn.get_color(), alpha=0.4, linewidth=6)
+        rising = shown & (group["direction"] == "above").to_numpy()
+        ax.plot(  # a rising line advises knocking above it: a different mark
+            places[rising], values[rising], "^", markersize=9, color=drawn.get_color()
+        )
         few = shown & (group["positions"] < thin).to_numpy()
         ax.plot(
             places[few], values[few], "o", markersize=7,
@@ -547,7 +552,8 @@ def knock_lines(
     hollow = f"; hollow: fewer than {thin} positions" if thin else ""
     ax.set_title(
         f"{title}\nbar: 95% interval (bootstrap over deals), cut at the edges{hollow}\n"
-        "grey: above 10, knock at any deadwood allowed",
+        "circle: knock below the line (grey, above 10: at any deadwood)\n"
+        "triangle: the gain rises with deadwood: knock above the line",
         fontsize=8,
     )
     if hue is not None:

@@ -141,10 +141,10 @@ def variant_findings(
     same = same_play(sweeps)
     if len(same) > 1:
         findings.append(
-            f"{', '.join(f'`{n}`' for n in same)} differ only in scoring, so every deck is played "
-            "exactly the same way under them: hands won, knock, gin and undercut rates, deadwood "
-            "when knocking and hand length are identical; only the points change, and with them "
-            "the best threshold and the matches."
+            f"{', '.join(f'`{n}`' for n in same)} give exactly the same play figures on the "
+            "same decks (hands won, knock, gin and undercut rates, deadwood when knocking and "
+            "hand length, to the last digit), as rule sets that differ only in scoring should; "
+            "only the points change, and with them the best threshold and the matches."
         )
     best_by_rules = best.set_index("rules")
     for name in names[1:]:

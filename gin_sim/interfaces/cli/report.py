@@ -40,6 +40,7 @@ from gin_sim.reports.build import (
     check_equity_counts,
     default_set_options,
     equity_options,
+    equity_players,
     finished_report,
     knock_options,
     missing_parts,
@@ -338,6 +339,7 @@ def equity(
     with user_errors():
         player_names = _names(players)
         check_equity_counts(player_names, deals, games, matches)
+        equity_players(player_names, rules)  # players that play by the score are refused
         settings = equity_options(player_names, rules, deals, games, matches, seed)
         if _finished(out, "equity", settings):
             return

@@ -1,0 +1,219 @@
+"""Advice figures pinned by properties, not by today's output (issue 27, part 1; docs/testing.md).
+
+- The knock line's intervals are a cluster bootstrap over deals: on a large synthetic
+  dataset they agree with an independent computation, the cluster-robust (sandwich)
+  standard errors of the weighted least-squares line.
+- The check against play compares play with the search position by position: the
+  difference's interval is the interval of the per-position differences (paired), and
+  ``flagged`` says whether it excludes 0, on hand-computed cases both ways.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from gin_sim.experiments.advice import (
+    CARD_DOES,
+    LINE_DEADWOOD,
+    _crossing,
+    _fit,
+    _threshold,
+    check_rows,
+    check_table,
+    highest_deadwood,
+    knock_model,
+    knock_positions,
+    stock_band,
+    take_positions,
+)
+from gin_sim.experiments.summary import Z95, Estimate
+
+
+def _clustered_knocks(deals: int, seed: int) -> pd.DataFrame:
+    """Knock positions with a true gain of 6 - deadwood, 1 to 4 rows per deal, weights 1 to
+    3, and a deal's own offset (sd 4) much larger than the rows' noise (sd 2): the rows of
+    a deal move together, so only a bootstrap of deals gets the interval right."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for deal in range(deals):
+        offset = rng.normal(0.0, 4.0)
+        for decision in range(1 + deal % 4):
+            deadwood = int(rng.integers(1, 11))
+            rows.append(
+                {"deal": deal, "decision": decision, "kind": "knock", "deadwood": deadwood,
+                 "knock_limit": 10, "stock_left": 28, "opp_takes": 0,
+                 "weight": float(1 + (deal * 7 + decision) % 3),
+                 "gain": 6.0 - deadwood + offset + rng.normal(0.0, 2.0)}
+            )  # fmt: skip
+    return knock_positions(pd.DataFrame(rows))
+
+
+def _sandwich(knocks: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """The weighted least-squares line of gain on deadwood, and its cluster-robust
+    covariance by deal (the textbook sandwich, with the n / (n - 1) small-sample factor)."""
+    x = np.column_stack([np.ones(len(knocks)), knocks["deadwood"].to_numpy(np.float64)])
+    w = knocks["weight"].to_numpy(np.float64)
+    y = knocks["gain"].to_numpy(np.float64)
+    bread = np.linalg.inv(x.T @ (w[:, None] * x))
+    coef = bread @ (x.T @ (w * y))
+    scores = x * (w * (y - x @ coef))[:, None]
+    by_deal = pd.DataFrame(scores).groupby(knocks["deal"].to_numpy()).sum().to_numpy()
+    n = len(by_deal)
+    meat = by_deal.T @ by_deal * n / (n - 1)
+    return coef, bread @ meat @ bread
+
+
+def test_the_knock_line_intervals_are_a_bootstrap_over_deals():
+    knocks = _clustered_knocks(deals=1500, seed=27)
+    line, fit = knock_model(knocks, seed=2)
+    (a, b), cov = _sandwich(knocks)
+    row = line.iloc[0]
+    assert row["intercept"] == pytest.approx(a) and row["slope"] == pytest.approx(b)
+    design = np.column_stack([np.ones(len(LINE_DEADWOOD)), LINE_DEADWOOD])
+    fitted_se = np.sqrt(np.einsum("ij,jk,ik->i", design, cov, design))
+    half = (fit["fitted_high"] - fit["fitted_low"]).to_numpy() / 2
+    assert half == pytest.approx(Z95 * fitted_se, rel=0.15)
+    # the line -a / b by the delta method
+    crossing = -a / b
+    gradient = np.array([-1 / b, a / b**2])
+    line_se = math.sqrt(gradient @ cov @ gradient)
+    assert (row["high"] - row["low"]) / 2 == pytest.approx(Z95 * line_se, rel=0.2)
+    assert row["low"] < crossing < row["high"]
+
+
+def _hand_checked(differences: list[float]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """One knock position per deal at deadwood 3, weight 1, search gain 0, play gain the
+    given difference: the table's positions and the checked ones."""
+    n = len(differences)
+    positions = pd.DataFrame(
+        {"deal": range(n), "decision": 0, "kind": "knock", "deadwood": 3, "card_melds": False,
+         "card_lowers": 0, "weight": 1.0, "gain": 0.0}
+    )  # fmt: skip
+    checked = positions.assign(cell="knock, deadwood 1 to 5", play_gain=differences)
+    return positions, checked
+
+
+def test_the_check_flags_exactly_when_the_difference_interval_excludes_0():
+    """Hand-computed: differences 1, 2, 3, 4 have mean 2.5 and sum of squared deviations 5,
+    so the variance of the mean is 4/3 * 5 / 16 and the half width 1.96 * 0.6455 = 1.265:
+    the interval 1.235 to 3.765 excludes 0 (flagged). Differences -1, 1, -2, 2 have mean 0
+    (not flagged); 0.2, 1.2, -0.2, 0.8 have mean 0.5 and half width 1.96 * 0.3109: the
+    interval -0.109 to 1.109 holds 0 (not flagged)."""
+    expectations = (
+        ([1.0, 2.0, 3.0, 4.0], 2.5, math.sqrt(4 / 3 * 5 / 16), True),
+        ([-1.0, 1.0, -2.0, 2.0], 0.0, math.sqrt(4 / 3 * 10 / 16), False),
+        ([0.2, 1.2, -0.2, 0.8], 0.5, math.sqrt(4 / 3 * 1.16 / 16), False),
+    )
+    for differences, mean, se, flagged in expectations:
+        row = (
+            check_table(*_hand_checked(differences)).set_index("cell").loc["knock, deadwood 1 to 5"]
+        )
+        assert row["difference_mean"] == pytest.approx(mean)
+        assert row["difference_se"] == pytest.approx(se)
+        assert row["difference_half_width"] == pytest.approx(Z95 * se)
+        assert row["flagged"] == flagged, differences
+
+
+def test_the_check_against_play_is_paired_position_by_position():
+    """The search's gains vary a lot from position to position (sd 10) and play follows
+    them closely (play = search + 1 + noise of sd 0.5). Paired, the difference is 1 with a
+    narrow interval, flagged; compared as two independent means it could not be told from
+    0. The half width is that of the per-position differences, clustered by deal."""
+    rng = np.random.default_rng(31)
+    n = 300
+    search = rng.normal(0.0, 10.0, n)
+    positions = pd.DataFrame(
+        {"deal": np.arange(n) // 2, "decision": np.arange(n) % 2, "kind": "knock",
+         "deadwood": 2, "card_melds": False, "card_lowers": 0,
+         "weight": rng.choice([1.0, 3.0], n), "gain": search}
+    )  # fmt: skip
+    play = search + 1.0 + rng.normal(0.0, 0.5, n)
+    checked = positions.assign(cell="knock, deadwood 1 to 5", play_gain=play)
+    row = check_table(positions, checked).set_index("cell").loc["knock, deadwood 1 to 5"]
+    w = positions["weight"].to_numpy()
+    paired = Estimate.of(w * (play - search), w, groups=positions["deal"].to_numpy())
+    assert row["difference_mean"] == pytest.approx(paired.mean)
+    assert row["difference_half_width"] == pytest.approx(paired.half_width)
+    assert row["difference_half_width"] < 0.2
+    assert row["difference_half_width"] < row["play_half_width"] / 5
+    assert row["flagged"]
+
+
+def test_stock_bands_cover_each_stock_size_once():
+    """Known answers at every band edge: 31 and 25 open the hand, 24 starts the next band,
+    6 and 0 end it."""
+    sizes = pd.Series([31, 25, 24, 19, 18, 13, 12, 7, 6, 0])
+    bands = stock_band(sizes)
+    assert bands.astype(str).tolist() == [
+        "25-31", "25-31", "19-24", "19-24", "13-18", "13-18", "7-12", "7-12", "0-6", "0-6",
+    ]  # fmt: skip
+    assert bands.cat.ordered and bands.cat.categories[0] == "25-31"
+
+
+def test_an_exact_line_is_fitted_exactly_and_crosses_where_it_should():
+    """Cells on the line 7 - 2 * deadwood (any weights) give intercept 7 and slope -2, and
+    the gain crosses 0 at 3.5: threshold 3. A rising line has no crossing: +inf when the
+    gain at 5.5 is above 0, -inf below; one deadwood alone fits no line."""
+    w = np.array([1.0, 0.0, 2.0, 3.0, 0.0, 1.0, 0.5, 0.0, 0.0, 4.0])
+    y = w * (7.0 - 2.0 * LINE_DEADWOOD)
+    a, b = _fit(w, y)
+    assert (a, b) == pytest.approx((7.0, -2.0))
+    assert _crossing(np.array([a]), np.array([b]))[0] == pytest.approx(3.5)
+    assert _threshold(a, b, 10) == 3
+    assert _threshold(30.0, -2.0, 10) == 10  # crossing at 15, above the limit
+    assert _threshold(-1.0, -2.0, 10) == 0  # crossing below 0
+    rising = _crossing(np.array([1.0, -8.0]), np.array([0.5, 0.5]))
+    assert rising[0] == np.inf and rising[1] == -np.inf
+    assert _threshold(1.0, 0.5, 10) == 10 and _threshold(-8.0, 0.5, 10) == 0
+    assert _threshold(-3.0, 0.5, 10) == 0  # mean fitted gain over 1..10 is -0.25
+    assert _threshold(-2.0, 0.5, 10) == 10  # and here +0.75
+    assert _threshold(math.nan, math.nan, 10) == -1
+    one = np.zeros(10)
+    one[4] = 3.0
+    assert all(math.isnan(v) for v in _fit(one, one * 2.0))
+    assert np.isnan(_crossing(np.array([math.nan]), np.array([math.nan])))[0]
+
+
+def test_take_positions_sort_the_card_by_what_it_does():
+    """Hand-computed: a card that melds is "completes a meld" whatever it lowers; otherwise
+    5 or more is the second class, 1 to 4 the third, 0 the last."""
+    positions = pd.DataFrame(
+        {"deal": range(6), "kind": ["offer", "draw", "draw", "draw", "draw", "knock"],
+         "stock_left": [31, 20, 20, 10, 3, 3], "opp_takes": [0, 1, 0, 2, 0, 0],
+         "card_melds": [True, False, False, False, False, False],
+         "card_lowers": [0, 5, 4, 1, 0, 9], "gain": 0.0, "weight": 1.0}
+    )  # fmt: skip
+    takes = take_positions(positions)
+    assert len(takes) == 5
+    assert takes["card_does"].astype(str).tolist() == [
+        CARD_DOES[0], CARD_DOES[1], CARD_DOES[2], CARD_DOES[2], CARD_DOES[3],
+    ]  # fmt: skip
+    assert takes["opponent_took"].tolist() == [False, True, False, True, False]
+    assert takes["stock_band"].astype(str).tolist() == ["25-31", "19-24", "19-24", "7-12", "0-6"]
+    knocks = knock_positions(positions.assign(deadwood=3, knock_limit=10))
+    assert knocks["deal"].tolist() == [5] and highest_deadwood(knocks) == 10
+    assert highest_deadwood(knocks.iloc[:0]) == 10
+    assert highest_deadwood(knocks.assign(knock_limit=7)) == 7
+    with pytest.raises(ValueError, match="not evaluated"):
+        take_positions(positions.drop(columns=["gain"]))
+
+
+def test_the_checked_positions_are_each_cells_first_in_deal_order():
+    positions = pd.DataFrame(
+        {"deal": [0, 0, 1, 2, 3, 4, 5], "decision": [1, 2, 1, 1, 1, 1, 1],
+         "kind": ["knock", "knock", "knock", "draw", "knock", "offer", "draw"],
+         "deadwood": [2, 8, 4, 0, 6, 0, 0], "card_melds": [False, False, False, True, False, False, False],
+         "card_lowers": [0, 0, 0, 3, 0, 0, 2], "gain": 1.0, "weight": 1.0}
+    )  # fmt: skip
+    checked = check_rows(positions, per_cell=1)
+    assert checked[["cell", "deal", "decision"]].values.tolist() == [
+        ["knock, deadwood 1 to 5", 0, 1],
+        ["knock, deadwood 6 to 10", 0, 2],
+        ["take or draw, card completes a meld", 2, 1],
+        ["take or draw, card lowers nothing", 4, 1],
+    ]
+    assert len(check_rows(positions, per_cell=5)) == 6  # the draw that lowers 2 is in no cell

@@ -1,0 +1,175 @@
+"""Apply each named wrong change of issue 27 to a copy of the package, one at a time, and
+check that a test fails on it (docs/testing.md, "The named changes").
+
+The copy (gin_sim, tests, configs, pyproject.toml) lives in a temporary folder and is put
+first on the import path, so the worktree is never modified and an interrupted run leaves
+nothing behind. Exit code 0 when every change is caught, 1 when one survives.
+
+    .venv/bin/python tools/named_mutations.py [NAME ...]
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@dataclass(frozen=True)
+class Mutation:
+    name: str
+    path: str  # in the repository
+    old: str  # must occur exactly once
+    new: str
+    tests: tuple[str, ...]  # the test node ids or files that must catch it
+
+
+EQUITY = "gin_sim/experiments/equity.py"
+DISTILL = "gin_sim/experiments/distill.py"
+ADVICE = "gin_sim/experiments/advice.py"
+
+MUTATIONS = (
+    Mutation(
+        "equity: who won swapped",
+        EQUITY,
+        "np.where(seat_winner == me_seat, 0, 1)",
+        "np.where(seat_winner == me_seat, 1, 0)",
+        ("tests/test_mutants_equity.py",),
+    ),
+    Mutation(
+        "equity: who dealt swapped",
+        EQUITY,
+        'dealer = np.where(frame["dealer"].to_numpy() == me_seat, 0, 1)',
+        'dealer = np.where(frame["dealer"].to_numpy() == me_seat, 1, 0)',
+        ("tests/test_mutants_equity.py",),
+    ),
+    Mutation(
+        "distill: Bonferroni adjustment removed (check)",
+        DISTILL,
+        'gain = adjusted(player_summary(frame, 0)["net points per hand"], comparisons)',
+        'gain = player_summary(frame, 0)["net points per hand"]',
+        ("tests/test_mutants_distill.py",),
+    ),
+    Mutation(
+        "distill: Bonferroni adjustment removed (one comparison passed)",
+        DISTILL,
+        "check(base, proposal, by_name[proposal.rules], deals, seed, len(made), threads)",
+        "check(base, proposal, by_name[proposal.rules], deals, seed, 1, threads)",
+        ("tests/test_mutants_distill.py",),
+    ),
+    Mutation(
+        "advice: knock line's bootstrap resampling removed",
+        ADVICE,
+        "counts = counts.reshape(k, n).astype(np.float64)",
+        "counts = np.ones((k, n))",
+        ("tests/test_mutants_advice.py",),
+    ),
+    Mutation(
+        "advice: knock line's bootstrap draws rows, not deals",
+        ADVICE,
+        "        np.add.at(cell_w, (deal_of, column), w)\n",
+        "        deal_of = np.arange(len(rows))\n"
+        "        cell_w = np.zeros((len(rows), len(LINE_DEADWOOD)))\n"
+        "        cell_y = np.zeros((len(rows), len(LINE_DEADWOOD)))\n"
+        "        np.add.at(cell_w, (deal_of, column), w)\n",
+        ("tests/test_mutants_advice.py",),
+    ),
+    Mutation(
+        "equity: deck-bootstrap spread dropped from the match model's interval",
+        EQUITY,
+        "half = Z95 * np.sqrt(monte_carlo + spread)",
+        "half = Z95 * np.sqrt(monte_carlo)",
+        ("tests/test_mutants_equity.py",),
+    ),
+    Mutation(
+        "advice: check against play unpaired (play's positions shuffled)",
+        ADVICE,
+        "difference = per_decision(part, play - search)",
+        "difference = per_decision(part, play - np.random.default_rng(0).permutation(search))",
+        ("tests/test_mutants_advice.py",),
+    ),
+    Mutation(
+        "advice: check against play unpaired (two independent means)",
+        ADVICE,
+        "difference = per_decision(part, play - search)",
+        "difference = (lambda p, s: Estimate(p.mean - s.mean, Z95 * math.sqrt(p.variance + s.variance),"
+        " p.n, p.variance + s.variance))(per_decision(part, play), per_decision(part, search))",
+        ("tests/test_mutants_advice.py",),
+    ),
+    Mutation(
+        "advice: the check's flag forced to True",
+        ADVICE,
+        'record["flagged"] = bool(',
+        'record["flagged"] = True or bool(',
+        ("tests/test_mutants_advice.py",),
+    ),
+    Mutation(
+        "advice: the check's flag forced to False",
+        ADVICE,
+        'record["flagged"] = bool(',
+        'record["flagged"] = False and bool(',
+        ("tests/test_mutants_advice.py",),
+    ),
+)
+
+
+def _copy(into: Path) -> None:
+    # copy2 keeps the modification times, so numba's cache beside the kernels stays valid
+    for name in ("gin_sim", "tests", "configs"):
+        shutil.copytree(ROOT / name, into / name, ignore=shutil.ignore_patterns("*.pyc"))
+    shutil.copy2(ROOT / "pyproject.toml", into / "pyproject.toml")
+
+
+def _pytest(folder: Path, *args: str) -> subprocess.CompletedProcess:
+    env = os.environ | {"PYTHONPATH": str(folder)}
+    return subprocess.run(
+        [sys.executable, *args], cwd=folder, env=env, capture_output=True, text=True, check=False
+    )
+
+
+def run(mutation: Mutation, folder: Path) -> list[str]:
+    """The tests that fail with ``mutation`` applied (none: the change survives)."""
+    path = folder / mutation.path
+    original = path.read_text()
+    if original.count(mutation.old) != 1:
+        raise SystemExit(f"{mutation.name}: the text to change is not in {mutation.path} once")
+    path.write_text(original.replace(mutation.old, mutation.new))
+    try:
+        result = _pytest(folder, "-m", "pytest", "-q", "-rf", "-n", "0", "-p", "no:cacheprovider",
+                         *mutation.tests)  # fmt: skip
+    finally:
+        path.write_text(original)
+    if result.returncode not in (0, 1):
+        raise SystemExit(f"{mutation.name}: pytest could not run:\n{result.stdout[-2000:]}")
+    return [line.split()[1] for line in result.stdout.splitlines() if line.startswith("FAILED ")]
+
+
+def main(names: list[str]) -> int:
+    chosen = [m for m in MUTATIONS if not names or any(n in m.name for n in names)]
+    survived = []
+    with tempfile.TemporaryDirectory(prefix="gin-sim-mutations-") as tmp:
+        folder = Path(tmp)
+        _copy(folder)
+        # the copy, not the worktree's editable install, must be what the tests import
+        where = _pytest(folder, "-c", "import gin_sim; print(gin_sim.__file__)").stdout
+        if not where.startswith(str(folder)):
+            raise SystemExit(f"the tests would import gin_sim from {where.strip()}, not the copy")
+        for mutation in chosen:
+            failed = run(mutation, folder)
+            print(f"{'caught  ' if failed else 'SURVIVED'}  {mutation.name}", flush=True)
+            for test in failed:
+                print(f"            by {test}")
+            if not failed:
+                survived.append(mutation.name)
+    print(f"{len(chosen) - len(survived)} caught, {len(survived)} survived")
+    return 1 if survived else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
