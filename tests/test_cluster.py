@@ -83,6 +83,7 @@ def test_cluster_resumes_only_missing_chunks(tmp_path, client):
     pd.testing.assert_frame_equal(whole, resumed.reset_index(drop=True))
 
 
+@pytest.mark.full  # a worker killed and replaced: about 10 s of CPU; the fast tier plays runs on local clusters in the other tests
 def test_a_killed_worker_is_replaced_and_the_run_completes_identically(tmp_path):
     run = config(count=60_000, chunk_size=2_000)
     expected = pd.concat(execute(run), ignore_index=True)
@@ -118,6 +119,7 @@ def test_bad_cluster_options(args, message):
     assert result.returncode == 2 and message in result.stderr and result.stderr.count("\n") == 1
 
 
+@pytest.mark.full  # a whole report on a Dask cluster: about 13 s of CPU; the fast tier plays runs on local clusters in the other tests
 def test_report_on_workers_equals_report_in_process(tmp_path):
     from typer.testing import CliRunner
 
@@ -204,6 +206,7 @@ def test_a_local_cluster_is_the_active_one_with_threads_shared(monkeypatch):
     assert cluster.active_client() is None
 
 
+@pytest.mark.full  # many Dask workers started: about 23 s of CPU; the fast tier plays runs on local clusters in the other tests
 def test_many_workers_on_a_small_job_say_one_line_and_nothing_of_dask():
     """--workers 16 on one core: one worker, one warning line, Dask's start-up and shutdown
     messages kept out (also while another cluster holds Dask's default port: the module's

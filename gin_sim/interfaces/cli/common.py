@@ -7,7 +7,7 @@ import json
 import math
 import time
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -116,35 +116,10 @@ def echo_json(document: Any, indent: int | None = 2) -> None:
     typer.echo(json.dumps(_strict(document), indent=indent, allow_nan=False))
 
 
-def check_run_options(
-    out: str | None,
-    overwrite: bool = False,
-    workers_write: bool = False,
-    scheduler: str | None = None,
-    workers: int | None = None,
-    with_hands: bool = False,
-) -> None:
-    """Refuse options that would otherwise be silently ignored."""
-    needs_out = [
-        name
-        for name, given in (
-            ("--overwrite", overwrite),
-            ("--workers-write", workers_write),
-            ("--with-hands", with_hands),
-        )
-        if given
-    ]
-    if needs_out and out is None:
-        raise ConfigError(f"{needs_out[0]} needs --out (a run folder): give --out DIR or drop it")
-    if workers_write and scheduler is None and workers is None:
-        raise ConfigError("--workers-write needs --workers N or --scheduler ADDRESS")
-
-
 @contextlib.contextmanager
 def progress_bar(total: int, unit: str, enabled: bool) -> Iterator:
     """A rich progress bar on stderr (done, rate, time left); ``advance(n, resumed)``."""
     import sys
-    import time
 
     from rich.console import Console
     from rich.progress import (
@@ -253,36 +228,3 @@ def resolve_keep(keep: str | None) -> tuple[float, ...]:
     from gin_sim.experiments.positions import DEFAULT_KEEP, parse_keep
 
     return DEFAULT_KEEP if keep is None else parse_keep(keep)
-
-
-def play_chunks(
-    start: Callable[[Callable[..., None], Any], Iterator[Any]],
-    consume: Callable[[Any], None],
-    saved: Callable[[Any], int | None],
-    total: int,
-    unit: str,
-    out: str | None,
-    show_progress: bool,
-    scheduler: str | None = None,
-    workers: int | None = None,
-) -> float:
-    """Play a run chunk by chunk, as simulate, match and positions do: ``start(advance,
-    client)`` gives the chunks (on a Dask cluster when ``--scheduler`` or ``--workers`` asks
-    for one), each is handed to ``consume`` under a progress bar of ``total`` ``unit``. On
-    Ctrl-C or SIGTERM ``saved(chunks)`` finishes the writing and counts what is on disk,
-    and the user is told how to resume (exit 130 or 143). Returns the seconds it took."""
-    from gin_sim.experiments.cluster import dask_client
-
-    started = time.perf_counter()
-    chunks = None
-    try:
-        with (
-            dask_client(scheduler, workers) as client,
-            progress_bar(total, unit, show_progress) as advance,
-        ):
-            chunks = start(advance, client)
-            for chunk in chunks:
-                consume(chunk)
-    except KeyboardInterrupt as stop:
-        interrupted(out, saved(chunks), total, unit, stop)
-    return time.perf_counter() - started

@@ -21,14 +21,8 @@ from gin_sim.game.config import ConfigError
 from gin_sim.game.match_start import parse_start
 from gin_sim.game.rules import load_rules
 from gin_sim.interfaces.cli import options
-from gin_sim.interfaces.cli.common import (
-    check_run_options,
-    echo_json,
-    play_chunks,
-    resolve_players,
-    saved_on_disk,
-    user_errors,
-)
+from gin_sim.interfaces.cli.common import echo_json, resolve_players, saved_on_disk, user_errors
+from gin_sim.interfaces.cli.options import RunOptions, run_options
 
 
 def _format(name: str, estimate) -> str:
@@ -74,6 +68,7 @@ def print_matches(df: pd.DataFrame, names: tuple[str, str], title: str, caption:
     console.print(margins)
 
 
+@run_options()
 def match(
     rules: options.Rules = "hollywood",
     players: options.Players = "simple,simple",
@@ -107,24 +102,18 @@ def match(
             help="Replay every match's deck sequence with the strategies' seats swapped (the first dealer's seat stays, so the other strategy deals first; a --start score stays with its player); pair by match. Default: on, off with --first-dealer (the dealer stays with its player, so a replay would deal every strategy the same cards again)."
         ),
     ] = None,
-    out: options.RunOut = None,
     with_hands: Annotated[
         bool, typer.Option(help="With --out, also keep every hand of every match.")
     ] = False,
     chunk_size: options.ChunkSize = 50_000,
-    overwrite: options.Overwrite = False,
-    threads: options.Threads = None,
-    scheduler: options.Scheduler = None,
-    workers: options.Workers = None,
-    workers_write: options.WorkersWrite = False,
-    as_json: options.Json = False,
-    quiet: options.Quiet = False,
+    *,
+    run: RunOptions,
 ) -> None:
     """Play MATCHES Hollywood matches (three games to the game target at once), or plain
     games to the target (--format game), from the start or from any score (--start)."""
     frames: list[pd.DataFrame] = []
     with user_errors():
-        check_run_options(out, overwrite, workers_write, scheduler, workers, with_hands)
+        run.check(with_hands)
         if duplicate and first_dealer is not None:
             raise ConfigError(
                 "--duplicate with --first-dealer: the first dealer stays with its player, so the replay would deal every strategy the same cards again; leave out --duplicate"
@@ -138,23 +127,24 @@ def match(
             "matches", rule_set, resolve_players(players, param1, param2),
             seed, matches, duplicate, chunk_size, with_hands, start_state,
         )  # fmt: skip
-        elapsed = play_chunks(
+        elapsed = run.play(
             lambda advance, client: execute(
-                config, out, overwrite, threads, advance, client, workers_write
+                config, run.out, run.overwrite, run.threads, advance, client, run.workers_write
             ),
-            frames.append, lambda chunks: saved_on_disk(chunks, config, out), matches, "matches",
-            out, not (quiet or as_json), scheduler, workers,
+            frames.append, lambda chunks: saved_on_disk(chunks, config, run.out), matches,
+            "matches",
         )  # fmt: skip
     df = pd.concat(frames, ignore_index=True)
     names = (config.players[0].name, config.players[1].name)
-    if as_json:
+    if run.as_json:
         document = match_summary_json(df, names) | {"rules": config.rules.name, "seed": seed}
         if config.start is not None:
             document["start"] = config.start.to_json()
-        echo_json(document | ({"out": out} if out else {}))
+        echo_json(document | ({"out": run.out} if run.out else {}))
         return
     caption = f"{len(df):,} matches in {elapsed:.1f} s ({len(df) / elapsed:,.0f} matches/s)"
-    print_matches(df, names, match_title(config), caption + (f"\nrecords in {out}" if out else ""))
+    records = f"\nrecords in {run.out}" if run.out else ""
+    print_matches(df, names, match_title(config), caption + records)
 
 
 def register(app: typer.Typer) -> None:

@@ -6,13 +6,26 @@ What an option's value is checked against (a rule set's name, a count's range) l
 library (``load_rules``, ``game.limits``), also once; the defaults stay with each command,
 since they are part of what that command does. An option that only one command has is
 declared in that command's module.
+
+The options of where a run is written, where it is played and what is printed (``--out``
+to ``--quiet``) come as a group: ``@run_options(...)`` gives a command them all, gathered
+into one ``RunOptions`` argument, so simulate, match and positions neither list nor check
+them each.
 """
 
 from __future__ import annotations
 
-from typing import Annotated
+import dataclasses
+import functools
+import inspect
+import time
+from collections.abc import Callable, Iterator
+from typing import Annotated, Any
 
 import typer
+
+from gin_sim.game.config import ConfigError
+from gin_sim.interfaces.cli.common import interrupted, progress_bar
 
 # What the game is played by, and by whom.
 Rules = Annotated[str, typer.Option(help="A named rule set or a TOML file.")]
@@ -131,3 +144,110 @@ Quiet = Annotated[bool, typer.Option("--quiet", help="No progress bar.")]
 ScoreFormat = Annotated[
     str, typer.Option(help="What --score is: game (to the target) or hollywood (R19 to R23).")
 ]
+
+
+@dataclasses.dataclass(frozen=True)
+class RunOptions:
+    """Where a run is written (``--out``, ``--overwrite``), where it is played
+    (``--threads``, ``--scheduler``, ``--workers``, ``--workers-write``) and what is printed
+    (``--json``, ``--quiet``): the same for every command that plays a run."""
+
+    out: str | None = None
+    overwrite: bool = False
+    threads: int | None = None
+    scheduler: str | None = None
+    workers: int | None = None
+    workers_write: bool = False
+    as_json: bool = False
+    quiet: bool = False
+
+    @property
+    def show_progress(self) -> bool:
+        return not (self.quiet or self.as_json)
+
+    def check(self, with_hands: bool = False) -> None:
+        """Refuse the options that would otherwise be silently ignored (one-line errors)."""
+        needs_out = [
+            name
+            for name, given in (
+                ("--overwrite", self.overwrite),
+                ("--workers-write", self.workers_write),
+                ("--with-hands", with_hands),
+            )
+            if given
+        ]
+        if needs_out and self.out is None:
+            raise ConfigError(
+                f"{needs_out[0]} needs --out (a run folder): give --out DIR or drop it"
+            )
+        if self.workers_write and self.scheduler is None and self.workers is None:
+            raise ConfigError("--workers-write needs --workers N or --scheduler ADDRESS")
+
+    def play(
+        self,
+        start: Callable[[Callable[..., None], Any], Iterator[Any]],
+        consume: Callable[[Any], None],
+        saved: Callable[[Any], int | None],
+        total: int,
+        unit: str,
+    ) -> float:
+        """Play a run chunk by chunk: ``start(advance, client)`` gives the chunks (on a Dask
+        cluster when ``--scheduler`` or ``--workers`` asks for one), each is handed to
+        ``consume`` under a progress bar of ``total`` ``unit``. On Ctrl-C or SIGTERM
+        ``saved(chunks)`` finishes the writing and counts what is on disk, and the user is
+        told how to resume (exit 130 or 143). Returns the seconds it took."""
+        from gin_sim.experiments.cluster import dask_client
+
+        started = time.perf_counter()
+        chunks = None
+        try:
+            with (
+                dask_client(self.scheduler, self.workers) as client,
+                progress_bar(total, unit, self.show_progress) as advance,
+            ):
+                chunks = start(advance, client)
+                for chunk in chunks:
+                    consume(chunk)
+        except KeyboardInterrupt as stop:
+            interrupted(self.out, saved(chunks), total, unit, stop)
+        return time.perf_counter() - started
+
+
+# Each field of RunOptions on the command line.
+_RUN_OPTIONS = {
+    "out": RunOut, "overwrite": Overwrite, "threads": Threads, "scheduler": Scheduler,
+    "workers": Workers, "workers_write": WorkersWrite, "as_json": Json, "quiet": Quiet,
+}  # fmt: skip
+
+
+def run_options(*names: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """A command whose parameter ``run: RunOptions`` is given on the command line as the
+    options ``names`` (fields of RunOptions; all of them when none are named), each with
+    the declaration above and RunOptions' default; the others keep their default."""
+    chosen = names or tuple(_RUN_OPTIONS)
+    defaults = {field.name: field.default for field in dataclasses.fields(RunOptions)}
+
+    def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
+        signature = inspect.signature(command, eval_str=True)
+        own = [p for p in signature.parameters.values() if p.name != "run"]
+        added = [
+            inspect.Parameter(
+                name, inspect.Parameter.KEYWORD_ONLY, default=defaults[name],
+                annotation=_RUN_OPTIONS[name],
+            )
+            for name in chosen
+        ]  # fmt: skip
+
+        @functools.wraps(command)
+        def with_run(**values: Any) -> Any:
+            run = RunOptions(**{name: values.pop(name) for name in chosen})
+            return command(**values, run=run)
+
+        parameters = own + added
+        with_run.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
+        with_run.__annotations__ = {p.name: p.annotation for p in parameters} | {
+            "return": signature.return_annotation
+        }
+        return with_run
+
+    return decorate

@@ -25,16 +25,12 @@ from gin_sim.experiments.runs import RunError
 from gin_sim.game.config import ConfigError
 from gin_sim.game.rules import load_rules
 from gin_sim.interfaces.cli import options
-from gin_sim.interfaces.cli.common import (
-    check_run_options,
-    echo_json,
-    play_chunks,
-    resolve_keep,
-    resolve_players,
-    user_errors,
-)
+from gin_sim.interfaces.cli.common import echo_json, resolve_keep, resolve_players, user_errors
+from gin_sim.interfaces.cli.options import RunOptions, run_options
 
 
+# --workers-write is not an option here: a dataset's chunks are written by this process.
+@run_options("out", "overwrite", "threads", "scheduler", "workers", "as_json", "quiet")
 def positions(
     rules: options.Rules = "hollywood",
     players: options.Players = "mc,mc",
@@ -75,21 +71,16 @@ def positions(
         float | None,
         typer.Option(help="With --infer: the weight of each contradicted pass (default 0.25)."),
     ] = None,
-    out: options.RunOut = None,
     chunk_size: options.ChunkSize = 100,
-    overwrite: options.Overwrite = False,
-    threads: options.Threads = None,
-    scheduler: options.Scheduler = None,
-    workers: options.Workers = None,
-    as_json: options.Json = False,
-    quiet: options.Quiet = False,
+    *,
+    run: RunOptions,
 ) -> None:
     """Play DEALS deals, keep each decision position of a kind (offer, draw, discard, knock)
     with that kind's probability (--keep) and evaluate every action there by deep search;
     print a summary (per decision: rows weighted by 1 / their keep probability)."""
     frames = []
     with user_errors():
-        check_run_options(out, overwrite, False, scheduler, workers)
+        run.check()
         settings = {
             "samples": samples, "select": select, "rollout": rollout,
             "opponent_model": opponent_model, "infer": infer, "infer_weight": infer_weight,
@@ -111,16 +102,17 @@ def positions(
         def saved(chunks) -> int | None:
             if chunks is not None:
                 chunks.close()  # waits for the chunk being written
-            return _saved(out, config)
+            return _saved(run.out, config)
 
-        elapsed = play_chunks(
-            lambda advance, client: execute(config, out, overwrite, threads, advance, client),
-            keep_summary_columns, saved, deals, "deals", out, not (quiet or as_json),
-            scheduler, workers,
+        elapsed = run.play(
+            lambda advance, client: execute(
+                config, run.out, run.overwrite, run.threads, advance, client
+            ),
+            keep_summary_columns, saved, deals, "deals",
         )  # fmt: skip
     frame = pd.concat(frames, ignore_index=True)
     summary = summary_by_kind(frame)
-    if as_json:
+    if run.as_json:
         document = {
             "rules": config.rules.name, "seed": seed, "deals": deals,
             "players": [p.name for p in config.players],
@@ -128,7 +120,7 @@ def positions(
             "keep": dict(zip(KINDS, config.keep, strict=True)),
             "kinds": summary.to_dict(orient="records"),
         }  # fmt: skip
-        echo_json(document | ({"out": out} if out else {}))
+        echo_json(document | ({"out": run.out} if run.out else {}))
         return
     title = f"{len(frame):,} positions from {deals:,} deals of {config.players[0].name} against {config.players[1].name}, rules {config.rules.name}, seed {seed}"
     kept = ", ".join(f"{k} {p:g}" for k, p in zip(KINDS, config.keep, strict=True))
@@ -138,8 +130,8 @@ def positions(
             f"evaluation: {evaluation.name}; gain: take over draw, knock over the best discard (95% interval, clustered by deal)\n"
             + caption
         )
-    if out:
-        caption += f"\npositions in {out}"
+    if run.out:
+        caption += f"\npositions in {run.out}"
     table = Table(title=title, caption=caption)
     for column in ("kind", "positions", "mean deadwood"):
         table.add_column(column, justify="right")

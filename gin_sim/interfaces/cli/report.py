@@ -27,6 +27,7 @@ from gin_sim.interfaces.cli.common import (
     resolve_keep,
     user_errors,
 )
+from gin_sim.interfaces.cli.options import RunOptions, run_options
 from gin_sim.reports.build import (
     ADVICE_CHECK_POSITIONS,
     ADVICE_COMPARE,
@@ -69,9 +70,7 @@ def _integers(text: str, what: str) -> list[int]:
 
 def _run(
     total: int,
-    quiet: bool,
-    scheduler: str | None,
-    workers: int | None,
+    run: RunOptions,
     write: Callable[..., Path | list[Path]],
     kept: str = "",
 ) -> None:
@@ -82,7 +81,10 @@ def _run(
     started = time.perf_counter()
     with user_errors():
         try:
-            with dask_client(scheduler, workers), progress_bar(total, "runs", not quiet) as advance:
+            with (
+                dask_client(run.scheduler, run.workers),
+                progress_bar(total, "runs", run.show_progress) as advance,
+            ):
                 written = write(advance)
         except KeyboardInterrupt as stop:
             terminated = isinstance(stop, Terminated)
@@ -114,6 +116,7 @@ def _finished(out: str, kind: str, chosen: dict[str, object]) -> bool:
 
 
 @report_app.command("knock")
+@run_options("quiet", "scheduler", "workers")
 def knock(
     out: options.ReportOut,
     rules: options.Rules = "hollywood",
@@ -122,9 +125,8 @@ def knock(
     deals: options.VariantDeals = 200_000,
     matches: options.VariantMatches = 20_000,
     seed: options.Seed = 1,
-    quiet: options.Quiet = False,
-    scheduler: options.Scheduler = None,
-    workers: options.Workers = None,
+    *,
+    run: RunOptions,
 ) -> None:
     """Sweep the knock threshold from 0 (gin only) to the knock limit on the same decks."""
     with user_errors():
@@ -134,9 +136,7 @@ def knock(
         total = sweep_runs(load_rules(rules), matches)
     _run(
         total,
-        quiet,
-        scheduler,
-        workers,
+        run,
         lambda advance: reports.knock(
             rules, strategy, opponent, deals, matches, seed, out, advance
         ),
@@ -144,6 +144,7 @@ def knock(
 
 
 @report_app.command("undercut")
+@run_options("quiet", "scheduler", "workers")
 def undercut(
     out: options.ReportOut,
     rules: options.Rules = "hollywood",
@@ -151,9 +152,8 @@ def undercut(
     opponent: options.Opponent = "simple",
     deals: options.VariantDeals = 200_000,
     seed: options.Seed = 1,
-    quiet: options.Quiet = False,
-    scheduler: options.Scheduler = None,
-    workers: options.Workers = None,
+    *,
+    run: RunOptions,
 ) -> None:
     """Undercut rate by the knocker's deadwood and the cards left in the stock (heat map)."""
     with user_errors():
@@ -163,14 +163,13 @@ def undercut(
         total = sweep_runs(load_rules(rules), 0)
     _run(
         total,
-        quiet,
-        scheduler,
-        workers,
+        run,
         lambda advance: reports.undercut(rules, strategy, opponent, deals, seed, out, advance),
     )
 
 
 @report_app.command("variants")
+@run_options("quiet", "scheduler", "workers")
 def variants(
     out: options.ReportOut,
     rules: options.RuleSets = "hollywood,hollywood-gin20,standard",
@@ -179,9 +178,8 @@ def variants(
     deals: options.VariantDeals = 200_000,
     matches: options.VariantMatches = 20_000,
     seed: options.Seed = 1,
-    quiet: options.Quiet = False,
-    scheduler: options.Scheduler = None,
-    workers: options.Workers = None,
+    *,
+    run: RunOptions,
 ) -> None:
     """The knock sweep under each rule set on the same decks, side by side."""
     with user_errors():
@@ -193,9 +191,7 @@ def variants(
         total = sum(sweep_runs(load_rules(name), matches) for name in names)
     _run(
         total,
-        quiet,
-        scheduler,
-        workers,
+        run,
         lambda advance: reports.variants(
             names, strategy, opponent, deals, matches, seed, out, advance
         ),
@@ -203,6 +199,7 @@ def variants(
 
 
 @report_app.command("schedule")
+@run_options("quiet", "scheduler", "workers")
 def schedule(
     out: options.ReportOut,
     rules: options.Rules = "hollywood",
@@ -220,9 +217,8 @@ def schedule(
     ] = 100_000,
     finalists: Annotated[int, typer.Option(help="Schedules re-measured on the fresh decks.")] = 8,
     seed: options.Seed = 1,
-    quiet: options.Quiet = False,
-    scheduler: options.Scheduler = None,
-    workers: options.Workers = None,
+    *,
+    run: RunOptions,
 ) -> None:
     """Search knock schedules (thresholds by stock depth) by a paired two-stage search."""
     with user_errors():
@@ -240,9 +236,7 @@ def schedule(
         total = search_runs(rule_set, stocks, grid, finalists)
     _run(
         total,
-        quiet,
-        scheduler,
-        workers,
+        run,
         lambda advance: reports.schedule(
             rules,
             strategy,
@@ -260,6 +254,7 @@ def schedule(
 
 
 @report_app.command("tournament")
+@run_options("quiet", "scheduler", "workers")
 def tournament(
     out: options.ReportOut,
     players: Annotated[
@@ -280,9 +275,8 @@ def tournament(
         ),
     ] = None,
     overwrite: options.Overwrite = False,
-    quiet: options.Quiet = False,
-    scheduler: options.Scheduler = None,
-    workers: options.Workers = None,
+    *,
+    run: RunOptions,
 ) -> None:
     """A round robin: every pair of strategies on the same decks and matches, ranked."""
     with user_errors():
@@ -296,9 +290,7 @@ def tournament(
     where = runs or str(Path(out) / "runs")
     _run(
         total,
-        quiet,
-        scheduler,
-        workers,
+        run,
         lambda advance: reports.tournament(
             player_names, rule_names, deals, matches, seed, out, advance, runs, overwrite
         ),
@@ -308,6 +300,7 @@ def tournament(
 
 
 @report_app.command("equity")
+@run_options("quiet")  # played in this process: no Dask options
 def equity(
     out: options.ReportOut,
     players: Annotated[
@@ -336,7 +329,8 @@ def equity(
         ),
     ] = 2_000,
     seed: options.Seed = 1,
-    quiet: options.Quiet = False,
+    *,
+    run: RunOptions,
 ) -> None:
     """Game-to-target and Hollywood match equity tables: the probability of winning from
     every score, with 95% intervals, checked against play from the state."""
@@ -351,9 +345,7 @@ def equity(
             return
     _run(
         study_steps(games, matches),
-        quiet,
-        None,
-        None,
+        run,
         lambda advance: reports.equity(
             player_names, rules, deals, games, matches, seed, out, advance
         ),
@@ -361,6 +353,7 @@ def equity(
 
 
 @report_app.command("advice")
+@run_options("quiet", "scheduler", "workers")
 def advice(
     out: options.ReportOut,
     rules: options.Rules = "hollywood",
@@ -384,9 +377,8 @@ def advice(
     ] = ADVICE_CONTINUATIONS,
     seed: options.Seed = 1,
     keep: options.Keep = None,
-    quiet: options.Quiet = False,
-    scheduler: options.Scheduler = None,
-    workers: options.Workers = None,
+    *,
+    run: RunOptions,
 ) -> None:
     """Advice from strong play: knock or play on, take or draw, undercut risk, across rule
     sets, checked against play; the positions datasets are kept in OUT (rerun to resume)."""
@@ -403,9 +395,7 @@ def advice(
         own = sum(not shares_positions(rules, name) for name in compared)
     _run(
         deals * (1 + own),
-        quiet,
-        scheduler,
-        workers,
+        run,
         lambda advance: write_advice(
             rules,
             compared,
@@ -429,14 +419,14 @@ def _names(text: str) -> list[str]:
 
 
 @report_app.command("default")
+@run_options("quiet", "scheduler", "workers")
 def default(
     out: options.ReportOut = "reports",
     deals: options.VariantDeals = DefaultSet.deals,
     matches: options.VariantMatches = DefaultSet.matches,
     seed: options.Seed = DefaultSet.seed,
-    quiet: options.Quiet = False,
-    scheduler: options.Scheduler = None,
-    workers: options.Workers = None,
+    *,
+    run: RunOptions,
 ) -> None:
     """The default report set of make run (knock, undercut, variants, schedule, tournament, advice)."""
     with user_errors():
@@ -461,9 +451,7 @@ def default(
 
     _run(
         total,
-        quiet,
-        scheduler,
-        workers,
+        run,
         lambda advance: reports.default_set(out, settings, advance, show_step),
     )
     typer.echo(f"total: {spent[0]:.0f} s ({spent[1]:.0f} s CPU)")

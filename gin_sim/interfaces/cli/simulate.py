@@ -12,14 +12,8 @@ from gin_sim.experiments.runs import RunConfig, execute
 from gin_sim.experiments.summary import HeadToHead, format_estimate
 from gin_sim.game.rules import load_rules
 from gin_sim.interfaces.cli import options
-from gin_sim.interfaces.cli.common import (
-    check_run_options,
-    echo_json,
-    play_chunks,
-    resolve_players,
-    saved_on_disk,
-    user_errors,
-)
+from gin_sim.interfaces.cli.common import echo_json, resolve_players, saved_on_disk, user_errors
+from gin_sim.interfaces.cli.options import RunOptions, run_options
 
 
 def print_head_to_head(
@@ -46,6 +40,7 @@ def head_to_head_title(config: RunConfig) -> str:
     return f"{config.count:,} decks ({mode}), rules {config.rules.name}, seed {config.seed}; 95% intervals"
 
 
+@run_options()
 def simulate(
     rules: options.Rules = "hollywood",
     players: options.Players = "simple,simple",
@@ -58,16 +53,10 @@ def simulate(
         bool,
         typer.Option(help="Play every deck twice with the seats swapped; pair statistics by deck."),
     ] = True,
-    out: options.RunOut = None,
     # two chunks are in flight at once, so a chunk's size is paid twice in memory
     chunk_size: options.ChunkSize = 200_000,
-    overwrite: options.Overwrite = False,
-    threads: options.Threads = None,
-    scheduler: options.Scheduler = None,
-    workers: options.Workers = None,
-    workers_write: options.WorkersWrite = False,
-    as_json: options.Json = False,
-    quiet: options.Quiet = False,
+    *,
+    run: RunOptions,
 ) -> None:
     """Play DEALS decks between two strategies and print a table per player.
 
@@ -76,7 +65,7 @@ def simulate(
     """
     summary = HeadToHead()
     with user_errors():
-        check_run_options(out, overwrite, workers_write, scheduler, workers)
+        run.check()
         config = RunConfig(
             "hands", load_rules(rules, rule), resolve_players(players, param1, param2),
             seed, deals, duplicate, chunk_size,
@@ -86,21 +75,20 @@ def simulate(
             nonlocal summary
             summary = summary + HeadToHead.of(frame)
 
-        elapsed = play_chunks(
+        elapsed = run.play(
             lambda advance, client: execute(
-                config, out, overwrite, threads, advance, client, workers_write
+                config, run.out, run.overwrite, run.threads, advance, client, run.workers_write
             ),
-            add, lambda frames: saved_on_disk(frames, config, out), deals, "decks", out,
-            not (quiet or as_json), scheduler, workers,
+            add, lambda frames: saved_on_disk(frames, config, run.out), deals, "decks",
         )  # fmt: skip
     names = (config.players[0].name, config.players[1].name)
-    if as_json:
+    if run.as_json:
         document = summary.to_json(names) | {"rules": config.rules.name, "seed": seed}
-        echo_json(document | ({"out": out} if out else {}))
+        echo_json(document | ({"out": run.out} if run.out else {}))
         return
     caption = f"{summary.hands:,} hands in {elapsed:.1f} s ({summary.hands / elapsed:,.0f} hands/s)"
-    if out:
-        caption += f"\nrecords in {out}"
+    if run.out:
+        caption += f"\nrecords in {run.out}"
     print_head_to_head(summary, names, head_to_head_title(config), caption)
 
 
