@@ -43,20 +43,43 @@ def test_bonferroni_widening_is_the_normal_quantile_ratio():
 def test_adjusted_differences_are_widened_and_judged_again():
     """Hand-computed: with 3 comparisons the half widths grow by 2.394 / 1.960 = 1.2215;
     a mean of 1.1 with 0.9 becomes 1.1 ± 1.099 (still above 0), one of 1.0 with 0.9 becomes
-    1.0 ± 1.099 (no longer significant); a reference row (0 ± 0) is never significant."""
+    1.0 ± 1.099 (no longer significant); a reference row (0 ± 0) and a row without an
+    interval are never significant; a difference with no spread at all (1 ± 0) is; an
+    interval that touches 0 at either end does not exclude it."""
+    edge = bonferroni_factor(3)  # a mean of this ± 1 reaches exactly 0 once widened
     table = pd.DataFrame(
-        {"mean": [1.1, 1.0, -3.0, 0.0], "half_width": [0.9, 0.9, 1.0, 0.0],
+        {"mean": [1.1, 1.0, -3.0, 0.0, 1.0, edge, -edge, 0.2, 2.0],
+         "half_width": [0.9, 0.9, 1.0, 0.0, 0.0, 1.0, 1.0, 0.5, math.nan],
          "low": 0.0, "high": 0.0, "significant": True}
     )  # fmt: skip
     out = adjust_differences(table, 3)
     factor = NormalDist().inv_cdf(1 - 0.05 / 6) / NormalDist().inv_cdf(0.975)
-    assert out["half_width"].tolist() == pytest.approx([0.9 * factor, 0.9 * factor, factor, 0.0])
-    assert out["low"].tolist() == pytest.approx([1.1 - 0.9 * factor, 1.0 - 0.9 * factor,
-                                                 -3.0 - factor, 0.0])  # fmt: skip
-    assert out["high"].tolist() == pytest.approx([1.1 + 0.9 * factor, 1.0 + 0.9 * factor,
-                                                  -3.0 + factor, 0.0])  # fmt: skip
-    assert out["significant"].tolist() == [True, False, True, False]
-    assert table["half_width"].tolist() == [0.9, 0.9, 1.0, 0.0]  # the input is left alone
+    widened = np.array([0.9, 0.9, 1.0, 0.0, 0.0, 1.0, 1.0, 0.5, math.nan]) * factor
+    assert out["half_width"].to_numpy() == pytest.approx(widened, nan_ok=True)
+    assert out["low"].to_numpy() == pytest.approx(table["mean"] - widened, nan_ok=True)
+    assert out["high"].to_numpy() == pytest.approx(table["mean"] + widened, nan_ok=True)
+    assert (out.loc[5, "low"], out.loc[6, "high"]) == (0.0, 0.0)
+    assert out["significant"].tolist() == [
+        True,
+        False,
+        True,
+        False,
+        True,
+        False,
+        False,
+        False,
+        False,
+    ]
+    assert table["half_width"].tolist()[:8] == [
+        0.9,
+        0.9,
+        1.0,
+        0.0,
+        0.0,
+        1.0,
+        1.0,
+        0.5,
+    ]  # input kept
 
 
 def test_ratings_are_the_least_squares_fit_summing_to_0():
