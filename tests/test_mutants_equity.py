@@ -194,3 +194,64 @@ def test_the_heat_table_reads_each_cell_of_the_visits():
     assert np.isnan(table.loc[(0, 0), "equity"]) and table.loc[(0, 0), "matches"] == 0
     assert len(table) == HEAT_CELLS * HEAT_CELLS
     assert heat_table(run, 0, 100)["matches"].sum() == 0
+
+
+def test_the_study_is_its_parts_from_the_same_outcomes_and_streams(monkeypatch):
+    """``equity_study`` only assembles: its game table is ``game_equity`` of its outcomes,
+    each validated game cell is ``direct_games`` from that cell's start on its own range of
+    games, each match state is ``model_matches`` from that state with each dealer, and each
+    validated state is played on the range after the game cells'. Recomputed here from the
+    public parts, with small counts."""
+    from gin_sim.experiments import equity
+
+    for name, value in (("STATE_MATCHES", 300), ("HEAT_MATCHES", 600), ("MODEL_REPLICATES", 2),
+                        ("REPLICATE_MATCHES", 100), ("GAME_REPLICATES", 3)):  # fmt: skip
+        monkeypatch.setattr(equity, name, value)
+    players = parse_players("basic,simple")
+    steps = []
+    study = equity.equity_study(RULES, players, 150, 4, 3, 8, on_step=steps.append)
+    assert sum(steps) == equity.study_steps(4, 3) == 3 + len(equity.GAME_CELLS) + 3
+    assert study.outcomes.decks == 150
+    assert np.array_equal(study.outcomes.codes, measure_outcomes(RULES, players, 150, 8).codes)
+    game = equity.game_equity(study.outcomes, 3, 8)
+    assert study.game.equals(game)
+    table = game.set_index(["me", "opponent", "dealer"])
+    assert len(study.game_validation) == len(equity.GAME_CELLS)
+    for index, (me, opponent, dealer) in enumerate(equity.GAME_CELLS):
+        row = study.game_validation.iloc[index]
+        start = scaled_start(f"{me}:{opponent}", "game", equity.DEALERS.index(dealer) + 1, RULES)
+        direct = equity.direct_games(RULES, players, start, 4, 8, index * 4)
+        cell = table.loc[(me, opponent, dealer)]
+        assert (row["start"], row["dealer"], row["played"]) == (f"{me}:{opponent}", dealer, 4)
+        assert (row["direct"], row["direct low"], row["direct high"]) == pytest.approx(direct)
+        assert (row["model"], row["model low"], row["model high"]) == pytest.approx(
+            (cell["equity"], cell["low"], cell["high"])
+        )
+    states = study.match_states
+    assert len(states) == 2 * len(equity.MATCH_STATES)
+    for (name, text), dealer in ((equity.MATCH_STATES[0], 1), (equity.MATCH_STATES[4], 2)):
+        start = scaled_start(text, "hollywood", dealer, RULES)
+        row = states[(states["state"] == name) & (states["dealer"] == equity.DEALERS[dealer - 1])]
+        run = model_matches(study.outcomes, start, 300, 8, 2, 100)
+        assert row[["equity", "low", "high"]].iloc[0].tolist() == pytest.approx(run.equity())
+        assert row[["net tally", "net low", "net high"]].iloc[0].tolist() == pytest.approx(
+            run.net_tally()
+        )
+        assert row["start"].iloc[0] == _columns(start)
+    assert study.match_validation["state"].tolist() == [
+        equity.MATCH_STATES[i][0] for i in equity.VALIDATED_STATES
+    ]
+    base = len(equity.GAME_CELLS) * 4
+    for index, row in zip(
+        equity.VALIDATED_STATES, study.match_validation.itertuples(), strict=True
+    ):
+        start = scaled_start(equity.MATCH_STATES[index][1], "hollywood", 1, RULES)
+        direct = equity.direct_games(RULES, players, start, 3, 8, base + index * 3)
+        assert row.direct == pytest.approx(direct[0]) and row.played == 3
+    heat = study.match_heat
+    assert set(heat["phase"]) == set(equity.HEAT_PHASES)
+    assert len(heat) == len(equity.HEAT_PHASES) * HEAT_CELLS * HEAT_CELLS
+    start_cell = heat[
+        (heat["phase"] == equity.HEAT_PHASES[0]) & (heat["me"] == 0) & (heat["opponent"] == 0)
+    ]
+    assert start_cell["matches"].iloc[0] == 600  # every match starts in the first cell
