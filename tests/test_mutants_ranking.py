@@ -131,6 +131,9 @@ def test_a_difference_interval_uses_the_resamples_spread_and_the_adjustment():
     difference, low, high = ratings.difference(0, 1, comparisons=3)
     half = Z95 * bonferroni_factor(3) * math.sqrt(2)
     assert (difference, low, high) == pytest.approx((2.0, 2.0 - half, 2.0 + half))
+    plain = Z95 * math.sqrt(2)  # one difference stated: a plain 95% interval
+    assert ratings.difference(0, 1) == pytest.approx((2.0, 2.0 - plain, 2.0 + plain))
+    assert ratings.difference(1, 0) == pytest.approx((-2.0, -2.0 - plain, -2.0 + plain))
 
 
 def test_the_table_ranks_best_first_with_rank_intervals():
@@ -143,6 +146,14 @@ def test_the_table_ranks_best_first_with_rank_intervals():
     assert table[["rank_low", "rank_high"]].values.tolist() == [[1, 1], [2, 3], [2, 3]]
     low, high = np.percentile([2.0, 1.0, 2.0], [2.5, 97.5])
     assert (table.loc[1, "low"], table.loc[1, "high"]) == pytest.approx((low, high))
+    # equal ratings keep the players' order (a stable sort): 20 players rated 0, -1, -2,
+    # 0, -1, ... are listed by rating, and within a rating by their place in the field
+    names = [f"p{i}" for i in range(20)]
+    rating = -(np.arange(20) % 3).astype(float)
+    tied = Ratings(names, rating, np.tile(rating, (5, 1))).table()
+    expected = [f"p{i}" for level in (0, 1, 2) for i in range(20) if i % 3 == level]
+    assert tied["player"].tolist() == expected
+    assert tied["rank_low"].tolist() == [1] * 7 + [8] * 7 + [15] * 6  # ties share the best rank
 
 
 def test_cycles_are_found_once_each():
