@@ -163,3 +163,31 @@ def test_cycles_are_found_once_each():
     beats[0, 2], beats[2, 0] = False, True  # c beats a: a > b > c > a
     beats[1, 3], beats[3, 1] = False, True  # d beats b: b > c > d > b
     assert cycles(list("abcd"), beats) == [("a", "b", "c"), ("b", "c", "d")]
+
+
+def test_rating_and_rank_intervals_are_the_central_95_percent_of_the_resamples():
+    """1,000 resamples. Rating draws 0 .. 999 give the interval of the 2.5th and 97.5th
+    percentiles, 24.975 and 974.025. a and b swap places in 20 resamples (2%), b and
+    c in 30 others (3%): a's rank interval is 1 to 1 (2% is inside the upper 2.5%), c's is
+    2 to 3 (3% is more than the lower 2.5%)."""
+    draws = np.tile([3000.0, 2000.0, 1000.0], (1000, 1))
+    draws[:20, [0, 1]] = [2000.0, 3000.0]
+    draws[20:50, [1, 2]] = [1000.0, 2000.0]
+    ratings = Ratings(["a", "b", "c"], np.array([3000.0, 2000.0, 1000.0]), draws)
+    table = ratings.table().set_index("player")
+    assert (table.loc["a", "rank_low"], table.loc["a", "rank_high"]) == (1, 1)
+    assert (table.loc["c", "rank_low"], table.loc["c", "rank_high"]) == (2, 3)
+    plain = Ratings(["a"], np.array([500.0]), np.arange(1000.0)[:, None]).table()
+    assert (plain.loc[0, "low"], plain.loc[0, "high"]) == pytest.approx((24.975, 974.025))
+
+
+def test_per_deck_points_must_be_whole_and_their_sums_exact():
+    with pytest.raises(ValueError, match=r"^per_deck: expected whole net points per deck$"):
+        bootstrap_ratings(["a", "b"], [(0, 1)], np.array([[0.5, 1.0]]), 1.0, 1, 10)
+    # 2 decks of 2**52 points: a resampled sum can reach 2**53, where float64 stops
+    # holding every whole number
+    edge = np.array([[2.0**52, 0.0]])
+    with pytest.raises(ValueError, match=r"^per_deck: too many points for exact sums$"):
+        bootstrap_ratings(["a", "b"], [(0, 1)], edge, 1.0, 1, 10)
+    below = bootstrap_ratings(["a", "b"], [(0, 1)], edge / 2, 1.0, 1, 10)
+    assert below.rating.tolist() == [2.0**49, -(2.0**49)]  # 2**51 over 2 players, 2 hands
