@@ -121,8 +121,19 @@ def test_one_resample_of_decks_serves_every_pairing():
     assert ratings.draws[:, 0].std(ddof=1) == pytest.approx(se, rel=0.15)
     again = bootstrap_ratings(["a", "b", "c"], [(0, 1), (0, 2), (1, 2)], per_deck, 2.0, 9, 300)
     assert np.array_equal(again.draws, ratings.draws)  # seeded
-    with pytest.raises(ValueError, match="whole net points"):
-        bootstrap_ratings(["a", "b"], [(0, 1)], np.array([[0.5, 1.0]]), 1.0, 1, 10)
+    assert ratings.names == ["a", "b", "c"]
+
+
+def test_every_deck_can_be_drawn_and_every_replicate_is_made():
+    """Deck 0 alone has points: a resample holds it as often as any deck (once on average),
+    so the draws average to the rating; 120 replicates (batches of 50, 50 and 20) are 120."""
+    per_deck = np.zeros((1, 10))
+    per_deck[0, 0] = 100.0
+    ratings = bootstrap_ratings(["a", "b"], [(0, 1)], per_deck, 1.0, 4, 120)
+    assert ratings.draws.shape == (120, 2)
+    assert ratings.rating[0] == 5.0  # 100 points over 10 decks of 1 hand, 2 players
+    assert ratings.draws[:, 0].mean() == pytest.approx(5.0, rel=0.2)
+    assert (ratings.draws[:, 0] > 0).mean() == pytest.approx(1 - 0.9**10, abs=0.1)
 
 
 def test_a_difference_interval_uses_the_resamples_spread_and_the_adjustment():
