@@ -120,6 +120,11 @@ def test_the_check_flags_exactly_when_the_difference_interval_excludes_0():
         assert row["difference_se"] == pytest.approx(se)
         assert row["difference_half_width"] == pytest.approx(Z95 * se)
         assert row["flagged"] == flagged, differences
+    # the same difference at every position: a standard error of 0, and no interval to
+    # exclude 0 with, so not flagged
+    same = check_table(*_hand_checked([1.0] * 4)).set_index("cell").loc["knock, deadwood 1 to 5"]
+    assert same["difference_mean"] == 1.0 and same["difference_se"] == 0.0
+    assert same["detectable"] == 0.0 and not same["flagged"]
 
 
 def test_the_check_against_play_is_paired_position_by_position():
@@ -145,6 +150,17 @@ def test_the_check_against_play_is_paired_position_by_position():
     assert row["difference_half_width"] < 0.2
     assert row["difference_half_width"] < row["play_half_width"] / 5
     assert row["flagged"]
+    # the table's figure is over the whole cell, the search's and play's over the checked
+    # positions (here the same rows), each a clustered mean per decision
+    search_estimate = Estimate.of(w * search, w, groups=positions["deal"].to_numpy())
+    play_estimate = Estimate.of(w * play, w, groups=positions["deal"].to_numpy())
+    assert row["cell_positions"] == n and row["checked"] == n
+    for label, estimate in (("table", search_estimate), ("search", search_estimate),
+                            ("play", play_estimate)):  # fmt: skip
+        assert row[f"{label}_mean"] == pytest.approx(estimate.mean)
+        assert row[f"{label}_half_width"] == pytest.approx(estimate.half_width)
+        assert row[f"{label}_low"] == pytest.approx(estimate.mean - estimate.half_width)
+        assert f"{label}_n" not in row.index
 
 
 def test_stock_bands_cover_each_stock_size_once():
@@ -220,6 +236,7 @@ def test_the_checked_positions_are_each_cells_first_in_deal_order():
         ["take or draw, card completes a meld", 2, 1],
         ["take or draw, card lowers nothing", 4, 1],
     ]
+    assert checked.index.tolist() == [0, 1, 2, 3]  # numbered afresh, one row per position
     assert len(check_rows(positions, per_cell=5)) == 6  # the draw that lowers 2 is in no cell
 
 
