@@ -27,10 +27,14 @@ from gin_sim.experiments.advice import (
     highest_deadwood,
     knock_model,
     knock_positions,
+    paired_change,
+    played_value_gaps,
     stock_band,
+    strong_knocks,
+    strong_undercut_rates,
     take_positions,
 )
-from gin_sim.experiments.summary import Z95, Estimate
+from gin_sim.experiments.summary import Z95, Estimate, rate_interval, wilson_interval
 
 
 def _clustered_knocks(deals: int, seed: int) -> pd.DataFrame:
@@ -116,6 +120,11 @@ def test_the_check_flags_exactly_when_the_difference_interval_excludes_0():
         assert row["difference_se"] == pytest.approx(se)
         assert row["difference_half_width"] == pytest.approx(Z95 * se)
         assert row["flagged"] == flagged, differences
+    # the same difference at every position: a standard error of 0, and no interval to
+    # exclude 0 with, so not flagged
+    same = check_table(*_hand_checked([1.0] * 4)).set_index("cell").loc["knock, deadwood 1 to 5"]
+    assert same["difference_mean"] == 1.0 and same["difference_se"] == 0.0
+    assert same["detectable"] == 0.0 and not same["flagged"]
 
 
 def test_the_check_against_play_is_paired_position_by_position():
@@ -141,6 +150,17 @@ def test_the_check_against_play_is_paired_position_by_position():
     assert row["difference_half_width"] < 0.2
     assert row["difference_half_width"] < row["play_half_width"] / 5
     assert row["flagged"]
+    # the table's figure is over the whole cell, the search's and play's over the checked
+    # positions (here the same rows), each a clustered mean per decision
+    search_estimate = Estimate.of(w * search, w, groups=positions["deal"].to_numpy())
+    play_estimate = Estimate.of(w * play, w, groups=positions["deal"].to_numpy())
+    assert row["cell_positions"] == n and row["checked"] == n
+    for label, estimate in (("table", search_estimate), ("search", search_estimate),
+                            ("play", play_estimate)):  # fmt: skip
+        assert row[f"{label}_mean"] == pytest.approx(estimate.mean)
+        assert row[f"{label}_half_width"] == pytest.approx(estimate.half_width)
+        assert row[f"{label}_low"] == pytest.approx(estimate.mean - estimate.half_width)
+        assert f"{label}_n" not in row.index
 
 
 def test_stock_bands_cover_each_stock_size_once():
@@ -216,4 +236,84 @@ def test_the_checked_positions_are_each_cells_first_in_deal_order():
         ["take or draw, card completes a meld", 2, 1],
         ["take or draw, card lowers nothing", 4, 1],
     ]
+    assert checked.index.tolist() == [0, 1, 2, 3]  # numbered afresh, one row per position
     assert len(check_rows(positions, per_cell=5)) == 6  # the draw that lowers 2 is in no cell
+
+
+def _knock_rows() -> pd.DataFrame:
+    """Knock positions of 4 deals: deal 0 (weight 2) knocks and is undercut, deal 1 knocks
+    and wins 0 points (a tie that scores nothing is no undercut), deal 2 (two rows) knocks
+    and wins, deal 3 plays on (not a knock made)."""
+    return pd.DataFrame(
+        {"deal": [0, 1, 2, 2, 3], "decision": [4, 6, 3, 8, 2], "kind": "knock",
+         "deadwood": [7, 7, 7, 4, 7], "stock_left": [20, 20, 5, 5, 20],
+         "played": ["knock 7H", "knock 2C", "knock 9D", "knock 4S", "discard 5H"],
+         "hand_points": [-18, 0, 12, 9, -5], "weight": [2.0, 1.0, 1.0, 3.0, 1.0],
+         "gain": [1.0, 2.0, 3.0, 4.0, 5.0],
+         "actions": [["knock 7H", "discard 7H"], ["knock 2C"], ["knock 9D"], ["discard 4S"],
+                     ["knock 5H", "discard 5H"]],
+         "values": [[-3.0, 1.0], [2.0], [10.0], [1.0], [4.0, 6.0]]}
+    )  # fmt: skip
+
+
+def test_undercut_rates_of_the_knocks_made_by_hand():
+    """Only knocks made count; an undercut is a knock that lost points. By deadwood 7:
+    weights 2 (undercut), 1, 1 over 3 deals: rate 2/4; the Wilson interval's trials are
+    the deals' effective number (Kish): (2 + 1 + 1)^2 / (4 + 1 + 1) = 8/3, so a rate of 0
+    or 1 (deadwood 4 here, one deal) uses them."""
+    knocks = strong_knocks(_knock_rows())
+    assert knocks["deal"].tolist() == [0, 1, 2, 2]
+    assert knocks["undercut"].tolist() == [True, False, False, False]
+    assert knocks["stock_left"].tolist() == [20, 20, 5, 5]
+    assert knocks["stock_band"].astype(str).tolist() == ["19-24", "19-24", "0-6", "0-6"]
+    assert knocks["knocker_deadwood"].tolist() == [7, 7, 7, 4]
+    rates = strong_undercut_rates(knocks, "knocker_deadwood").set_index("knocker_deadwood")
+    assert list(rates.index) == list(range(11))
+    seven = rates.loc[7]
+    assert seven["rate"] == pytest.approx(0.5) and seven["knocks"] == 3 and seven["thin"]
+    estimate = Estimate.of(np.array([2.0, 0.0, 0.0]), np.array([2.0, 1.0, 1.0]))
+    low, high = rate_interval(estimate, 16 / 6)
+    assert (seven["low"], seven["high"]) == pytest.approx((low, high))
+    four = rates.loc[4]
+    assert four["rate"] == 0.0 and four["knocks"] == 1
+    assert (four["low"], four["high"]) == pytest.approx(wilson_interval(0.0, 1.0))
+    assert rates.loc[0, "knocks"] == 0 and np.isnan(rates.loc[0, "rate"])
+    by_band = strong_undercut_rates(knocks, "stock_band").set_index("stock_band")
+    assert list(by_band.index) == ["25-31", "19-24", "13-18", "7-12", "0-6"]
+    assert by_band.loc["19-24", "rate"] == pytest.approx(2 / 3)
+    # Kish with unequal deal totals: deal 0 weighs 2, deal 1 weighs 1 -> 9 / 5 trials
+    band = Estimate.of(np.array([2.0, 0.0]), np.array([2.0, 1.0]))
+    assert (by_band.loc["19-24", "low"], by_band.loc["19-24", "high"]) == pytest.approx(
+        rate_interval(band, 9 / 5)
+    )
+
+
+def test_a_change_of_rule_set_is_the_mean_paired_change_per_decision():
+    base = _knock_rows()
+    other = base.assign(gain=base["gain"] + [1.0, -1.0, 0.0, 2.0, 0.0]).iloc[::-1]
+    change = paired_change(base, other)
+    w = base["weight"].to_numpy()
+    expected = Estimate.of(w * np.array([1.0, -1.0, 0.0, 2.0, 0.0]), w, base["deal"].to_numpy())
+    assert change.mean == pytest.approx(expected.mean) and change.n == 4
+    assert change.half_width == pytest.approx(expected.half_width)
+
+
+def test_the_search_values_against_play_by_hand():
+    """The move made is among the evaluated actions in 4 of the 5 knock rows (the one of
+    deal 2 with decision 8 evaluated only a discard): values -3, 2, 10, 6 against real
+    points -18, 0, 12, -5 with weights 2, 1, 1, 1."""
+    gaps = played_value_gaps(_knock_rows()).set_index("kind")
+    knock = gaps.loc["knock"]
+    assert knock["positions"] == 4  # "discard 5H" is made in deal 3: its value 6 counts
+    w = np.array([2.0, 1.0, 1.0, 1.0])
+    rows = _knock_rows()
+    kept = rows[[True, True, True, False, True]]
+    value = np.array([-3.0, 2.0, 10.0, 6.0])
+    real = np.array([-18.0, 0.0, 12.0, -5.0])
+    assert len(kept) == 4
+    assert knock["search_value"] == pytest.approx((w * value).sum() / w.sum())
+    assert knock["real_points"] == pytest.approx((w * real).sum() / w.sum())
+    gap = Estimate.of(w * (real - value), w, kept["deal"].to_numpy())
+    assert knock["gap_mean"] == pytest.approx(gap.mean)
+    assert knock["gap_half_width"] == pytest.approx(gap.half_width)
+    assert gaps.loc["offer", "positions"] == 0

@@ -40,11 +40,12 @@ def test_a_checked_gain_is_the_paired_gain_with_a_bonferroni_interval():
     per hand against the base on the same duplicate decks, with the plain 95% half width
     times the Bonferroni widening for m."""
     base = load_strategy("expert")
-    proposal = Proposal("hollywood", (), (("knock_schedule", [[0, 10]]),), "test")
-    changed = replace(base.for_rules(HOLLYWOOD), name="changed", knock_schedule=((0, 10),))
+    proposal = Proposal("hollywood", (), (("knock_schedule", [[0, 0]]),), "test")  # gin only
+    changed = replace(base.for_rules(HOLLYWOOD), name="changed", knock_schedule=((0, 0),))
     plain = player_summary(head_to_head(HOLLYWOOD, (changed, base), 400, 17), 0)[
         "net points per hand"
     ]
+    assert plain.half_width > 0.1  # the change plays differently: the paired gain varies
     for comparisons in (1, 5):
         gain = check(base, proposal, HOLLYWOOD, 400, 17, comparisons).gain
         assert gain.mean == pytest.approx(plain.mean)
@@ -59,6 +60,7 @@ def test_distill_adjusts_for_every_proposal_it_checks(tmp_path):
     folder = _report_folder(tmp_path, tables, {"rules": "hollywood", "compare": "none"})
     _, checked, text = distill(folder, 300, 19)
     assert len(checked) == 2
+    assert all(each.gain.half_width > 0.1 for each in checked)  # both change the play
     base = load_strategy("expert")
     for each in checked:
         alone = check(base, each.proposal, HOLLYWOOD, 300, 19, 1).gain

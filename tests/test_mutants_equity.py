@@ -112,6 +112,13 @@ def test_few_measured_decks_widen_the_match_interval_beyond_monte_carlo():
     assert spread > 10 * monte_carlo  # the decks' uncertainty dominates here
     assert (high - low) / 2 == pytest.approx(Z95 * math.sqrt(monte_carlo + spread))
     assert low < p < high
+    # the net tally: the variance of one match's tally over the matches, plus the spread
+    net, net_low, net_high = run.net_tally()
+    net_spread = float(np.var(run.net[1:, 0], ddof=1))
+    assert net == run.net[0, 0]
+    assert (net_high - net_low) / 2 == pytest.approx(
+        Z95 * math.sqrt(run.net[0, 1] / run.matches + net_spread)
+    )
 
 
 def _tiny_outcomes() -> HandOutcomes:
@@ -162,6 +169,13 @@ def test_a_model_cell_agrees_with_direct_play_when_the_difference_is_inside_both
     assert near["agrees"] and near["start"] == "40:80" and near["played"] == 500
     far = _agreement(start, "opponent", model, (0.60, 0.52, 0.68), 500)
     assert not far["agrees"] and far["dealer"] == "opponent"
+    # a difference exactly at the combined half width agrees (the interval's ends are in
+    # it): 3/32 and 4/32 make 5/32, all exact in binary
+    model = {"equity": 0.5, "low": 0.40625, "high": 0.59375}
+    edge = _agreement(start, "me", model, (0.65625, 0.53125, 0.78125), 500)
+    assert edge["difference"] == edge["difference half width"] == 0.15625 and edge["agrees"]
+    assert (edge["model"], edge["model low"], edge["model high"]) == (0.5, 0.40625, 0.59375)
+    assert (edge["direct"], edge["direct low"], edge["direct high"]) == (0.65625, 0.53125, 0.78125)
 
 
 def test_states_written_for_100_scale_to_the_target():
@@ -194,3 +208,79 @@ def test_the_heat_table_reads_each_cell_of_the_visits():
     assert np.isnan(table.loc[(0, 0), "equity"]) and table.loc[(0, 0), "matches"] == 0
     assert len(table) == HEAT_CELLS * HEAT_CELLS
     assert heat_table(run, 0, 100)["matches"].sum() == 0
+    # a cell reached once under the measured distribution and once by a resample still has
+    # its share and an interval: won 1 of 1, then 1 of 2 and 0 of 1
+    visits[:, 1, 0, 5, 6] = [1, 2, 1]
+    visits[:, 1, 1, 5, 6] = [1, 1, 0]
+    once = heat_table(run, 1, 100).set_index(["me", "opponent"]).loc[(50, 60)]
+    half = Z95 * math.sqrt(0.0 + np.var([0.5, 0.0], ddof=1))
+    assert once["equity"] == 1.0 and once["matches"] == 1
+    assert (once["low"], once["high"]) == pytest.approx((1.0 - half, 1.0 + half))
+    # the cells are a tenth of the target apart, rounded up, and at least 1 point
+    assert heat_table(run, 1, 105).set_index(["me", "opponent"]).loc[(22, 33), "matches"] == 10
+    assert heat_table(run, 1, 10).set_index(["me", "opponent"]).loc[(2, 3), "matches"] == 10
+
+
+def test_the_study_is_its_parts_from_the_same_outcomes_and_streams(monkeypatch):
+    """``equity_study`` only assembles: its game table is ``game_equity`` of its outcomes,
+    each validated game cell is ``direct_games`` from that cell's start on its own range of
+    games, each match state is ``model_matches`` from that state with each dealer, and each
+    validated state is played on the range after the game cells'. Recomputed here from the
+    public parts, with small counts."""
+    from gin_sim.experiments import equity
+
+    for name, value in (("STATE_MATCHES", 300), ("HEAT_MATCHES", 600), ("MODEL_REPLICATES", 2),
+                        ("REPLICATE_MATCHES", 100), ("GAME_REPLICATES", 3)):  # fmt: skip
+        monkeypatch.setattr(equity, name, value)
+    players = parse_players("basic,simple")
+    steps = []
+    study = equity.equity_study(RULES, players, 150, 4, 3, 8, on_step=steps.append)
+    assert sum(steps) == equity.study_steps(4, 3) == 3 + len(equity.GAME_CELLS) + 3
+    assert study.outcomes.decks == 150
+    assert np.array_equal(study.outcomes.codes, measure_outcomes(RULES, players, 150, 8).codes)
+    game = equity.game_equity(study.outcomes, 3, 8)
+    assert study.game.equals(game)
+    table = game.set_index(["me", "opponent", "dealer"])
+    assert len(study.game_validation) == len(equity.GAME_CELLS)
+    for index, (me, opponent, dealer) in enumerate(equity.GAME_CELLS):
+        row = study.game_validation.iloc[index]
+        start = scaled_start(f"{me}:{opponent}", "game", equity.DEALERS.index(dealer) + 1, RULES)
+        direct = equity.direct_games(RULES, players, start, 4, 8, index * 4)
+        cell = table.loc[(me, opponent, dealer)]
+        assert (row["start"], row["dealer"], row["played"]) == (f"{me}:{opponent}", dealer, 4)
+        assert (row["direct"], row["direct low"], row["direct high"]) == pytest.approx(direct)
+        assert (row["model"], row["model low"], row["model high"]) == pytest.approx(
+            (cell["equity"], cell["low"], cell["high"])
+        )
+    states = study.match_states
+    assert len(states) == 2 * len(equity.MATCH_STATES)
+    for (name, text), dealer in ((equity.MATCH_STATES[0], 1), (equity.MATCH_STATES[4], 2)):
+        start = scaled_start(text, "hollywood", dealer, RULES)
+        row = states[(states["state"] == name) & (states["dealer"] == equity.DEALERS[dealer - 1])]
+        run = model_matches(study.outcomes, start, 300, 8, 2, 100)
+        assert row[["equity", "low", "high"]].iloc[0].tolist() == pytest.approx(run.equity())
+        assert row[["net tally", "net low", "net high"]].iloc[0].tolist() == pytest.approx(
+            run.net_tally()
+        )
+        assert row["start"].iloc[0] == _columns(start)
+        # the joint table answers the same question from the same outcomes, by dynamic
+        # programming: within the model matches' sampling error (300 matches)
+        p = run.equity()[0]
+        assert abs(row["joint table"].iloc[0] - p) < 4 * math.sqrt(p * (1 - p) / 300) + 0.02
+    assert study.match_validation["state"].tolist() == [
+        equity.MATCH_STATES[i][0] for i in equity.VALIDATED_STATES
+    ]
+    base = len(equity.GAME_CELLS) * 4
+    for index, row in zip(
+        equity.VALIDATED_STATES, study.match_validation.itertuples(), strict=True
+    ):
+        start = scaled_start(equity.MATCH_STATES[index][1], "hollywood", 1, RULES)
+        direct = equity.direct_games(RULES, players, start, 3, 8, base + index * 3)
+        assert row.direct == pytest.approx(direct[0]) and row.played == 3
+    heat = study.match_heat
+    assert set(heat["phase"]) == set(equity.HEAT_PHASES)
+    assert len(heat) == len(equity.HEAT_PHASES) * HEAT_CELLS * HEAT_CELLS
+    start_cell = heat[
+        (heat["phase"] == equity.HEAT_PHASES[0]) & (heat["me"] == 0) & (heat["opponent"] == 0)
+    ]
+    assert start_cell["matches"].iloc[0] == 600  # every match starts in the first cell

@@ -43,20 +43,43 @@ def test_bonferroni_widening_is_the_normal_quantile_ratio():
 def test_adjusted_differences_are_widened_and_judged_again():
     """Hand-computed: with 3 comparisons the half widths grow by 2.394 / 1.960 = 1.2215;
     a mean of 1.1 with 0.9 becomes 1.1 ± 1.099 (still above 0), one of 1.0 with 0.9 becomes
-    1.0 ± 1.099 (no longer significant); a reference row (0 ± 0) is never significant."""
+    1.0 ± 1.099 (no longer significant); a reference row (0 ± 0) and a row without an
+    interval are never significant; a difference with no spread at all (1 ± 0) is; an
+    interval that touches 0 at either end does not exclude it."""
+    edge = bonferroni_factor(3)  # a mean of this ± 1 reaches exactly 0 once widened
     table = pd.DataFrame(
-        {"mean": [1.1, 1.0, -3.0, 0.0], "half_width": [0.9, 0.9, 1.0, 0.0],
+        {"mean": [1.1, 1.0, -3.0, 0.0, 1.0, edge, -edge, 0.2, 2.0],
+         "half_width": [0.9, 0.9, 1.0, 0.0, 0.0, 1.0, 1.0, 0.5, math.nan],
          "low": 0.0, "high": 0.0, "significant": True}
     )  # fmt: skip
     out = adjust_differences(table, 3)
     factor = NormalDist().inv_cdf(1 - 0.05 / 6) / NormalDist().inv_cdf(0.975)
-    assert out["half_width"].tolist() == pytest.approx([0.9 * factor, 0.9 * factor, factor, 0.0])
-    assert out["low"].tolist() == pytest.approx([1.1 - 0.9 * factor, 1.0 - 0.9 * factor,
-                                                 -3.0 - factor, 0.0])  # fmt: skip
-    assert out["high"].tolist() == pytest.approx([1.1 + 0.9 * factor, 1.0 + 0.9 * factor,
-                                                  -3.0 + factor, 0.0])  # fmt: skip
-    assert out["significant"].tolist() == [True, False, True, False]
-    assert table["half_width"].tolist() == [0.9, 0.9, 1.0, 0.0]  # the input is left alone
+    widened = np.array([0.9, 0.9, 1.0, 0.0, 0.0, 1.0, 1.0, 0.5, math.nan]) * factor
+    assert out["half_width"].to_numpy() == pytest.approx(widened, nan_ok=True)
+    assert out["low"].to_numpy() == pytest.approx(table["mean"] - widened, nan_ok=True)
+    assert out["high"].to_numpy() == pytest.approx(table["mean"] + widened, nan_ok=True)
+    assert (out.loc[5, "low"], out.loc[6, "high"]) == (0.0, 0.0)
+    assert out["significant"].tolist() == [
+        True,
+        False,
+        True,
+        False,
+        True,
+        False,
+        False,
+        False,
+        False,
+    ]
+    assert table["half_width"].tolist()[:8] == [
+        0.9,
+        0.9,
+        1.0,
+        0.0,
+        0.0,
+        1.0,
+        1.0,
+        0.5,
+    ]  # input kept
 
 
 def test_ratings_are_the_least_squares_fit_summing_to_0():
@@ -98,8 +121,19 @@ def test_one_resample_of_decks_serves_every_pairing():
     assert ratings.draws[:, 0].std(ddof=1) == pytest.approx(se, rel=0.15)
     again = bootstrap_ratings(["a", "b", "c"], [(0, 1), (0, 2), (1, 2)], per_deck, 2.0, 9, 300)
     assert np.array_equal(again.draws, ratings.draws)  # seeded
-    with pytest.raises(ValueError, match="whole net points"):
-        bootstrap_ratings(["a", "b"], [(0, 1)], np.array([[0.5, 1.0]]), 1.0, 1, 10)
+    assert ratings.names == ["a", "b", "c"]
+
+
+def test_every_deck_can_be_drawn_and_every_replicate_is_made():
+    """Deck 0 alone has points: a resample holds it as often as any deck (once on average),
+    so the draws average to the rating; 120 replicates (batches of 50, 50 and 20) are 120."""
+    per_deck = np.zeros((1, 10))
+    per_deck[0, 0] = 100.0
+    ratings = bootstrap_ratings(["a", "b"], [(0, 1)], per_deck, 1.0, 4, 120)
+    assert ratings.draws.shape == (120, 2)
+    assert ratings.rating[0] == 5.0  # 100 points over 10 decks of 1 hand, 2 players
+    assert ratings.draws[:, 0].mean() == pytest.approx(5.0, rel=0.2)
+    assert (ratings.draws[:, 0] > 0).mean() == pytest.approx(1 - 0.9**10, abs=0.1)
 
 
 def test_a_difference_interval_uses_the_resamples_spread_and_the_adjustment():
@@ -108,6 +142,9 @@ def test_a_difference_interval_uses_the_resamples_spread_and_the_adjustment():
     difference, low, high = ratings.difference(0, 1, comparisons=3)
     half = Z95 * bonferroni_factor(3) * math.sqrt(2)
     assert (difference, low, high) == pytest.approx((2.0, 2.0 - half, 2.0 + half))
+    plain = Z95 * math.sqrt(2)  # one difference stated: a plain 95% interval
+    assert ratings.difference(0, 1) == pytest.approx((2.0, 2.0 - plain, 2.0 + plain))
+    assert ratings.difference(1, 0) == pytest.approx((-2.0, -2.0 - plain, -2.0 + plain))
 
 
 def test_the_table_ranks_best_first_with_rank_intervals():
@@ -120,6 +157,14 @@ def test_the_table_ranks_best_first_with_rank_intervals():
     assert table[["rank_low", "rank_high"]].values.tolist() == [[1, 1], [2, 3], [2, 3]]
     low, high = np.percentile([2.0, 1.0, 2.0], [2.5, 97.5])
     assert (table.loc[1, "low"], table.loc[1, "high"]) == pytest.approx((low, high))
+    # equal ratings keep the players' order (a stable sort): 20 players rated 0, -1, -2,
+    # 0, -1, ... are listed by rating, and within a rating by their place in the field
+    names = [f"p{i}" for i in range(20)]
+    rating = -(np.arange(20) % 3).astype(float)
+    tied = Ratings(names, rating, np.tile(rating, (5, 1))).table()
+    expected = [f"p{i}" for level in (0, 1, 2) for i in range(20) if i % 3 == level]
+    assert tied["player"].tolist() == expected
+    assert tied["rank_low"].tolist() == [1] * 7 + [8] * 7 + [15] * 6  # ties share the best rank
 
 
 def test_cycles_are_found_once_each():
@@ -129,3 +174,31 @@ def test_cycles_are_found_once_each():
     beats[0, 2], beats[2, 0] = False, True  # c beats a: a > b > c > a
     beats[1, 3], beats[3, 1] = False, True  # d beats b: b > c > d > b
     assert cycles(list("abcd"), beats) == [("a", "b", "c"), ("b", "c", "d")]
+
+
+def test_rating_and_rank_intervals_are_the_central_95_percent_of_the_resamples():
+    """1,000 resamples. Rating draws 0 .. 999 give the interval of the 2.5th and 97.5th
+    percentiles, 24.975 and 974.025. a and b swap places in 20 resamples (2%), b and
+    c in 30 others (3%): a's rank interval is 1 to 1 (2% is inside the upper 2.5%), c's is
+    2 to 3 (3% is more than the lower 2.5%)."""
+    draws = np.tile([3000.0, 2000.0, 1000.0], (1000, 1))
+    draws[:20, [0, 1]] = [2000.0, 3000.0]
+    draws[20:50, [1, 2]] = [1000.0, 2000.0]
+    ratings = Ratings(["a", "b", "c"], np.array([3000.0, 2000.0, 1000.0]), draws)
+    table = ratings.table().set_index("player")
+    assert (table.loc["a", "rank_low"], table.loc["a", "rank_high"]) == (1, 1)
+    assert (table.loc["c", "rank_low"], table.loc["c", "rank_high"]) == (2, 3)
+    plain = Ratings(["a"], np.array([500.0]), np.arange(1000.0)[:, None]).table()
+    assert (plain.loc[0, "low"], plain.loc[0, "high"]) == pytest.approx((24.975, 974.025))
+
+
+def test_per_deck_points_must_be_whole_and_their_sums_exact():
+    with pytest.raises(ValueError, match=r"^per_deck: expected whole net points per deck$"):
+        bootstrap_ratings(["a", "b"], [(0, 1)], np.array([[0.5, 1.0]]), 1.0, 1, 10)
+    # 2 decks of 2**52 points: a resampled sum can reach 2**53, where float64 stops
+    # holding every whole number
+    edge = np.array([[2.0**52, 0.0]])
+    with pytest.raises(ValueError, match=r"^per_deck: too many points for exact sums$"):
+        bootstrap_ratings(["a", "b"], [(0, 1)], edge, 1.0, 1, 10)
+    below = bootstrap_ratings(["a", "b"], [(0, 1)], edge / 2, 1.0, 1, 10)
+    assert below.rating.tolist() == [2.0**49, -(2.0**49)]  # 2**51 over 2 players, 2 hands

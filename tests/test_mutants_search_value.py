@@ -10,8 +10,11 @@ import numpy as np
 import pytest
 
 from gin_sim.experiments.simulate import simulate_deals
+from gin_sim.game.config import ConfigError
+from gin_sim.game.limits import MAX_SCORE_TABLE_TARGET
 from gin_sim.game.rules import load_rules
 from gin_sim.kernels.equity import game_equity_nb
+from gin_sim.kernels.match_value import value_vector
 from gin_sim.players.search_value import (
     NO_TABLES,
     VALUE_DEALS,
@@ -79,3 +82,34 @@ def test_each_seat_reads_its_own_value_table():
     assert tables.shape == (2, own.size)
     assert not tables[0].any() and np.array_equal(tables[1], own, equal_nan=True)
     assert equity_tables((simple, simple), STANDARD) is NO_TABLES
+
+
+def test_a_match_searchers_table_holds_the_game_table_and_the_match_lattice():
+    """``value = "match"``: the value vector of the game table and the hand outcomes on
+    the lattice of ``lattice_step`` points (an independent call of ``value_vector``); beside
+    a game searcher, whose shorter vector is padded with zeros, each seat reads its own."""
+    match = load_strategy("mc-match")
+    assert match.value == "match"
+    win_points, prob = hand_outcome_probabilities(STANDARD, match.rollout, match.opponent_model)
+    game = game_table(STANDARD, match.rollout, match.opponent_model)
+    expected = value_vector(STANDARD.game_target, lattice_step(100), win_points, prob, game)
+    own = value_table(STANDARD, match.rollout, match.opponent_model, True)
+    assert np.array_equal(own, expected, equal_nan=True) and not own.flags.writeable
+    game_only = value_table(STANDARD, match.rollout, match.opponent_model, False)
+    assert game_only.size < own.size
+    tables = equity_tables((match, replace(match, value="game", name="mc-game")), STANDARD)
+    assert tables.shape == (2, own.size)
+    assert np.array_equal(tables[0], own, equal_nan=True)
+    assert np.array_equal(tables[1, : game_only.size], game_only, equal_nan=True)
+    assert not tables[1, game_only.size :].any()
+
+
+def test_a_game_table_too_large_to_hold_is_refused():
+    rules = replace(STANDARD, game_target=MAX_SCORE_TABLE_TARGET + 1)
+    message = (
+        rf"^game_target = {MAX_SCORE_TABLE_TARGET + 1:,} of rules 'standard': a game table has a "
+        rf"row per score pair: allowed targets up to {MAX_SCORE_TABLE_TARGET:,}$"
+    )
+    with pytest.raises(ConfigError, match=message):
+        game_table(rules, "simple", "simple")
+    assert game_table(STANDARD, "simple", "simple") is game_table(STANDARD, "simple", "simple")

@@ -3,9 +3,10 @@
 Reads mutmut's result files (``mutants/<module>/mutants/<module path>.meta``, written by
 ``tools/mutate.py``). The score is killed mutants
 over the mutants tried (killed, survived, timed out, no test reached them, other: a
-crash or a suspicious run, counted as not killed); mutants not
+crash, a stop by a signal, a suspicious run); mutants not
 yet tried (an interrupted run) are counted apart, so a partial run says how far it got.
-A timeout counts as killed: the mutant made a test run far longer than it does.
+A timeout is counted apart and not as killed: on a shared machine a test can run past
+its limit for want of a core, whatever the mutant does.
 
     .venv/bin/python tools/mutation_scores.py [--survivors [MODULE]]
 """
@@ -19,7 +20,8 @@ from collections import Counter
 from mutate import WORK, module_name, modules
 
 # mutmut's exit codes by outcome (mutmut/stats.py)
-KILLED = {1, 3, 24, -24, 152, 255, 36}
+KILLED = {1, 3}
+TIMEOUT = {24, -24, 152, 255, 36}
 SURVIVED = {0}
 NO_TESTS = {5, 33}
 NOT_TRIED = {None}
@@ -41,6 +43,8 @@ def outcome(code: int | None) -> str:
         return "not tried"
     if code in KILLED:
         return "killed"
+    if code in TIMEOUT:
+        return "timeout"
     if code in SURVIVED:
         return "survived"
     if code in NO_TESTS:
@@ -57,17 +61,17 @@ def main(argv: list[str]) -> int:
         for module, codes in found.items():
             if len(argv) < 2 or argv[1] == module:
                 for name, code in codes.items():
-                    if outcome(code) in ("survived", "no tests"):
+                    if outcome(code) not in ("killed", "not tried"):
                         print(name)
         return 0
     print(f"{'module':36} {'mutants':>7} {'killed':>6} {'survived':>8} {'no tests':>8} "
-          f"{'other':>5} {'not tried':>9} {'score':>6}")  # fmt: skip
+          f"{'timeout':>7} {'other':>5} {'not tried':>9} {'score':>6}")  # fmt: skip
     for module, codes in found.items():
         count = Counter(outcome(code) for code in codes.values())
         tried = len(codes) - count["not tried"]
         score = f"{100 * count['killed'] / tried:.1f}%" if tried else "-"
         print(f"{module:36} {len(codes):7} {count['killed']:6} {count['survived']:8} "
-              f"{count['no tests']:8} {count['other']:5} {count['not tried']:9} {score:>6}")  # fmt: skip
+              f"{count['no tests']:8} {count['timeout']:7} {count['other']:5} {count['not tried']:9} {score:>6}")  # fmt: skip
     return 0
 
 
