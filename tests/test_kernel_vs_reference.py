@@ -4,7 +4,7 @@
 simple-random and random-random (120,000 deals), plus variants that the named sets leave
 off (big gin, R11 relaxed, no undercut on ties, a low wall). The strategy family
 (docs/strategies.md): 10,000 deals for each named family strategy against simple, against
-expert and against itself (15 pairings), and 2,000 deals for extreme parameter sets and
+expert and against itself (18 pairings), and 2,000 deals for extreme parameter sets and
 for family pairings under rule variants. The reference runs in a process pool so the
 suite stays within its time on 2 cores.
 """
@@ -28,7 +28,15 @@ from gin_sim.reference.engine import play_deal_reference
 DEALS = 2_500
 SEED = 20261129
 PAIRINGS = ["simple,simple", "simple,random", "random,random"]
-FAMILY = ["simple", "basic", "gin-hunter", "early-knocker", "defensive", "expert"]
+FAMILY = [
+    "simple",
+    "basic",
+    "gin-hunter",
+    "early-knocker",
+    "defensive",
+    "expert",
+    "gin-hunter-pairs",
+]
 
 
 def family_pairings() -> list[str]:
@@ -76,6 +84,15 @@ EXTREMES = [
         keep_weight=0.3,
         safety_weight=0.2,
         disinterest_weight=0.1,
+    ),
+    # High pairs kept against every other discard weight (fractional: the float order).
+    Strategy(
+        name="pair-keeper",
+        knock_schedule=((27, 10), (0, 0)),
+        keep_weight=0.3,
+        safety_weight=1.7,
+        disinterest_weight=0.6,
+        pair_weight=0.35,
     ),
 ]
 
