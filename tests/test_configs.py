@@ -162,12 +162,13 @@ FLOAT_POSITIONS = {
     "keep_weight": StrategyParam.KEEP_WEIGHT,
     "safety_weight": StrategyParam.SAFETY_WEIGHT,
     "disinterest_weight": StrategyParam.DISINTEREST_WEIGHT,
+    "pair_weight": StrategyParam.PAIR_WEIGHT,
     "closing_distance": StrategyParam.CLOSING_DISTANCE,
 }
 DISTINCT_STRATEGY = [
     "knock_threshold=3", "knock_schedule=20:9,11:6,5:4,0:2", "undercut_risk=0.35",
     "take_melds=false", "take_min_gain=1.5", "improve_weight=2.5", "keep_weight=3.5",
-    "safety_weight=4.5", "disinterest_weight=5.5", "closing_distance=25",
+    "safety_weight=4.5", "disinterest_weight=5.5", "closing_distance=25", "pair_weight=6.25",
     "take_schedule=24:true:6.5,0:false:7.5",
 ]  # fmt: skip
 

@@ -5,7 +5,7 @@ test) for every named rule set and the pairings simple-simple, simple-random and
 random-random, plus variants that the named sets leave off (big gin, R11 relaxed, no
 undercut on ties, a low wall; VARIANT_DEALS). The strategy family (docs/strategies.md):
 DEALS for each named family strategy against simple, against expert and against itself
-(15 pairings), and VARIANT_DEALS for extreme parameter sets and for family pairings under
+(18 pairings), and VARIANT_DEALS for extreme parameter sets and for family pairings under
 rule variants. Every pairing and variant runs in both tiers, on fewer deals in the fast
 one. The reference runs in a process pool so the suite stays within its time on 2 cores.
 """
@@ -32,7 +32,15 @@ DEALS = size(fast=250, full=2_500)
 VARIANT_DEALS = size(fast=250, full=2_000)
 SEED = 20261129
 PAIRINGS = ["simple,simple", "simple,random", "random,random"]
-FAMILY = ["simple", "basic", "gin-hunter", "early-knocker", "defensive", "expert"]
+FAMILY = [
+    "simple",
+    "basic",
+    "gin-hunter",
+    "early-knocker",
+    "defensive",
+    "expert",
+    "gin-hunter-pairs",
+]
 
 
 def family_pairings() -> list[str]:
@@ -80,6 +88,15 @@ EXTREMES = [
         keep_weight=0.3,
         safety_weight=0.2,
         disinterest_weight=0.1,
+    ),
+    # High pairs kept against every other discard weight (fractional: the float order).
+    Strategy(
+        name="pair-keeper",
+        knock_schedule=((27, 10), (0, 0)),
+        keep_weight=0.3,
+        safety_weight=1.7,
+        disinterest_weight=0.6,
+        pair_weight=0.35,
     ),
 ]
 

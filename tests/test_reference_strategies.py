@@ -32,6 +32,7 @@ from gin_sim.reference.engine import (
     family_takes,
     knock_threshold,
     live,
+    pair_value,
     play_deal_reference,
     player_view,
     take_gain,
@@ -40,7 +41,15 @@ from gin_sim.reference.engine import (
     weighted_discard_bounded,
 )
 
-NAMED = ["simple", "basic", "gin-hunter", "early-knocker", "defensive", "expert"]
+NAMED = [
+    "simple",
+    "basic",
+    "gin-hunter",
+    "early-knocker",
+    "defensive",
+    "expert",
+    "gin-hunter-pairs",
+]
 EXTREMES = [
     Strategy(name="grabber", take_melds=False, take_min_gain=1.0, improve_weight=2.0),
     Strategy(name="timid", safety_weight=3.0, undercut_risk=0.05, keep_weight=0.5),
@@ -101,6 +110,12 @@ def disinterest_by_definition(card: int, opp_passed: int) -> int:
     )
 
 
+def pair_by_definition(card: int, hand: int) -> int:
+    """``pair(c, h)``: c's value (R2) for each other card of c's rank in h."""
+    value = min(card % 13 + 1, 10)
+    return sum(value for t in cards_of(hand) if t != card and t % 13 == card % 13)
+
+
 def random_hand(rng: random.Random, size: int, pool: list[int] | None = None) -> int:
     return hand_from_cards(rng.sample(pool or range(N_CARDS), size))
 
@@ -127,6 +142,7 @@ def test_helper_quantities_match_their_definitions() -> None:
         # opp_passed may hold the card itself (a card the opponent threw and we took)
         passed = others | (1 << card) if rng.random() < 0.3 else others
         assert disinterest(card, passed) == disinterest_by_definition(card, passed)
+        assert pair_value(card, hand) == pair_by_definition(card, hand)
 
 
 def test_take_gain_bounded_equals_the_definition() -> None:
@@ -169,6 +185,7 @@ def test_weighted_discard_bounded_equals_the_definition() -> None:
             keep_weight=rng.choice(weights),
             safety_weight=rng.choice(weights),
             disinterest_weight=rng.choice(weights),
+            pair_weight=rng.choice(weights),
         )
         candidates = [c for c in cards_of(view.hand) if c != view.taken_from_pile]
         fast = weighted_discard_bounded(strategy, view, candidates)
@@ -176,19 +193,21 @@ def test_weighted_discard_bounded_equals_the_definition() -> None:
 
 
 def test_discard_cost_follows_the_spec_expression() -> None:
-    """``float(deadwood) + keep*live + safety*danger - disinterest*disinterest``, evaluated
-    left to right (fractional weights, where the grouping can change the rounding)."""
+    """``float(deadwood) + keep*live + safety*danger - disinterest*disinterest +
+    pair*pair``, evaluated left to right (fractional weights, where the grouping can change
+    the rounding)."""
     rng = random.Random(14)
     for _ in range(500):
         view = random_view(rng, 11)
-        kw, sw, dw = (rng.choice([0.1, 0.2, 0.3, 0.7, 1.1]) for _ in range(3))
-        strategy = Strategy(keep_weight=kw, safety_weight=sw, disinterest_weight=dw)
+        kw, sw, dw, pw = (rng.choice([0.1, 0.2, 0.3, 0.7, 1.1]) for _ in range(4))
+        strategy = Strategy(keep_weight=kw, safety_weight=sw, disinterest_weight=dw, pair_weight=pw)
         for card in cards_of(view.hand):
             rest = view.hand & ~(1 << card)
             expected = float(engine._deadwood(rest))
             expected += kw * live_by_definition(card, rest, view.unseen)
             expected += sw * danger_by_definition(card, view.opp_taken)
             expected -= dw * disinterest_by_definition(card, view.opp_passed)
+            expected += pw * pair_by_definition(card, view.hand)
             assert discard_cost(strategy, view, card) == expected
 
 

@@ -24,6 +24,7 @@ from gin_sim.kernels.decisions import (
     least_deadwood_drop_from_nb,
     least_deadwood_drop_nb,
     live_nb,
+    pair_value_nb,
     takes_top_nb,
     tie_key_nb,
     weighted_discard_from_nb,
@@ -41,6 +42,7 @@ NAMED = [
     "defensive",
     "expert",
     "gin-hunter-strong",
+    "gin-hunter-pairs",
 ]
 # the 97.5% normal quantile, from the standard library rather than gin_sim.experiments.summary
 Z95 = NormalDist().inv_cdf(0.975)
@@ -162,6 +164,32 @@ def test_the_panel_goes_into_the_kernel_vector_in_order():
         model = load_strategy(name).for_rules(rules).to_kernel()[:FAMILY_PARAMS]
         assert np.array_equal(vector[slot : slot + FAMILY_PARAMS], model)
     assert load_strategy("mc").to_kernel(rules)[StrategyParam.MC_PANEL_SIZE] == 0
+
+
+def test_the_pair_hunter_knocks_only_in_its_first_turns():
+    pairs = load_strategy("gin-hunter-pairs")
+    assert [pairs.threshold_at(stock) for stock in (31, 27, 26, 10, 0)] == [10, 10, 0, 0, 0]
+
+
+def test_the_pair_hunter_is_not_in_the_adaptive_panel():
+    """Issue 26: mc-adaptive is measured against gin-hunter-pairs without tuning on it, so
+    the style it infers over must not hold it."""
+    assert "gin-hunter-pairs" not in load_strategy("mc-adaptive").opponent_panel
+
+
+def test_a_pair_weight_keeps_a_high_pair_that_the_deadwood_rule_breaks():
+    """Discard, step 4: with no melds, the least-deadwood discard throws a king of the pair
+    K-K; ``pair(K, h) = 10`` per king held with it, so a pair weight of 1 makes each king
+    cost as much as the deadwood it sheds, and the highest unpaired card goes instead."""
+    from gin_sim.game.cards import parse_card, parse_cards
+
+    hand = np.uint64(parse_cards("KS KH 9D 7C 5S 3H AD QC 2S 8H 6D", 11))
+    zero = np.uint64(0)
+    unseen = np.uint64(((1 << 52) - 1) & ~int(hand))
+    plain = load_strategy("simple").to_kernel()
+    keeper = load_strategy("simple", ["pair_weight=1"]).to_kernel()
+    assert weighted_discard_nb(plain, hand, -1, unseen, zero, zero) == parse_card("KS")
+    assert weighted_discard_nb(keeper, hand, -1, unseen, zero, zero) == parse_card("QC")
 
 
 def test_the_strong_gin_hunter_knocks_only_while_the_stock_is_deep():
@@ -350,6 +378,9 @@ def test_helper_quantities_match_their_definitions(order, card_pick, n_unseen, n
         if opp >> t & 1 and t != card and (t % 13 == card % 13 or near(card, t, 1))
     )
     assert disinterest_nb(card, np.uint64(opp)) == expected_disinterest
+    with_card = hand | 1 << card
+    mates = sum(1 for t in range(52) if with_card >> t & 1 and t != card and t % 13 == card % 13)
+    assert pair_value_nb(card, np.uint64(with_card)) == min(card % 13 + 1, 10) * mates
 
 
 def test_duplicate_deals_mirror_identical_strategies():

@@ -84,6 +84,13 @@ def disinterest_nb(card, opp_passed):
     return popcount_nb(opp_passed & (_SAME_RANK[card] | _NEXT_TO[card]) & ~_bit(card))
 
 
+@njit(cache=True, inline="always")
+def pair_value_nb(card, hand):
+    """``pair(c, h)``: the value of ``card`` (R2) times the other cards of its rank in
+    ``hand``: what a player who keeps its high pairs loses by breaking one."""
+    return _CARD_VALUES[card] * popcount_nb(hand & _SAME_RANK[card] & ~_bit(card))
+
+
 @njit(cache=True, _nrt=False)
 def takes_top_nb(params, hand, card, pile, opp_taken, stock_left, streams, player):
     """Take the first upcard (R7, R8) or the discard pile's top (R10), with ``stock_left``
@@ -212,24 +219,25 @@ def least_deadwood_discard_nb(hand, forbidden):
 @njit(cache=True, _nrt=False)
 def weighted_terms_nb(params, hand, card, unseen, opp_taken, opp_passed):
     """The weighted terms of discarding ``card`` from ``hand``: meld chances kept, danger,
-    disinterest, each times its weight."""
+    disinterest, the high pair broken, each times its weight."""
     return (
         params[StrategyParam.KEEP_WEIGHT] * live_nb(card, hand & ~_bit(card), unseen),
         params[StrategyParam.SAFETY_WEIGHT] * danger_nb(card, opp_taken),
         params[StrategyParam.DISINTEREST_WEIGHT] * disinterest_nb(card, opp_passed),
+        params[StrategyParam.PAIR_WEIGHT] * pair_value_nb(card, hand),
     )
 
 
 @njit(cache=True, inline="always")
 def cost_from_terms_nb(deadwood, terms):
     """The discard cost, in exactly this order of float operations (docs/strategies.md)."""
-    return np.float64(deadwood) + terms[0] + terms[1] - terms[2]
+    return np.float64(deadwood) + terms[0] + terms[1] - terms[2] + terms[3]
 
 
 @njit(cache=True, _nrt=False)
 def discard_cost_nb(params, hand, card, unseen, opp_taken, opp_passed):
     """The cost of discarding ``card`` from ``hand``: deadwood left, meld chances kept,
-    danger, disinterest."""
+    danger, disinterest, the high pair broken."""
     terms = weighted_terms_nb(params, hand, card, unseen, opp_taken, opp_passed)
     return cost_from_terms_nb(min_deadwood_nb(hand & ~_bit(card)), terms)
 
@@ -379,6 +387,7 @@ def discard_or_knock_from_nb(
         params[StrategyParam.KEEP_WEIGHT] == 0
         and params[StrategyParam.SAFETY_WEIGHT] == 0
         and params[StrategyParam.DISINTEREST_WEIGHT] == 0
+        and params[StrategyParam.PAIR_WEIGHT] == 0
     ):
         return best, False, deadwood
     unseen = _ALL & ~hand & ~pile & ~opp_taken

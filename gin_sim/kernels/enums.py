@@ -61,27 +61,28 @@ class StrategyParamT(NamedTuple):
     TAKE_MIN_STOCK: int = 20  # 4 slots: 20..23
     TAKE_MELDS_AT: int = 24  # 4 slots: 24..27, each phase's take_melds (1.0 or 0.0)
     TAKE_MIN_GAIN_AT: int = 28  # 4 slots: 28..31, each phase's take_min_gain
+    PAIR_WEIGHT: int = 32  # discard: weight of the high pairs kept (docs/strategies.md)
     # kind mc only (docs/strategies.md, "Search players"); 0 for the family and random.
-    MC_SAMPLES: int = 32
-    MC_CANDIDATES: int = 33
-    MC_INFER: int = 34  # 1: weight worlds by the opponent's passes and discards
-    MC_INFER_WEIGHT: int = 35  # each pass a world contradicts multiplies its weight by this
-    MC_CONFIDENCE: int = 36  # leave the rollout policy's choice only for a gain this many SEs up
-    MC_ROLLOUT: int = 37  # the family vector of its own rollout policy (FAMILY_PARAMS slots)
-    MC_OPPONENT: int = 69  # the family vector of the opponent model (FAMILY_PARAMS slots)
-    MC_SCREEN: int = 101  # worlds in which every discard plays before the best few go on; 0: none
-    MC_VALUE: int = 102  # a SearchValue: what a rollout's end is worth where the score is known
+    MC_SAMPLES: int = 33
+    MC_CANDIDATES: int = 34
+    MC_INFER: int = 35  # 1: weight worlds by the opponent's passes and discards
+    MC_INFER_WEIGHT: int = 36  # each pass a world contradicts multiplies its weight by this
+    MC_CONFIDENCE: int = 37  # leave the rollout policy's choice only for a gain this many SEs up
+    MC_ROLLOUT: int = 38  # the family vector of its own rollout policy (FAMILY_PARAMS slots)
+    MC_OPPONENT: int = 71  # the family vector of the opponent model (FAMILY_PARAMS slots)
+    MC_SCREEN: int = 104  # worlds in which every discard plays before the best few go on; 0: none
+    MC_VALUE: int = 105  # a SearchValue: what a rollout's end is worth where the score is known
     # The opponent panel (docs/strategies.md, "Opponent panel"); 0 models: opponent_model alone.
-    MC_PANEL_SIZE: int = 103
-    MC_PANEL_MEMORY: int = 104  # a PanelMemory: how long the posterior is kept
-    MC_PANEL_WORLDS: int = 105  # 1: the worlds' hidden cards are drawn from the posterior too
-    MC_PANEL_PRIOR: int = 106  # MAX_PANEL slots: each model's prior weight (not normalized)
-    MC_PANEL: int = 114  # MAX_PANEL family (or random) vectors of FAMILY_PARAMS slots each
+    MC_PANEL_SIZE: int = 106
+    MC_PANEL_MEMORY: int = 107  # a PanelMemory: how long the posterior is kept
+    MC_PANEL_WORLDS: int = 108  # 1: the worlds' hidden cards are drawn from the posterior too
+    MC_PANEL_PRIOR: int = 109  # MAX_PANEL slots: each model's prior weight (not normalized)
+    MC_PANEL: int = 117  # MAX_PANEL family (or random) vectors of FAMILY_PARAMS slots each
 
 
 StrategyParam = StrategyParamT()
-# The slots a family decision reads: KIND to the take schedule's last gain.
-FAMILY_PARAMS = StrategyParam.TAKE_MIN_GAIN_AT + MAX_SCHEDULE_PHASES
+# The slots a family decision reads: KIND to the pair weight.
+FAMILY_PARAMS = StrategyParam.PAIR_WEIGHT + 1
 MAX_PANEL = 8  # opponent models a search player may weigh
 N_STRATEGY_PARAMS = StrategyParam.MC_PANEL + MAX_PANEL * FAMILY_PARAMS
 # The slots follow one another: each vector block is FAMILY_PARAMS long.

@@ -80,6 +80,7 @@ FAMILY_KEYS = (
     "keep_weight",
     "safety_weight",
     "disinterest_weight",
+    "pair_weight",
     "closing_distance",
 )
 SEARCH_KEYS = (
@@ -122,6 +123,7 @@ class Strategy:
     keep_weight: float = 0.0
     safety_weight: float = 0.0
     disinterest_weight: float = 0.0
+    pair_weight: float = 0.0  # discard: keep high pairs (docs/strategies.md, "pair")
     closing_distance: int = 0  # knock whenever allowed when this close to winning a game; 0: off
     # kind "mc" only (docs/strategies.md, "Search players")
     samples: int = 32
@@ -169,6 +171,7 @@ class Strategy:
             "keep_weight",
             "safety_weight",
             "disinterest_weight",
+            "pair_weight",
         ):
             value = getattr(self, key)
             if not value >= 0.0 or value == float("inf"):
@@ -350,6 +353,8 @@ class Strategy:
             del document["closing_distance"]
         if not self.take_schedule:  # likewise players without a take schedule
             del document["take_schedule"]
+        if self.pair_weight == 0.0:  # likewise players who keep no pairs (it came after them)
+            del document["pair_weight"]
         if not self.panel_worlds:  # it came after the panel: panel runs keep their identities
             del document["panel_worlds"]
         if not self.opponent_panel:
@@ -385,6 +390,7 @@ class Strategy:
         v[StrategyParam.SAFETY_WEIGHT] = self.safety_weight
         v[StrategyParam.DISINTEREST_WEIGHT] = self.disinterest_weight
         v[StrategyParam.CLOSING_DISTANCE] = self.closing_distance
+        v[StrategyParam.PAIR_WEIGHT] = self.pair_weight
         if self.kind == "mc":
             if rules is None:
                 raise ValueError("an mc strategy needs the rule set to build its kernel vector")

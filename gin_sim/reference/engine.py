@@ -72,6 +72,7 @@ __all__ = [
     "legal_discards",
     "live",
     "load_players",
+    "pair_value",
     "play_deal_reference",
     "play_hand_reference",
     "player_view",
@@ -369,6 +370,12 @@ def disinterest(card: int, opp_passed: int) -> int:
     return (opp_passed & (_SAME_RANK[card] | _NEXT_TO[card])).bit_count()
 
 
+def pair_value(card: int, hand: int) -> int:
+    """``pair(c, h)``: c's value (R2) times the cards of c's rank in ``hand`` other than c
+    (what breaking a pair costs a player who keeps its high pairs)."""
+    return _VALUE[card] * (hand & _SAME_RANK[card] & ~_bit(card)).bit_count()
+
+
 def knock_threshold(strategy: Strategy, view: View) -> int:
     """Knock or discard, step 2: the threshold of the first schedule pair whose
     ``min_stock <= stock_left``, else ``knock_threshold`` (absent: the knock limit),
@@ -446,14 +453,16 @@ def family_takes(strategy: Strategy, view: View) -> bool:
 
 def discard_cost(strategy: Strategy, view: View, card: int) -> float:
     """Knock or discard, step 4: ``deadwood(h & ~c) + keep_weight * live(c, h & ~c) +
-    safety_weight * danger(c) - disinterest_weight * disinterest(c)``, a float computed
-    in exactly this order, from the integer deadwood converted to float."""
+    safety_weight * danger(c) - disinterest_weight * disinterest(c) + pair_weight *
+    pair(c, h)``, a float computed in exactly this order, from the integer deadwood
+    converted to float."""
     rest = view.hand & ~_bit(card)
     return (
         float(_deadwood(rest))
         + strategy.keep_weight * live(card, rest, view.unseen)
         + strategy.safety_weight * danger(card, view.opp_taken)
         - strategy.disinterest_weight * disinterest(card, view.opp_passed)
+        + strategy.pair_weight * pair_value(card, view.hand)
     )
 
 
@@ -482,20 +491,21 @@ def weighted_discard_bounded(strategy: Strategy, view: View, candidates: Sequenc
     against the plain one.
     """
     whole = _deadwood(view.hand)
-    # The three weighted terms of each candidate, each computed once; the cost adds them
+    # The four weighted terms of each candidate, each computed once; the cost adds them
     # to the deadwood in the order of discard_cost.
     terms = {
         c: (
             strategy.keep_weight * live(c, view.hand & ~_bit(c), view.unseen),
             strategy.safety_weight * danger(c, view.opp_taken),
             strategy.disinterest_weight * disinterest(c, view.opp_passed),
+            strategy.pair_weight * pair_value(c, view.hand),
         )
         for c in candidates
     }
 
     def cost(deadwood: int, card: int) -> float:
-        keep, safety, interest = terms[card]
-        return float(deadwood) + keep + safety - interest
+        keep, safety, interest, pair = terms[card]
+        return float(deadwood) + keep + safety - interest + pair
 
     bounds = sorted((cost(max(0, whole - _VALUE[c]), c), *_TIE_BREAK[c], c) for c in candidates)
     best_key: tuple[float, int, int, int] | None = None
@@ -534,7 +544,8 @@ def family_discard_or_knock(strategy: Strategy, view: View) -> tuple[int, bool]:
     ):
         return best, True
     # 4. Discard: the simple one, or the one of least weighted cost.
-    if strategy.keep_weight == strategy.safety_weight == strategy.disinterest_weight == 0:
+    weights = (strategy.keep_weight, strategy.safety_weight, strategy.disinterest_weight)
+    if weights == (0, 0, 0) and strategy.pair_weight == 0:
         return best, False
     return weighted_discard_bounded(strategy, view, candidates), False
 

@@ -629,6 +629,7 @@ FAST_STRATEGIES = (
     "early-knocker",
     "expert",
     "gin-hunter-strong",
+    "gin-hunter-pairs",
 )
 
 
