@@ -45,6 +45,8 @@ def test_hand_outcomes_are_the_deals_counted_by_dealer_and_winner():
     )
     scored = records[records["winner"] >= 0]
     assert win_points.tolist() == sorted(set(scored["points"].tolist()))
+    # the kernels' argument types: int64[K] and float64[dealer, winner, K]
+    assert win_points.dtype == np.int64 and prob.shape == (2, 2, len(win_points))
     for dealer in (0, 1):
         hands = (records["dealer"] == dealer).sum()
         for winner in (0, 1):
