@@ -17,6 +17,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 import pytest
+from named import FAMILY_STYLES
 from tiers import size
 
 from gin_sim.experiments.simulate import records_to_frame, simulate_deals
@@ -32,15 +33,7 @@ DEALS = size(fast=250, full=2_500)
 VARIANT_DEALS = size(fast=250, full=2_000)
 SEED = 20261129
 PAIRINGS = ["simple,simple", "simple,random", "random,random"]
-FAMILY = [
-    "simple",
-    "basic",
-    "gin-hunter",
-    "early-knocker",
-    "defensive",
-    "expert",
-    "gin-hunter-pairs",
-]
+FAMILY = list(FAMILY_STYLES)
 
 
 def family_pairings() -> list[str]:

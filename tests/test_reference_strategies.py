@@ -17,6 +17,7 @@ from dataclasses import fields, replace
 from typing import Any
 
 import pytest
+from named import FAMILY_STYLES
 
 import gin_sim.reference.engine as engine
 from gin_sim.game.cards import FULL_DECK, N_CARDS, cards_of, hand_from_cards
@@ -41,15 +42,7 @@ from gin_sim.reference.engine import (
     weighted_discard_bounded,
 )
 
-NAMED = [
-    "simple",
-    "basic",
-    "gin-hunter",
-    "early-knocker",
-    "defensive",
-    "expert",
-    "gin-hunter-pairs",
-]
+NAMED = list(FAMILY_STYLES)
 EXTREMES = [
     Strategy(name="grabber", take_melds=False, take_min_gain=1.0, improve_weight=2.0),
     Strategy(name="timid", safety_weight=3.0, undercut_risk=0.05, keep_weight=0.5),

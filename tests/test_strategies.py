@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from named import FAMILY_STYLES
 
 from gin_sim.experiments.simulate import head_to_head, simulate_deals
 from gin_sim.game.config import ConfigError
@@ -34,16 +35,7 @@ from gin_sim.kernels.enums import FAMILY_PARAMS, PanelMemory, Phase, PositionSlo
 from gin_sim.kernels.tables import MELDS
 from gin_sim.players.strategies import Strategy, load_strategy, named_strategies, parse_players
 
-NAMED = [
-    "simple",
-    "basic",
-    "gin-hunter",
-    "early-knocker",
-    "defensive",
-    "expert",
-    "gin-hunter-strong",
-    "gin-hunter-pairs",
-]
+NAMED = [*FAMILY_STYLES, "gin-hunter-strong"]
 # the 97.5% normal quantile, from the standard library rather than gin_sim.experiments.summary
 Z95 = NormalDist().inv_cdf(0.975)
 THREE_CARD_MELDS = [int(m) for m in MELDS if int(m).bit_count() == 3]
