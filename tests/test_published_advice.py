@@ -56,3 +56,13 @@ def test_every_knock_line_has_an_interval_with_width_around_it(name):
 def test_the_four_rule_sets_are_compared():
     rules = set(_table("knock-line-by-rules")["rules"])
     assert rules == {"hollywood", "hollywood-gin20", "standard", "oklahoma"}
+
+
+def test_a_smaller_run_points_to_the_published_one_and_its_command():
+    from gin_sim.reports.advice import _scale_note
+
+    small = _scale_note(600)
+    assert PUBLISHED_RUN in small and PUBLISHED_COMMAND in small and "600 deals" in small
+    published = _scale_note(PUBLISHED_DEALS)
+    assert PUBLISHED_COMMAND not in published and "20,000 deals" in published
+    assert "Size: 600 deals" in (RUN.parents[1] / "reports/advice-hollywood/report.md").read_text()

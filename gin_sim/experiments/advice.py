@@ -276,8 +276,8 @@ def knock_model(
     fewer than MIN_LINE_DEADWOODS deadwoods, gets no line.
 
     Returns (line, fit). ``line``: per group ``line``, ``low``, ``high``, ``crossing``,
-    ``direction``, ``intercept`` ``a``, ``slope`` ``b``, ``threshold`` (``_threshold``), ``positions``
-    (rows of deadwood 1 to 10) and ``deals``. ``fit``: per group and deadwood 1 to 10 the
+    ``direction``, ``intercept`` ``a``, ``slope`` ``b``, ``threshold`` (``_threshold``),
+    ``positions`` (rows of deadwood 1 to 10) and ``deals``. ``fit``: per group and deadwood 1 to 10 the
     positions, the cell's mean gain per decision, the fitted gain and the residual (cell
     mean less fit), each fitted figure with its bootstrap interval: a residual interval
     that excludes 0 says the line does not describe that cell.

@@ -16,8 +16,8 @@ _MIX2 = np.uint64(0x94D049BB133111EB)
 # One domain per feature's random stream, so unrelated features never share a stream (a
 # shared domain correlates, e.g., which matches are played with which decisions a dataset
 # keeps). The words of SHA-512's initial value: arbitrary but visibly not chosen. The plain
-# reference (game/rng.py, reference/match.py) takes its keys from here; tests/test_rng.py
-# requires them distinct.
+# reference (game/rng.py, reference/match.py) takes its keys from here;
+# tests/test_streams.py requires them distinct.
 STREAM_DOMAINS = {
     "deck": 0x6A09E667F3BCC908,  # a deal's deck
     "player": 0xBB67AE8584CAA73B,  # a player's own choices in a deal

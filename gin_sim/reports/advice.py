@@ -61,9 +61,9 @@ def _scale_note(deals: int) -> str:
     ``deals`` deals."""
     if deals >= PUBLISHED_DEALS:
         return (
-            f"Size: {deals:,} deals, enough for every knock cell of deadwood 1 to 10 with 7 "
-            "or more cards in the stock and every take cell to hold 100 positions under the "
-            "published keep probabilities (the cell tables give each cell's count)."
+            f"Size: {deals:,} deals, the published run's size; the cell tables give each "
+            "cell's count (tests/test_published_advice.py holds the published run to 100 "
+            "positions per cell)."
         )
     return (
         f"Size: {deals:,} deals, a small run that shows the method: many cells are thin and "
