@@ -328,3 +328,50 @@ def test_a_signal_while_the_command_starts(tmp_path, number, code, word, delay):
     _, stderr = process.communicate(timeout=120)
     assert process.returncode == code, stderr
     _one_line(stderr.decode(), word)
+
+
+# A stop that lands while numba compiles: its handler runs inside llvmlite's ctypes
+# callbacks (the object cache's), where a raised exception is printed as "Exception ignored
+# on calling ctypes callback function" and lost. Seen on clean clones: distill, signalled
+# during its first compile, played its whole proposal and exited 0.
+COMPILE_STOP = r"""
+import ctypes, os, signal, sys, time
+from numba.core.compiler_lock import global_compiler_lock
+from gin_sim.interfaces.cli.common import Terminated
+from gin_sim.interfaces.cli.signals import listen
+
+if sys.argv[1] == "ours":
+    listen(ctrl_c=True)
+else:  # the control: a handler that raises at once, as main's did
+    def raising(signum, frame):
+        raise Terminated()
+    signal.signal(signal.SIGTERM, raising)
+
+def object_cache_callback():  # as llvmlite calls back into Python during a compile
+    os.kill(os.getpid(), signal.SIGTERM)
+    for _ in range(10_000):  # the handler runs at one of these bytecodes
+        pass
+
+callback = ctypes.CFUNCTYPE(None)(object_cache_callback)
+try:
+    with global_compiler_lock:
+        callback()
+        print("the compile went on", flush=True)
+    time.sleep(5)
+    print("the stop was lost", flush=True)
+except Terminated:
+    print("stopped once the compile was over", flush=True)
+"""
+
+
+def test_a_stop_during_a_numba_compile_is_raised_when_the_compile_is_over():
+    def run(handler: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "-c", COMPILE_STOP, handler], capture_output=True, text=True,
+            timeout=120,
+        )  # fmt: skip
+        return done.stdout
+
+    assert run("ours") == "the compile went on\nstopped once the compile was over\n"
+    # The control: raised inside the callback, the stop is lost (the bug this guards).
+    assert run("raise at once") == "the compile went on\nthe stop was lost\n"

@@ -25,6 +25,7 @@ from gin_sim.interfaces.cli.common import (
     describe_os_error,
     fail,
 )
+from gin_sim.interfaces.cli.signals import listen, stop_listening
 
 SIGPIPE_EXIT = 141  # 128 + SIGPIPE, as shells report a writer whose reader went away
 
@@ -72,12 +73,6 @@ def _is_usage_error(error: Exception) -> bool:
     return hasattr(error, "format_message") and isinstance(getattr(error, "exit_code", None), int)
 
 
-def _terminate(signum: int, frame: object) -> None:
-    # SIGTERM (kill, a batch system's time limit) stops a run as Ctrl-C does: the chunks
-    # being written are finished, the user is told what is saved, exit code 143.
-    raise Terminated()
-
-
 def _reader_gone() -> bool:
     """True when standard output is a pipe (or socket) whose reading end is closed."""
     try:
@@ -120,13 +115,6 @@ def _run_command(args: list[str]) -> object:
         return stop.exit_code
 
 
-def _stop_listening() -> None:
-    # A second Ctrl-C or SIGTERM while the first is being reported must not cut the one
-    # line short with a traceback.
-    for number in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(number, signal.SIG_IGN)
-
-
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``gin-sim`` script and ``python -m gin_sim``.
 
@@ -135,9 +123,9 @@ def main(argv: list[str] | None = None) -> None:
     saves them and says so as it does for Ctrl-C; one that does not is stopped with the
     line ``interrupted`` (exit 130) or ``terminated`` (exit 143)."""
     args = sys.argv[1:] if argv is None else argv
-    signal.signal(signal.SIGTERM, _terminate)
-    if starting_handler(signal.getsignal(signal.SIGINT)):  # the start is over: Ctrl-C raises
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+    # The start is over: Ctrl-C raises (unless it is ignored or the host handles it).
+    ctrl_c = signal.getsignal(signal.SIGINT)
+    listen(ctrl_c is signal.default_int_handler or starting_handler(ctrl_c))
     try:
         check_environment()
         _check_terminal_width()
@@ -160,7 +148,7 @@ def main(argv: list[str] | None = None) -> None:
             raise
         code = SIGPIPE_EXIT
     except (typer.Abort, KeyboardInterrupt) as error:
-        _stop_listening()
+        stop_listening()
         # click turns KeyboardInterrupt into Abort; ours (SIGTERM) is its context
         stop = error if isinstance(error, KeyboardInterrupt) else error.__context__
         terminated = isinstance(stop, Terminated)
