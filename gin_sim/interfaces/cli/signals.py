@@ -3,34 +3,46 @@
 command is, so that a run finishes writing its chunk and says what is saved.
 
 Why the handler does not always raise at once: Python runs a signal handler at the next
-bytecode of the main thread, wherever that is. While numba compiles a kernel (or loads it
-from its cache), that is often inside llvmlite's ctypes callbacks (the object cache's
-``_raw_object_cache_notify``), and an exception raised in a ctypes callback is printed as
-"Exception ignored on calling ctypes callback function" and lost: the stop was lost with
-it, and a command signalled during its first compile ran to its end and exited 0 (seen on
-clean clones, whose numba cache is cold). So while numba's compiler lock is held the stop
-waits, and a timer (SIGALRM) raises it as soon as the compile is over.
+bytecode of the main thread, wherever that is. While numba compiles a kernel, that is often
+inside llvmlite's ctypes callbacks (its object cache's ``_raw_object_cache_notify``), and an
+exception raised in a ctypes callback (or in a finalizer, ``__del__``) is printed as
+"Exception ignored ..." and lost: the stop was lost with it, and a command signalled during
+its first compile ran to its end and exited 0 (seen on clean clones, whose numba cache is
+cold). So a stop that lands there waits, and a timer (SIGALRM) raises it at the first
+bytecode outside them, a few milliseconds later.
 """
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
+from types import FrameType
 
 from gin_sim.interfaces.cli.common import Terminated
 
-# How often a stop that waits for a compile looks again (seconds): a compile takes seconds,
-# so a stop comes at most this late after it.
+# How often a stop that waits looks again (seconds).
 RECHECK = 0.02
 
-_pending: list[type[KeyboardInterrupt]] = []  # the stop waiting for a compile to end
+_pending: list[type[KeyboardInterrupt]] = []  # the stop waiting to be raised
 
 
-def numba_compiling() -> bool:
-    """Whether this thread holds numba's global compiler lock (compiling a kernel or
-    loading one from the cache). numba not yet imported: nothing is compiling."""
-    lock_module = sys.modules.get("numba.core.compiler_lock")
-    return lock_module is not None and lock_module.global_compiler_lock.is_locked()
+def _llvmlite_folder() -> str | None:
+    module = sys.modules.get("llvmlite")
+    return None if module is None else os.path.dirname(module.__file__) + os.sep
+
+
+def raise_here_is_lost(frame: FrameType | None) -> bool:
+    """Whether an exception raised at ``frame`` would be printed and lost: the frame or one
+    that called it is llvmlite's (whose callbacks from C run during numba's compiles) or
+    a finalizer."""
+    llvmlite = _llvmlite_folder()
+    while frame is not None:
+        code = frame.f_code
+        if code.co_name == "__del__" or (llvmlite and code.co_filename.startswith(llvmlite)):
+            return True
+        frame = frame.f_back
+    return False
 
 
 def _stop_for(signum: int) -> type[KeyboardInterrupt]:
@@ -39,22 +51,22 @@ def _stop_for(signum: int) -> type[KeyboardInterrupt]:
     return Terminated if signum == signal.SIGTERM else KeyboardInterrupt
 
 
-def _stop(signum: int, frame: object) -> None:
-    stop = _stop_for(signum)
-    if numba_compiling():
+def _raise_when_safe(stop: type[KeyboardInterrupt], frame: FrameType | None) -> None:
+    if raise_here_is_lost(frame):
         _pending[:] = [stop]
         signal.setitimer(signal.ITIMER_REAL, RECHECK)
         return
+    _pending.clear()
     raise stop()
 
 
-def _raise_pending(signum: int, frame: object) -> None:
-    if not _pending:
-        return
-    if numba_compiling():
-        signal.setitimer(signal.ITIMER_REAL, RECHECK)
-        return
-    raise _pending.pop()()
+def _stop(signum: int, frame: FrameType | None) -> None:
+    _raise_when_safe(_stop_for(signum), frame)
+
+
+def _raise_pending(signum: int, frame: FrameType | None) -> None:
+    if _pending:
+        _raise_when_safe(_pending[0], frame)
 
 
 def listen(ctrl_c: bool) -> None:
