@@ -54,6 +54,7 @@ from gin_sim.reports.build import (
 from gin_sim.reports.document import check_report_set, is_generated_index, is_report_set
 from gin_sim.reports.schedule import check_grid, search_runs
 from gin_sim.reports.sweeps import sweep_runs
+from gin_sim.reports.warmup import warming
 
 report_app = typer.Typer(
     help="Generated reports: each a folder with report.md, PNG figures and CSV/Parquet tables.",
@@ -449,12 +450,17 @@ def default(
         spent[0], spent[1] = spent[0] + wall, spent[1] + cpu
         typer.echo(f"{name}: {wall:.0f} s ({cpu:.0f} s CPU)")
 
-    _run(
-        total,
-        run,
-        lambda advance: reports.default_set(out, settings, advance, show_step),
-    )
-    typer.echo(f"total: {spent[0]:.0f} s ({spent[1]:.0f} s CPU)")
+    # What this process reaches last is compiled meanwhile by another (a fresh clone's
+    # numba cache is empty: gin_sim.reports.warmup); not for a remote cluster's workers.
+    later = ["matches"] * bool(settings.matches) + ["advice"] * bool(settings.advice_rules)
+    later += ["equity"] * bool(settings.equity_rules)
+    with warming([] if run.scheduler else later):
+        _run(
+            total,
+            run,
+            lambda advance: reports.default_set(out, settings, advance, show_step),
+        )
+    typer.echo(f"total: {spent[0]:.0f} s ({spent[1]:.0f} s CPU in this process)")
 
 
 def register(app: typer.Typer) -> None:

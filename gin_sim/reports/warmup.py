@@ -1,0 +1,120 @@
+"""Compile numba's kernels ahead of their first call, in processes of their own.
+
+Why: numba compiles a kernel at its first call, on one core, and stores it in its on-disk
+cache; a fresh clone's cache is empty. The default report set then spends about 230 CPU
+seconds compiling, one kernel after another, while the second core waits (measured on a
+fresh clone: 116 s for the hand kernel, 34 s more for the match kernel, about 47 s for the
+advice kernels and 24 s for equity's). Started at the beginning of a job, a warm-up process
+compiles the kernels the job reaches later into the cache while this process compiles the
+first ones; when the job reaches them, they load from the cache. The test suite warms every
+kernel once, in two processes, before its workers start (tests/conftest.py), instead of each
+worker compiling every kernel for itself.
+
+A warm-up plays tiny workloads through the same functions the jobs call, so that each
+kernel is compiled for the argument types the jobs use, into a temporary folder it deletes.
+Nothing it computes is kept, and no result depends on it: a kernel loaded from the cache
+is the kernel that would be compiled here. A warm-up that fails changes nothing but time.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+# Niceness of a background warm-up: the job's own work comes first.
+BACKGROUND_NICE = 5
+
+
+def _deals(folder: Path) -> None:
+    from gin_sim.experiments.simulate import head_to_head
+    from gin_sim.game.rules import load_rules
+    from gin_sim.players.strategies import load_strategy
+
+    pair = (load_strategy("basic"), load_strategy("simple"))
+    head_to_head(load_rules("hollywood"), pair, 2, 0)
+
+
+def _matches(folder: Path) -> None:
+    from gin_sim.experiments.simulate import simulate_matches
+    from gin_sim.game.rules import load_rules
+    from gin_sim.players.strategies import load_strategy
+
+    pair = (load_strategy("basic"), load_strategy("simple"))
+    simulate_matches(load_rules("hollywood"), pair, 2, 0, with_hands=True)
+
+
+def _advice(folder: Path) -> None:
+    from gin_sim.reports.build import write_advice
+
+    write_advice("hollywood", ["standard"], ["mc", "mc"], 2, 16, 2, 2, 0, folder / "advice")
+
+
+def _equity(folder: Path) -> None:
+    from gin_sim.reports.build import equity
+
+    equity(["expert", "expert"], "hollywood", 20, 4, 4, 0, folder / "equity")
+
+
+def _decide(folder: Path) -> None:
+    from gin_sim.players.decide import Decider
+
+    view = {"decision": "draw", "hand": "AS 2S 3S 4H 4D 4C 9H TH JH QS",
+            "pile": "7C 4S", "stock_left": 30, "opp_turns": 1, "dealer": "me"}  # fmt: skip
+    for strategy in ("expert", "mc", "mc-adaptive"):
+        Decider(strategy, "hollywood").decide(view)
+
+
+# The kernels by the job that calls them first.
+GROUPS: dict[str, Callable[[Path], None]] = {
+    "deals": _deals,  # the hand kernel (every player, the search players too)
+    "matches": _matches,  # the match kernel
+    "advice": _advice,  # the advice report's position and evaluation kernels
+    "equity": _equity,  # the equity report's tables and match models
+    "decide": _decide,  # one decision from outside (play, serve, advise)
+}
+
+
+def warm(groups: Sequence[str]) -> None:
+    """Compile the kernels of ``groups`` (names of GROUPS) here, now."""
+    unknown = [g for g in groups if g not in GROUPS]
+    if unknown:
+        raise ValueError(f"warm-up groups {unknown}: allowed {', '.join(GROUPS)}")
+    with tempfile.TemporaryDirectory(prefix="gin-sim-warmup-") as folder:
+        for group in groups:
+            GROUPS[group](Path(folder))
+
+
+def start(groups: Sequence[str], nice: int = BACKGROUND_NICE) -> subprocess.Popen | None:
+    """A process that compiles the kernels of ``groups`` (its output discarded); None
+    when warm-ups are turned off (``GIN_SIM_WARMUP=0``)."""
+    if os.environ.get("GIN_SIM_WARMUP", "1") == "0" or not groups:
+        return None
+    return subprocess.Popen(
+        [sys.executable, "-m", "gin_sim.reports.warmup", *groups],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        preexec_fn=(lambda: os.nice(nice)) if nice else None,
+    )
+
+
+@contextmanager
+def warming(groups: Sequence[str]) -> Iterator[None]:
+    """Compile ``groups`` in the background while the block runs; a warm-up still running
+    when the block ends (interrupted, or everything was already cached) is stopped."""
+    process = start(groups)
+    try:
+        yield
+    finally:
+        if process is not None and process.poll() is None:
+            process.kill()
+            process.wait()
+
+
+if __name__ == "__main__":
+    warm(sys.argv[1:])
