@@ -2,8 +2,18 @@
 
 from __future__ import annotations
 
+import os
+import sys
+import time
+
 import pytest
 from tiers import FULL, TIER, TIERS
+
+# The kernels' warm-up groups, split in two processes of about equal compile time.
+WARMUP_SPLIT = (["deals", "advice"], ["matches", "equity", "decide"])
+# A kernel of each group: all in numba's cache means the cache is warm (no warm-up).
+CACHED_KERNELS = ("playout.play_deals_nb", "match.play_matches_nb", "advice.play_forced_nb",
+                  "equity.game_equity_nb")  # fmt: skip
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -11,6 +21,31 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(
             f"GIN_SIM_TEST_TIER={TIER!r}: allowed {' or '.join(TIERS)} (unset: fast)"
         )
+    if not hasattr(config, "workerinput") and config.getoption("dist", "no") != "no":
+        _compile_kernels_once()
+
+
+def _compile_kernels_once() -> None:
+    """Before pytest-xdist starts its workers: on a fresh clone numba's cache is empty and
+    every worker would compile every kernel for itself (the same 250 or so CPU seconds
+    each), and the first test of a worker to reach a kernel would bear its compile (over
+    a minute). Compiled once here, in two processes (gin_sim.reports.warmup), the workers
+    load them from the cache. Skipped when the cache holds them, or GIN_SIM_WARMUP=0."""
+    from pathlib import Path
+
+    from gin_sim.reports import warmup  # gin_sim's import sets NUMBA_CACHE_DIR
+
+    folder = Path(os.environ.get("NUMBA_CACHE_DIR", "."))
+    if all(any(folder.rglob(f"{name}-*.nbi")) for name in CACHED_KERNELS):
+        return
+    started = time.perf_counter()
+    processes = [warmup.start(groups, nice=0) for groups in WARMUP_SPLIT]
+    codes = [p.wait() for p in processes if p is not None]
+    if codes:
+        took = time.perf_counter() - started
+        failed = " (a warm-up failed: the workers compile what it left)" * any(codes)
+        print(f"numba's kernels compiled once for every worker: {took:.0f} s{failed}",
+              file=sys.stderr)  # fmt: skip
 
 
 def pytest_report_header(config: pytest.Config) -> str:
