@@ -98,8 +98,16 @@ def main() -> None:
                     path.parent.mkdir(parents=True, exist_ok=True)
                     np.savez(path, shares=shares[-1], margins=margins[-1])
             if args.only_player:
-                print({"saved": names[0][1], "rules": rule_set, "opponent": opponent,
-                       "seed": args.seed, "seconds": round(time.time() - started)}, flush=True)
+                print(
+                    {
+                        "saved": names[0][1],
+                        "rules": rule_set,
+                        "opponent": opponent,
+                        "seed": args.seed,
+                        "seconds": round(time.time() - started),
+                    },
+                    flush=True,
+                )
                 continue
             diff = shares[0] - shares[1]
             half = z * diff.std(ddof=1) / math.sqrt(len(diff))

@@ -403,13 +403,12 @@ def test_model_built_hands_equal_the_references_and_keep_what_the_model_keeps():
             plain = built_hand(view.opp_taken, cards, hidden, extra)
             assert plain == int(built_hand_nb(np.uint64(view.opp_taken), array, hidden, extra))
             for m in models:
-                ours = int(
-                    model_built_hand_nb(
-                        vectors[m], np.uint64(view.opp_taken), array, hidden, extra,
-                        np.uint64(view.pile), np.uint64(situation.own_taken),
-                        np.uint64(situation.own_passed),
-                    )  # fmt: skip
+                shown = [view.opp_taken, view.pile, situation.own_taken, situation.own_passed]
+                known, pile, own_taken, own_passed = (np.uint64(x) for x in shown)
+                built = model_built_hand_nb(
+                    vectors[m], known, array, hidden, extra, pile, own_taken, own_passed
                 )
+                ours = int(built)
                 theirs = model_built_hand(
                     strategies[m], view.opp_taken, cards, hidden, extra, situation
                 )

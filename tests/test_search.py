@@ -372,6 +372,7 @@ def test_panel_infer_changes_the_worlds_but_not_the_posterior():
     on the same positions some searches differ from those with the least-deadwood build,
     and the posterior (its evidence worlds keep that build) does not; a panel of
     ``simple`` alone builds as without it (every weight 0: the same card at every drop)."""
+
     def searcher(panel, infer):
         strategy = tiny("mc", "infer=true", panel, f"panel_infer={infer}")
         return strategies_to_kernel((strategy, load_strategy("simple")), STANDARD)[0]

@@ -882,7 +882,10 @@ def _search_nb(params, masks, state, rules, undercut_table, equity, streams, pla
         build = BUILD_SIMPLE
         base = StrategyParam.MC_OPPONENT
         if panel > 0:  # this world's opponent: a model drawn from the posterior
-            base = StrategyParam.MC_PANEL + panel_model_nb(memory[player], panel, world) * FAMILY_PARAMS
+            base = (
+                StrategyParam.MC_PANEL
+                + panel_model_nb(memory[player], panel, world) * FAMILY_PARAMS
+            )
             build = world_build_nb(params, params[base : base + FAMILY_PARAMS])
         sample_world_by_nb(
             params, masks, state, player, world_masks, world_state, cards, rng,
