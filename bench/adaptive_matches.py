@@ -8,6 +8,12 @@ intervals for the comparisons of the run. Use seeds no tuning ever saw.
 
     .venv/bin/python bench/adaptive_matches.py --seed 9731 --matches 150 \
         --rules standard --opponents gin-hunter-strong
+
+With ``--save DIR`` each player's per-match shares and game-1 margins are written to
+``DIR/<tag or name>_<rules>_<format>_<opponent>_<seed>_<matches>.npz`` and, where that
+file is already there, read instead of played again: a baseline played once (say by an
+earlier version of the code, ``--player-tag``) pairs with later players on the same
+matches. Every figure is a function of the seed (thread counts change nothing).
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from __future__ import annotations
 import argparse
 import math
 import time
+from pathlib import Path
 from statistics import NormalDist
 
 import numpy as np
@@ -55,6 +62,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, required=True)
     parser.add_argument("--comparisons", type=int, default=0, help="for Bonferroni (0: this run's)")
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--save", default="", help="a folder for per-match results (reused)")
+    parser.add_argument("--player-tag", default="", help="the player's file name (--save)")
+    parser.add_argument("--baseline-tag", default="", help="the baseline's file name (--save)")
+    parser.add_argument("--only-player", action="store_true", help="play (save) the player only")
     args = parser.parse_args()
     rule_sets = args.rules.split(",")
     opponents = args.opponents.split(",")
@@ -66,13 +77,38 @@ def main() -> None:
         for opponent in opponents:
             started = time.time()
             shares, margins = [], []
-            for name in (args.player, args.baseline):
+            names = [(args.player, args.player_tag or args.player)]
+            if not args.only_player:
+                names.append((args.baseline, args.baseline_tag or args.baseline))
+            for name, tag in names:
+                stem = f"{tag}_{rule_set}_{args.format}_{opponent}_{args.seed}_{args.matches}"
+                path = Path(args.save) / f"{stem}.npz" if args.save else None
+                if path is not None and path.exists():
+                    saved = np.load(path)
+                    shares.append(saved["shares"])
+                    margins.append(saved["margins"])
+                    continue
                 pair = (load_strategy(name), load_strategy(opponent))
                 frame, _ = head_to_head_matches(
                     rules, pair, args.matches, args.seed, threads=args.threads, start=start
                 )
                 shares.append(won_by_match(frame) / 2.0)
                 margins.append(margin_by_match(frame))
+                if path is not None:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    np.savez(path, shares=shares[-1], margins=margins[-1])
+            if args.only_player:
+                print(
+                    {
+                        "saved": names[0][1],
+                        "rules": rule_set,
+                        "opponent": opponent,
+                        "seed": args.seed,
+                        "seconds": round(time.time() - started),
+                    },
+                    flush=True,
+                )
+                continue
             diff = shares[0] - shares[1]
             half = z * diff.std(ddof=1) / math.sqrt(len(diff))
             gap = margins[0] - margins[1]

@@ -34,8 +34,10 @@ from gin_sim.kernels.enums import ACTION_KNOCK, N_STRATEGY_PARAMS, StrategyParam
 from gin_sim.kernels.match_value import value_vector
 from gin_sim.kernels.search import (
     MEMORY_DISCARD,
+    built_hand_nb,
     choose_nb,
     credit_score_nb,
+    model_built_hand_nb,
     score_equity_nb,
     screen_nb,
     search_scratch_nb,
@@ -63,6 +65,7 @@ from gin_sim.reference.search import (
     choose,
     contradicted_passes,
     describe_action,
+    model_built_hand,
     sample_world,
     screened,
     shuffle,
@@ -159,6 +162,41 @@ PAIRINGS = [
             "gin-hunter",
         ),
         6,
+    ),
+    # panel_infer (issue 26): each world's hidden hand built by its model's discard (random:
+    # no build); with panel_worlds too, and big gin.
+    (
+        "standard",
+        [],
+        (
+            mc(
+                "mc-fast",
+                samples=3,
+                infer=True,
+                opponent_panel=PANEL,
+                panel_infer=True,
+                name="mcf-pinfer",
+            ),
+            "gin-hunter-pairs",
+        ),
+        10,
+    ),
+    (
+        "hollywood",
+        ["big_gin_bonus=31"],
+        (
+            "gin-hunter-strong",
+            mc(
+                "mc-fast",
+                samples=2,
+                infer=True,
+                opponent_panel=("gin-hunter-strong", "random", "expert"),
+                panel_infer=True,
+                panel_worlds=True,
+                name="mcf-pinfer-w",
+            ),
+        ),
+        8,
     ),
     (
         "oklahoma",
@@ -339,6 +377,47 @@ def test_built_hand_drops_by_the_least_deadwood_rule():
     # Two turns: 8S in, and the known card never goes out even when it is the worst.
     hand2 = built_hand(known, cards, 9, 2)
     assert hand2 >> C["KS"] & 1 and hand2.bit_count() == 10
+
+
+def test_model_built_hands_equal_the_references_and_keep_what_the_model_keeps():
+    """``panel_infer``'s build (issue 26): at the decisions of some expert hands, with the
+    unseen cards shuffled, each family model's built hand is the same in the kernel
+    (``model_built_hand_nb``) and the reference (``model_built_hand``); ``simple``'s is the
+    least-deadwood build, and the weighted models' differ from it in some worlds."""
+    rules = load_rules("standard")
+    models = ["simple", "expert", "gin-hunter", "gin-hunter-strong", "gin-hunter-pairs"]
+    vectors = {m: load_strategy(m).for_rules(rules).to_kernel() for m in models}
+    strategies = {m: load_strategy(m).for_rules(rules) for m in models}
+    rng = random.Random(26)
+    compared, differ = 0, dict.fromkeys(models, 0)
+    for deal in range(4):
+        for situation, _ in decisions_reference(SEED, deal, rules, ("expert", "expert")):
+            view = situation.view
+            cards = [c for c in range(52) if view.unseen >> c & 1]
+            hidden = 10 - view.opp_taken.bit_count()
+            extra = min(view.opp_turns, len(cards) - hidden)
+            if extra < 2:
+                continue
+            rng.shuffle(cards)
+            array = np.array(cards + [0] * (52 - len(cards)), np.int64)
+            plain = built_hand(view.opp_taken, cards, hidden, extra)
+            assert plain == int(built_hand_nb(np.uint64(view.opp_taken), array, hidden, extra))
+            for m in models:
+                shown = [view.opp_taken, view.pile, situation.own_taken, situation.own_passed]
+                known, pile, own_taken, own_passed = (np.uint64(x) for x in shown)
+                built = model_built_hand_nb(
+                    vectors[m], known, array, hidden, extra, pile, own_taken, own_passed
+                )
+                ours = int(built)
+                theirs = model_built_hand(
+                    strategies[m], view.opp_taken, cards, hidden, extra, situation
+                )
+                assert ours == theirs, (deal, m)
+                assert theirs & view.opp_taken == view.opp_taken and theirs.bit_count() == 10
+                differ[m] += theirs != plain
+            compared += 1
+    assert compared > 40 and differ["simple"] == 0
+    assert min(differ[m] for m in models[1:]) > compared // 4, (compared, differ)
 
 
 def test_contradicted_passes_count_melding_passes_outside_the_hand():

@@ -70,6 +70,11 @@ PROBE_SETTINGS = [
     (STANDARD, ["infer=true"]),
     # screening: which candidates go on, and early stops, come from the worlds alone
     (STANDARD, ["infer=true", "samples=6", "screen=3", "candidates=1"]),
+    # panel_infer: each world's hand built by its model's discard (issue 26)
+    (
+        STANDARD,
+        ["infer=true", "opponent_panel=simple,expert,gin-hunter-pairs,random", "panel_infer=true"],
+    ),
 ]
 
 
@@ -313,17 +318,23 @@ def _panel_search(params, masks, state, rules, discard, leak=0):
 
 
 @pytest.mark.parametrize(
-    ("rules", "worlds"), [(HOLLYWOOD, "false"), (STANDARD, "false"), (STANDARD, "true")]
+    ("rules", "settings"),
+    [
+        (HOLLYWOOD, ["panel_worlds=false"]),
+        (STANDARD, ["panel_worlds=false"]),
+        (STANDARD, ["panel_worlds=true"]),
+        # panel_infer: the worlds' hands built by each world's model (issue 26)
+        (HOLLYWOOD, ["panel_worlds=true", "panel_infer=true"]),
+    ],
 )
-def test_hidden_fields_never_change_the_opponent_panels_posterior(rules, worlds):
+def test_hidden_fields_never_change_the_opponent_panels_posterior(rules, settings):
     """The probe of tests/hidden_info.py for a panel searcher after the opponent's turn:
     its posterior moves (the opponent's public turn reaches it) and, like the searches of
     that turn (the draw and the discard; with ``panel_worlds`` their worlds drawn from the
-    posterior), is the same whatever the hidden fields hold; a peeking variant for each
-    hidden field is caught."""
+    posterior; with ``panel_infer`` built by their models), is the same whatever the hidden
+    fields hold; a peeking variant for each hidden field is caught."""
     searcher = strategies_to_kernel(
-        (tiny("mc", "infer=true", PANEL, f"panel_worlds={worlds}"), load_strategy("simple")),
-        rules,
+        (tiny("mc", "infer=true", PANEL, *settings), load_strategy("simple")), rules
     )[0]
 
     def turn(position, leak):
@@ -354,3 +365,25 @@ def test_panel_worlds_change_the_searches_of_an_answered_turn():
         changed[Phase.DRAW] += not same(plain[:6], drawn[:6])
         changed[Phase.DISCARD] += not same(plain[7:], drawn[7:])
     assert min(changed.values()) >= 5, changed
+
+
+def test_panel_infer_changes_the_worlds_but_not_the_posterior():
+    """``panel_infer`` builds each world's hidden hand by the world's model (issue 26):
+    on the same positions some searches differ from those with the least-deadwood build,
+    and the posterior (its evidence worlds keep that build) does not; a panel of
+    ``simple`` alone builds as without it (every weight 0: the same card at every drop)."""
+
+    def searcher(panel, infer):
+        strategy = tiny("mc", "infer=true", panel, f"panel_infer={infer}")
+        return strategies_to_kernel((strategy, load_strategy("simple")), STANDARD)[0]
+
+    plain, built = searcher(PANEL, "false"), searcher(PANEL, "true")
+    lone = [searcher("opponent_panel=simple", w) for w in ("false", "true")]
+    changed = 0
+    for masks, state, discard in _answered_positions(STANDARD, 30, seed=17):
+        before, after = (_panel_search(p, masks, state, STANDARD, discard) for p in (plain, built))
+        assert np.array_equal(before[6], after[6])
+        changed += not same(before, after)
+        alone = [_panel_search(p, masks, state, STANDARD, discard) for p in lone]
+        assert same(alone[0], alone[1])
+    assert changed >= 5, changed

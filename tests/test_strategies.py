@@ -102,6 +102,11 @@ def test_bad_parameters_name_the_parameter_and_range(overrides, message):
         (["panel_prior=1,2"], "panel_prior .* does nothing without opponent_panel"),
         (["panel_memory=match"], "panel_memory .* does nothing without opponent_panel"),
         (["panel_worlds=true"], "panel_worlds .* does nothing without opponent_panel"),
+        (["panel_infer=true"], "panel_infer .* does nothing without opponent_panel"),
+        (
+            ["opponent_panel=simple,expert", "infer=false", "panel_infer=true"],
+            "panel_infer .* does nothing without infer",
+        ),
         (
             ["opponent_panel=simple,expert", "panel_worlds=maybe"],
             "panel_worlds = 'maybe' .* allowed values are true or false",

@@ -30,8 +30,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gin_sim.kernels.deadwood import melds_with_card_nb, min_deadwood_nb
+from gin_sim.kernels.deadwood import (
+    deadwood_without_nb,
+    has_sets_nb,
+    lowest_card_nb,
+    melds_with_card_nb,
+    min_deadwood_nb,
+)
 from gin_sim.kernels.decisions import (
+    cost_from_terms_nb,
     discard_cost_nb,
     discard_or_knock_nb,
     least_deadwood_discard_nb,
@@ -39,6 +46,7 @@ from gin_sim.kernels.decisions import (
     popcount_nb,
     takes_top_nb,
     tie_key_nb,
+    weighted_terms_nb,
 )
 from gin_sim.kernels.enums import (
     ACTION_BIG_GIN,
@@ -67,8 +75,10 @@ from gin_sim.kernels.position import (
     points_to_close_nb,
 )
 from gin_sim.kernels.rng import bounded_nb, next_nb
+from gin_sim.kernels.tables import CARD_VALUES
 
 _ONE = np.uint64(1)
+_CARD_VALUES = CARD_VALUES
 _ALL = np.uint64((1 << 52) - 1)
 _S = PositionSlot
 _M = PositionMask
@@ -280,7 +290,93 @@ def built_hand_nb(known, cards, hidden, extra):
 
 
 @njit(cache=True, _nrt=False)
+def weights_zero_nb(model):
+    """Whether the family vector ``model``'s discard cost is its deadwood alone (keep,
+    safety, disinterest and pair weights all 0): then its least-cost card is the
+    least-deadwood one (``simple``'s, the same ties)."""
+    return (
+        model[StrategyParam.KEEP_WEIGHT] == 0.0
+        and model[StrategyParam.SAFETY_WEIGHT] == 0.0
+        and model[StrategyParam.DISINTEREST_WEIGHT] == 0.0
+        and model[StrategyParam.PAIR_WEIGHT] == 0.0
+    )
+
+
+@njit(cache=True, _nrt=False)
+def model_drop_nb(model, hand, allowed, pile, own_taken, own_passed):
+    """The card of ``allowed`` that the family vector ``model`` discards from the 11 cards
+    ``hand``: least discard cost (``discard_cost_nb``; the model's view: the pile, the
+    searcher's taken and passed cards, unseen whatever else it does not hold), ties to the
+    higher tie key. With every weight 0 it is the least-deadwood drop (the same card)."""
+    if weights_zero_nb(model):
+        return least_deadwood_drop_nb(hand, allowed)[0]
+    unseen = _ALL & ~hand & ~pile & ~own_taken
+    whole = min_deadwood_nb(hand)
+    sets = has_sets_nb(hand)
+    best_card = -1
+    best_cost = np.inf
+    best_key = -1
+    rest = allowed
+    while rest:
+        card = lowest_card_nb(rest)
+        rest &= rest - _ONE
+        key = tie_key_nb(card)
+        terms = weighted_terms_nb(model, hand, card, unseen, own_taken, own_passed)
+        # deadwood(hand less card) >= deadwood(hand) - value(card): a bound on the cost
+        bound = cost_from_terms_nb(whole - _CARD_VALUES[card], terms)
+        if bound > best_cost or (bound == best_cost and key < best_key):
+            continue
+        cost = cost_from_terms_nb(deadwood_without_nb(hand, card, whole, sets), terms)
+        if cost < best_cost or (cost == best_cost and key > best_key):
+            best_card = card
+            best_cost = cost
+            best_key = key
+    return best_card
+
+
+@njit(cache=True, _nrt=False)
+def model_built_hand_nb(model, known, cards, hidden, extra, pile, own_taken, own_passed):
+    """``built_hand_nb`` with the family vector ``model``'s discard (``model_drop_nb``)
+    in place of the least-deadwood rule: the hand as that model would have built it."""
+    hand = known
+    for j in range(hidden):
+        hand |= _bit(cards[j])
+    for j in range(hidden, hidden + extra):
+        hand |= _bit(cards[j])
+        hand &= ~_bit(model_drop_nb(model, hand, hand & ~known, pile, own_taken, own_passed))
+    return hand
+
+
+@njit(cache=True, _nrt=False)
 def sample_world_nb(params, masks, state, player, world_masks, world_state, cards, rng):
+    """``sample_world_by_nb`` with the least-deadwood build (``simple``'s)."""
+    sample_world_by_nb(
+        params, masks, state, player, world_masks, world_state, cards, rng,
+        params[StrategyParam.MC_OPPONENT : StrategyParam.MC_OPPONENT + FAMILY_PARAMS], BUILD_SIMPLE,
+    )  # fmt: skip
+
+
+BUILD_SIMPLE = 0  # with infer: the least-deadwood build (built_hand_nb)
+BUILD_MODEL = 1  # with infer: the world's model's discard (model_built_hand_nb)
+BUILD_NONE = 2  # as without infer (a random model: its hand is any hand)
+
+
+@njit(cache=True, inline="always")
+def world_build_nb(params, model):
+    """How world hands are built for a world played by the panel vector ``model``:
+    by the model with ``panel_infer`` (a ``random`` model: as without infer), else as
+    ``simple``."""
+    if params[StrategyParam.MC_PANEL_INFER] == 0:
+        return BUILD_SIMPLE
+    if model[StrategyParam.KIND] == StrategyKind.RANDOM:
+        return BUILD_NONE
+    return BUILD_MODEL
+
+
+@njit(cache=True, _nrt=False)
+def sample_world_by_nb(
+    params, masks, state, player, world_masks, world_state, cards, rng, model, build
+):
     """A world consistent with ``player``'s view, into (world_masks, world_state).
 
     The unseen cards (not in its hand, the pile, or the cards the opponent is known to
@@ -289,7 +385,9 @@ def sample_world_nb(params, masks, state, player, world_masks, world_state, card
     first ones. With ``infer`` the opponent's hand is built as its model would have
     built it (``built_hand_nb``, one extra card per turn it has played), and a world is
     kept with probability ``infer_weight ** contradicted passes``, else drawn again (at
-    most MAX_WORLD_TRIES; the last is kept).
+    most MAX_WORLD_TRIES; the last is kept). ``build``: BUILD_SIMPLE as just said;
+    BUILD_MODEL the same with the family vector ``model``'s discard in the build
+    (``model_built_hand_nb``); BUILD_NONE as without ``infer``.
     """
     opponent = 1 - player
     copy_position_nb(masks, state, world_masks, world_state)
@@ -301,7 +399,7 @@ def sample_world_nb(params, masks, state, player, world_masks, world_state, card
             cards[n_unseen] = card
             n_unseen += 1
     hidden = HAND_SIZE - popcount_nb(known)
-    infer = params[StrategyParam.MC_INFER] != 0
+    infer = params[StrategyParam.MC_INFER] != 0 and build != BUILD_NONE
     extra = 0
     if infer:
         extra = min(state[_S.TURNS_BY + opponent], n_unseen - hidden)
@@ -314,7 +412,13 @@ def sample_world_nb(params, masks, state, player, world_masks, world_state, card
             for j in range(hidden):
                 opp_hand |= _bit(cards[j])
             break
-        opp_hand = built_hand_nb(known, cards, hidden, extra)
+        if build == BUILD_MODEL:
+            opp_hand = model_built_hand_nb(
+                model, known, cards, hidden, extra, masks[_M.PILE], masks[_M.TAKEN + player],
+                masks[_M.PASSED + player],
+            )  # fmt: skip
+        else:
+            opp_hand = built_hand_nb(known, cards, hidden, extra)
         if attempt == MAX_WORLD_TRIES - 1:
             break
         keep = 1.0
@@ -775,11 +879,20 @@ def _search_nb(params, masks, state, rules, undercut_table, equity, streams, pla
                 squares[c] = 0.0
                 gains[c] = 0.0
                 gain_squares[c] = 0.0
-        sample_world_nb(params, masks, state, player, world_masks, world_state, cards, rng)
-        seed = np.uint64(0)
+        build = BUILD_SIMPLE
+        base = StrategyParam.MC_OPPONENT
         if panel > 0:  # this world's opponent: a model drawn from the posterior
-            model = panel_model_nb(memory[player], panel, world)
-            base = StrategyParam.MC_PANEL + model * FAMILY_PARAMS
+            base = (
+                StrategyParam.MC_PANEL
+                + panel_model_nb(memory[player], panel, world) * FAMILY_PARAMS
+            )
+            build = world_build_nb(params, params[base : base + FAMILY_PARAMS])
+        sample_world_by_nb(
+            params, masks, state, player, world_masks, world_state, cards, rng,
+            params[base : base + FAMILY_PARAMS], build,
+        )  # fmt: skip
+        seed = np.uint64(0)
+        if panel > 0:
             for j in range(FAMILY_PARAMS):
                 policies[opponent, j] = params[base + j]
             if evidence and params[base + StrategyParam.KIND] != StrategyKind.RANDOM:
@@ -792,9 +905,10 @@ def _search_nb(params, masks, state, rules, undercut_table, equity, streams, pla
                     )  # fmt: skip
                     if np.float64(next_nb(rng, 0) >> np.uint64(11)) * _INV_2_53 < like:
                         break
-                    sample_world_nb(
-                        params, masks, state, player, world_masks, world_state, cards, rng
-                    )
+                    sample_world_by_nb(
+                        params, masks, state, player, world_masks, world_state, cards, rng,
+                        params[base : base + FAMILY_PARAMS], build,
+                    )  # fmt: skip
             seed = next_nb(rng, 0)  # a random model's stream, the same for every candidate
         first = 0.0
         counts[2] += n

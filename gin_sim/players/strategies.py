@@ -97,6 +97,7 @@ SEARCH_KEYS = (
     "panel_prior",
     "panel_memory",
     "panel_worlds",
+    "panel_infer",
 )
 KIND_KEYS = {"family": FAMILY_KEYS, "mc": SEARCH_KEYS, "random": ()}
 MAX_CLOSING_DISTANCE = 100_000  # points to a game's target (the largest target a rule set allows)
@@ -142,6 +143,8 @@ class Strategy:
     panel_memory: str = "hand"  # keep the posterior for the hand, or the match (PanelMemory)
     # Draw the worlds' hidden cards from the posterior too, given the model each world plays.
     panel_worlds: bool = False
+    # With infer: build each world's opponent hand by that world's model (random: no build).
+    panel_infer: bool = False
     adapt: tuple[Adaptation, ...] = ()
 
     def __post_init__(self) -> None:
@@ -224,7 +227,7 @@ class Strategy:
                 f"panel_memory = {shown(self.panel_memory)} in {where}: allowed {', '.join(PANEL_MEMORIES)}"
             )
         if not panel:
-            for key in ("panel_prior", "panel_memory", "panel_worlds"):
+            for key in ("panel_prior", "panel_memory", "panel_worlds", "panel_infer"):
                 if getattr(self, key) != _DEFAULTS[key]:
                     raise ConfigError(
                         f"{key} in {where} does nothing without opponent_panel: give the panel or drop {key}"
@@ -252,6 +255,10 @@ class Strategy:
                 raise ConfigError(
                     f"panel_prior weight {weight} in {where} is out of range: allowed above 0 up to {MAX_PRIOR_WEIGHT:g}"
                 )
+        if self.panel_infer and not self.infer:
+            raise ConfigError(
+                f"panel_infer in {where} does nothing without infer: set infer = true or drop panel_infer"
+            )
         if self.opponent_model != _DEFAULTS["opponent_model"]:
             raise ConfigError(
                 f"opponent_model in {where} does nothing with opponent_panel (the panel's models play the opponent): drop one"
@@ -357,6 +364,8 @@ class Strategy:
             del document["pair_weight"]
         if not self.panel_worlds:  # it came after the panel: panel runs keep their identities
             del document["panel_worlds"]
+        if not self.panel_infer:  # likewise
+            del document["panel_infer"]
         if not self.opponent_panel:
             del document["opponent_panel"], document["panel_prior"], document["panel_memory"]
         else:
@@ -410,6 +419,7 @@ class Strategy:
             v[StrategyParam.MC_PANEL_SIZE] = len(self.opponent_panel)
             v[StrategyParam.MC_PANEL_MEMORY] = PANEL_MEMORIES[self.panel_memory]
             v[StrategyParam.MC_PANEL_WORLDS] = float(self.panel_worlds)
+            v[StrategyParam.MC_PANEL_INFER] = float(self.panel_infer)
             for i, name in enumerate(self.opponent_panel):
                 v[StrategyParam.MC_PANEL_PRIOR + i] = (
                     self.panel_prior[i] if self.panel_prior else 1.0

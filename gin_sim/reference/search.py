@@ -54,6 +54,7 @@ from gin_sim.reference.engine import (
     points_to_close,
     simple_discard,
     simple_discard_bounded,
+    weighted_discard,
 )
 
 __all__ = [
@@ -66,6 +67,7 @@ __all__ = [
     "choose",
     "contradicted_passes",
     "describe_action",
+    "model_built_hand",
     "rollout_value",
     "sample_world",
     "score_equity",
@@ -143,6 +145,35 @@ def built_hand(known: int, cards: Sequence[int], hidden: int, extra: int) -> int
     return hand
 
 
+def model_built_hand(
+    model: Strategy, known: int, cards: Sequence[int], hidden: int, extra: int, situation: Situation
+) -> int:
+    """``built_hand`` with the family strategy ``model``'s discard in place of the
+    least-deadwood rule (``panel_infer``): each turn it drops the card (not known) of least
+    ``discard_cost``, ties as the family breaks them, from its view as the searcher's
+    view shows it: the pile, the searcher's taken and passed cards."""
+    view = situation.view
+    hand = known
+    for card in cards[:hidden]:
+        hand |= 1 << card
+    for card in cards[hidden : hidden + extra]:
+        hand |= 1 << card
+        droppable = [c for c in _cards(hand) if not known >> c & 1]
+        seen = View(
+            hand=hand,
+            pile=view.pile,
+            top=view.top,
+            opp_taken=situation.own_taken,
+            opp_passed=situation.own_passed,
+            stock_left=view.stock_left,
+            opp_turns=0,
+            knock_limit=view.knock_limit,
+            rules=view.rules,
+        )
+        hand &= ~(1 << weighted_discard(model, seen, droppable))
+    return hand
+
+
 def contradicted_passes(opp_hand: int, opp_passed: int) -> int:
     """The cards the opponent passed over or discarded, not in ``opp_hand``, that make a
     meld with it (R3): each one a pass that this hand makes unlikely."""
@@ -153,21 +184,30 @@ def contradicted_passes(opp_hand: int, opp_passed: int) -> int:
     )
 
 
-def sample_world(strategy: Strategy, situation: Situation, stream: Stream) -> tuple[int, list[int]]:
-    """One world consistent with the view: the opponent's hand and the stock, top first."""
+def sample_world(
+    strategy: Strategy, situation: Situation, stream: Stream, model: Strategy | None = None
+) -> tuple[int, list[int]]:
+    """One world consistent with the view: the opponent's hand and the stock, top first.
+    ``model``: the panel model playing the world; with ``panel_infer`` the hand is built by
+    its discard (``model_built_hand``; a ``random`` model: as without ``infer``)."""
     view = situation.view
     known = view.opp_taken
     cards = _cards(view.unseen)  # in increasing card order
     hidden = HAND_SIZE - known.bit_count()
-    extra = min(view.opp_turns, len(cards) - hidden) if strategy.infer else 0
+    by_model = strategy.panel_infer and model is not None
+    infer = strategy.infer and not (by_model and model is not None and model.kind == "random")
+    extra = min(view.opp_turns, len(cards) - hidden) if infer else 0
     opp_hand = known
     for attempt in range(MAX_WORLD_TRIES):
         shuffle(cards, stream)  # each try shuffles the previous try's order again
-        if not strategy.infer:
+        if not infer:
             for card in cards[:hidden]:
                 opp_hand |= 1 << card
             break
-        opp_hand = built_hand(known, cards, hidden, extra)
+        if by_model and model is not None:
+            opp_hand = model_built_hand(model, known, cards, hidden, extra, situation)
+        else:
+            opp_hand = built_hand(known, cards, hidden, extra)
         if attempt == MAX_WORLD_TRIES - 1:
             break  # the last is always kept
         keep = 1.0
@@ -176,7 +216,7 @@ def sample_world(strategy: Strategy, situation: Situation, stream: Stream) -> tu
         if (stream.next() >> 11) * TWO_TO_MINUS_53 < keep:
             break
     stock = [c for c in cards if not opp_hand >> c & 1]  # in shuffled order
-    if strategy.infer:  # the cards the build dropped must not sit on the stock's top
+    if infer:  # the cards the build dropped must not sit on the stock's top
         shuffle(stock, stream)
     return opp_hand, stock
 
@@ -692,10 +732,12 @@ def search(
             worlds = strategy.samples - world
             n = len(candidates)
             sums, squares, gains, gain_squares = [0.0] * n, [0.0] * n, [0.0] * n, [0.0] * n
-        opp_hand, stock = sample_world(strategy, situation, world_stream)
-        random_state = 0
+        model = None
         if panel is not None:  # this world's opponent: a model drawn from the posterior
             model = panel.models[panel.model_for_world(world)]
+        opp_hand, stock = sample_world(strategy, situation, world_stream, model)
+        random_state = 0
+        if panel is not None and model is not None:
             policies[opponent] = model
             if evidence is not None and model.kind != "random":
                 # (model, hidden cards) from the joint posterior: a world is kept with its
@@ -704,7 +746,7 @@ def search(
                     like = turn_likelihood(model, evidence, opp_hand)
                     if (world_stream.next() >> 11) * TWO_TO_MINUS_53 < like:
                         break
-                    opp_hand, stock = sample_world(strategy, situation, world_stream)
+                    opp_hand, stock = sample_world(strategy, situation, world_stream, model)
             random_state = world_stream.next()  # a random model's, the same for every candidate
         first = 0.0
         for c, action in enumerate(candidates):  # the same world for every candidate
