@@ -191,6 +191,10 @@ def test_a_head_to_head_summary_adds_up_chunk_by_chunk_to_the_whole():
             assert overall[name].mean == pytest.approx(estimate.mean), name
             assert overall[name].n == estimate.n
     assert chunks.variance_reduction() == pytest.approx(whole.variance_reduction())
+    # an empty summary adds nothing on either side
+    for summary in (whole + HeadToHead(), HeadToHead() + whole):
+        assert (summary.hands, summary.decks, summary.duplicate) == (6, 3, True)
+        assert summary.players == whole.players and summary.all_hands == whole.all_hands
 
 
 def test_the_variance_reduction_compares_decks_with_hands_as_units():
@@ -250,10 +254,26 @@ def test_a_paired_difference_is_the_net_change_deck_by_deck():
     assert paired_difference(first, second, player=1).mean == pytest.approx(1.0)
     same = paired_difference(first, first)
     assert same.mean == 0.0 and same.variance == 0.0
-    with pytest.raises(ValueError, match="same decks"):
+    message = "^paired comparison needs two runs over the same decks with the same play mode$"
+    with pytest.raises(ValueError, match=message):
         paired_difference(first, second.iloc[:4])  # deck 2 missing
-    with pytest.raises(ValueError, match="same decks"):
+    with pytest.raises(ValueError, match=message):
         paired_difference(first, second.drop(index=5))  # deck 2 played once
+
+
+def test_a_paired_difference_counts_a_hand_nobody_won_as_0():
+    """Outcomes change between the runs: player 0's lost hand (-14, deck 1) becomes a draw
+    (0), and deck 2's scoreless tie (0) a win of 5. First minus second: 0, -14, -5 by
+    deck, mean -19 / 6; a hand that is neither won nor lost counts 0 in either run."""
+    from gin_sim.experiments.summary import paired_difference
+
+    first = _hands_with_draws()
+    second = first.copy()
+    second.loc[2, ["winner", "knocker", "points", "undercut", "draw"]] = [-1, -1, 0, False, True]
+    second.loc[4, ["winner", "points"]] = [0, 5]
+    difference = paired_difference(first, second)
+    assert difference.mean == pytest.approx(-19 / 6)
+    assert difference.variance == pytest.approx(_ratio_variance([0, -14, -5], [2, 2, 2]))
 
 
 def test_rates_print_as_percentages_and_other_figures_as_numbers():
