@@ -301,7 +301,7 @@ def _matches() -> pd.DataFrame:
         (0, False, 0, (0, 0, 1), (2, 1), (100, 110, 40), (0, 50, 105), (150, 160, 40), (0, 50, 155), 20, 1),
         (0, True, 1, (1, 1, -1), (0, 2), (30, 0, 20), (104, 100, 60), (30, 0, 20), (154, 150, 60), 15, 0),
         (1, False, -1, (1, -1, -1), (0, 1), (60, 70, 10), (101, 80, 90), (60, 70, 10), (101, 80, 90), 500, 3),
-        (1, True, 1, (0, 1, 1), (1, 2), (100, 0, 30), (0, 100, 105), (200, 0, 30), (0, 150, 155), 25, 2),
+        (1, True, 1, (0, 1, 1), (1, 2), (100, 0, 0), (0, 100, 105), (200, 0, 0), (0, 150, 155), 25, 2),
     ]  # fmt: skip
     records = []
     for match, swapped, winner, games, won, p0, p1, t0, t1, hands, draws in rows:
@@ -319,9 +319,10 @@ def test_match_figures_follow_the_players_seat_by_hand():
     """Player 0 sits in seat 0, then seat 1 in each replay. It wins matches 0 (seat 0),
     0 again (seat 1) and 1's replay (seat 1): 3 of 4; games 1: 2 of 4, 2: 3 of 4, 3: 1 of
     4; games won 2 + 2 + 0 + 2 = 6; shutouts (a game won with the opponent on 0 points):
-    game 1 of the first record, game 2 of the second and of the fourth: 3 of 4; margins
-    (own final tally minus the opponent's) game 1: 150, 124, -41, -200; game 2: 110, 150,
-    -10, 150; game 3: -115, 40, -80, 125."""
+    game 1 of the first record, game 2 of the second, games 2 and 3 of the fourth: 4 in
+    4 records (a game won against some points is none: the first record's game 2, the
+    second's game 1); margins (own final tally minus the opponent's) game 1: 150, 124,
+    -41, -200; game 2: 110, 150, -10, 150; game 3: -115, 40, -80, 155."""
     from gin_sim.experiments.summary import match_summary
 
     matches = _matches()
@@ -329,8 +330,8 @@ def test_match_figures_follow_the_players_seat_by_hand():
     assert mine["matches won"].mean == 0.75
     assert [mine[f"game {g} won"].mean for g in (1, 2, 3)] == [0.5, 0.75, 0.25]
     assert mine["games won per match"].mean == 1.5
-    assert mine["shutouts per match"].mean == 0.75
-    margins = {1: [150, 124, -41, -200], 2: [110, 150, -10, 150], 3: [-115, 40, -80, 125]}
+    assert mine["shutouts per match"].mean == 1.0
+    margins = {1: [150, 124, -41, -200], 2: [110, 150, -10, 150], 3: [-115, 40, -80, 155]}
     for g, values in margins.items():
         assert mine[f"game {g} margin"].mean == pytest.approx(np.mean(values))
     # the two plays of a match are one unit when paired
@@ -343,6 +344,7 @@ def test_match_figures_follow_the_players_seat_by_hand():
     assert theirs["matches won"].mean == 0.0
     assert [theirs[f"game {g} won"].mean for g in (1, 2, 3)] == [0.5, 0.0, 0.25]
     assert theirs["games won per match"].mean == pytest.approx((1 + 0 + 1 + 1) / 4)
+    assert theirs["shutouts per match"].mean == 0.25  # game 1 of the fourth record
     for g in (1, 2, 3):
         assert theirs[f"game {g} margin"].mean == pytest.approx(-mine[f"game {g} margin"].mean)
 
@@ -359,7 +361,7 @@ def test_margin_quantiles_and_match_length_by_hand():
     assert list(table.columns) == ["10%", "25%", "50%", "75%", "90%"]
     assert table.loc["game 1", "50%"] == pytest.approx((124 - 41) / 2)
     assert table.loc["game 3"].tolist() == pytest.approx(
-        np.quantile([-115, 40, -80, 125], [0.1, 0.25, 0.5, 0.75, 0.9]).tolist()
+        np.quantile([-115, 40, -80, 155], [0.1, 0.25, 0.5, 0.75, 0.9]).tolist()
     )
     assert margin_quantiles(matches, 1).loc["game 2", "50%"] == pytest.approx(-130.0)
     length = match_length(matches)
