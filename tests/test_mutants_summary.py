@@ -235,6 +235,9 @@ def test_the_head_to_head_json_names_each_player_and_reports_pairing_only_when_p
     plain = HeadToHead.of(single).to_json(("first", "second"))
     assert plain["duplicate"] is False and "variance_reduction" not in plain
     assert plain["decks"] == 6
+    # each player's figures are its own when unpaired too: without the replay player 0
+    # sits in seat 0 throughout and won row 0, player 1 rows 1 and 2
+    assert [p["hands won"]["mean"] for p in plain["players"]] == pytest.approx([1 / 6, 2 / 6])
 
 
 def test_a_paired_difference_is_the_net_change_deck_by_deck():
