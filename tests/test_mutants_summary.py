@@ -158,6 +158,10 @@ def test_hand_figures_count_each_kind_of_draw_by_hand():
     assert figures["turns"].mean == pytest.approx(29.0)
     assert figures["stock left"].mean == pytest.approx(95 / 6)
     assert {e.n for e in figures.values()} == {3}
+    # two wall draws and no upcard-cap draw: the kinds are told apart by draw_reason
+    walls = hand_summary(hands.assign(draw_reason=[0, 0, 0, 1, 0, 1]))
+    assert walls["wall draws (R18)"].mean == pytest.approx(2 / 6)
+    assert walls["upcard-cap draws (R18a)"].mean == 0.0
     assert {e.n for e in hand_summary(hands, paired=False).values()} == {6}
     # paired: the deck's two hands are one unit (turns per deck 18, 42, 114 over 2 hands)
     assert figures["turns"].variance == pytest.approx(_ratio_variance([18, 42, 114], [2, 2, 2]))
@@ -209,6 +213,12 @@ def test_the_variance_reduction_compares_decks_with_hands_as_units():
     summary = HeadToHead.of(hands)
     assert summary.variance_reduction() == pytest.approx(1 - paired / unpaired)
     assert summary.players[0]["net points per hand"].estimate().mean == pytest.approx(29 / 6)
+    # a variance under 1 (as every large run's is) still gives a reduction: points of 1
+    small = hands.assign(points=[1, 1, 1, 0, 0, 0])
+    paired = _ratio_variance([2, -1, 0], [2, 2, 2])
+    unpaired = _ratio_variance([1, 1, -1, 0, 0, 0], [1] * 6)
+    assert unpaired < 1
+    assert HeadToHead.of(small).variance_reduction() == pytest.approx(1 - paired / unpaired)
     drawn = hands.assign(winner=-1, knocker=-1, points=0, draw=True)
     assert math.isnan(HeadToHead.of(drawn).variance_reduction())
 
