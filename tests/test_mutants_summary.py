@@ -47,6 +47,7 @@ def test_too_few_units_have_no_interval():
     assert one.mean == 2.0 and math.isnan(one.half_width) and math.isnan(one.variance)
     none = Estimate.of([], [])
     assert math.isnan(none.mean) and none.n == 0
+    assert math.isnan(none.half_width) and math.isnan(none.variance) and one.n == 1
     zero = Estimate.of([1.0, 2.0], [0.0, 0.0])
     assert math.isnan(zero.mean)
 
@@ -112,6 +113,9 @@ def test_a_players_figures_follow_its_seat_by_hand():
     # paired: the decks are the units (2); unpaired: the hands (4)
     assert mine["net points per hand"].n == 2
     assert player_summary(hands, 0, paired=False)["net points per hand"].n == 4
+    # every figure, rates included, is paired the same way
+    assert {e.n for e in mine.values()} == {2}
+    assert {e.n for e in player_summary(hands, 0, paired=False).values()} == {4}
     per_deck = np.array([12 + 31, -14]) / 2.0
     expected = Estimate.of(per_deck * 2, [2.0, 2.0])
     assert mine["net points per hand"].variance == pytest.approx(expected.variance)
