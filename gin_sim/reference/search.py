@@ -21,7 +21,7 @@ import copy
 import functools
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -129,19 +129,29 @@ def shuffle(cards: list[int], stream: Stream) -> None:
         cards[j], cards[k] = cards[k], cards[j]
 
 
-def built_hand(known: int, cards: Sequence[int], hidden: int, extra: int) -> int:
+def built_hand(
+    known: int,
+    cards: Sequence[int],
+    hidden: int,
+    extra: int,
+    drop: Callable[[int, list[int]], int] | None = None,
+) -> int:
     """The opponent's hand as its model would have built it: the cards it is known to
     hold and ``cards[:hidden]``; then, for each of ``extra`` turns, the next card comes in
-    and the card (not known) whose removal leaves the least deadwood goes out, ties to the
-    higher value, rank, suit (the ``simple`` discard)."""
+    and ``drop(hand, droppable)`` of the cards not known goes out: by default the card whose
+    removal leaves the least deadwood, ties to the higher value, rank, suit (the ``simple``
+    discard)."""
     hand = known
     for card in cards[:hidden]:
         hand |= 1 << card
     for card in cards[hidden : hidden + extra]:
         hand |= 1 << card
         droppable = [c for c in _cards(hand) if not known >> c & 1]
-        # The bounded search finds the same card as simple_discard (tested), faster.
-        hand &= ~(1 << simple_discard_bounded(hand, droppable, None))
+        if drop is None:
+            # The bounded search finds the same card as simple_discard (tested), faster.
+            hand &= ~(1 << simple_discard_bounded(hand, droppable, None))
+        else:
+            hand &= ~(1 << drop(hand, droppable))
     return hand
 
 
@@ -153,12 +163,8 @@ def model_built_hand(
     ``discard_cost``, ties as the family breaks them, from its view as the searcher's
     view shows it: the pile, the searcher's taken and passed cards."""
     view = situation.view
-    hand = known
-    for card in cards[:hidden]:
-        hand |= 1 << card
-    for card in cards[hidden : hidden + extra]:
-        hand |= 1 << card
-        droppable = [c for c in _cards(hand) if not known >> c & 1]
+
+    def drop(hand: int, droppable: list[int]) -> int:
         seen = View(
             hand=hand,
             pile=view.pile,
@@ -170,8 +176,9 @@ def model_built_hand(
             knock_limit=view.knock_limit,
             rules=view.rules,
         )
-        hand &= ~(1 << weighted_discard(model, seen, droppable))
-    return hand
+        return weighted_discard(model, seen, droppable)
+
+    return built_hand(known, cards, hidden, extra, drop)
 
 
 def contradicted_passes(opp_hand: int, opp_passed: int) -> int:
