@@ -10,5 +10,5 @@ Layer 1 of 7, the bottom. May import: nothing of gin_sim outside this folder.
 Kernels that allocate nothing are compiled with ``_nrt=False`` (no reference counting):
 the counting of array arguments cost about a third of a playout. Kernels that allocate
 (the scratch builders ``scratch_nb`` and ``search_scratch_nb``, the match kernel's tallies,
-the parallel drivers) keep it.
+the item-claiming workers) keep it.
 """
