@@ -104,7 +104,7 @@ def decision_kind_nb(masks, state, rules):
     return DecisionKind.KNOCK if deadwood <= state[_S.LIMIT] else DecisionKind.DISCARD
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def sample_deal_nb(
     seed, deal, rules, rates, strategies, undercut_table, equity, scratch, work, masks_out,
     states_out, info_out,

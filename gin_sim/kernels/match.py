@@ -101,7 +101,7 @@ def final_tallies_nb(totals, boxes, game_winner, bonuses, tallies):
         tallies[1, game] = tally1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_match_nb(
     mk,
     rules,

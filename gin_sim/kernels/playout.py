@@ -54,7 +54,7 @@ def scratch_nb():
     )
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def decide_nb(masks, state, rules, strategies, undercut_table, equity, streams, search):
     """The action of the player to move, by its own strategy (a family member, ``random``,
     or an ``mc`` search that plays its rollouts with the family; ``equity``: the score-aware
@@ -68,7 +68,7 @@ def decide_nb(masks, state, rules, strategies, undercut_table, equity, streams, 
     return family_action_nb(params, masks, state, rules, undercut_table, streams, player)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def play_on_nb(masks, state, rules, strategies, undercut_table, equity, streams, search):
     """Play the position to the end, each player deciding by its own strategy."""
     while state[PositionSlot.PHASE] != Phase.OVER:
