@@ -19,7 +19,7 @@ import numpy as np
 
 from gin_sim.experiments.simulate import simulate_deals, simulate_matches
 from gin_sim.game.rules import load_rules
-from gin_sim.kernels.deadwood import min_deadwood_many_nb
+from gin_sim.kernels.deadwood import min_deadwood_many_parallel
 from gin_sim.players.strategies import parse_players
 
 SECTIONS = ("kernels", "search", "serve", "positions", "runs")
@@ -103,8 +103,8 @@ def bench_kernels(args: argparse.Namespace) -> None:
     hands = random_hands(args.hands, 10, seed=1)
     out = np.empty(hands.shape, np.int64)
     numba.set_num_threads(1)
-    min_deadwood_many_nb(hands[:1000], out[:1000])  # compile
-    seconds = median_seconds(lambda: min_deadwood_many_nb(hands, out), args.repeats)
+    min_deadwood_many_parallel(hands[:1000], out[:1000])  # compile
+    seconds = median_seconds(lambda: min_deadwood_many_parallel(hands, out), args.repeats)
     print(
         f"deadwood ns/eval: {seconds / hands.size * 1e9:.1f}  (random 10-card hands, 1 thread, median of {args.repeats})"
     )

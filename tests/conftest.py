@@ -55,11 +55,30 @@ def pytest_report_header(config: pytest.Config) -> str:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The fast tier leaves out the tests marked ``full`` (deselected and counted, not
-    skipped one by one)."""
+    """The fast tier leaves out the tests marked ``full``, and the cases but the first of
+    a parametrized test marked ``first_case`` (deselected and counted, not skipped one by
+    one). The full tier runs everything."""
     if FULL:
         return
-    left_out = [item for item in items if item.get_closest_marker("full")]
+    first_cases = _first_cases(items)
+    left_out = [item for item in items if not _in_fast_tier(item, first_cases)]
     if left_out:
         config.hook.pytest_deselected(items=left_out)
-        items[:] = [item for item in items if not item.get_closest_marker("full")]
+        kept = set(map(id, left_out))
+        items[:] = [item for item in items if id(item) not in kept]
+
+
+def _first_cases(items: list[pytest.Item]) -> set[int]:
+    """The first collected case of each parametrized test (by its node id less the case),
+    as ids of the items."""
+    first: dict[str, int] = {}
+    for item in items:
+        if getattr(item, "callspec", None) is not None:
+            first.setdefault(item.nodeid.split("[", 1)[0], id(item))
+    return set(first.values())
+
+
+def _in_fast_tier(item: pytest.Item, first_cases: set[int]) -> bool:
+    if item.get_closest_marker("full"):
+        return False
+    return not item.get_closest_marker("first_case") or id(item) in first_cases

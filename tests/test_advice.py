@@ -45,7 +45,7 @@ from gin_sim.game.rng import evaluation_stream_state
 from gin_sim.game.rules import load_rules
 from gin_sim.interfaces.cli import app
 from gin_sim.kernels import advice as kernel_advice
-from gin_sim.kernels.advice import MAX_ACTIONS, evaluate_positions_nb
+from gin_sim.kernels.advice import MAX_ACTIONS, evaluate_positions_parallel
 from gin_sim.kernels.enums import DecisionKind, PositionSlot
 from gin_sim.players.calibration import load_undercut_table
 from gin_sim.players.decide import action_words, max_decisions, parse_view, view_of_position
@@ -90,6 +90,7 @@ PAIRINGS = [
 
 
 @pytest.mark.parametrize(("rules", "players", "deals", "keep"), PAIRINGS)
+@pytest.mark.first_case
 def test_kernel_positions_and_evaluations_are_the_reference_ones(rules, players, deals, keep):
     """Every kept row's position and facts; the evaluation of the first kept row of each
     kind of each deal (the reference's evaluation is slow)."""
@@ -162,7 +163,7 @@ def _evaluate(params, masks, states, keys):
     actions = np.zeros((n, MAX_ACTIONS), np.int64)
     meta = np.zeros((n, 2), np.int64)
     with np.errstate(over="ignore"):
-        evaluate_positions_nb(
+        evaluate_positions_parallel(
             params, SMALL.select, HOLLYWOOD.to_kernel(), load_undercut_table(), masks, states,
             keys, actions, *sums, meta,
         )  # fmt: skip
@@ -443,6 +444,7 @@ def test_decision_kinds_are_numbered_as_the_kinds_tuple():
     assert [getattr(DecisionKind, k.upper()) for k in KINDS] == [0, 1, 2, 3]
 
 
+@pytest.mark.full
 def test_datasets_on_dask_workers_are_the_same(tmp_path):
     from distributed import Client, LocalCluster
 

@@ -28,6 +28,7 @@ decision.
 from __future__ import annotations
 
 import pandas as pd
+import pytest
 
 from gin_sim.experiments.advice import check_rows, check_table, per_decision
 from gin_sim.experiments.positions import (
@@ -73,6 +74,7 @@ def _checks() -> dict[str, tuple[pd.DataFrame, pd.DataFrame]]:
     return found
 
 
+@pytest.mark.full
 def test_the_check_flags_a_wrong_opponent_model_and_not_right_gains():
     """One test, so that the positions are evaluated and played once (module docstring)."""
     found = _checks()

@@ -42,7 +42,7 @@ from gin_sim.experiments.summary import Estimate
 from gin_sim.game.rng import Stream, bounded, splitmix64
 from gin_sim.game.rules import load_rules
 from gin_sim.interfaces.cli import app
-from gin_sim.kernels.advice import MAX_ACTIONS, evaluation_actions_nb, play_forced_nb
+from gin_sim.kernels.advice import MAX_ACTIONS, evaluation_actions_nb, play_forced_parallel
 from gin_sim.kernels.enums import PositionMask, PositionSlot
 from gin_sim.players.calibration import load_undercut_table
 from gin_sim.players.search_value import NO_TABLES
@@ -95,7 +95,7 @@ def test_forced_play_is_the_reference_play():
             key = 1000 * i + sampled.kind
             values = np.zeros((n, continuations))
             with np.errstate(over="ignore"):
-                play_forced_nb(
+                play_forced_parallel(
                     rules.to_kernel(), strategies_to_kernel(players, rules),
                     load_undercut_table(), NO_TABLES, np.repeat(position_masks[None], n, 0),
                     np.repeat(position_state[None], n, 0), codes[:n].copy(),
@@ -231,6 +231,7 @@ def test_play_headline_is_paired_and_thread_free():
     assert (play_headline(same, rules, pair, 3, 1)["play_gain"] == 0).all()
 
 
+@pytest.mark.full
 def test_an_interrupted_advice_report_resumes_from_its_positions(tmp_path, monkeypatch):
     """Interrupted after its datasets, the report keeps them; the same call again reads
     them back (nothing replayed) and writes the tables of an uninterrupted report."""

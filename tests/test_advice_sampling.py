@@ -5,7 +5,7 @@ The construction (the outside audit's, issue 25): deterministic family players (
 ``gin-hunter``, or both ``expert``; configs/strategies) play deals under ``hollywood``; at
 each kept position the move actually played there (``INFO_ACTION``) is forced again from
 the real position, the opponent's real hand included, with the stock reshuffled
-(``kernels.advice.play_forced_nb``, one continuation per position) and the same players
+(``kernels.advice.play_forced_parallel``, one continuation per position) and the same players
 play the hand out. The players are deterministic and none of them has seen the stock, so
 given the position every order of the stock is as likely as the real one, and the forced
 replay's value has the same expectation as the hand's real points: the "gap" ``hand_points
@@ -48,7 +48,7 @@ from gin_sim.kernels.advice import (
     INFO_KIND,
     INFO_POINTS,
     INFO_RATE,
-    play_forced_nb,
+    play_forced_parallel,
 )
 from gin_sim.kernels.enums import KEEP_SCALE
 from gin_sim.players.calibration import load_undercut_table
@@ -67,7 +67,7 @@ def _forced_gaps(players, masks, states, info, seed):
     keys = evaluation_keys(seed ^ _REPLAY_DOMAIN, info[:, INFO_DEAL], info[:, INFO_DECISION])
     values = np.zeros((len(info), 1))
     with np.errstate(over="ignore"):
-        play_forced_nb(
+        play_forced_parallel(
             HOLLYWOOD.to_kernel(), strategies_to_kernel(players, HOLLYWOOD),
             load_undercut_table(), equity_tables(players, HOLLYWOOD), masks, states,
             np.ascontiguousarray(info[:, INFO_ACTION]), keys, values,
@@ -127,6 +127,7 @@ CASES = [("gin-hunter", 2503, 16000), ("expert", 2504, 6000)]
 
 
 @pytest.mark.parametrize(("name", "seed", "deals"), CASES)
+@pytest.mark.first_case
 def test_the_sampling_does_not_select_on_the_future(name, seed, deals):
     found = known_answer(name, seed, deals)
     for kind, (new, old, _, _) in found.items():

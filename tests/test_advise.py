@@ -113,6 +113,7 @@ def test_options_and_a_view_file_give_decides_decision(tmp_path):
         ([*DISCARD, "--strategy", "nope"], "unknown strategy 'nope'"),
     ],
 )
+@pytest.mark.first_case
 def test_bad_input_is_one_line_exit_2(args, message):
     result = subprocess.run(
         [sys.executable, "-m", "gin_sim", "advise", *args],

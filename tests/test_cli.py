@@ -83,6 +83,7 @@ def test_listings():
         ),
     ],
 )
+@pytest.mark.first_case
 def test_bad_input_is_one_line_exit_2(args, message):
     """Through the real entry point, as a user sees it: one line on stderr, exit code 2."""
     result = subprocess.run(

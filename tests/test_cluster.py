@@ -36,6 +36,7 @@ def client():
 
 
 @pytest.mark.parametrize("kind", ["hands", "matches"])
+@pytest.mark.first_case
 def test_cluster_run_equals_in_process_run(tmp_path, client, kind):
     run = config(
         kind,
@@ -110,6 +111,7 @@ def test_a_killed_worker_is_replaced_and_the_run_completes_identically(tmp_path)
         (["--scheduler", "tcp://127.0.0.1:9"], "cannot reach the Dask scheduler"),
     ],
 )
+@pytest.mark.first_case
 def test_bad_cluster_options(args, message):
     result = subprocess.run(
         [sys.executable, "-m", "gin_sim", "simulate", "--deals", "100", *args],

@@ -65,6 +65,7 @@ VIEW = {
         ("oklahoma", ("early-knocker", "basic")),
     ],
 )
+@pytest.mark.first_case
 def test_family_decisions_through_decide_equal_the_played_ones(rule_set, players):
     rules = load_rules(rule_set)
     deals = 12
@@ -340,6 +341,7 @@ def test_the_module_doctests_run():
 
 
 @pytest.mark.parametrize("rule_set", ["hollywood", "oklahoma"])
+@pytest.mark.first_case
 def test_a_prepared_decider_decides_as_a_fresh_preparation_and_needs_no_stock_card(rule_set):
     """One ``Decider`` per strategy, used for every position of a few hands, gives the
     decision (and a search's figures) of a strategy prepared afresh for each position, as

@@ -47,6 +47,7 @@ def _pair(style: str, seat: int) -> tuple[Strategy, Strategy]:
     ("style", "rule_set", "match", "seat"),
     [(style, ("standard", "hollywood")[i % 2], i, i % 2) for i, style in enumerate(STYLES)],
 )
+@pytest.mark.first_case
 def test_a_simulated_match_replays_through_decider_and_memory(style, rule_set, match, seat):
     rules = load_rules(rule_set)
     mk, hands = simulated_match(rules, _pair(style, seat), match, seat)
@@ -130,6 +131,7 @@ def test_a_hand_end_round_trips_through_the_kernel_position():
         ({"score": {"format": "game"}}, "field 'score'"),
     ],
 )
+@pytest.mark.first_case
 def test_a_bad_hand_end_is_one_line_naming_the_field(change, message):
     rules, hands = _a_knock_end()
     end = next(h.end for h in hands if h.end["knocker"] != "none")

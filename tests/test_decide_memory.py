@@ -53,6 +53,7 @@ def _searches(rules, searcher, opponent, deal):
 @pytest.mark.parametrize(
     ("rule_set", "opponent"), [("standard", "gin-hunter"), ("hollywood", "simple")]
 )
+@pytest.mark.first_case
 def test_a_remembering_decider_plays_the_engines_adaptive_hand(rule_set, opponent):
     rules = load_rules(rule_set)
     searcher = _small_adaptive()
@@ -89,6 +90,7 @@ def test_a_player_without_a_panel_decides_the_same_with_a_memory():
 
 
 @pytest.mark.parametrize("keeps", ["hand", "match"])
+@pytest.mark.first_case
 def test_a_new_deal_is_seen_from_the_view(keeps):
     """After a hand, the first search of the next deal: with ``panel_memory = "hand"`` the
     posterior is back at the prior (the decision equals a fresh memory's); with "match"

@@ -155,6 +155,7 @@ def test_report_equity_end_to_end(tmp_path, monkeypatch):
         (["--deals", "1"], "deals = 1"),
     ],
 )
+@pytest.mark.first_case
 def test_bad_equity_options_are_one_line_errors(tmp_path, args, message):
     result = subprocess.run(
         [sys.executable, "-m", "gin_sim", "report", "equity", "--out", str(tmp_path / "e"), *args],
@@ -168,6 +169,7 @@ def test_bad_equity_options_are_one_line_errors(tmp_path, args, message):
 @pytest.mark.parametrize(
     "text", ["0:0", "9:4,4:0", "12:12,7:9,3:2", "15:6,5:6,0:2", "4:15,4:9,0:3", "16:3,14:0"]
 )
+@pytest.mark.first_case
 def test_the_joint_match_table_equals_the_model_matches_on_a_lattice_of_one_point(text):
     """On a lattice of 1 point the dynamic programme over the three columns
     (``kernels/match_value.py``) makes no approximation: its chance of winning the match
@@ -219,6 +221,7 @@ CLOSER = 'name = "closer"\nkind = "family"\nclosing_distance = 30\n'
         ("CLOSER,expert", "closing_distance = 30"),
     ],
 )
+@pytest.mark.first_case
 def test_report_equity_refuses_players_that_play_by_the_score(tmp_path, players, reading):
     """A player that knocks by the score, searches for the game or the match, or learns
     from hand to hand breaks the report's model (hands independent given the dealer): a
@@ -274,6 +277,7 @@ def _study_with_checks(agrees):
     return replace(study, game_validation=pd.DataFrame(rows))
 
 
+@pytest.mark.full
 def test_a_check_that_disagrees_with_play_is_the_first_finding(monkeypatch):
     monkeypatch.setattr(equity, "STATE_MATCHES", 500)
     monkeypatch.setattr(equity, "HEAT_MATCHES", 500)

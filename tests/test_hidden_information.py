@@ -254,6 +254,7 @@ def test_kernel_moves_recovered_from_records_are_the_reference_moves(rules_name)
     assert {"offer", "take_pile", "take_stock", "discard", "knock"} <= kinds
 
 
+@pytest.mark.full
 def test_the_kernel_never_reads_the_opponents_hidden_cards(hollywood):
     results = probe(kernel_play(hollywood), FAMILY, KERNEL_DEALS, seed=12, rules=hollywood)
     for name, (compared, leaks) in results.items():

@@ -86,6 +86,7 @@ def test_report_writes_no_index_in_a_folder_gin_sim_does_not_own(tmp_path):
     assert "index:" not in result.stdout
 
 
+@pytest.mark.full
 def test_report_rewrites_its_own_index_and_skips_a_broken_sibling(tmp_path):
     root = tmp_path / "reports"  # made by gin-sim: a report set, with its index
     result = invoke(*REPORT, "--out", str(root / "knock"))
@@ -127,6 +128,7 @@ def test_a_report_refuses_a_folder_holding_a_users_files(tmp_path, kind):
 
 
 @pytest.mark.parametrize("kind", ["knock", "undercut"])
+@pytest.mark.first_case
 def test_a_finished_report_is_not_rewritten_and_other_options_are_refused(tmp_path, kind):
     out = tmp_path / "out"
     assert invoke(*REPORTS[kind], "--quiet", "--out", str(out)).exit_code == 0
@@ -500,6 +502,7 @@ def test_a_manifest_with_bad_bytes(tmp_path):
         ("rules", "hollywood", "not a gin-sim run manifest"),
     ],
 )
+@pytest.mark.first_case
 def test_manifest_values_of_the_wrong_type(tmp_path, key, value, fragment):
     out = tmp_path / "run"
     assert invoke(*simulate_args(out)).exit_code == 0
@@ -820,6 +823,7 @@ def _gin_sim(*args: str, env: dict[str, str] | None = None, **options):
         ("COLUMNS", "0"),  # rich would print nothing at all
     ],
 )
+@pytest.mark.first_case
 def test_a_bad_environment_variable_is_one_line(variable, value):
     result = _gin_sim("rules", env={variable: value})
     stderr = result.stderr.decode()
@@ -849,6 +853,7 @@ def test_the_library_imports_under_a_bad_variable_and_refuses_to_run():
 
 
 @pytest.mark.parametrize("args", [["strategies"], ["deadwood", "AS 2S 3S"]], ids=["rich", "echo"])
+@pytest.mark.first_case
 def test_a_reader_that_went_away_is_a_quiet_exit_141(args):
     """As ``yes | head`` does: no traceback, no message, 128 + SIGPIPE."""
     read, write = os.pipe()

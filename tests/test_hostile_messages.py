@@ -67,6 +67,7 @@ def test_a_bad_card_in_a_view_names_its_field(field):
 
 
 @pytest.mark.parametrize("spelled", ["OFFER", "Offer", "oFfEr", " offer "])
+@pytest.mark.first_case
 def test_the_phase_is_read_in_any_case(spelled):
     plain = advise("--hand", HAND10, "--decision", "offer", "--upcard", "5h")
     other = advise("--hand", HAND10, "--phase", spelled, "--upcard", "5h")

@@ -57,6 +57,7 @@ IGNORED = [
 
 
 @pytest.mark.parametrize("option", IGNORED, ids=[" ".join(o)[:30] for o in IGNORED])
+@pytest.mark.first_case
 def test_replay_record_refuses_every_option_it_would_ignore(games, option):
     result = runner.invoke(app, ["replay", "--record", str(games["game"]), *option])
     one_line(result, f"drop {option[0]}")
@@ -101,6 +102,7 @@ EDITS = {
 
 
 @pytest.mark.parametrize("edit", list(EDITS))
+@pytest.mark.first_case
 def test_an_edited_record_is_refused(games, tmp_path, edit):
     source, change, message = EDITS[edit]
     original = runner.invoke(app, ["replay", "--record", str(games[source])])

@@ -105,6 +105,7 @@ def test_what_is_not_a_record_gin_sim_wrote_is_left_alone(tmp_path, kind):
         assert (tmp_path / "mine.txt").read_text() == "my notes" and path.is_symlink()
 
 
+@pytest.mark.full
 def test_one_record_one_game(tmp_path):
     """A game in play holds its record: a second game on it is refused at once (whether
     the record is new or an unfinished game's), and the first goes on to save it."""
@@ -147,6 +148,7 @@ def test_two_claims_in_one_process_and_a_claim_that_is_let_go(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
 
 
+@pytest.mark.full
 def test_a_game_stopped_by_sigterm_keeps_its_record(tmp_path):
     path = tmp_path / "game.json"
     process = subprocess.Popen(

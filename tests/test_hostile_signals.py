@@ -193,6 +193,7 @@ def test_the_commands_are_all_there():
 
 @pytest.mark.parametrize(("number", "code", "word"), SIGNALS)
 @pytest.mark.parametrize("command", COMMANDS, ids=[" ".join(c) for c in COMMANDS])
+@pytest.mark.first_case
 def test_every_command_stops_with_its_code_and_one_line(
     zygote, tmp_path, command, number, code, word
 ):
@@ -210,6 +211,7 @@ def _prompted(folder: Path, text: str):
 
 
 @pytest.mark.parametrize(("number", "code", "word"), SIGNALS)
+@pytest.mark.first_case
 def test_commands_that_wait_for_their_input(zygote, tmp_path, number, code, word):
     """serve between requests, advise reading its view from standard input, play at its
     prompt (the game so far saved, and said so): each stopped with one line."""
@@ -252,6 +254,7 @@ def _advice_folder(folder: Path) -> Path:
 
 
 @pytest.mark.parametrize(("number", "code", "word"), SIGNALS)
+@pytest.mark.first_case
 def test_commands_stopped_while_they_work(zygote, tmp_path, number, code, word):
     """distill while it plays a proposal (nothing written), simulate while it runs (what is
     saved said on the one line)."""
@@ -275,6 +278,7 @@ def test_commands_stopped_while_they_work(zygote, tmp_path, number, code, word):
 
 
 @pytest.mark.parametrize(("number", "code", "word"), SIGNALS[1:])
+@pytest.mark.full
 def test_play_as_the_script_runs_it(tmp_path, number, code, word):
     """The real entry point (python -m gin_sim), at play's prompt (SIGTERM: Ctrl-C in a
     real process is the start-up test's below)."""
@@ -380,6 +384,7 @@ except Terminated:
 """
 
 
+@pytest.mark.full
 def test_a_stop_during_a_numba_compile_is_not_lost():
     def run(handler: str) -> str:
         done = subprocess.run(

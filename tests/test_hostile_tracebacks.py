@@ -74,6 +74,7 @@ WRONG = [5, 2.5, True, None, ["7H", 3], {"a": 1}, "nonsense", [[["7H"]]]]
 
 
 @pytest.mark.parametrize("field", list(VIEW_FIELDS))
+@pytest.mark.first_case
 def test_advise_names_a_view_field_of_any_wrong_type(field):
     for value in WRONG:
         view = VIEW | {field: value}
@@ -95,6 +96,7 @@ def test_advise_names_a_view_that_is_not_an_object(document):
 
 
 @pytest.mark.parametrize("command", [["advise", "--view", "-"], ["play"], ["serve"]])
+@pytest.mark.first_case
 def test_a_closed_standard_input_is_one_line(command):
     result = subprocess.run(
         [sys.executable, "-m", "gin_sim", *command],
@@ -148,6 +150,7 @@ DAMAGE = [
 
 
 @pytest.mark.parametrize("how", DAMAGE)
+@pytest.mark.first_case
 def test_replay_names_the_record_for_every_damaged_field(tmp_path, record, how):
     path = tmp_path / "damaged.json"
     path.write_text(json.dumps(_damaged(record, how)))
@@ -169,6 +172,7 @@ def test_the_undamaged_record_replays(tmp_path, record):
     assert runner.invoke(app, ["replay", "--record", str(path)]).exit_code == 0
 
 
+@pytest.mark.full
 def test_a_long_game_is_written_within_the_bounds_it_is_read_with(tmp_path):
     """The writer checks the reader's bounds: a game of 150+ hands (beyond what any other
     file gin-sim reads may hold) is saved and replayed; a record beyond the bounds is

@@ -47,6 +47,7 @@ HALF = size(fast=2_500, full=25_000)
 
 
 @pytest.mark.parametrize("cards", [10, 11])
+@pytest.mark.first_case
 def test_kernel_matches_exhaustive_search_per_size(cards):
     rng = np.random.default_rng(cards)
     hands = random_hands(rng, HALF, cards) + meld_rich_hands(rng, HALF, cards)
@@ -131,6 +132,7 @@ def _drop_each_both_ways(hands, out_fast, out_plain):
 
 
 @pytest.mark.parametrize("size", [10, 11, 12])
+@pytest.mark.first_case
 def test_deadwood_without_a_card_equals_the_evaluation(size):
     """``deadwood_without_nb``'s two lookups (hands without sets) and its evaluation
     (hands with) give ``min_deadwood_nb`` of the hand less each card."""

@@ -166,6 +166,7 @@ def check_invariants(records: np.ndarray, rules: Rules) -> None:
 
 @pytest.mark.parametrize("players", PAIRINGS)
 @pytest.mark.parametrize("rule_set", ["hollywood", "hollywood-gin20", "standard", "oklahoma"])
+@pytest.mark.first_case
 def test_kernel_equals_reference_on_many_deals(rule_set, players):
     rules = load_rules(rule_set)
     records = compare(rules, players, DEALS)
@@ -183,6 +184,7 @@ def test_kernel_equals_reference_on_many_deals(rule_set, players):
     ],
 )
 @pytest.mark.parametrize("players", ["simple,simple", "random,simple"])
+@pytest.mark.first_case
 def test_kernel_equals_reference_on_variants(overrides, players):
     rules = load_rules("hollywood", overrides)
     records = compare(rules, players, VARIANT_DEALS, seed=5)
@@ -190,6 +192,7 @@ def test_kernel_equals_reference_on_variants(overrides, players):
 
 
 @pytest.mark.parametrize("players", FAMILY_PAIRINGS)
+@pytest.mark.first_case
 def test_family_kernel_equals_reference_on_many_deals(players):
     rules = load_rules("hollywood")
     records = compare(rules, players, DEALS)
@@ -198,6 +201,7 @@ def test_family_kernel_equals_reference_on_many_deals(players):
 
 @pytest.mark.parametrize("opponent", ["expert", "self"])
 @pytest.mark.parametrize("extreme", EXTREMES, ids=[s.name for s in EXTREMES])
+@pytest.mark.first_case
 def test_extreme_family_members_on_variant_deals(extreme, opponent):
     rules = load_rules("hollywood")
     other = extreme if opponent == "self" else parse_players(f"{opponent},simple")[0]
@@ -218,6 +222,7 @@ def test_extreme_family_members_on_variant_deals(extreme, opponent):
         ("standard", ["wall=0", "max_upcard_takes=5"], "expert,random"),
     ],
 )
+@pytest.mark.first_case
 def test_family_under_rule_variants_on_variant_deals(rule_set, overrides, players):
     rules = load_rules(rule_set, overrides)
     records = compare(rules, players, VARIANT_DEALS, seed=9)

@@ -131,6 +131,7 @@ def test_an_upward_import_is_seen(tmp_path: Path) -> None:
     assert layer("gin_sim.reports.build") > layer("gin_sim.kernels.search")
 
 
+@pytest.mark.full
 def test_the_kernel_cache_is_new_whenever_any_kernel_source_changes(tmp_path: Path) -> None:
     # numba checks a cached function against its own file only (gin_sim.game.environment)
     import os

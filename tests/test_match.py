@@ -125,6 +125,7 @@ def _reference_matches(args):
         ("standard", "expert,simple", ["hollywood_bonuses=true", "game_target=150"]),
     ],
 )
+@pytest.mark.first_case
 def test_kernel_matches_equal_reference(rule_set, players, overrides):
     """MATCHES whole matches (500 in the full tier, 100 in the fast one), field for field."""
     rules = load_rules(rule_set, overrides)
@@ -194,6 +195,7 @@ def test_duplicate_matches_swap_seats_over_the_same_decks():
         (["match", "--rule", "game_target=-5"], "game_target = -5"),
     ],
 )
+@pytest.mark.first_case
 def test_bad_match_input(args, message):
     result = subprocess.run(
         [sys.executable, "-m", "gin_sim", *args], capture_output=True, text=True
@@ -291,6 +293,7 @@ def test_r23_kernel_tallies_double_the_whole_shutout_tally():
     ("game_format", "text", "rule_set"),
     [("game", "70:85", "standard"), ("hollywood", "85:60,60:30,20:0", "standard")],
 )
+@pytest.mark.first_case
 def test_closing_distance_family_kernel_equals_reference_hand_by_hand(game_format, text, rule_set):
     """``closing_distance`` (knock whenever allowed near a game's end) reads the score in
     the kernel (position slots) and in the reference (the view), and it changes the play."""

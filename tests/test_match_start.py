@@ -82,6 +82,7 @@ STATES = [
 
 
 @pytest.mark.parametrize(("game_format", "text", "dealer", "rule_set", "overrides"), STATES)
+@pytest.mark.first_case
 def test_kernel_equals_reference_from_a_state(game_format, text, dealer, rule_set, overrides):
     rules = load_rules(rule_set, overrides)
     start = parse_start(text, game_format, dealer, rules)
@@ -145,6 +146,7 @@ def test_match_cli_plays_games_from_a_state():
         (["--first-dealer", "3"], "--first-dealer 3: allowed 1 or 2"),
     ],
 )
+@pytest.mark.first_case
 def test_bad_states_are_one_line_errors(args, message):
     result = subprocess.run(
         [sys.executable, "-m", "gin_sim", "match", "--matches", "10", *args],

@@ -400,6 +400,7 @@ def knocker(cards: str) -> Arrangement:
         ("2H 3H 4H 8H 9H TH KC KD KS AD", "5H 7H 6C JC QS 3S 5D 9C 2D 9S", (54, 12)),
     ],
 )
+@pytest.mark.first_case
 def test_defender_result_cases(
     knocker_cards: str, defender_cards: str, expected: tuple[int, int]
 ) -> None:
@@ -409,6 +410,7 @@ def test_defender_result_cases(
     assert brute_defender(defender, arrangement.melds) == expected
 
 
+@pytest.mark.full
 def test_defender_result_against_brute_force() -> None:
     rng = random.Random(13)
     checked_with_layoffs = 0

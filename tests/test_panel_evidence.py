@@ -89,6 +89,7 @@ def play_hands(rules, pair, hands, seed=SEED):
         ),
     ],
 )
+@pytest.mark.first_case
 def test_the_posterior_after_each_showdown_equals_the_references(
     rule_set, overrides, pair, hands, monkeypatch
 ):
@@ -139,6 +140,7 @@ def _ratio_changes(opponent, hands, update="showdown"):
     return changes
 
 
+@pytest.mark.full
 def test_simples_knocks_move_the_posterior_towards_simple_and_a_gin_hunters_do_not():
     """``simple`` knocks as soon as it may: a knock a gin hunter would not make (not gin,
     stock above 6) multiplies the odds of simple by 1 / PANEL_EPSILON. A gin hunter knocks
@@ -150,6 +152,7 @@ def test_simples_knocks_move_the_posterior_towards_simple_and_a_gin_hunters_do_n
     assert hunted and all(c <= 1.0 + 1e-12 for c in hunted), hunted
 
 
+@pytest.mark.full
 def test_a_gin_hunters_shown_cards_at_the_searchers_knock_move_the_posterior_away_from_simple():
     """When the searcher knocks, the opponent's cards are shown: a gin hunter that held a
     hand it could have knocked with at its last turn (and did not) multiplies the odds of

@@ -109,6 +109,7 @@ def test_a_game_through_a_pipe_to_its_end_is_saved_and_replayed(tmp_path):
     assert len(_results(lines)) == len(document["hands"])
 
 
+@pytest.mark.full
 def test_the_opponent_reads_the_score_of_the_game(tmp_path):
     """An opponent that waits for gin but, once it has any points, knocks whenever allowed
     (``closing_distance`` 90 of the target 100) plays a game: its moves are its decisions
@@ -124,6 +125,7 @@ def test_the_opponent_reads_the_score_of_the_game(tmp_path):
     assert document["finished"] and document["score_mattered"] > 0
 
 
+@pytest.mark.full
 def test_an_adaptive_opponent_learns_across_the_game(tmp_path):
     """mc-adaptive (few worlds) as the opponent of a game: its moves are the decisions of
     one ``OpponentMemory`` kept all game, and some of them are not a forgetful player's."""
@@ -139,6 +141,7 @@ def test_an_adaptive_opponent_learns_across_the_game(tmp_path):
     assert document["finished"] and document["memory_mattered"] > 0
 
 
+@pytest.mark.full
 def test_a_hollywood_match_with_hints_shows_three_columns_and_is_reproducible(tmp_path):
     args = ["--opponent", "mc-fast", "--hints", "mc-fast", "--format", "hollywood", "--seed", "8"]
     first = _play(*args, "--save", str(tmp_path / "match.json"))
@@ -151,6 +154,7 @@ def test_a_hollywood_match_with_hints_shows_three_columns_and_is_reproducible(tm
     assert again.stdout.splitlines() == first.stdout.splitlines()[:-1]  # but "Saved to"
 
 
+@pytest.mark.full
 def test_the_end_of_the_input_stops_the_game_cleanly_and_keeps_the_finished_hands(tmp_path):
     path = tmp_path / "game.json"
     cut = DULL[: len(DULL) // 150]  # some hands in
@@ -184,6 +188,7 @@ def test_the_end_of_the_input_stops_the_game_cleanly_and_keeps_the_finished_hand
     assert nothing.exit_code == 0 and "after 0 finished hands" in nothing.output
 
 
+@pytest.mark.full
 def test_a_file_gin_sim_did_not_write_is_never_overwritten(tmp_path):
     mine = tmp_path / "notes.json"
     mine.write_text('{"my": "notes"}')
@@ -279,6 +284,7 @@ class _SimplePerson(Game):
     ("opponent", "seed"),
     [("mc-fast", 17), ("random", 17)] + [("mc-adaptive", seed) for seed in (17, 18, 19, 20)],
 )
+@pytest.mark.first_case
 def test_a_game_played_as_a_simulated_player_is_the_simulated_match(opponent, seed):
     """Played with ``simple``'s moves, a game of ``play`` is the kernel's simulated game
     of ``simple`` against the opponent, hand by hand: the same deals and dealers (R5), and

@@ -14,6 +14,7 @@ import pandas as pd
 import pytest
 
 from gin_sim.reports.advice import PUBLISHED_COMMAND, PUBLISHED_DEALS, PUBLISHED_RUN
+from gin_sim.reports.build import DefaultSet
 
 RUN = Path(__file__).resolve().parents[1] / Path(PUBLISHED_RUN).parent
 LEAST = 100  # positions per cell (issue 25, item 4)
@@ -65,4 +66,5 @@ def test_a_smaller_run_points_to_the_published_one_and_its_command():
     assert PUBLISHED_RUN in small and PUBLISHED_COMMAND in small and "600 deals" in small
     published = _scale_note(PUBLISHED_DEALS)
     assert PUBLISHED_COMMAND not in published and "20,000 deals" in published
-    assert "Size: 600 deals" in (RUN.parents[1] / "reports/advice-hollywood/report.md").read_text()
+    made = (RUN.parents[1] / "reports/advice-hollywood/report.md").read_text()
+    assert f"Size: {DefaultSet().advice_deals} deals" in made

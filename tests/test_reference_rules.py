@@ -991,6 +991,7 @@ def check_record(record: dict[str, Any], rules: Rules) -> None:
 @pytest.mark.parametrize(
     "players", [("simple", "simple"), ("random", "random"), ("simple", "random")]
 )
+@pytest.mark.first_case
 def test_invariants_over_1000_deals(players: tuple[str, str]) -> None:
     rules = load_rules("hollywood")
     outcomes = set()
@@ -1011,6 +1012,7 @@ def test_invariants_over_1000_deals(players: tuple[str, str]) -> None:
         ["undercut_on_tie=false", "max_upcard_takes=3"],
     ],
 )
+@pytest.mark.first_case
 def test_invariants_under_variants(overrides: list[str]) -> None:
     rules = load_rules("hollywood", overrides)
     for deal in range(300):

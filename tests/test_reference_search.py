@@ -224,6 +224,7 @@ PAIRINGS = [
 
 
 @pytest.mark.parametrize(("rule_set", "overrides", "players", "deals"), PAIRINGS)
+@pytest.mark.first_case
 def test_reference_search_plays_the_kernels_records(rule_set, overrides, players, deals):
     rules = load_rules(rule_set, overrides)
     pair = tuple(load_strategy(p) if isinstance(p, str) else p for p in players)
@@ -265,6 +266,7 @@ def test_search_changes_the_play():
         ("standard", mc("mc-fast", samples=5, screen=2, candidates=1, infer=True)),
     ],
 )
+@pytest.mark.first_case
 def test_kernel_figures_equal_the_references_at_every_search(rule_set, searcher):
     """At each decision of the search player (seat 1 here) in some deals, ``decide`` (the
     kernels' search at a position built from the plain view) returns the reference's action
@@ -665,6 +667,7 @@ SCORE_STATES = [
 
 
 @pytest.mark.parametrize(("game_format", "text", "dealer", "rule_set", "value"), SCORE_STATES)
+@pytest.mark.first_case
 def test_score_aware_searchers_play_the_kernels_hands_from_a_score(
     game_format, text, dealer, rule_set, value
 ):
@@ -753,6 +756,7 @@ def test_score_equity_kernel_equals_reference_and_credits_as_the_match():
             ]
 
 
+@pytest.mark.full
 def test_the_panels_posterior_after_each_turn_equals_the_references(monkeypatch):
     """At every update of a panel searcher's posterior in some reference hands (against
     each kind of opponent), the kernel's update from the same position, memory and stream
@@ -772,6 +776,7 @@ improve_weight = 0.5
 """
 
 
+@pytest.mark.full
 def test_a_panel_model_with_a_take_schedule_reads_the_stock_at_the_take(monkeypatch, tmp_path):
     """A panel model with a take schedule (issue 25): the kernel's posterior after each
     update equals the reference's, and whole deals play to the same records, the opponent
@@ -826,6 +831,7 @@ def check_posteriors(monkeypatch, rules, searcher, opponents, deals) -> None:
     assert took > 0  # the opponent took some of the searcher's discards
 
 
+@pytest.mark.full
 def test_panels_kept_across_a_matchs_hands_play_the_kernels_matches():
     """Kernel against reference, hand by hand, over whole games with a searcher that keeps
     its opponent panel across hands (and one that starts each hand from its prior): the

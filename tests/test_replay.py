@@ -24,6 +24,7 @@ runner = CliRunner()
 @pytest.mark.parametrize(
     ("rule_set", "players"), [("hollywood", "expert,simple"), ("oklahoma", "gin-hunter,defensive")]
 )
+@pytest.mark.first_case
 def test_replay_ends_with_the_kernels_record(rule_set, players):
     rules = load_rules(rule_set)
     kernel = simulate_deals(rules, parse_players(players), 60, seed=7)

@@ -99,6 +99,7 @@ def default_set(tmp_path_factory) -> Path:
 PROGRESS: list[int] = []
 
 
+@pytest.mark.full
 def test_the_default_sets_progress_counts_every_step(default_set):
     """The bar's total (``DefaultSet.runs``) is what the set reports, the advice report's
     dataset chunks included, so it ends full."""
@@ -405,6 +406,7 @@ def test_thin_cells_text():
     assert thin_cells_text(firm) == "Every cell with knocks has at least 200 of them."
 
 
+@pytest.mark.full
 def test_a_report_deleted_from_a_finished_set_is_written_again(default_set, tmp_path):
     """A finished set with one report gone: running the set again writes that report and
     leaves every other file as it was (each finished report keeps its folder)."""

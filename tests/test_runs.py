@@ -96,6 +96,7 @@ def test_resume_skips_finished_chunks_and_gives_identical_results(tmp_path):
     pd.testing.assert_frame_equal(whole, resumed)
 
 
+@pytest.mark.full
 def test_killed_process_resumes_to_the_same_results(tmp_path):
     """A subprocess killed mid-run leaves only whole chunks; the same command finishes the run."""
     out = tmp_path / "killed"
@@ -130,6 +131,7 @@ def test_killed_process_resumes_to_the_same_results(tmp_path):
 
 
 @pytest.mark.parametrize(("stop", "code", "word"), [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "terminated")])  # fmt: skip
+@pytest.mark.first_case
 def test_ctrl_c_and_sigterm_stop_cleanly_with_how_to_resume(tmp_path, stop, code, word):
     out = tmp_path / "interrupted"
     args = [
@@ -169,6 +171,7 @@ def test_ctrl_c_and_sigterm_stop_cleanly_with_how_to_resume(tmp_path, stop, code
     assert not list(out.glob(".*.tmp"))
 
 
+@pytest.mark.full
 def test_another_configuration_is_refused_and_overwrite_replaces(tmp_path):
     out = str(tmp_path / "run")
     assert run_cli("simulate", "--deals", "2000", "--out", out, "--quiet").returncode == 0
@@ -230,6 +233,7 @@ def damaged(path: Path) -> None:
         ("foreign-manifest", "is not a gin-sim run manifest"),
     ],
 )
+@pytest.mark.first_case
 def test_faults_give_one_line_errors_and_keep_finished_chunks(tmp_path, fault, message):
     out = tmp_path / "run"
     args = ["simulate", "--deals", "3000", "--chunk-size", "1000", "--out", str(out), "--quiet"]
@@ -261,6 +265,7 @@ def test_faults_give_one_line_errors_and_keep_finished_chunks(tmp_path, fault, m
         (["summarize", "{tmp}/nothing-here"], "does not exist"),
     ],
 )
+@pytest.mark.first_case
 def test_bad_run_input(tmp_path, args, message):
     result = run_cli(*[a.replace("{tmp}", str(tmp_path)) for a in args])
     assert result.returncode == 2 and message in result.stderr and result.stderr.count("\n") == 1
@@ -291,6 +296,7 @@ def test_unfinished_run_is_reported(tmp_path):
 
 
 # -- one run per folder (issue 18, item 1) ----------------------------------------------------
+@pytest.mark.full
 def test_two_runs_started_at_once_on_one_folder_never_mix(tmp_path):
     """Two ``simulate --out D`` of different pairings started together: one plays, the other
     is refused in one line (the folder's writer lock, or the first run's manifest), and the

@@ -237,6 +237,7 @@ def test_runs_with_searchers_resume_to_identical_records(tmp_path):
     assert read_manifest(tmp_path / "partial").players == run.players  # mc settings round-trip
 
 
+@pytest.mark.full
 def test_searchers_on_dask_workers_play_the_same_records(tmp_path):
     import pandas as pd
     from distributed import Client, LocalCluster

@@ -141,6 +141,7 @@ def test_serve_answers_hundreds_of_requests_and_survives_bad_lines():
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+@pytest.mark.full
 def test_a_node_program_drives_the_server(tmp_path):
     requests = _requests(2000)  # the issue checks thousands from another language
     data, expected = _lines(requests)

@@ -644,6 +644,7 @@ def test_the_weighted_discard_seeded_with_the_least_deadwood_card_chooses_the_sa
         ["take_schedule=22:false:2,11:true:0,0:false:9.5"],
     ],
 )
+@pytest.mark.first_case
 def test_the_take_decision_is_its_definition(overrides):
     """takes_top_nb's shortcuts (a card that melds nothing: the 10-card drop, a bound that
     rejects before any search) choose as the definition does: take when it melds (if

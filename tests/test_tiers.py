@@ -22,18 +22,27 @@ def test_sized():
 @pytest.mark.full
 def test_full_only():
     pass
+
+@pytest.mark.first_case
+@pytest.mark.parametrize("case", [1, 2, 3])
+def test_first_case(case):
+    pass
+
+@pytest.mark.parametrize("case", [1, 2])
+def test_every_case(case):
+    pass
 """
 
 
 @pytest.mark.parametrize(("tier", "expected", "outcomes"), [
-    ("fast", 1, {"passed": 1, "deselected": 1}),
-    ("full", 2, {"passed": 2}),
+    ("fast", 1, {"passed": 4, "deselected": 3}),
+    ("full", 2, {"passed": 7}),
 ])  # fmt: skip
 def test_a_tier_chooses_the_tests_and_their_sizes(pytester, monkeypatch, tier, expected, outcomes):
     for name in ("conftest.py", "tiers.py"):
         shutil.copy(HERE / name, pytester.path / name)
     pytester.makeini(
-        "[pytest]\nmarkers =\n    full: the full tier only\naddopts = --strict-markers"
+        "[pytest]\nmarkers =\n    full: the full tier only\n    first_case: the first case\naddopts = --strict-markers"
     )
     pytester.makepyfile(test_sample=SAMPLE.replace("EXPECTED", str(expected)))
     monkeypatch.setenv("GIN_SIM_TEST_TIER", tier)

@@ -124,6 +124,7 @@ def _ratings_bytes(coretype: str | None) -> bytes:
     ).stdout
 
 
+@pytest.mark.full
 def test_ratings_are_exact_and_byte_identical_on_every_cpu():
     # A pseudo-inverse gave other last digits under other BLAS kernels (issue 18, item 15).
     assert _ratings_bytes(None) == _ratings_bytes("Prescott")

@@ -98,6 +98,7 @@ def _settings(**options):
     )
 
 
+@pytest.mark.full
 def test_a_study_resumes_without_repeating_trials(tmp_path):
     settings = _settings()
     whole = trials_table(optimise(settings, tmp_path / "whole", trials=12), settings)

@@ -73,6 +73,7 @@ def _other_study(path, finished):
     ],
     ids=["garbage", "truncated", "foreign", "another-study"],
 )
+@pytest.mark.first_case
 def test_a_study_file_optuna_cannot_use_is_one_line_and_kept(tmp_path, finished, damage, fragment):
     out = tmp_path / "t"
     _unfinished_copy(finished, out)
@@ -136,6 +137,7 @@ def _run_tune(tmp_path, patch: str = "") -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.full
 def test_ctrl_c_in_a_trial_is_one_line_and_optuna_says_nothing_raw(tmp_path):
     interrupt = (
         "real = gin_sim.experiments.tuner.play_units\ncalls = 0\n"

@@ -6,40 +6,61 @@ from __future__ import annotations
 import numba
 import numpy as np
 import pytest
-from numba import njit, prange
+from numba import njit
 
 from gin_sim.experiments.simulate import simulate_deals, simulate_matches
 from gin_sim.game.rules import load_rules
-from gin_sim.kernels.work import MAX_WORKERS, block_size_nb, claim_nb, workers_nb
+from gin_sim.kernels.work import BLOCKS_PER_RUN, block_size, claim_nb, run_workers
 from gin_sim.players.strategies import load_strategy
 
 
-@njit(parallel=True)
-def _claims(n, largest, seen):
-    """``seen[i]`` counts the workers that played item ``i``."""
-    counter = np.zeros(1, np.int64)
-    block = block_size_nb(n, largest)
-    for _ in prange(workers_nb(n)):
-        while True:
-            first = claim_nb(counter, block, n)
-            if first == n:
-                break
-            for i in range(first, min(n, first + block)):
-                seen[i] += 1
+@njit(nogil=True)
+def _claims(seen, counter, block):
+    """A worker that counts in ``seen[i]`` the workers that played item ``i``."""
+    n = seen.shape[0]
+    while True:
+        first = claim_nb(counter, block, n)
+        if first == n:
+            break
+        for i in range(first, min(n, first + block)):
+            seen[i] += 1
 
 
-@pytest.mark.parametrize("n", [0, 1, 2, 7, 60, MAX_WORKERS * 3 + 5, 100_003])
+@pytest.mark.parametrize("n", [0, 1, 2, 7, 60, BLOCKS_PER_RUN * 3 + 5, 100_003])
 @pytest.mark.parametrize("largest", [1, 16, 64])
 def test_every_item_is_claimed_once(n, largest):
-    seen = np.zeros(max(n, 1), np.int64)
-    _claims(n, largest, seen)
-    assert (seen[:n] == 1).all() and seen[n:].sum() == 0
+    seen = np.zeros(n, np.int64)
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    run_workers(_claims, n, largest, seen)
+    assert (seen == 1).all()
 
 
 def test_small_runs_claim_one_item_at_a_time():
-    assert block_size_nb(60, 16) == 1  # 60 matches: any worker may take any match
-    assert block_size_nb(10**7, 64) == 64
-    assert workers_nb(0) == 1 and workers_nb(5) == 5 and workers_nb(10**6) == MAX_WORKERS
+    assert block_size(60, 16) == 1  # 60 matches: any worker may take any match
+    assert block_size(10**7, 64) == 64
+    assert block_size(0, 64) == 1
+
+
+@njit(nogil=True)
+def _fails_at(bad, seen, counter, block):
+    """A worker that raises at item ``bad`` and counts the items it played."""
+    n = seen.shape[0]
+    while True:
+        first = claim_nb(counter, block, n)
+        if first == n:
+            break
+        for i in range(first, min(n, first + block)):
+            if i == bad:
+                raise ValueError("item failed")
+            seen[i] += 1
+
+
+def test_a_failing_worker_raises_and_no_item_is_played_twice():
+    seen = np.zeros(10_000, np.int64)
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    with pytest.raises(ValueError, match="item failed"):
+        run_workers(_fails_at, seen.shape[0], 1, 17, seen)
+    assert seen.max() <= 1 and seen[17] == 0
 
 
 SEARCH_PAIR = (load_strategy("mc-fast", ["samples=4"]), load_strategy("expert"))

@@ -9,6 +9,10 @@ follows it:
 - ``@pytest.mark.full``: the test runs in the full tier only (tests/conftest.py leaves it
   out of the fast one). For tests whose point is their size, where a fast copy would add
   nothing that another fast test does not already check.
+- ``@pytest.mark.first_case``: a parametrized test whose cases each take seconds runs its
+  first case in the fast tier and every case in the full one. The fast tier is the quick loop
+  of development (within 6 minutes from a fresh clone, numba's compile and the virtual
+  environment included); the full tier, which CI runs, is the bar.
 - ``size(fast=..., full=...)``: an oracle (kernel against reference, a statistical check)
   runs in both tiers, on the smaller sample in the fast one. One test, one helper: the
   sizes sit side by side where the test reads them.

@@ -63,10 +63,10 @@ from gin_sim.kernels.advice import (
     INFO_RATE,
     MAX_ACTIONS,
     N_INFO,
-    evaluate_positions_nb,
+    evaluate_positions_parallel,
     evaluation_actions_nb,
-    play_forced_nb,
-    sample_positions_nb,
+    play_forced_parallel,
+    sample_positions_parallel,
 )
 from gin_sim.kernels.deadwood import melds_with_card_nb, min_deadwood_nb
 from gin_sim.kernels.decisions import least_deadwood_discard_nb
@@ -364,7 +364,7 @@ def sample_positions(
         info = np.empty((n, slots, N_INFO), np.int64)
         kept = np.zeros(n, np.int64)
         with _wrapping_arithmetic():
-            sample_positions_nb(
+            sample_positions_parallel(
                 np.uint64(seed), first_deal + start, *args, masks, states, info, kept
             )
         if kept.max() > slots:  # max_decisions is a bound: never, unless the rules changed
@@ -531,7 +531,7 @@ def evaluate_positions(
     actions = np.full((n, MAX_ACTIONS), -1, np.int64)
     meta = np.zeros((n, 2), np.int64)
     with _wrapping_arithmetic():
-        evaluate_positions_nb(
+        evaluate_positions_parallel(
             evaluation.to_kernel(rules), evaluation.select, rules.to_kernel(),
             load_undercut_table(), np.ascontiguousarray(masks, np.uint64),
             np.ascontiguousarray(states, np.int64), np.ascontiguousarray(keys, np.uint64),
@@ -661,7 +661,7 @@ def play_headline(
     use_threads(threads)
     values = np.zeros((2 * len(frame), continuations), np.float64)
     with _wrapping_arithmetic():
-        play_forced_nb(
+        play_forced_parallel(
             rules.to_kernel(), strategies_to_kernel(players, rules), load_undercut_table(),
             equity_tables(players, rules), np.concatenate([masks, masks]), np.concatenate([states, states]),
             np.concatenate([headline, baseline]), np.concatenate([keys, keys]), values,

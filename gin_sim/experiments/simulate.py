@@ -20,8 +20,8 @@ from gin_sim.game.limits import MAX_SEED, check_count, check_seed  # noqa: F401 
 from gin_sim.game.match_start import MatchStart
 from gin_sim.game.records import HAND_RECORD, MATCH_RECORD, record_to_dict
 from gin_sim.game.rules import Rules, load_rules
-from gin_sim.kernels.match import play_matches_nb
-from gin_sim.kernels.playout import play_deals_nb, play_deck_nb
+from gin_sim.kernels.match import play_matches_parallel
+from gin_sim.kernels.playout import play_deals_parallel, play_deck_nb
 from gin_sim.players.calibration import load_undercut_table
 from gin_sim.players.search_value import equity_tables
 from gin_sim.players.strategies import Strategy, parse_players, strategies_to_kernel
@@ -126,7 +126,7 @@ def simulate_deals(
     for start in range(0, deals, chunk):
         stop = min(deals, start + chunk)
         with _wrapping_arithmetic():
-            play_deals_nb(
+            play_deals_parallel(
                 np.uint64(seed),
                 first_deal + start,
                 rule_vector,
@@ -210,11 +210,11 @@ def simulate_matches(
         )  # fmt: skip
         with _wrapping_arithmetic():
             scratch_rows = np.zeros(stop - begin, dtype=HAND_RECORD)
-            play_matches_nb(*args, np.arange(stop - begin + 1), scratch_rows, False, part)
+            play_matches_parallel(*args, np.arange(stop - begin + 1), scratch_rows, False, part)
             if with_hands:  # a second, identical play now that the hand counts are known
                 offsets = np.concatenate([[0], np.cumsum(part["hands"], dtype=np.int64)])
                 hands = np.zeros(int(offsets[-1]), dtype=HAND_RECORD)
-                play_matches_nb(*args, offsets, hands, True, part)
+                play_matches_parallel(*args, offsets, hands, True, part)
                 hand_parts.append(hands)
         if on_chunk is not None:
             on_chunk(stop - begin)

@@ -12,7 +12,7 @@ import numpy as np
 
 from gin_sim.game.cards import FULL_DECK, parse_cards  # noqa: F401  (parse_cards: doctests)
 from gin_sim.game.limits import MAX_HAND_CARDS, check_hand_size
-from gin_sim.kernels.deadwood import min_deadwood_many_nb, min_deadwood_nb
+from gin_sim.kernels.deadwood import min_deadwood_many_parallel, min_deadwood_nb
 
 
 def _check_hand(hand: int) -> int:
@@ -46,5 +46,5 @@ def min_deadwood_many(hands: np.ndarray) -> np.ndarray:
     if array.size and int(np.bitwise_count(array).max()) > MAX_HAND_CARDS:
         check_hand_size(int(array.reshape(-1)[np.argmax(np.bitwise_count(array))]))
     out = np.empty(array.shape, dtype=np.int64)
-    min_deadwood_many_nb(array.reshape(-1), out.reshape(-1))
+    min_deadwood_many_parallel(array.reshape(-1), out.reshape(-1))
     return out

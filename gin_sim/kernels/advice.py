@@ -19,7 +19,7 @@ and opponent policies, inference) plus ``select``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from gin_sim.kernels.deadwood import min_deadwood_nb
 from gin_sim.kernels.decisions import least_deadwood_discard_nb
@@ -55,7 +55,7 @@ from gin_sim.kernels.rng import (
     splitmix64_nb,
 )
 from gin_sim.kernels.search import forget_nb, sample_world_nb
-from gin_sim.kernels.work import block_size_nb, claim_nb, workers_nb
+from gin_sim.kernels.work import claim_nb, run_workers
 
 _ONE = np.uint64(1)
 _S = PositionSlot
@@ -104,7 +104,7 @@ def decision_kind_nb(masks, state, rules):
     return DecisionKind.KNOCK if deadwood <= state[_S.LIMIT] else DecisionKind.DISCARD
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def sample_deal_nb(
     seed, deal, rules, rates, strategies, undercut_table, equity, scratch, work, masks_out,
     states_out, info_out,
@@ -186,32 +186,42 @@ def _work_nb():
     )
 
 
-@njit(cache=True, parallel=True, nogil=True)
+@njit(cache=True, nogil=True)
 def sample_positions_nb(
     seed, first_deal, rules, rates, strategies, undercut_table, equity, masks_out, states_out,
-    info_out, kept_out,
+    info_out, kept_out, counter, block,
 ):  # fmt: skip
     """``sample_deal_nb`` for deals ``first_deal .. first_deal + n - 1`` (dealer ``deal %
     2``, as ``play_deals_nb``) with keep rates ``rates`` int64[N_DECISION_KINDS]: deal ``i``'s
     kept positions in rows ``0 .. kept_out[i] - 1`` of ``masks_out[i]`` (uint64[n, slots,
     N_POSITION_MASKS]), ``states_out[i]`` (int64[n, slots, N_POSITION_SLOTS]) and
     ``info_out[i]`` (int64[n, slots, N_INFO]); the rows past them are left as they were.
-    Each deal depends only on (seed, deal, rates): any threads, any split into calls."""
+    One worker of ``sample_positions_parallel``: it plays the blocks of deals it claims from
+    ``counter`` (kernels/work.py). Each deal depends only on (seed, deal, rates): any
+    threads, any split into calls."""
     n = masks_out.shape[0]
-    counter = np.zeros(1, np.int64)
-    block = block_size_nb(n, _DEALS_PER_BLOCK)
-    for _ in prange(workers_nb(n)):  # workers claim deals as they free up (kernels/work.py)
-        scratch = scratch_nb()
-        work = _work_nb()
-        while True:
-            first = claim_nb(counter, block, n)
-            if first == n:
-                break
-            for i in range(first, min(n, first + block)):
-                kept_out[i] = sample_deal_nb(
-                    seed, first_deal + i, rules, rates, strategies, undercut_table, equity,
-                    scratch, work, masks_out[i], states_out[i], info_out[i],
-                )  # fmt: skip
+    scratch = scratch_nb()
+    work = _work_nb()
+    while True:
+        first = claim_nb(counter, block, n)
+        if first == n:
+            break
+        for i in range(first, min(n, first + block)):
+            kept_out[i] = sample_deal_nb(
+                seed, first_deal + i, rules, rates, strategies, undercut_table, equity,
+                scratch, work, masks_out[i], states_out[i], info_out[i],
+            )  # fmt: skip
+
+
+def sample_positions_parallel(
+    seed, first_deal, rules, rates, strategies, undercut_table, equity, masks_out, states_out,
+    info_out, kept_out,
+):  # fmt: skip
+    """``sample_positions_nb`` on every thread (kernels/work.py)."""
+    run_workers(
+        sample_positions_nb, masks_out.shape[0], _DEALS_PER_BLOCK, seed, first_deal, rules,
+        rates, strategies, undercut_table, equity, masks_out, states_out, info_out, kept_out,
+    )  # fmt: skip
 
 
 @njit(cache=True)
@@ -315,23 +325,24 @@ def evaluate_position_nb(
     return n, baseline
 
 
-@njit(cache=True, parallel=True, nogil=True)
+@njit(cache=True, nogil=True)
 def evaluate_positions_nb(
     params, select, rules, undercut_table, masks, states, keys, actions_out, sums_out,
-    squares_out, gains_out, gain_squares_out, meta_out,
+    squares_out, gains_out, gain_squares_out, meta_out, counter, block,
 ):  # fmt: skip
     """``evaluate_position_nb`` for positions ``masks`` uint64[n, N_POSITION_MASKS] and
-    ``states`` int64[n, N_POSITION_SLOTS] with world keys ``keys`` uint64[n], in parallel;
+    ``states`` int64[n, N_POSITION_SLOTS] with world keys ``keys`` uint64[n];
     ``actions_out`` int64[n, MAX_ACTIONS] (-1 past the last), the four float64[n,
-    MAX_ACTIONS] sums, ``meta_out`` int64[n, 2] (actions, baseline). A position's result
-    depends only on it, its key and the settings: any threads, any order."""
+    MAX_ACTIONS] sums, ``meta_out`` int64[n, 2] (actions, baseline). One worker of
+    ``evaluate_positions_parallel``: it evaluates the positions it claims from ``counter``
+    (kernels/work.py). A position's result depends only on it, its key and the settings:
+    any threads, any order."""
     total = masks.shape[0]
-    counter = np.zeros(1, np.int64)
-    for _ in prange(workers_nb(total)):  # workers claim positions as they free up (kernels/work.py)
-        while True:
-            i = claim_nb(counter, 1, total)
-            if i == total:
-                break
+    while True:
+        first = claim_nb(counter, block, total)
+        if first == total:
+            break
+        for i in range(first, min(total, first + block)):
             scratch = evaluation_scratch_nb()
             for c in range(MAX_ACTIONS):
                 actions_out[i, c] = -1
@@ -341,6 +352,19 @@ def evaluate_positions_nb(
             )  # fmt: skip
             meta_out[i, 0] = n
             meta_out[i, 1] = baseline
+
+
+def evaluate_positions_parallel(
+    params, select, rules, undercut_table, masks, states, keys, actions_out, sums_out,
+    squares_out, gains_out, gain_squares_out, meta_out,
+):  # fmt: skip
+    """``evaluate_positions_nb`` on every thread, a position at a time (kernels/work.py:
+    positions take very different times)."""
+    run_workers(
+        evaluate_positions_nb, masks.shape[0], 1, params, select, rules, undercut_table, masks,
+        states, keys, actions_out, sums_out, squares_out, gains_out, gain_squares_out,
+        meta_out,
+    )  # fmt: skip
 
 
 @njit(cache=True, _nrt=False)
@@ -353,25 +377,35 @@ def shuffle_stock_nb(state, rng):
         state[j], state[k] = state[k], state[j]
 
 
-@njit(cache=True, parallel=True, nogil=True)
+@njit(cache=True, nogil=True)
 def play_forced_nb(
-    rules, strategies, undercut_table, equity, masks, states, actions, keys, values_out
+    rules,
+    strategies,
+    undercut_table,
+    equity,
+    masks,
+    states,
+    actions,
+    keys,
+    values_out,
+    counter,
+    block,
 ):
     """Row ``i``: from the position (``masks[i]``, ``states[i]``, its hidden cards as they
     were) apply ``actions[i]`` and let the players of ``strategies`` (float64[2, P], by
     seat) play the hand out, ``values_out.shape[1]`` times; ``values_out[i, r]`` is the
     hand's points from the side of the player to move. Continuation ``r`` reshuffles the
     stock and seeds both players' streams from ``(keys[i], r)``, so rows with the same key
-    (one position, different actions) are played on the same stocks: paired. Any threads
-    give the same values. ``equity``: the score-aware searchers' tables (a position from a
+    (one position, different actions) are played on the same stocks: paired. One worker of
+    ``play_forced_parallel``: it plays the rows it claims from ``counter`` (kernels/work.py). Any
+    threads give the same values. ``equity``: the score-aware searchers' tables (a position from a
     deal has no score, so a search values it by the hand's points whatever it reads)."""
     total = masks.shape[0]
-    counter = np.zeros(1, np.int64)
-    for _ in prange(workers_nb(total)):  # workers claim rows as they free up (kernels/work.py)
-        while True:
-            i = claim_nb(counter, 1, total)
-            if i == total:
-                break
+    while True:
+        first = claim_nb(counter, block, total)
+        if first == total:
+            break
+        for i in range(first, min(total, first + block)):
             streams, roll_masks, roll_state, chains, result, search = scratch_nb()
             rng = np.zeros(1, np.uint64)
             player = states[i, _S.PLAYER]
@@ -391,3 +425,13 @@ def play_forced_nb(
                 values_out[i, r] = np.float64(
                     hand_value_nb(roll_masks, roll_state, rules, chains, result, player)
                 )
+
+
+def play_forced_parallel(
+    rules, strategies, undercut_table, equity, masks, states, actions, keys, values_out
+):  # fmt: skip
+    """``play_forced_nb`` on every thread, a row at a time (kernels/work.py)."""
+    run_workers(
+        play_forced_nb, masks.shape[0], 1, rules, strategies, undercut_table, equity, masks,
+        states, actions, keys, values_out,
+    )  # fmt: skip

@@ -12,9 +12,10 @@ one or two branching ranks in nearly every 10- or 11-card hand.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from gin_sim.kernels.tables import N_RANKS, RUN_DEADWOOD, SAME_RANK, SUIT_MASK
+from gin_sim.kernels.work import claim_nb, run_workers
 
 # Module globals: numba freezes them into the machine code.
 _RUN_DEADWOOD = RUN_DEADWOOD
@@ -121,11 +122,22 @@ def min_deadwood_nb(hand):
     return best
 
 
-@njit(cache=True, parallel=True, nogil=True)
-def min_deadwood_many_nb(hands, out):
-    """``out[i] = min_deadwood_nb(hands[i])``; hands uint64[n], out int64[n]."""
-    for i in prange(hands.shape[0]):
-        out[i] = min_deadwood_nb(hands[i])
+@njit(cache=True, nogil=True)
+def min_deadwood_many_nb(hands, out, counter, block):
+    """``out[i] = min_deadwood_nb(hands[i])`` for the blocks of ``i`` claimed from
+    ``counter``; hands uint64[n], out int64[n]. One worker of ``min_deadwood_many_parallel``."""
+    n = hands.shape[0]
+    while True:
+        first = claim_nb(counter, block, n)
+        if first == n:
+            break
+        for i in range(first, min(n, first + block)):
+            out[i] = min_deadwood_nb(hands[i])
+
+
+def min_deadwood_many_parallel(hands, out):
+    """``min_deadwood_many_nb`` on every thread (``kernels/work.py``)."""
+    run_workers(min_deadwood_many_nb, hands.shape[0], 4096, hands, out)
 
 
 @njit(cache=True, _nrt=False)

@@ -14,7 +14,7 @@ not depend on the start: hand ``h`` is always deal ``h`` under ``mk``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from gin_sim.kernels.enums import MatchStartSlot, RuleParam
 from gin_sim.kernels.playout import play_hand_nb, scratch_nb
@@ -27,7 +27,7 @@ from gin_sim.kernels.rng import (
     splitmix64_nb,
 )
 from gin_sim.kernels.search import forget_nb
-from gin_sim.kernels.work import block_size_nb, claim_nb, workers_nb
+from gin_sim.kernels.work import claim_nb, run_workers
 
 MATCH_DOMAIN = np.uint64(STREAM_DOMAINS["match"])
 MAX_HANDS = 10_000  # a guard against rule sets where hands can score 0 for ever
@@ -101,7 +101,7 @@ def final_tallies_nb(totals, boxes, game_winner, bonuses, tallies):
         tallies[1, game] = tally1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_match_nb(
     mk,
     rules,
@@ -205,35 +205,45 @@ def _store_game_nb(out, game, points0, points1, tally0, tally1, boxes0, boxes1):
         out["boxes1_game3"] = boxes1
 
 
-@njit(cache=True, parallel=True, nogil=True)
+@njit(cache=True, nogil=True)
 def play_matches_nb(
     seed, first_match, rules, strategies, undercut_table, equity, start, hand_offsets,
-    hand_out, record_hands, out,
+    hand_out, record_hands, out, counter, block,
 ):  # fmt: skip
     """Matches ``first_match ..`` into ``out`` (MATCH_RECORD[n]), each from ``start``.
 
     The hands of match ``i`` go to ``hand_out[hand_offsets[i]:hand_offsets[i + 1]]``.
     With ``record_hands`` those rows hold every hand (offsets from a first run that
     counted them: the play is deterministic); without, one scratch row per match.
-    Workers claim matches as they free up (``kernels/work.py``); a match depends only on
-    its key, so which worker plays it does not matter.
+    One worker of ``play_matches_parallel``: it plays the blocks of matches it claims from
+    ``counter`` (``kernels/work.py``); a match depends only on its key, so which worker
+    plays it does not matter.
     """
     n = out.shape[0]
-    counter = np.zeros(1, np.int64)
-    block = block_size_nb(n, _BLOCK)
-    for _ in prange(workers_nb(n)):
-        scratch = scratch_nb()
-        deck = np.empty(52, np.int8)
-        state = np.empty(1, np.uint64)
-        while True:
-            first = claim_nb(counter, block, n)
-            if first == n:
-                break
-            for i in range(first, min(n, first + block)):
-                match = first_match + i
-                rows = hand_out[hand_offsets[i] : hand_offsets[i + 1]]
-                play_match_nb(
-                    match_key_nb(seed, match), rules, strategies, undercut_table, equity, start,
-                    deck, state, scratch, rows, record_hands, out[i],
-                )  # fmt: skip
-                out[i]["match"] = match
+    scratch = scratch_nb()
+    deck = np.empty(52, np.int8)
+    state = np.empty(1, np.uint64)
+    while True:
+        first = claim_nb(counter, block, n)
+        if first == n:
+            break
+        for i in range(first, min(n, first + block)):
+            match = first_match + i
+            rows = hand_out[hand_offsets[i] : hand_offsets[i + 1]]
+            play_match_nb(
+                match_key_nb(seed, match), rules, strategies, undercut_table, equity, start,
+                deck, state, scratch, rows, record_hands, out[i],
+            )  # fmt: skip
+            out[i]["match"] = match
+
+
+def play_matches_parallel(
+    seed, first_match, rules, strategies, undercut_table, equity, start, hand_offsets,
+    hand_out, record_hands, out,
+):  # fmt: skip
+    """``play_matches_nb`` on every thread (``kernels/work.py``): fills ``out`` and the
+    hand rows."""
+    run_workers(
+        play_matches_nb, out.shape[0], _BLOCK, seed, first_match, rules, strategies,
+        undercut_table, equity, start, hand_offsets, hand_out, record_hands, out,
+    )  # fmt: skip

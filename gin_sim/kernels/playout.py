@@ -16,7 +16,7 @@ reference engine (``gin_sim.reference``) implements too.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from gin_sim.kernels.enums import (
     N_POSITION_MASKS,
@@ -35,7 +35,7 @@ from gin_sim.kernels.search import (
     search_scratch_nb,
     showdown_update_nb,
 )
-from gin_sim.kernels.work import block_size_nb, claim_nb, workers_nb
+from gin_sim.kernels.work import claim_nb, run_workers
 
 _BLOCK = 64  # the most deals a worker claims at a time (kernels/work.py)
 
@@ -54,7 +54,7 @@ def scratch_nb():
     )
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def decide_nb(masks, state, rules, strategies, undercut_table, equity, streams, search):
     """The action of the player to move, by its own strategy (a family member, ``random``,
     or an ``mc`` search that plays its rollouts with the family; ``equity``: the score-aware
@@ -68,7 +68,7 @@ def decide_nb(masks, state, rules, strategies, undercut_table, equity, streams, 
     return family_action_nb(params, masks, state, rules, undercut_table, streams, player)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def play_on_nb(masks, state, rules, strategies, undercut_table, equity, streams, search):
     """Play the position to the end, each player deciding by its own strategy."""
     while state[PositionSlot.PHASE] != Phase.OVER:
@@ -103,34 +103,38 @@ def play_deck_nb(deck, dealer, rules, strategies, undercut_table, seed, deal, ou
     out[0]["deal"] = deal
 
 
-@njit(cache=True, parallel=True, nogil=True)
-def play_deals_nb(seed, first_deal, rules, strategies, undercut_table, out):
+@njit(cache=True, nogil=True)
+def play_deals_nb(seed, first_deal, rules, strategies, undercut_table, out, counter, block):
     """Deals ``first_deal .. first_deal + len(out) - 1``: deck and dealer from (seed, deal).
 
-    The dealer of deal ``i`` is ``i % 2``. Each deal depends only on (seed, i), so
-    results are the same for any thread count or split into calls, and whichever worker
-    claims the deal (``kernels/work.py``).
+    One worker of ``play_deals_parallel`` (``kernels/work.py``): it plays the blocks of deals it
+    claims from ``counter``. The dealer of deal ``i`` is ``i % 2``. Each deal depends only
+    on (seed, i), so results are the same for any thread count or split into calls, and
+    whichever worker claims the deal.
     """
     n = out.shape[0]
-    counter = np.zeros(1, np.int64)
-    block = block_size_nb(n, _BLOCK)
-    for _ in prange(workers_nb(n)):
-        scratch = scratch_nb()
-        equity = np.zeros((2, 1))  # plain hands: no score to value
-        streams = scratch[0]
-        deck = np.empty(52, np.int8)
-        deck_state = np.empty(1, np.uint64)
-        while True:
-            first = claim_nb(counter, block, n)
-            if first == n:
-                break
-            for i in range(first, min(n, first + block)):
-                deal = first_deal + i
-                shuffle_deck_nb(seed, deal, deck, deck_state)
-                streams[0] = player_key_nb(seed, deal, 0)
-                streams[1] = player_key_nb(seed, deal, 1)
-                forget_nb(scratch[5])  # deals are independent: no opponent panel remembers one
-                play_hand_nb(
-                    deck, deal % 2, rules, strategies, undercut_table, equity, scratch, out[i]
-                )
-                out[i]["deal"] = deal
+    scratch = scratch_nb()
+    equity = np.zeros((2, 1))  # plain hands: no score to value
+    streams = scratch[0]
+    deck = np.empty(52, np.int8)
+    deck_state = np.empty(1, np.uint64)
+    while True:
+        first = claim_nb(counter, block, n)
+        if first == n:
+            break
+        for i in range(first, min(n, first + block)):
+            deal = first_deal + i
+            shuffle_deck_nb(seed, deal, deck, deck_state)
+            streams[0] = player_key_nb(seed, deal, 0)
+            streams[1] = player_key_nb(seed, deal, 1)
+            forget_nb(scratch[5])  # deals are independent: no opponent panel remembers one
+            play_hand_nb(deck, deal % 2, rules, strategies, undercut_table, equity, scratch, out[i])
+            out[i]["deal"] = deal
+
+
+def play_deals_parallel(seed, first_deal, rules, strategies, undercut_table, out):
+    """``play_deals_nb`` on every thread (``kernels/work.py``): fills ``out``."""
+    run_workers(
+        play_deals_nb, out.shape[0], _BLOCK, seed, first_deal, rules, strategies,
+        undercut_table, out,
+    )  # fmt: skip

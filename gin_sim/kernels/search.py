@@ -790,7 +790,7 @@ def load_score_nb(state, score):
         score[6 + j] = state[_S.SCORE_ENTERED + j]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def search_nb(params, masks, state, rules, undercut_table, equity, streams, player, search):
     """The mc decision of ``player`` at this position; the search's figures stay in
     ``search`` (candidates, value sums and squares, counts) for replay to explain. With

@@ -1,25 +1,30 @@
-"""Sharing a parallel kernel's independent work items out among its threads as they free up.
+"""Sharing a kernel's independent work items out among threads as they free up.
 
-numba's ``prange`` splits its range into one contiguous, equal share per thread, decided
-before the loop starts (with the OpenMP and workqueue layers; ``set_parallel_chunksize``
-does not change that there). Where items take very different times (a Hollywood match of
-search players takes from tens of milliseconds to seconds), one thread may finish long
-before the other and sit idle: 60 matches of ``mc`` on 2 threads used 1.75 cores. So a
-kernel runs workers (``prange(workers_nb(n))``), each of which claims the next block of
-items from a shared counter (``claim_nb``, an atomic add) until none is left. There are
-more workers than threads (the thread count is not known inside a cached kernel): a
-thread's first worker plays until the counter runs out and the thread's other workers
-find nothing left.
+A kernel that plays many independent items (deals, matches, positions) is a serial
+``nogil`` kernel that takes a shared ``counter`` and a ``block`` size as its last two
+arguments and loops: claim the next block of items (``claim_nb``, an atomic add on the
+counter), play them, until none is left. ``run_workers`` runs one copy of it on each of
+numba's threads (``numba.get_num_threads()``, which ``use_threads`` sets), as Python threads
+that release the GIL inside the kernel. Where items take very different times (a Hollywood
+match of search players takes from tens of milliseconds to seconds), a thread that finishes
+early claims more, instead of waiting as with a split decided before the loop starts.
 
-Which thread plays an item, and in what order, then depends on timing. So every kernel
-that uses this must make each item depend only on its own index and inputs (the deal or
-match key), never on what its worker's scratch played before: results stay the same for
-any thread count or timing (tests/test_work.py and the kernels' thread tests check that).
+Why threads of our own rather than numba's ``prange``: a ``parallel=True`` kernel is
+compiled three more times (the loop body as a gufunc, its wrapper and the driver, each
+with everything it calls linked in and generated again), which on a fresh clone cost
+about 15 to 30 CPU seconds per parallel kernel, a fifth of all compile time, for the same
+machine code in the loop (issue 28, measured in docs/reports.md).
 
-Contract: ``counter`` is an int64[1] array set to 0 before the loop, shared by the workers.
+Which thread plays an item, and in what order, depends on timing. So every kernel that
+uses this must make each item depend only on its own index and inputs (the deal or match
+key), never on what its thread's scratch played before: results stay the same for any
+thread count or timing (tests/test_work.py and the kernels' thread tests check that).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 
 import numba
 import numpy as np
@@ -27,7 +32,9 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-MAX_WORKERS = 256  # more than the threads of any machine this runs on
+# Blocks are sized so that a run has at least this many when its items allow: threads then
+# finish within a block of each other, and the counter's cost stays negligible.
+BLOCKS_PER_RUN = 256
 
 
 @intrinsic
@@ -47,7 +54,7 @@ def _fetch_add(typingctx, counter, amount):
     return signature, codegen
 
 
-if numba.config.DISABLE_JIT:  # plain Python: prange is range, one thread, no race
+if numba.config.DISABLE_JIT:  # plain Python: run_workers uses one thread, so no race
 
     def _fetch_add(counter, amount):  # the interpreted twin of the intrinsic
         before = counter[0]
@@ -62,15 +69,32 @@ def claim_nb(counter, block, n):
     return min(_fetch_add(counter, np.int64(block)), n)
 
 
-@njit(cache=True)
-def workers_nb(n):
-    """The workers for ``n`` items: MAX_WORKERS, no more than there are items (at least 1)."""
-    return max(1, min(n, MAX_WORKERS))
-
-
-@njit(cache=True)
-def block_size_nb(n, largest):
+def block_size(n: int, largest: int) -> int:
     """Items per claimed block: 1 for a small run (its items are few, maybe slow: the
     last one to finish keeps the others waiting least), up to ``largest`` for a large one
     (its items are many: the counter's cost stays negligible)."""
-    return max(1, min(largest, n // MAX_WORKERS))
+    return max(1, min(largest, n // BLOCKS_PER_RUN))
+
+
+def run_workers(kernel: Callable[..., object], n: int, largest: int, *args: object) -> None:
+    """Play ``n`` items with ``kernel(*args, counter, block)`` on numba's threads: one call
+    per thread (no more threads than items), all sharing one counter, blocks of
+    ``block_size(n, largest)`` items. Returns when every item is played. If a call raises
+    (or a stop arrives while waiting), no item is claimed after it: the other calls end
+    after the block they hold, and the exception is raised here."""
+    counter = np.zeros(1, np.int64)
+    block = block_size(n, largest)
+    # Interpreted kernels (NUMBA_DISABLE_JIT) hold the GIL and the counter's add is not
+    # atomic there: one thread.
+    threads = 1 if numba.config.DISABLE_JIT else max(1, min(numba.get_num_threads(), n))
+    if threads == 1:
+        kernel(*args, counter, block)
+        return
+    with ThreadPoolExecutor(threads, thread_name_prefix="gin-sim-kernel") as pool:
+        calls = [pool.submit(kernel, *args, counter, block) for _ in range(threads)]
+        try:
+            for call in calls:
+                call.result()
+        except BaseException:
+            counter[0] = n  # every later claim finds nothing left: the threads stop soon
+            raise

@@ -32,7 +32,7 @@ from gin_sim.game.records import HAND_RECORD
 from gin_sim.game.rules import Rules
 from gin_sim.kernels.equity import game_equity_nb
 from gin_sim.kernels.match_value import VALUE_HEADER, value_vector
-from gin_sim.kernels.playout import play_deals_nb
+from gin_sim.kernels.playout import play_deals_parallel
 from gin_sim.players.calibration import load_undercut_table
 from gin_sim.players.strategies import Strategy, load_strategy
 
@@ -57,7 +57,7 @@ def hand_outcome_probabilities(
     pair = [load_strategy(name).for_rules(rules).to_kernel() for name in (rollout, opponent_model)]
     out = np.zeros(VALUE_DEALS, dtype=HAND_RECORD)
     with np.errstate(over="ignore"):  # uint64 wrap-around, as in gin_sim.experiments.simulate
-        play_deals_nb(
+        play_deals_parallel(
             np.uint64(VALUE_SEED), 0, rules.to_kernel(), np.stack(pair), load_undercut_table(), out
         )
     winner = out["winner"].astype(np.int64)

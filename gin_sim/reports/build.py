@@ -636,16 +636,20 @@ FAST_STRATEGIES = (
 @dataclass(frozen=True)
 class DefaultSet:
     """The reports ``make run`` produces. Budget (issue 28): 6 minutes on two cores from a
-    fresh clone, venv and JIT compilation included, so the set itself gets about 4; each
-    size is what its headline figures need (the figures quoted are those of the set at
-    twice these sizes), and each report says what a longer run adds and how to play it."""
+    fresh clone, the virtual environment (about 90 s) and numba's first compile (about 190
+    CPU seconds, half of it hidden behind the first sweep by the warm-up) included, so the
+    set's own play gets about 2.5 minutes. Each size is what its headline figures need, and
+    each report says what a longer run adds and the command that plays it
+    (``_LONGER_RUN``); docs/reports.md gives the sizes' history."""
 
     # The knock sweeps (knock, undercut and variants reports; 3 rule sets, 11 thresholds):
-    # at 200,000 decks the best threshold's lead over the next was 0.40 +- 0.013 points per
-    # hand and the match win rate 53.9 +- 0.6%; half the decks widen these by 1.41, still far
-    # from deciding otherwise, and 1.5 million knocks a rule set fill the undercut grid.
-    deals: int = 100_000
-    matches: int = 10_000
+    # the figures the README quotes are the best threshold against the next (0.40 points
+    # per hand apart under hollywood at 200,000 decks) and the match win rates; at 40,000
+    # decks their intervals are sqrt(5) = 2.2 times those of 200,000, still far from
+    # deciding otherwise, and 600,000 knocks a rule set fill the undercut grid's common
+    # cells.
+    deals: int = 40_000
+    matches: int = 4_000
     seed: int = 1
     strategy: str = "basic"
     opponent: str = "simple"
@@ -655,34 +659,33 @@ class DefaultSet:
     schedule_rules: str | None = "hollywood"
     phases: tuple[int, ...] = (20, 10)
     thresholds: tuple[int, ...] = (0, 2, 4, 6, 8, 10)
-    # The screening ranks 216 schedules: its size sets how many finalists are there by luck,
-    # so it stays; the confirmation of the finalists on fresh decks is halved (its
-    # intervals were +-0.05 points per hand at 100,000 decks, +-0.07 at 50,000).
-    screening_deals: int = 10_000
-    confirm_deals: int = 50_000
+    # The screening ranks 216 schedules on the same decks; fewer decks put more finalists
+    # there by luck, which is what the confirmation of the finalists on fresh decks is for
+    # (the winner is named from the confirmation only).
+    screening_deals: int = 4_000
+    confirm_deals: int = 20_000
     finalists: int = 8
-    # The tournament (tournament_deals: half the sweeps' decks per pairing, 21 pairings, two
-    # rule sets): ratings were +-0.03 at 100,000 decks; at 50,000, +-0.045 still ranks the
-    # seven strategies, whose ratings are 0.12 or more apart.
+    # The tournament (tournament_deals: half the sweeps' decks per pairing, 28 pairings, two
+    # rule sets): 20,000 decks a pairing give each rating an interval of about +-0.07
+    # points per hand, against gaps of 0.1 or more between most neighbours.
     tournament_players: tuple[str, ...] = FAST_STRATEGIES
     tournament_rules: tuple[str, ...] = ("hollywood", "standard")
-    # report advice (issue 16): mc against mc, the largest report. Its check against play is
-    # smaller than the command's (ADVICE_CHECK_POSITIONS): at 150 positions and 4
-    # continuations it detects about 2.5 to 3.5 points per hand (80% power), for twice the
-    # play of the 40 by 8 before (which detected 4.3 to 5.4).
+    # report advice (issue 16): mc against mc, the largest report per deal. The published
+    # advice run (docs/advice-run, 20,000 deals) is where the strong-play figures come from;
+    # this one shows the report and its check against play on a sample: at 80 positions and
+    # 4 continuations the check detects gaps of 3.2 to 5.4 points per hand (seed 1).
     advice_rules: str | None = "hollywood"
     advice_compare: tuple[str, ...] = ("hollywood-gin20", "standard")
     advice_players: tuple[str, str] = ("mc", "mc")
-    advice_deals: int = 600
-    advice_samples: int = 512
-    advice_check_positions: int = 150
+    advice_deals: int = 250
+    advice_samples: int = 256
+    advice_check_positions: int = 80
     advice_continuations: int = 4
-    # report equity (issue 17): expert against expert. The tables' decks are halved (the
-    # game equity from 0:0 was +-0.05 percentage points at both 200,000 and 100,000 decks);
-    # the checks against play keep the command's sizes: at half (1,000 matches a state) the
-    # start of the match was flagged (44.9% played against 49.4%, -4.5 +- 3.1), where 2,000
-    # matches agree, so halving them would change the report's headline, not just widen it
-    # (75 s of CPU for the report at half sizes, on a loaded machine).
+    # report equity (issue 17): expert against expert. The game equity from 0:0 was
+    # +-0.05 percentage points at both 200,000 and 100,000 decks; the checks against play
+    # keep the command's sizes: at half (1,000 matches a state) the start of the match was
+    # flagged (44.9% played against 49.4%, -4.5 +- 3.1), where 2,000 matches agree, so
+    # halving them would change the report's headline, not just widen it.
     equity_rules: str | None = "hollywood"
     equity_players: tuple[str, str] = ("expert", "expert")
     equity_deals: int = 100_000

@@ -2,24 +2,37 @@
 
 Lines with their 95% interval as a band, points with interval bars, and heat maps. Each
 function takes tidy tables (``gin_sim.reports.tables``) and a PNG path. The Agg backend is
-chosen here, so figures work without a display.
+chosen here, so figures work without a display. matplotlib is imported at the first figure,
+not with this module: every command imports the report modules, and pyplot took about a
+second of each command's start (``gin-sim deadwood`` draws nothing).
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import matplotlib
-
-matplotlib.use("Agg")
-
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from matplotlib.patches import Rectangle
 
 from gin_sim.reports.tables import RATE_FIGURES
+
+if TYPE_CHECKING:
+    import matplotlib.pyplot as plt
+
+
+@functools.cache
+def _pyplot():
+    """matplotlib's pyplot on the Agg backend, imported once, at the first figure."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot
+
+    return matplotlib.pyplot
+
 
 DPI = 110
 # No software version or date in the PNG, so the same tables give the same bytes.
@@ -32,7 +45,7 @@ def _scale(figure: str) -> tuple[float, str]:
 
 def _save(fig: plt.Figure, path: Path) -> None:
     fig.savefig(path, dpi=DPI, metadata=METADATA)
-    plt.close(fig)
+    _pyplot().close(fig)
 
 
 def lines_with_bands(
@@ -54,7 +67,7 @@ def lines_with_bands(
     """
     rows = -(-len(figures) // columns)
     width = columns if len(figures) > 1 else 1
-    fig, axes = plt.subplots(rows, width, figsize=(5.2 * width, 3.6 * rows), squeeze=False)
+    fig, axes = _pyplot().subplots(rows, width, figsize=(5.2 * width, 3.6 * rows), squeeze=False)
     groups = [(None, table)] if hue is None else list(table.groupby(hue, sort=False))
     for index, figure in enumerate(figures):
         ax = axes[index // width][index % width]
@@ -115,7 +128,7 @@ def interval_points(
     one row per line, top to bottom in table order."""
     labels = [str(v) for v in table[label]]
     positions = np.arange(len(labels))[::-1]
-    fig, ax = plt.subplots(figsize=(7.0, 0.32 * len(labels) + 1.4))
+    fig, ax = _pyplot().subplots(figsize=(7.0, 0.32 * len(labels) + 1.4))
     colors = ["C3" if name in highlight else "C0" for name in labels]
     ax.hlines(positions, table["low"], table["high"], colors=colors, linewidth=1.5)
     ax.scatter(table["mean"], positions, c=colors, s=14, zorder=3)
@@ -199,7 +212,9 @@ def heat_map(
     solid = np.full((len(rows), len(columns)), np.nan)
     for cell in cells[cells["style"] == "solid"].itertuples():
         solid[cell.i, cell.j] = cell.value
-    fig, ax = plt.subplots(figsize=(max(6.0, 0.36 * len(columns) + 2.0), 0.4 * len(rows) + 2.0))
+    fig, ax = _pyplot().subplots(
+        figsize=(max(6.0, 0.36 * len(columns) + 2.0), 0.4 * len(rows) + 2.0)
+    )
     image = ax.imshow(np.ma.masked_invalid(solid), aspect="auto", cmap="viridis", origin="lower")
     top = np.nanmax(solid) if np.isfinite(solid).any() else 1.0
     for cell in cells.itertuples():
@@ -215,7 +230,7 @@ def heat_map(
             )
         elif cell.style == "thin":
             ax.add_patch(
-                Rectangle(
+                _pyplot().Rectangle(
                     (cell.j - 0.5, cell.i - 0.5),
                     1,
                     1,
@@ -266,7 +281,7 @@ def heat_map_panels(
     panels = list(table.groupby(panel, sort=True))
     columns = min(3, len(panels))
     rows = -(-len(panels) // columns)
-    fig, axes = plt.subplots(
+    fig, axes = _pyplot().subplots(
         rows, columns, figsize=(4.0 * columns, 3.4 * rows), squeeze=False, layout="constrained"
     )
     low, high = float(table[value].min()), float(table[value].max())
@@ -323,7 +338,7 @@ def cross_table_heat_map(
     widths = table.pivot(index="player", columns="opponent", values="half_width")
     widths = widths.reindex(index=players, columns=players).to_numpy(dtype=float) * scale
     size = len(players)
-    fig, ax = plt.subplots(figsize=(1.25 * size + 2.6, 0.85 * size + 1.6))
+    fig, ax = _pyplot().subplots(figsize=(1.25 * size + 2.6, 0.85 * size + 1.6))
     finite = means[np.isfinite(means)]
     reach = float(np.max(np.abs(finite - center))) if finite.size else 1.0
     image = ax.imshow(
@@ -361,7 +376,7 @@ def cross_table_heat_map(
 def optimisation_history(path: Path, trials: pd.DataFrame, title: str, value_label: str) -> None:
     """Each trial's objective by trial number (completed as points, pruned as crosses at
     their last reported value) and the best completed value so far as a step line."""
-    fig, ax = plt.subplots(figsize=(7.5, 3.8))
+    fig, ax = _pyplot().subplots(figsize=(7.5, 3.8))
     complete = trials[trials["state"] == "COMPLETE"]
     pruned = trials[trials["state"] == "PRUNED"]
     ax.scatter(complete["number"], complete["value"], s=12, color="C0", label="completed")
@@ -397,7 +412,7 @@ def bars(
 ) -> None:
     """Horizontal bars, top to bottom in the given order."""
     positions = np.arange(len(labels))[::-1]
-    fig, ax = plt.subplots(figsize=(6.5, 0.35 * len(labels) + 1.4))
+    fig, ax = _pyplot().subplots(figsize=(6.5, 0.35 * len(labels) + 1.4))
     ax.barh(positions, values, color="C0")
     ax.set_yticks(positions, list(labels), fontsize=8)
     ax.set_xlabel(x_label)
@@ -416,7 +431,7 @@ def equity_maps(
 ) -> None:
     """Dense probability maps side by side (rows and columns: scores from 0), with
     contours at every 10% and one colour scale from 0 to 100%."""
-    fig, axes = plt.subplots(
+    fig, axes = _pyplot().subplots(
         1, len(grids), figsize=(5.0 * len(grids), 5.0), squeeze=False, layout="constrained"
     )
     image = None
@@ -458,7 +473,9 @@ def gain_map(
     for cell in cells[cells["style"] == "solid"].itertuples():
         solid[cell.i, cell.j] = cell.value
     reach = np.nanmax(np.abs(solid)) if np.isfinite(solid).any() else 1.0
-    fig, ax = plt.subplots(figsize=(max(6.0, 1.1 * len(columns) + 2.5), 0.42 * len(rows) + 2.2))
+    fig, ax = _pyplot().subplots(
+        figsize=(max(6.0, 1.1 * len(columns) + 2.5), 0.42 * len(rows) + 2.2)
+    )
     image = ax.imshow(
         np.ma.masked_invalid(solid), aspect="auto", cmap="RdBu", origin="lower",
         vmin=-reach, vmax=reach,
@@ -469,7 +486,7 @@ def gain_map(
         text = f"{cell.value:+.1f}" + (f"\n±{half:.1f}" if np.isfinite(half) else "")
         if cell.style == "thin":
             ax.add_patch(
-                Rectangle(
+                _pyplot().Rectangle(
                     (cell.j - 0.5, cell.i - 0.5), 1, 1, facecolor=THIN_FACE,
                     edgecolor=THIN_HATCH, hatch="///", linewidth=0,
                 )
@@ -509,7 +526,7 @@ def knock_lines(
     triangle, a falling one (knock below) a circle; a point without a crossing is left out,
     an interval end at ±inf is drawn at the plot's edge; points resting on fewer than
     ``thin`` positions are hollow."""
-    fig, ax = plt.subplots(figsize=(6.4, 4.6))
+    fig, ax = _pyplot().subplots(figsize=(6.4, 4.6))
     groups = [(None, table)] if hue is None else list(table.groupby(hue, sort=False))
     levels = list(dict.fromkeys(table[x].astype(str)))
     finite = np.concatenate(
@@ -571,7 +588,7 @@ def knock_fits(
     95% bootstrap band (``experiments.advice.knock_model``'s fit), the line's crossing of 0
     marked where it lies within the deadwoods shown."""
     panels = list(dict.fromkeys(fit[panel].astype(str)))
-    fig, axes = plt.subplots(
+    fig, axes = _pyplot().subplots(
         1, max(len(panels), 1), figsize=(2.6 * max(len(panels), 1) + 0.8, 3.4), sharey=True,
         squeeze=False,
     )  # fmt: skip
