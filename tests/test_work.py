@@ -10,7 +10,7 @@ from numba import njit
 
 from gin_sim.experiments.simulate import simulate_deals, simulate_matches
 from gin_sim.game.rules import load_rules
-from gin_sim.kernels.work import BLOCKS_PER_RUN, block_size, claim_nb, run_workers
+from gin_sim.kernels.work import BLOCKS_PER_RUN, block_size, claimed_nb, run_workers
 from gin_sim.players.strategies import load_strategy
 
 
@@ -18,12 +18,8 @@ from gin_sim.players.strategies import load_strategy
 def _claims(seen, counter, block):
     """A worker that counts in ``seen[i]`` the workers that played item ``i``."""
     n = seen.shape[0]
-    while True:
-        first = claim_nb(counter, block, n)
-        if first == n:
-            break
-        for i in range(first, min(n, first + block)):
-            seen[i] += 1
+    for i in claimed_nb(counter, block, n):
+        seen[i] += 1
 
 
 @pytest.mark.parametrize("n", [0, 1, 2, 7, 60, BLOCKS_PER_RUN * 3 + 5, 100_003])
@@ -45,14 +41,10 @@ def test_small_runs_claim_one_item_at_a_time():
 def _fails_at(bad, seen, counter, block):
     """A worker that raises at item ``bad`` and counts the items it played."""
     n = seen.shape[0]
-    while True:
-        first = claim_nb(counter, block, n)
-        if first == n:
-            break
-        for i in range(first, min(n, first + block)):
-            if i == bad:
-                raise ValueError("item failed")
-            seen[i] += 1
+    for i in claimed_nb(counter, block, n):
+        if i == bad:
+            raise ValueError("item failed")
+        seen[i] += 1
 
 
 def test_a_failing_worker_raises_and_no_item_is_played_twice():

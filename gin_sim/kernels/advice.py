@@ -55,7 +55,7 @@ from gin_sim.kernels.rng import (
     splitmix64_nb,
 )
 from gin_sim.kernels.search import forget_nb, sample_world_nb
-from gin_sim.kernels.work import claim_nb, run_workers
+from gin_sim.kernels.work import claimed_nb, run_workers
 
 _ONE = np.uint64(1)
 _S = PositionSlot
@@ -202,15 +202,11 @@ def sample_positions_nb(
     n = masks_out.shape[0]
     scratch = scratch_nb()
     work = _work_nb()
-    while True:
-        first = claim_nb(counter, block, n)
-        if first == n:
-            break
-        for i in range(first, min(n, first + block)):
-            kept_out[i] = sample_deal_nb(
-                seed, first_deal + i, rules, rates, strategies, undercut_table, equity,
-                scratch, work, masks_out[i], states_out[i], info_out[i],
-            )  # fmt: skip
+    for i in claimed_nb(counter, block, n):
+        kept_out[i] = sample_deal_nb(
+            seed, first_deal + i, rules, rates, strategies, undercut_table, equity,
+            scratch, work, masks_out[i], states_out[i], info_out[i],
+        )  # fmt: skip
 
 
 def sample_positions_parallel(
@@ -338,20 +334,16 @@ def evaluate_positions_nb(
     (kernels/work.py). A position's result depends only on it, its key and the settings:
     any threads, any order."""
     total = masks.shape[0]
-    while True:
-        first = claim_nb(counter, block, total)
-        if first == total:
-            break
-        for i in range(first, min(total, first + block)):
-            scratch = evaluation_scratch_nb()
-            for c in range(MAX_ACTIONS):
-                actions_out[i, c] = -1
-            n, baseline = evaluate_position_nb(
-                params, select, masks[i], states[i], rules, undercut_table, keys[i], scratch,
-                actions_out[i], sums_out[i], squares_out[i], gains_out[i], gain_squares_out[i],
-            )  # fmt: skip
-            meta_out[i, 0] = n
-            meta_out[i, 1] = baseline
+    for i in claimed_nb(counter, block, total):
+        scratch = evaluation_scratch_nb()
+        for c in range(MAX_ACTIONS):
+            actions_out[i, c] = -1
+        n, baseline = evaluate_position_nb(
+            params, select, masks[i], states[i], rules, undercut_table, keys[i], scratch,
+            actions_out[i], sums_out[i], squares_out[i], gains_out[i], gain_squares_out[i],
+        )  # fmt: skip
+        meta_out[i, 0] = n
+        meta_out[i, 1] = baseline
 
 
 def evaluate_positions_parallel(
@@ -401,30 +393,26 @@ def play_forced_nb(
     threads give the same values. ``equity``: the score-aware searchers' tables (a position from a
     deal has no score, so a search values it by the hand's points whatever it reads)."""
     total = masks.shape[0]
-    while True:
-        first = claim_nb(counter, block, total)
-        if first == total:
-            break
-        for i in range(first, min(total, first + block)):
-            streams, roll_masks, roll_state, chains, result, search = scratch_nb()
-            rng = np.zeros(1, np.uint64)
-            player = states[i, _S.PLAYER]
-            for r in range(values_out.shape[1]):
-                base = splitmix64_nb(keys[i] + np.uint64(r))
-                copy_position_nb(masks[i], states[i], roll_masks, roll_state)
-                rng[0] = base
-                shuffle_stock_nb(roll_state, rng)
-                streams[0] = splitmix64_nb(base ^ np.uint64(0x9E3779B97F4A7C15))
-                streams[1] = splitmix64_nb(base ^ np.uint64(0xBF58476D1CE4E5B9))
-                apply_nb(roll_masks, roll_state, rules, actions[i])
-                forget_nb(search)  # each continuation starts from the position alone
-                play_on_nb(
-                    roll_masks, roll_state, rules, strategies, undercut_table, equity, streams,
-                    search,
-                )  # fmt: skip
-                values_out[i, r] = np.float64(
-                    hand_value_nb(roll_masks, roll_state, rules, chains, result, player)
-                )
+    for i in claimed_nb(counter, block, total):
+        streams, roll_masks, roll_state, chains, result, search = scratch_nb()
+        rng = np.zeros(1, np.uint64)
+        player = states[i, _S.PLAYER]
+        for r in range(values_out.shape[1]):
+            base = splitmix64_nb(keys[i] + np.uint64(r))
+            copy_position_nb(masks[i], states[i], roll_masks, roll_state)
+            rng[0] = base
+            shuffle_stock_nb(roll_state, rng)
+            streams[0] = splitmix64_nb(base ^ np.uint64(0x9E3779B97F4A7C15))
+            streams[1] = splitmix64_nb(base ^ np.uint64(0xBF58476D1CE4E5B9))
+            apply_nb(roll_masks, roll_state, rules, actions[i])
+            forget_nb(search)  # each continuation starts from the position alone
+            play_on_nb(
+                roll_masks, roll_state, rules, strategies, undercut_table, equity, streams,
+                search,
+            )  # fmt: skip
+            values_out[i, r] = np.float64(
+                hand_value_nb(roll_masks, roll_state, rules, chains, result, player)
+            )
 
 
 def play_forced_parallel(

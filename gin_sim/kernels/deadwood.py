@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit
 
 from gin_sim.kernels.tables import N_RANKS, RUN_DEADWOOD, SAME_RANK, SUIT_MASK
-from gin_sim.kernels.work import claim_nb, run_workers
+from gin_sim.kernels.work import claimed_nb, run_workers
 
 # Module globals: numba freezes them into the machine code.
 _RUN_DEADWOOD = RUN_DEADWOOD
@@ -127,12 +127,8 @@ def min_deadwood_many_nb(hands, out, counter, block):
     """``out[i] = min_deadwood_nb(hands[i])`` for the blocks of ``i`` claimed from
     ``counter``; hands uint64[n], out int64[n]. One worker of ``min_deadwood_many_parallel``."""
     n = hands.shape[0]
-    while True:
-        first = claim_nb(counter, block, n)
-        if first == n:
-            break
-        for i in range(first, min(n, first + block)):
-            out[i] = min_deadwood_nb(hands[i])
+    for i in claimed_nb(counter, block, n):
+        out[i] = min_deadwood_nb(hands[i])
 
 
 def min_deadwood_many_parallel(hands, out):

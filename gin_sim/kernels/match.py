@@ -27,7 +27,7 @@ from gin_sim.kernels.rng import (
     splitmix64_nb,
 )
 from gin_sim.kernels.search import forget_nb
-from gin_sim.kernels.work import claim_nb, run_workers
+from gin_sim.kernels.work import claimed_nb, run_workers
 
 MATCH_DOMAIN = np.uint64(STREAM_DOMAINS["match"])
 MAX_HANDS = 10_000  # a guard against rule sets where hands can score 0 for ever
@@ -223,18 +223,14 @@ def play_matches_nb(
     scratch = scratch_nb()
     deck = np.empty(52, np.int8)
     state = np.empty(1, np.uint64)
-    while True:
-        first = claim_nb(counter, block, n)
-        if first == n:
-            break
-        for i in range(first, min(n, first + block)):
-            match = first_match + i
-            rows = hand_out[hand_offsets[i] : hand_offsets[i + 1]]
-            play_match_nb(
-                match_key_nb(seed, match), rules, strategies, undercut_table, equity, start,
-                deck, state, scratch, rows, record_hands, out[i],
-            )  # fmt: skip
-            out[i]["match"] = match
+    for i in claimed_nb(counter, block, n):
+        match = first_match + i
+        rows = hand_out[hand_offsets[i] : hand_offsets[i + 1]]
+        play_match_nb(
+            match_key_nb(seed, match), rules, strategies, undercut_table, equity, start,
+            deck, state, scratch, rows, record_hands, out[i],
+        )  # fmt: skip
+        out[i]["match"] = match
 
 
 def play_matches_parallel(

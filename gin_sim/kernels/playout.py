@@ -35,7 +35,7 @@ from gin_sim.kernels.search import (
     search_scratch_nb,
     showdown_update_nb,
 )
-from gin_sim.kernels.work import claim_nb, run_workers
+from gin_sim.kernels.work import claimed_nb, run_workers
 
 _BLOCK = 64  # the most deals a worker claims at a time (kernels/work.py)
 
@@ -118,18 +118,14 @@ def play_deals_nb(seed, first_deal, rules, strategies, undercut_table, out, coun
     streams = scratch[0]
     deck = np.empty(52, np.int8)
     deck_state = np.empty(1, np.uint64)
-    while True:
-        first = claim_nb(counter, block, n)
-        if first == n:
-            break
-        for i in range(first, min(n, first + block)):
-            deal = first_deal + i
-            shuffle_deck_nb(seed, deal, deck, deck_state)
-            streams[0] = player_key_nb(seed, deal, 0)
-            streams[1] = player_key_nb(seed, deal, 1)
-            forget_nb(scratch[5])  # deals are independent: no opponent panel remembers one
-            play_hand_nb(deck, deal % 2, rules, strategies, undercut_table, equity, scratch, out[i])
-            out[i]["deal"] = deal
+    for i in claimed_nb(counter, block, n):
+        deal = first_deal + i
+        shuffle_deck_nb(seed, deal, deck, deck_state)
+        streams[0] = player_key_nb(seed, deal, 0)
+        streams[1] = player_key_nb(seed, deal, 1)
+        forget_nb(scratch[5])  # deals are independent: no opponent panel remembers one
+        play_hand_nb(deck, deal % 2, rules, strategies, undercut_table, equity, scratch, out[i])
+        out[i]["deal"] = deal
 
 
 def play_deals_parallel(seed, first_deal, rules, strategies, undercut_table, out):

@@ -2,8 +2,8 @@
 
 A kernel that plays many independent items (deals, matches, positions) is a serial
 ``nogil`` kernel that takes a shared ``counter`` and a ``block`` size as its last two
-arguments and loops: claim the next block of items (``claim_nb``, an atomic add on the
-counter), play them, until none is left. ``run_workers`` runs one copy of it on each of
+arguments and loops over ``claimed_nb(counter, block, n)``: claim the next block of items
+(``claim_nb``, an atomic add on the counter), play them, until none is left. ``run_workers`` runs one copy of it on each of
 numba's threads (``numba.get_num_threads()``, which ``use_threads`` sets), as Python threads
 that release the GIL inside the kernel. Where items take very different times (a Hollywood
 match of search players takes from tens of milliseconds to seconds), a thread that finishes
@@ -67,6 +67,20 @@ def claim_nb(counter, block, n):
     """The first item of the next unclaimed block of ``block`` items, or ``n`` when all
     ``n`` items are claimed."""
     return min(_fetch_add(counter, np.int64(block)), n)
+
+
+# Not cached (cache=False): numba 0.6x cannot load a cached generator (KeyError at the second
+# start). The workers that iterate over it are cached, its code inside theirs.
+@njit(nogil=True)
+def claimed_nb(counter, block, n):
+    """The items ``0 .. n - 1`` that this worker claims, a block at a time, from the shared
+    ``counter`` (``for i in claimed_nb(counter, block, n):`` is a worker's loop)."""
+    while True:
+        first = claim_nb(counter, block, n)
+        if first == n:
+            return
+        for i in range(first, min(n, first + block)):  # noqa: UP028 (numba has no yield from)
+            yield i
 
 
 def block_size(n: int, largest: int) -> int:
