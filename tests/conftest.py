@@ -27,7 +27,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def _compile_kernels_once() -> None:
     """Before pytest-xdist starts its workers: on a fresh clone numba's cache is empty and
-    every worker would compile every kernel for itself (the same 250 or so CPU seconds
+    every worker would compile every kernel for itself (the same 190 or so CPU seconds
     each), and the first test of a worker to reach a kernel would bear its compile (over
     a minute). Compiled once here, in two processes (gin_sim.reports.warmup), the workers
     load them from the cache. Skipped when the cache holds them, or GIN_SIM_WARMUP=0."""

@@ -1,10 +1,10 @@
 """Compile numba's kernels ahead of their first call, in processes of their own.
 
 Why: numba compiles a kernel at its first call, on one core, and stores it in its on-disk
-cache; a fresh clone's cache is empty. The default report set then spends about 230 CPU
-seconds compiling, one kernel after another, while the second core waits (measured on a
-fresh clone: 116 s for the hand kernel, 34 s more for the match kernel, about 47 s for the
-advice kernels and 24 s for equity's). Started at the beginning of a job, a warm-up process
+cache; a fresh clone's cache is empty. The default report set then spends about 190 CPU
+seconds compiling, one kernel after another, while the second core waits (measured from an
+empty cache on 2026-12-02, groups in this order: 87 s for the hand kernel, 14 s more for the
+match kernel, 29 s for the advice kernels and 58 s for equity's). Started at the beginning of a job, a warm-up process
 compiles the kernels the job reaches later into the cache while this process compiles the
 first ones; when the job reaches them, they load from the cache. The test suite warms every
 kernel once, in two processes, before its workers start (tests/conftest.py), instead of each
