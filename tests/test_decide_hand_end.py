@@ -47,7 +47,7 @@ def _pair(style: str, seat: int) -> tuple[Strategy, Strategy]:
     ("style", "rule_set", "match", "seat"),
     [(style, ("standard", "hollywood")[i % 2], i, i % 2) for i, style in enumerate(STYLES)],
 )
-@pytest.mark.first_case
+@pytest.mark.full
 def test_a_simulated_match_replays_through_decider_and_memory(style, rule_set, match, seat):
     rules = load_rules(rule_set)
     mk, hands = simulated_match(rules, _pair(style, seat), match, seat)

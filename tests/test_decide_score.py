@@ -80,7 +80,7 @@ def test_closing_distance_decides_as_played_and_only_near_the_target(game_format
     ("game_format", "text", "value"),
     [("game", "80:85", "game"), ("hollywood", "80:85,20:40", "match")],
 )
-@pytest.mark.first_case
+@pytest.mark.full
 def test_a_score_aware_search_with_a_score_equals_the_references_figures(game_format, text, value):
     """A searcher valuing its game or match equity, at seat 1 of hands from a score:
     ``decide`` returns the reference's action and exactly its means and gains; the same

@@ -53,6 +53,7 @@ def _net_per_deck(hands: pd.DataFrame) -> pd.Series:
     return pd.Series(sign * hands["points"].to_numpy()).groupby(hands["deal"].to_numpy()).sum()
 
 
+@pytest.mark.full
 def test_every_trial_scores_what_direct_play_gives_on_the_tuning_decks(tmp_path):
     rules, basic, simple = load_rules("hollywood"), load_strategy("basic"), load_strategy("simple")
     deals, seed, blocks = 3_000, 4, 4
