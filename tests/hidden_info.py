@@ -67,6 +67,9 @@ class Hidden:
     last_take: int  # the card of the last take (-1: none yet)
     last_take_hidden: bool  # it is the opponent's draw from the stock, unseen by the player
     pile_top: int  # -1: the pile is empty
+    # Other cards the last stock draw may have been: at a showdown, every card of the
+    # knocker's shown hand not known to have come from the pile (``hidden_of_showdown``).
+    could_draw: int = 0
 
 
 def _unseen(hidden: Hidden) -> tuple[int, ...]:
@@ -116,6 +119,7 @@ def vary(hidden: Hidden, rng: np.random.Generator) -> Hidden:
     last_take = hidden.last_take
     if hidden.last_take_hidden and last_take >= 0:
         could = [*_cards(opponent_hand & ~hidden.opponent_shown), hidden.pile_top]
+        could += [c for c in _cards(hidden.could_draw) if c not in could]
         last_take = int(rng.choice([c for c in could if c != last_take] or [last_take]))
     return replace(hidden, deck=tuple(deck), opponent_hand=opponent_hand, last_take=last_take)
 
@@ -148,6 +152,41 @@ def position_with(
     return masks, state
 
 
+def hidden_of_showdown(masks: np.ndarray, state: np.ndarray) -> Hidden:
+    """The hidden fields of a kernel position at the end of a hand that a knock, gin or big
+    gin ended (R12 to R14), for the knocker's opponent: the knocker's cards are shown
+    (none of them is unseen), but not which of them it drew from the stock at its knocking
+    turn (any of its cards, its knock discard included, but those it took from the pile
+    and still holds); the deck's order is hidden as before."""
+    S, M = PositionSlot, PositionMask
+    knocker = int(state[S.KNOCKER])
+    shown = int(masks[M.HAND + knocker])
+    discard = -1
+    if not state[S.BIG_GIN]:  # its knock discard lies on the pile
+        discard = int(state[S.PILE + state[S.PILE_SIZE] - 1])
+    whole = shown | (1 << discard if discard >= 0 else 0)
+    return Hidden(
+        deck=tuple(int(c) for c in state[S.DECK : S.DECK + 52]),
+        stock_pos=int(state[S.STOCK_POS]),
+        opponent_hand=shown,
+        opponent_shown=shown,
+        last_take=int(state[S.TAKEN_CARD]),
+        last_take_hidden=not state[S.FROM_PILE],
+        pile_top=discard,
+        could_draw=whole & ~int(masks[M.TAKEN + knocker]),
+    )
+
+
+def showdown_with(
+    masks: np.ndarray, state: np.ndarray, hidden: Hidden
+) -> tuple[np.ndarray, np.ndarray]:
+    """A copy of the showdown position with ``hidden`` in its hidden fields."""
+    state = state.copy()
+    state[PositionSlot.DECK : PositionSlot.DECK + 52] = hidden.deck
+    state[PositionSlot.TAKEN_CARD] = hidden.last_take
+    return masks.copy(), state
+
+
 class Access(NamedTuple):
     """How the probe reads and writes a kind of position's hidden fields."""
 
@@ -159,6 +198,20 @@ class Access(NamedTuple):
 KERNEL = Access(
     lambda position: hidden_of_position(position[0], position[1]),
     lambda position, hidden: (*position_with(position[0], position[1], hidden), *position[2:]),
+)
+
+
+# A showdown position is a tuple (masks, state, *anything the update also takes); the
+# opponent's unseen cards are not a field there (its cards are shown).
+SHOWDOWN = Access(
+    lambda position: hidden_of_showdown(position[0], position[1]),
+    lambda position, hidden: (*showdown_with(position[0], position[1], hidden), *position[2:]),
+)
+SHOWDOWN_FIELDS = (
+    "the stock's order",
+    "the deal",
+    "the cards drawn from the stock",
+    "the opponent's last stock draw",
 )
 
 
@@ -239,6 +292,7 @@ def probe(
     least_varied: int = 20,
     least_caught: int = 10,
     compare: Callable[[Any, Any], bool] = same,
+    fields: Sequence[str] = tuple(HIDDEN_FIELDS),
 ) -> Probed:
     """Assert that ``decision(position, 0)`` is the same at every position and at its twin
     with every hidden field varied, that each field was varied at ``least_varied``
@@ -257,13 +311,14 @@ def probe(
             f"position {i}: a field hidden from the player changed the answer"
         )
         answers.append(answer)
+    checked = {name: HIDDEN_FIELDS[name] for name in fields}
     varied = {
         name: sum(read(h) != read(c) for h, c in zip(hidden, changed, strict=True))
-        for name, read in HIDDEN_FIELDS.items()
+        for name, read in checked.items()
     }
     assert min(varied.values()) >= least_varied, f"fields varied too rarely: {varied}"
-    caught = dict.fromkeys(HIDDEN_FIELDS, 0)
-    for name, read in HIDDEN_FIELDS.items():
+    caught = dict.fromkeys(checked, 0)
+    for name, read in checked.items():
         for position, other, h, c in zip(positions, others, hidden, changed, strict=True):
             if caught[name] == least_caught:
                 break

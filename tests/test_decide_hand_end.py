@@ -36,22 +36,33 @@ from gin_sim.reference.views import view_from_situation
 
 ADAPTIVE = load_strategy("mc-adaptive")
 STYLES = ADAPTIVE.opponent_panel  # every style of its panel, random included
+# panel_knock_turn (issue 26): the showdown reads the knocking turn too
+KNOCK_TURN = replace(ADAPTIVE, panel_knock_turn=True, name="mc-adaptive-knock-turn")
 
 
-def _pair(style: str, seat: int) -> tuple[Strategy, Strategy]:
-    pair = [load_strategy(style), ADAPTIVE]
+def _pair(style: str, seat: int, adaptive: Strategy = ADAPTIVE) -> tuple[Strategy, Strategy]:
+    pair = [load_strategy(style), adaptive]
     return (pair[1], pair[0]) if seat == 0 else (pair[0], pair[1])
 
 
 @pytest.mark.parametrize(
-    ("style", "rule_set", "match", "seat"),
-    [(style, ("standard", "hollywood")[i % 2], i, i % 2) for i, style in enumerate(STYLES)],
+    ("style", "rule_set", "match", "seat", "adaptive"),
+    [
+        *[
+            (style, ("standard", "hollywood")[i % 2], i, i % 2, ADAPTIVE)
+            for i, style in enumerate(STYLES)
+        ],
+        ("gin-hunter-strong", "standard", 3, 1, KNOCK_TURN),
+        ("gin-hunter-pairs", "hollywood", 4, 0, KNOCK_TURN),
+    ],
 )
 @pytest.mark.full
-def test_a_simulated_match_replays_through_decider_and_memory(style, rule_set, match, seat):
+def test_a_simulated_match_replays_through_decider_and_memory(
+    style, rule_set, match, seat, adaptive
+):
     rules = load_rules(rule_set)
-    mk, hands = simulated_match(rules, _pair(style, seat), match, seat)
-    decider = Decider(ADAPTIVE, rules)
+    mk, hands = simulated_match(rules, _pair(style, seat, adaptive), match, seat)
+    decider = Decider(adaptive, rules)
     memory = decider.memory()
     forgetful = decider.memory()  # no hand ends reported: within hands only
     searched = ended_by_knock = forgetful_differs = 0

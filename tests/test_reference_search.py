@@ -857,3 +857,61 @@ def test_panels_kept_across_a_matchs_hands_play_the_kernels_matches():
         played[searcher.panel_memory] = kernel_hands
     assert len(played["match"]) > 6
     assert not np.array_equal(played["match"], played["hand"])
+
+
+@pytest.mark.parametrize(
+    ("rule_set", "overrides", "opponent", "match", "pile_taken"),
+    [
+        ("standard", ["game_target=40"], "gin-hunter", 0, False),
+        ("hollywood", ["game_target=40", "big_gin_bonus=31"], "gin-hunter-pairs", 0, False),
+        ("standard", ["game_target=40", "may_discard_drawn_upcard=true"], "simple", 0, True),
+    ],
+)
+def test_the_knocking_turn_read_at_the_showdown_gives_the_references_posteriors(
+    monkeypatch, rule_set, overrides, opponent, match, pile_taken
+):
+    """``panel_knock_turn`` (issue 26): at the opponent's showdown the posterior also reads
+    its knocking turn (its take, and whether it would have knocked the turn before, over
+    the cards it may have drawn). Kernel against reference over whole Hollywood matches
+    with the posterior kept from hand to hand: after every hand the posteriors are equal,
+    exactly; both ways of taking (the pile, the stock) and the turn before were read; and
+    the reading moves the posterior (the same matches without it end elsewhere)."""
+    from simulated_hands import SEED as MATCH_SEED
+    from simulated_hands import simulated_match
+
+    rules = load_rules(rule_set, overrides)
+    searcher = mc(
+        "mc-fast", samples=2, infer=True, opponent_panel=(*PANEL, "gin-hunter-strong"),
+        panel_memory="match", panel_knock_turn=True, name="mcf-knock-turn",
+    )  # fmt: skip
+    read = []
+    likelihoods = reference_search.OpponentPanel.knock_turn_likelihoods
+
+    def recorded(panel, view, discard, knocker_taken):
+        read.append((view.taken_from_pile is not None, panel.evidence is not None))
+        return likelihoods(panel, view, discard, knocker_taken)
+
+    monkeypatch.setattr(reference_search.OpponentPanel, "knock_turn_likelihoods", recorded)
+    starts = []
+    new_hand = reference_search.OpponentPanel.new_hand
+
+    def remembered(panel):
+        starts.append((panel, list(panel.posterior)))
+        new_hand(panel)
+
+    monkeypatch.setattr(reference_search.OpponentPanel, "new_hand", remembered)
+    seat = 1
+    pair = (load_strategy(opponent), searcher)
+    without = (load_strategy(opponent), replace(searcher, panel_knock_turn=False))
+    _, kernel_hands = simulated_match(rules, pair, match, seat)
+    _, plain_hands = simulated_match(rules, without, match, seat)
+    play_match_reference(MATCH_SEED, match, rules, pair)
+    kept = starts[0][0]  # the panel made first is the one kept across the hands
+    after = [posterior for panel, posterior in starts if panel is kept][2:]
+    after.append(kept.posterior)
+    assert [h.posterior for h in kernel_hands] == after
+    assert len(kernel_hands) >= 4
+    assert kernel_hands[-1].posterior != plain_hands[-1].posterior
+    assert False in {took for took, _ in read}  # a knock after a stock draw
+    assert (True in {took for took, _ in read}) == pile_taken  # one after a pile take
+    assert any(last for _, last in read)  # with the turn before read

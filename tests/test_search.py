@@ -10,10 +10,12 @@ reads any one of those fields is caught.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numba
 import numpy as np
 import pytest
-from hidden_info import decision_positions, probe, same
+from hidden_info import SHOWDOWN, SHOWDOWN_FIELDS, decision_positions, probe, same
 from typer.testing import CliRunner
 
 from gin_sim.experiments.simulate import (
@@ -27,9 +29,17 @@ from gin_sim.game.config import ConfigError
 from gin_sim.game.rules import load_rules
 from gin_sim.interfaces.cli import app
 from gin_sim.kernels.enums import MAX_PANEL, Phase, PositionSlot
-from gin_sim.kernels.playout import scratch_nb
+from gin_sim.kernels.playout import decide_nb, scratch_nb
 from gin_sim.kernels.position import apply_nb, deal_nb, family_action_nb, set_score_nb
-from gin_sim.kernels.search import MEMORY_DISCARD, MEMORY_TURN, search_nb, search_scratch_nb
+from gin_sim.kernels.search import (
+    MEMORY_DISCARD,
+    MEMORY_TURN,
+    forget_nb,
+    new_hand_nb,
+    search_nb,
+    search_scratch_nb,
+    showdown_update_nb,
+)
 from gin_sim.players.search_value import NO_TABLES, equity_tables
 from gin_sim.players.strategies import load_strategy, strategies_to_kernel
 
@@ -346,6 +356,90 @@ def test_hidden_fields_never_change_the_opponent_panels_posterior(rules, setting
     probed = probe(turn, positions, seed=7, least_varied=10)
     moved = sum(not np.allclose(answer[6][:5], 0.2) for answer in probed.answers)
     assert len(positions) > 30 and moved > 0.9 * len(positions), (len(positions), moved)
+
+
+def _opponent_showdowns(rules, searcher, opponents, n_deals, seed):
+    """Hands of a panel searcher (seat 0) against ``opponents`` in turn, from random decks
+    and dealers, that the opponent ended by a knock, gin or big gin: (masks, state, the
+    seats' strategies, the searcher's memory row before the showdown's update)."""
+    table, rules_vector = load_undercut_table(), rules.to_kernel()
+    rng = np.random.default_rng(seed)
+    found = []
+    for deal in range(n_deals):
+        opponent = load_strategy(opponents[deal % len(opponents)])
+        strategies = strategies_to_kernel((searcher, opponent), rules)
+        streams, masks, state, _, _, search = scratch_nb()
+        streams[:] = rng.integers(1, 2**62, 2, dtype=np.uint64)
+        forget_nb(search)
+        deck = rng.permutation(52).astype(np.int8)
+        deal_nb(deck, int(rng.integers(2)), rules_vector, masks, state)
+        new_hand_nb(search, strategies)
+        with np.errstate(over="ignore"):
+            while state[PositionSlot.PHASE] != Phase.OVER:
+                action = decide_nb(
+                    masks, state, rules_vector, strategies, table, NO_TABLES, streams, search
+                )
+                apply_nb(masks, state, rules_vector, action)
+        if state[PositionSlot.KNOCKER] == 1:
+            found.append((masks.copy(), state.copy(), strategies, search[17][0].copy()))
+    return found
+
+
+def _showdown_posterior(position, leak, rules):
+    """The searcher's posterior after the showdown's update (and ``leak``: a peeking
+    variant's answer depends on the field it reads; the update draws no random number)."""
+    masks, state, strategies, row = position
+    search = search_scratch_nb()
+    search[17][0] = row
+    with np.errstate(over="ignore"):
+        showdown_update_nb(
+            masks, state, rules.to_kernel(), strategies, load_undercut_table(), search
+        )
+    return search[17][0, :MAX_PANEL].copy(), leak
+
+
+def test_hidden_fields_never_change_the_knocking_turns_reading():
+    """``panel_knock_turn`` (issue 26): the showdown's update reads the knocker's shown
+    cards, its take, the pile in order and the searcher's memory, never which of its cards
+    it drew from the stock at its knocking turn (nor the deck's order): the probe of
+    tests/hidden_info.py at the hands' ends (the knocker's cards shown, so only those fields
+    vary), with its peeking variants caught; and the reading moves the posterior at most
+    of those ends (the same ends without it)."""
+    searcher = tiny("mc", "infer=true", PANEL, "panel_knock_turn=true", "panel_memory=match")
+    plain = replace(searcher, panel_knock_turn=False)
+    positions = _opponent_showdowns(
+        STANDARD, searcher, ("gin-hunter", "gin-hunter-pairs", "simple"), 90, seed=17
+    )
+    probed = probe(
+        lambda position, leak: _showdown_posterior(position, leak, STANDARD),
+        positions, seed=5, access=SHOWDOWN, least_varied=10, least_caught=5,
+        fields=SHOWDOWN_FIELDS,
+    )  # fmt: skip
+    moved = 0
+    for position, (posterior, _) in zip(positions, probed.answers, strict=True):
+        masks, state, strategies, row = position
+        without = strategies.copy()
+        without[0] = plain.to_kernel(STANDARD)
+        before, _ = _showdown_posterior((masks, state, without, row), 0, STANDARD)
+        moved += not np.array_equal(before, posterior)
+    assert len(positions) > 20 and moved > 0.5 * len(positions), (len(positions), moved)
+
+
+def test_the_probe_catches_a_showdown_update_that_reads_the_knockers_stock_draw():
+    """The control of the test above: an update that takes the knocker's stock draw at
+    its knocking turn for a public take (the position's TAKEN_CARD read as if from the
+    pile) changes with the hidden draw, and the probe says so."""
+    searcher = tiny("mc", "infer=true", PANEL, "panel_knock_turn=true", "panel_memory=match")
+    positions = _opponent_showdowns(STANDARD, searcher, ("gin-hunter", "simple"), 40, seed=19)
+
+    def peeking(position, leak):
+        masks, state, strategies, row = position
+        state = state.copy()
+        state[PositionSlot.FROM_PILE] = 1
+        return _showdown_posterior((masks, state, strategies, row), leak, STANDARD)
+
+    with pytest.raises(AssertionError, match="a field hidden from the player changed"):
+        probe(peeking, positions, seed=5, access=SHOWDOWN, least_varied=5, fields=SHOWDOWN_FIELDS)
 
 
 def test_panel_worlds_change_the_searches_of_an_answered_turn():

@@ -80,13 +80,15 @@ class StrategyParamT(NamedTuple):
     MC_PANEL: int = 117  # MAX_PANEL family (or random) vectors of FAMILY_PARAMS slots each
     # 1: with infer, each world's opponent hand is built by that world's panel model
     MC_PANEL_INFER: int = 381  # after the MAX_PANEL vectors (asserted below)
+    # 1: at the opponent's showdown, read its knocking turn's take and the turn before it
+    MC_PANEL_KNOCK_TURN: int = 382
 
 
 StrategyParam = StrategyParamT()
 # The slots a family decision reads: KIND to the pair weight.
 FAMILY_PARAMS = StrategyParam.PAIR_WEIGHT + 1
 MAX_PANEL = 8  # opponent models a search player may weigh
-N_STRATEGY_PARAMS = StrategyParam.MC_PANEL_INFER + 1
+N_STRATEGY_PARAMS = StrategyParam.MC_PANEL_KNOCK_TURN + 1
 assert StrategyParam.MC_PANEL_INFER == StrategyParam.MC_PANEL + MAX_PANEL * FAMILY_PARAMS
 # The slots follow one another: each vector block is FAMILY_PARAMS long.
 assert StrategyParam.MC_SAMPLES == FAMILY_PARAMS

@@ -725,6 +725,78 @@ def showdown_update_nb(masks, state, rules, strategies, undercut_table, search):
             rules, undercut_table, idle, watcher,
         )  # fmt: skip
     bayes_nb(memory[watcher], likes, panel)
+    if params[StrategyParam.MC_PANEL_KNOCK_TURN] != 0.0:
+        knock_turn_update_nb(
+            params, panel, whole, discard, pile, masks, state, rules, undercut_table, idle,
+            watcher, memory[watcher], likes,
+        )  # fmt: skip
+
+
+@njit(cache=True, _nrt=False)
+def knock_turn_update_nb(params, panel, whole, discard, pile, masks, state, rules,
+                         undercut_table, idle, watcher, row, likes):  # fmt: skip
+    """``panel_knock_turn``: the opponent's knocking turn, read from its 11 cards ``whole``
+    shown at the showdown (``discard`` its knock card, -1 after big gin; ``pile`` the
+    pile's cards after its take, without ``discard``). Its hand at that turn's take was
+    ``whole`` less the card ``c`` it took: the pile's top if it took it (public), else one
+    of its cards not known to have come from the pile, each alike. Given ``c``, each model's
+    likelihood is that of the take (a family model: PANEL_EPSILON if it would have done the
+    other, ``takes_top_nb`` on the top it took or declined; ``random``: 1/2) times, if the
+    opponent's turn before was read at the watcher's last draw (the EVIDENCE_ slots of its
+    memory ``row``), that of its not knocking then with ``whole`` less ``c``
+    (``last_turn_likelihood_nb``: it has not drawn since but ``c``). The mean over the
+    possible ``c`` multiplies the posterior (Bayes' rule, normalized). docs/strategies.md,
+    "Opponent panel", **The knocking turn**."""
+    knocker = 1 - watcher
+    from_pile = state[_S.FROM_PILE] != 0
+    if from_pile:
+        top = state[_S.TAKEN_CARD]
+        before_pile = pile | _bit(top)  # the pile then held the card it took
+        possible = _bit(top)
+    else:  # the top it declined lies under its knock discard (after big gin: on top)
+        size = state[_S.PILE_SIZE] - (0 if discard < 0 else 1)
+        top = state[_S.PILE + size - 1] if size > 0 else -1
+        before_pile = pile
+        # The stock card it drew: any of its cards but those it took from the pile (the
+        # knock discard always counted, as the pile-taken cards it still holds are known).
+        taken = masks[_M.TAKEN + knocker]
+        if discard >= 0:
+            taken &= ~_bit(discard)
+        possible = whole & ~taken
+    read_last = row[MEMORY_KNOWN] != 0.0 and row[EVIDENCE_TURN] == state[_S.TURNS_BY + watcher]
+    stock_then = 52 - state[_S.STOCK_POS] + (0 if from_pile else 1)
+    to_close = points_to_close_nb(state, rules, knocker)
+    for m in range(panel):
+        likes[m] = 0.0
+    n = 0
+    rest = possible
+    while rest:
+        c = lowest_card_nb(rest)
+        rest &= rest - _ONE
+        before = whole & ~_bit(c)
+        n += 1
+        for m in range(panel):
+            base = StrategyParam.MC_PANEL + m * FAMILY_PARAMS
+            model = params[base : base + FAMILY_PARAMS]
+            like = 1.0
+            if top >= 0:
+                if model[StrategyParam.KIND] == StrategyKind.RANDOM:
+                    like = 0.5  # a coin for the take, either way
+                elif takes_top_nb(
+                    model, before, top, before_pile, masks[_M.TAKEN + watcher], stock_then,
+                    idle, knocker,
+                ) != from_pile:  # fmt: skip
+                    like = PANEL_EPSILON
+            if read_last:
+                like *= last_turn_likelihood_nb(
+                    model, before, row, rules, undercut_table, idle, knocker, to_close
+                )
+            likes[m] += like
+    if n == 0:
+        return
+    for m in range(panel):
+        likes[m] /= n
+    bayes_nb(row, likes, panel)
 
 
 @njit(cache=True, _nrt=False)

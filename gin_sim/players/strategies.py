@@ -98,6 +98,7 @@ SEARCH_KEYS = (
     "panel_memory",
     "panel_worlds",
     "panel_infer",
+    "panel_knock_turn",
 )
 KIND_KEYS = {"family": FAMILY_KEYS, "mc": SEARCH_KEYS, "random": ()}
 MAX_CLOSING_DISTANCE = 100_000  # points to a game's target (the largest target a rule set allows)
@@ -145,6 +146,9 @@ class Strategy:
     panel_worlds: bool = False
     # With infer: build each world's opponent hand by that world's model (random: no build).
     panel_infer: bool = False
+    # At the opponent's showdown, read its knocking turn: its take, and (the card it drew
+    # known, or each card it may have drawn) whether it would have knocked the turn before.
+    panel_knock_turn: bool = False
     adapt: tuple[Adaptation, ...] = ()
 
     def __post_init__(self) -> None:
@@ -227,7 +231,13 @@ class Strategy:
                 f"panel_memory = {shown(self.panel_memory)} in {where}: allowed {', '.join(PANEL_MEMORIES)}"
             )
         if not panel:
-            for key in ("panel_prior", "panel_memory", "panel_worlds", "panel_infer"):
+            for key in (
+                "panel_prior",
+                "panel_memory",
+                "panel_worlds",
+                "panel_infer",
+                "panel_knock_turn",
+            ):
                 if getattr(self, key) != _DEFAULTS[key]:
                     raise ConfigError(
                         f"{key} in {where} does nothing without opponent_panel: give the panel or drop {key}"
@@ -366,6 +376,8 @@ class Strategy:
             del document["panel_worlds"]
         if not self.panel_infer:  # likewise
             del document["panel_infer"]
+        if not self.panel_knock_turn:  # likewise
+            del document["panel_knock_turn"]
         if not self.opponent_panel:
             del document["opponent_panel"], document["panel_prior"], document["panel_memory"]
         else:
@@ -420,6 +432,7 @@ class Strategy:
             v[StrategyParam.MC_PANEL_MEMORY] = PANEL_MEMORIES[self.panel_memory]
             v[StrategyParam.MC_PANEL_WORLDS] = float(self.panel_worlds)
             v[StrategyParam.MC_PANEL_INFER] = float(self.panel_infer)
+            v[StrategyParam.MC_PANEL_KNOCK_TURN] = float(self.panel_knock_turn)
             for i, name in enumerate(self.opponent_panel):
                 v[StrategyParam.MC_PANEL_PRIOR + i] = (
                     self.panel_prior[i] if self.panel_prior else 1.0

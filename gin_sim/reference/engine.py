@@ -567,7 +567,7 @@ class _Searching(Protocol):
 
     def decide(self, situation: Situation) -> tuple[Action, Any]: ...
 
-    def saw_showdown(self, view: View, discard: int | None) -> None: ...
+    def saw_showdown(self, view: View, discard: int | None, knocker_taken: int) -> None: ...
 
     def saw_own_knock(self, hand: int, own_turns: int) -> None: ...
 
@@ -1010,7 +1010,9 @@ class Hand:
         if searching and knocks:
             # The knocker's cards are shown (its knock discard face up): a searcher's
             # opponent panel reads the knock from the knocker's view at this decision.
-            watcher.saw_showdown(self.view(), None if action == BIG_GIN else action.card)
+            watcher.saw_showdown(
+                self.view(), None if action == BIG_GIN else action.card, table.taken[player]
+            )
         knocker = self.players[player] if self.players else None
         if knocks and knocker is not None and not isinstance(knocker, _Family | _Random):
             # A searcher's own knock shows the opponent's cards: its panel reads whether

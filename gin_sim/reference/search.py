@@ -22,7 +22,7 @@ import functools
 import itertools
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from gin_sim.game.cards import format_card
@@ -36,6 +36,7 @@ from gin_sim.reference.engine import (
     BIG_GIN,
     DISCARD,
     DRAW,
+    NO_CARD,
     OFFER,
     SEARCH_PLAYER,
     Action,
@@ -459,8 +460,11 @@ class OpponentPanel:
     last read (docs/strategies.md, "Opponent panel"). A new hand starts from the prior (a
     new ``Searcher``) unless the panel is kept across hands."""
 
-    def __init__(self, models: Sequence[Strategy], prior: Sequence[float]) -> None:
+    def __init__(
+        self, models: Sequence[Strategy], prior: Sequence[float], knock_turn: bool = False
+    ) -> None:
         self.models = list(models)
+        self.knock_turn = knock_turn  # panel_knock_turn: read the knocking turn too
         weights = list(prior) if prior else [1.0] * len(self.models)
         total = 0.0
         for weight in weights:
@@ -497,10 +501,61 @@ class OpponentPanel:
                 likes[m] += turn_likelihood(model, evidence, opp_hand)
         self._multiply([like / EVIDENCE_WORLDS for like in likes])
 
-    def showdown(self, view: View, discard: int | None) -> None:
+    def showdown(self, view: View, discard: int | None, knocker_taken: int = 0) -> None:
         """Bayes' rule on the knock (``discard``; None: big gin) that ended the hand, from
-        the knocker's ``view`` at that decision: every card of it is public then."""
+        the knocker's ``view`` at that decision: every card of it is public then. With
+        ``knock_turn``, then on its knocking turn (``knock_turn_likelihoods``; the cards it
+        took from the pile and holds, ``knocker_taken``, are public)."""
         self._multiply([knock_likelihood(model, view, discard) for model in self.models])
+        if self.knock_turn:
+            self._multiply(self.knock_turn_likelihoods(view, discard, knocker_taken))
+
+    def knock_turn_likelihoods(
+        self, view: View, discard: int | None, knocker_taken: int
+    ) -> list[float]:
+        """Each model's likelihood of the opponent's knocking turn, from its 11 cards shown
+        (``view``, its view at the knock): its hand at the take was them less the card
+        ``c`` it took, the pile's top if it took it, else any of its cards not known to come
+        from the pile (the knock's discard always counted), each alike. Given ``c``: the
+        take (a family model PANEL_EPSILON if it would have done the other; ``random``
+        1/2), times, if its turn before was read at the searcher's last draw, its not
+        knocking then (``last_turn_likelihood``); the mean over the possible ``c``."""
+        from_pile = view.taken_from_pile is not None
+        if view.taken_from_pile is not None:
+            top = view.taken_from_pile
+            pile_then = view.pile | 1 << top  # the pile then held the card it took
+            possible = 1 << top
+        else:  # the top it declined is the top at its knock (its discard not yet on it)
+            top = view.top
+            pile_then = view.pile
+            taken = knocker_taken & ~(1 << discard) if discard is not None else knocker_taken
+            possible = view.hand & ~taken
+        evidence = self.evidence
+        read_last = evidence is not None and evidence.turn == view.opp_turns
+        stock_then = view.stock_left + (0 if from_pile else 1)
+        likes = [0.0] * len(self.models)
+        n = 0
+        for c in _cards(possible):
+            before = view.hand & ~(1 << c)
+            at_take = replace(
+                view, hand=before, pile=pile_then, top=top, stock_left=stock_then,
+                taken_from_pile=None,
+            )  # fmt: skip
+            n += 1
+            for m, model in enumerate(self.models):
+                like = 1.0
+                if top != NO_CARD:
+                    if model.kind == "random":
+                        like = 0.5  # a coin for the take, either way
+                    elif family_takes(model, at_take) != from_pile:
+                        like = PANEL_EPSILON
+                if read_last:
+                    assert evidence is not None
+                    like *= last_turn_likelihood(model, evidence, before)
+                likes[m] += like
+        if n == 0:
+            return [1.0] * len(self.models)
+        return [like / n for like in likes]
 
     def own_knock(self, hand: int, own_turns: int) -> None:
         """The searcher knocked at its discard decision with ``own_turns`` turns: the
@@ -805,13 +860,16 @@ class Searcher:
         self.panel = None
         if strategy.opponent_panel:
             models = [_policy(name, rules) for name in strategy.opponent_panel]
-            self.panel = OpponentPanel(models, strategy.panel_prior)
+            self.panel = OpponentPanel(
+                models, strategy.panel_prior, knock_turn=strategy.panel_knock_turn
+            )
 
-    def saw_showdown(self, view: View, discard: int | None) -> None:
+    def saw_showdown(self, view: View, discard: int | None, knocker_taken: int = 0) -> None:
         """The opponent ended the hand by a knock with ``discard`` (None: big gin), from
-        ``view``, its view at that decision, shown at the showdown."""
+        ``view``, its view at that decision, shown at the showdown; ``knocker_taken``: the
+        cards it took from the pile and holds (public)."""
         if self.panel is not None:
-            self.panel.showdown(view, discard)
+            self.panel.showdown(view, discard, knocker_taken)
 
     def saw_own_knock(self, hand: int, own_turns: int) -> None:
         """It knocked (or declared big gin) at its discard decision with ``own_turns``
