@@ -867,6 +867,7 @@ def test_panels_kept_across_a_matchs_hands_play_the_kernels_matches():
         ("standard", ["game_target=40", "may_discard_drawn_upcard=true"], "simple", 0, True),
     ],
 )
+@pytest.mark.first_case
 def test_the_knocking_turn_read_at_the_showdown_gives_the_references_posteriors(
     monkeypatch, rule_set, overrides, opponent, match, pile_taken
 ):
