@@ -165,6 +165,8 @@ def test_a_tournament_is_one_duplicate_run_per_pairing_rule_set_and_kind(tmp_pat
     configs = run_configs(tournament)
     assert len(configs) == 2 * 3 * 2 == tournament_runs(2, 3, 40)
     assert tournament_runs(2, 3, 0) == 6 and tournament_runs(1, 4, 1) == 12
+    # a count (a progress bar's total): a whole number, not a float that equals one
+    assert all(type(tournament_runs(r, p, m)) is int for r, p, m in ((2, 3, 0), (1, 4, 1)))
     for (rules, a, b, kind), config in configs.items():
         assert config.kind == kind and config.rules.name == rules
         assert [p.name for p in config.players] == [PLAYERS[a], PLAYERS[b]]
