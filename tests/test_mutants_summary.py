@@ -400,3 +400,60 @@ def test_margin_quantiles_and_match_length_by_hand():
         == document["length"]["drawn or scoreless hands per match"]
     )
     assert document["length"]["drawn hands per match"]["mean"] == 1.5
+
+
+def test_figures_of_narrow_integer_record_columns_are_computed_in_floats():
+    """The record stores ``stock_left`` as int8 and ``turns`` and ``points`` as int16
+    (``HAND_RECORD``): their squares (31² = 961, 300² = 90,000) do not fit those types, so
+    the sums behind a variance must be taken in floats. Unpaired (each hand a unit), the
+    variance of stock left, turns and points is the plain one, written out; and the
+    moments of any integer arrays are those of the same numbers as floats."""
+    from gin_sim.experiments.summary import hand_summary
+    from gin_sim.game.records import HAND_RECORD
+
+    hands = _hands_with_draws().assign(
+        stock_left=[31, 30, 2, 29, 0, 25], turns=[300, 8, 250, 30, 14, 100],
+        points=[120, 200, 14, 0, 0, 0],
+    )  # fmt: skip
+    hands = hands.astype(
+        {name: HAND_RECORD[name] for name in hands.columns if name in HAND_RECORD.names}
+    )
+    assert hands["stock_left"].dtype == np.int8 and hands["turns"].dtype == np.int16
+    figures = hand_summary(hands, paired=False)
+    for name, column in (("stock left", "stock_left"), ("turns", "turns")):
+        values = hands[column].to_numpy(float)
+        assert figures[name].variance == pytest.approx(_ratio_variance(values, np.ones(6)))
+    won = player_summary(hands, 0, paired=False)["points per hand"]
+    assert won.variance == pytest.approx(_ratio_variance([120, 200, 0, 0, 0, 0], np.ones(6)))
+    num, den = np.array([100, 120, -90], np.int8), np.array([110, 127, 100], np.int8)
+    assert Moments.of(num, den) == Moments.of(num.astype(float), den.astype(float))
+
+
+def test_wilson_ends_are_exact_at_0_and_1_and_inside_0_1_near_them():
+    """At a rate of 0 the lower end is 0, at 1 the upper end is 1, exactly (the formula
+    gives 0 and 1 up to rounding: 0 of 3 computes to 5.5e-17, 10 of 10 to 1 - 1.1e-16);
+    a rate a rounding error away from 0 or 1 still has its interval inside [0, 1] (7 of 7
+    less 1e-9 computes to just over 1); more successes than trials (a weighted count
+    rounded up) count as a rate of 1; no trials, no interval."""
+    for trials in (3, 6, 7, 12):
+        assert wilson_interval(0, trials)[0] == 0.0
+    for trials in (10, 13, 25, 27):
+        assert wilson_interval(trials, trials)[1] == 1.0
+    for successes, trials in ((6.999999999, 7), (11.999999999999988, 12), (5e-15, 5)):
+        low, high = wilson_interval(successes, trials)
+        assert 0.0 <= low <= successes / trials <= high <= 1.0
+    assert wilson_interval(5.000001, 5) == wilson_interval(5, 5)
+    assert all(math.isnan(end) for end in wilson_interval(0, 0))
+    assert all(math.isnan(end) for end in wilson_interval(0.0, 0.0))
+
+
+def test_a_rate_without_spread_uses_the_trials_it_is_given():
+    """The effective trials ``p(1 - p) / variance`` say nothing at a rate of 0 or 1 or
+    at no variance (every deck with the same rate: 2 undercuts in 4 knocks, deck by
+    deck 1 of 2): then the interval is Wilson's at the trials given, whatever the
+    variance of the estimate."""
+    assert rate_interval(Estimate(1.0, 0.1, 5, 0.01), trials=5) == wilson_interval(5, 5)
+    assert rate_interval(Estimate(0.0, 0.1, 5, 0.01), trials=5) == wilson_interval(0, 5)
+    same = Estimate.of([1.0, 1.0], [2.0, 2.0])
+    assert same.mean == 0.5 and same.variance == 0.0
+    assert rate_interval(same, trials=4) == pytest.approx(wilson_interval(2, 4))

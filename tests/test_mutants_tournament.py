@@ -165,6 +165,8 @@ def test_a_tournament_is_one_duplicate_run_per_pairing_rule_set_and_kind(tmp_pat
     configs = run_configs(tournament)
     assert len(configs) == 2 * 3 * 2 == tournament_runs(2, 3, 40)
     assert tournament_runs(2, 3, 0) == 6 and tournament_runs(1, 4, 1) == 12
+    # a count (a progress bar's total): a whole number, not a float that equals one
+    assert all(type(tournament_runs(r, p, m)) is int for r, p, m in ((2, 3, 0), (1, 4, 1)))
     for (rules, a, b, kind), config in configs.items():
         assert config.kind == kind and config.rules.name == rules
         assert [p.name for p in config.players] == [PLAYERS[a], PLAYERS[b]]
@@ -217,3 +219,35 @@ def test_a_small_tournament_reports_each_run_and_resumes_from_its_folder(tmp_pat
     pd.testing.assert_frame_equal(played.cross_table(), tournament.cross_table())
     again = play_tournament([rules], pair, 40, 6, 5, tmp_path)
     pd.testing.assert_frame_equal(again.cross_table(), tournament.cross_table())
+
+
+def test_a_tournament_resumes_without_playing_and_refuses_a_folder_not_its_own(
+    tmp_path, small, monkeypatch
+):
+    """Played again into its runs folder, a finished tournament reads every chunk back
+    (playing one is an error here); a runs folder that holds a user's file or another
+    kind of gin-sim output is refused, the error naming what the folder was wanted for."""
+    import gin_sim.experiments.runs
+    from gin_sim.experiments.outputs import FolderError, claim_folder
+
+    rules, pair, tournament = small
+    play_tournament([rules], pair, 40, 6, 5, tmp_path / "runs")
+
+    def no_play(*args, **kwargs):
+        raise AssertionError("a finished chunk was played again")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(gin_sim.experiments.runs, "play_chunk", no_play)
+        again = play_tournament([rules], pair, 40, 6, 5, tmp_path / "runs")
+    pd.testing.assert_frame_equal(again.cross_table(), tournament.cross_table())
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("a user's file")
+    with pytest.raises(FolderError, match="did not write"):
+        play_tournament([rules], pair, 40, 6, 5, mine)
+    assert sorted(p.name for p in mine.iterdir()) == ["notes.txt"]
+    other = tmp_path / "other"
+    with claim_folder(other, "some report", {}, lambda name: False) as claim:
+        claim.finish()
+    with pytest.raises(FolderError, match="not a tournament runs"):
+        play_tournament([rules], pair, 40, 6, 5, other)
