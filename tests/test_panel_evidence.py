@@ -101,9 +101,9 @@ def test_the_posterior_after_each_showdown_equals_the_references(
     moved = []
     showdown = reference_search.OpponentPanel.showdown
 
-    def counted(panel, view, discard):
+    def counted(panel, view, discard, *more):
         before = list(panel.posterior)
-        showdown(panel, view, discard)
+        showdown(panel, view, discard, *more)
         moved.append(before != panel.posterior)
 
     monkeypatch.setattr(reference_search.OpponentPanel, "showdown", counted)
