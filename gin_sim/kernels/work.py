@@ -3,9 +3,9 @@
 A kernel that plays many independent items (deals, matches, positions) is a serial
 ``nogil`` kernel that takes a shared ``counter`` and a ``block`` size as its last two
 arguments and loops over ``claimed_nb(counter, block, n)``: claim the next block of items
-(``claim_nb``, an atomic add on the counter), play them, until none is left. ``run_workers`` runs one copy of it on each of
-numba's threads (``numba.get_num_threads()``, which ``use_threads`` sets), as Python threads
-that release the GIL inside the kernel. Where items take very different times (a Hollywood
+(``claim_nb``, an atomic add on the counter), play them, until none is left.
+``run_workers`` runs one copy of it on each of numba's threads (``numba.get_num_threads()``,
+which ``use_threads`` sets), as Python threads that release the GIL inside the kernel. Where items take very different times (a Hollywood
 match of search players takes from tens of milliseconds to seconds), a thread that finishes
 early claims more, instead of waiting as with a split decided before the loop starts.
 
