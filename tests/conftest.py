@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 import time
 
 import pytest
 from tiers import FULL, TIER, TIERS
 
-# The kernels' warm-up groups, split in two processes of about equal compile time.
-WARMUP_SPLIT = (["deals", "advice"], ["matches", "equity", "decide"])
+# The kernels' warm-up groups, split in two processes of about equal compile time: the
+# second compiles the model kernels that call no player while the first compiles the hand
+# kernel, then waits for it rather than compile it too (gin_sim.reports.warmup).
+WARMUP_SPLIT = (["deals", "advice"], ["equity-model", "after-deals", "matches", "equity", "decide"])
 # A kernel of each group: all in numba's cache means the cache is warm (no warm-up).
 CACHED_KERNELS = ("playout.play_deals_nb", "match.play_matches_nb", "advice.play_forced_nb",
-                  "equity.game_equity_nb")  # fmt: skip
+                  "equity.game_equity_nb", "playout.decide_nb")  # fmt: skip
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -39,13 +42,19 @@ def _compile_kernels_once() -> None:
     if all(any(folder.rglob(f"{name}-*.nbi")) for name in CACHED_KERNELS):
         return
     started = time.perf_counter()
-    processes = [warmup.start(groups, nice=0) for groups in WARMUP_SPLIT]
-    codes = [p.wait() for p in processes if p is not None]
-    if codes:
-        took = time.perf_counter() - started
-        failed = " (a warm-up failed: the workers compile what it left)" * any(codes)
-        print(f"numba's kernels compiled once for every worker: {took:.0f} s{failed}",
-              file=sys.stderr)  # fmt: skip
+    first, second = (warmup.start(groups, nice=0) for groups in WARMUP_SPLIT)
+    if first is None:  # GIN_SIM_WARMUP=0
+        return
+    codes = [first.wait()]
+    # Then, with the hand kernel in the cache, the kernels only the tests call.
+    harness = subprocess.Popen([sys.executable, str(Path(__file__).with_name("simulated_hands.py"))],
+                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)  # fmt: skip
+    codes += [harness.wait(), second.wait()]
+    took = time.perf_counter() - started
+    failed = " (a warm-up failed: the workers compile what it left)" * any(codes)
+    print(f"numba's kernels compiled once for every worker: {took:.0f} s{failed}",
+          file=sys.stderr)  # fmt: skip
 
 
 def pytest_report_header(config: pytest.Config) -> str:

@@ -127,3 +127,14 @@ def simulated_match(rules: Rules, pair: tuple[Strategy, Strategy], match: int, s
         saved["deal"] = record["deal"]
         assert saved == record
     return int(mk), hands
+
+
+if __name__ == "__main__":
+    # tests/conftest.py runs this once before pytest-xdist's workers start: the kernels this
+    # helper calls from Python (decide_nb, play_match_nb) are not called so by gin-sim, so
+    # no warm-up group of gin_sim.reports.warmup compiles them, and each worker would.
+    from gin_sim.game.rules import load_rules
+    from gin_sim.players.strategies import load_strategy
+
+    pair = (load_strategy("expert"), load_strategy("simple"))
+    simulated_match(load_rules("standard"), pair, 0, 0)

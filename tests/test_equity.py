@@ -10,6 +10,7 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 import pytest
+from report_checks import check_longer_run
 from typer.testing import CliRunner
 
 from gin_sim.experiments import equity
@@ -143,6 +144,7 @@ def test_report_equity_end_to_end(tmp_path, monkeypatch):
     assert "**The joint table**" in report
     for figure in ("game-equity", "match-equity-game1", "match-equity-game2-won-game1"):
         assert (out / f"{figure}.png").stat().st_size > 0
+    check_longer_run(out)  # its sections, and what a longer run adds with its command
     again = runner.invoke(app, args)  # a finished report is neither played nor rewritten
     assert again.exit_code == 0 and "nothing played or rewritten" in again.output
 

@@ -31,12 +31,13 @@ BACKGROUND_NICE = 5
 
 
 def _deals(folder: Path) -> None:
-    from gin_sim.experiments.simulate import head_to_head
+    from gin_sim.experiments.simulate import head_to_head, play_hand
     from gin_sim.game.rules import load_rules
     from gin_sim.players.strategies import load_strategy
 
     pair = (load_strategy("basic"), load_strategy("simple"))
     head_to_head(load_rules("hollywood"), pair, 2, 0)
+    play_hand(range(52), "hollywood", ("basic", "simple"))  # one deck, from its order
 
 
 def _matches(folder: Path) -> None:
@@ -54,19 +55,70 @@ def _advice(folder: Path) -> None:
     write_advice("hollywood", ["standard"], ["mc", "mc"], 2, 16, 2, 2, 0, folder / "advice")
 
 
-def _equity(folder: Path) -> None:
-    from gin_sim.reports.build import equity
+def _equity_model(folder: Path) -> None:
+    # The hand-outcome model's kernels (game table, joint match table, model matches) call
+    # no player, so they compile from invented outcomes while another process compiles the
+    # player; the calls are equity_study's, on tiny sizes.
+    import numpy as np
 
-    equity(["expert", "expert"], "hollywood", 20, 4, 4, 0, folder / "equity")
+    from gin_sim.experiments import equity as model
+    from gin_sim.game.rules import load_rules
+    from gin_sim.players.search_value import lattice_step
+    from gin_sim.players.strategies import load_strategy
+
+    rules = load_rules("hollywood")
+    players = (load_strategy("expert"), load_strategy("expert"))
+    codes = np.array([[0, 4], [5, -1], [2, 3]], np.int64)  # winner * 3 + k, -1: nobody
+    outcomes = model.HandOutcomes(rules, players, np.array([10, 25, 45], np.int64), codes)
+    model.game_equity(outcomes, 2, 0)
+    target, prob = rules.game_target, outcomes.win_prob()
+    grid = model._equity_grid(outcomes, prob)
+    model.value_vector(target, lattice_step(target), outcomes.win_points, prob, grid)
+    run = model.model_matches(outcomes, model.MatchStart(), 8, 0, 2, 4)
+    model.heat_table(run, 0, target)
+
+
+def _equity(folder: Path) -> None:
+    # The study's kernels (its hands, games and matches played with cards), not the
+    # report: its tables and figures compile nothing.
+    from gin_sim.experiments.equity import equity_study
+    from gin_sim.game.rules import load_rules
+    from gin_sim.players.strategies import load_strategy
+
+    players = (load_strategy("expert"), load_strategy("expert"))
+    equity_study(load_rules("hollywood"), players, 20, 4, 4, 0)
+
+
+def _after_the_hand_kernel(folder: Path) -> None:
+    # Wait (up to HAND_KERNEL_WAIT seconds) until another process has stored the hand
+    # kernel in the cache: the match, advice and equity kernels call it, and compiled here
+    # first it would be compiled twice at once (about 50 CPU seconds for nothing). A wait
+    # that runs out only costs that time: this process then compiles it.
+    import time
+
+    import numba
+
+    deadline = time.monotonic() + HAND_KERNEL_WAIT
+    cache = Path(numba.config.CACHE_DIR)
+    while time.monotonic() < deadline:
+        if any(cache.rglob(f"{HAND_KERNEL}-*.nbc")):  # its data: numba writes the index first
+            return
+        time.sleep(0.5)
 
 
 def _decide(folder: Path) -> None:
     from gin_sim.players.decide import Decider
+    from gin_sim.players.strategies import load_strategy
 
     view = {"decision": "draw", "hand": "AS 2S 3S 4H 4D 4C 9H TH JH QS",
             "pile": "7C 4S", "stock_left": 30, "opp_turns": 1, "dealer": "me"}  # fmt: skip
     for strategy in ("expert", "mc", "mc-adaptive"):
         Decider(strategy, "hollywood").decide(view)
+    # A searcher valuing its game or its match, from a score (advise --score; serve).
+    scores = {"game": "95/3:90/3", "hollywood": "95/3:90/3,40/1:20/1,0/0:0/0"}
+    for value, (game_format, columns) in zip(("game", "match"), scores.items(), strict=True):
+        decider = Decider(load_strategy("mc", [f"value={value}", "samples=8"]), "hollywood")
+        decider.decide(view | {"score": {"format": game_format, "columns": columns}})
 
 
 # The kernels by the job that calls them first.
@@ -74,9 +126,16 @@ GROUPS: dict[str, Callable[[Path], None]] = {
     "deals": _deals,  # the hand kernel (every player, the search players too)
     "matches": _matches,  # the match kernel
     "advice": _advice,  # the advice report's position and evaluation kernels
-    "equity": _equity,  # the equity report's tables and match models
+    "equity-model": _equity_model,  # the equity report's model kernels (no player)
+    "equity": _equity,  # the equity report's hands, games and matches with cards
     "decide": _decide,  # one decision from outside (play, serve, advise)
+    # not a kernel: waits for another process's "deals" (see _after_the_hand_kernel)
+    "after-deals": _after_the_hand_kernel,
 }
+# The kernel every player-calling kernel calls, and how long a warm-up waits for another
+# process to store it (its compile takes about 50 CPU seconds on an idle core).
+HAND_KERNEL = "playout.play_hand_nb"
+HAND_KERNEL_WAIT = 240.0
 
 
 def warm(groups: Sequence[str]) -> None:

@@ -452,8 +452,12 @@ def default(
 
     # What this process reaches last is compiled meanwhile by another (a fresh clone's
     # numba cache is empty: gin_sim.reports.warmup); not for a remote cluster's workers.
+    # It starts with what calls no player, then waits for this process's first sweep to
+    # store the hand kernel (which the others call) rather than compile it a second time.
     later = ["matches"] * bool(settings.matches) + ["advice"] * bool(settings.advice_rules)
     later += ["equity"] * bool(settings.equity_rules)
+    if later:
+        later = ["equity-model"] * bool(settings.equity_rules) + ["after-deals", *later]
     with warming([] if run.scheduler else later):
         _run(
             total,
