@@ -4,14 +4,23 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+DEV := $(VENV)/.dev
 
 .PHONY: run test test-all lint format bench clean mutate mutation-scores named-mutations
 
+# What gin-sim needs to run (make run, make bench), then the dev extra on top (tests, lint,
+# mutation runs), so make run installs no test tools. --no-compile: pip would byte-compile
+# every file of every package (pandas' and matplotlib's own tests included), about 35 CPU
+# seconds; Python compiles the modules a command imports when it first imports them.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet --no-compile -e .
 	touch $(STAMP)
+
+$(DEV): $(STAMP)
+	$(BIN)/pip install --quiet --no-compile -e '.[dev]'
+	touch $(DEV)
 
 # The default report set (knock sweeps, undercut risk, rule variants, schedule search,
 # tournament, advice, equity) into reports/, which holds only generated output. Budget:
@@ -27,23 +36,23 @@ run: $(STAMP)
 PYTEST := $(BIN)/pytest -q -n auto --maxprocesses 4 --durations=15
 OPENSPIEL := $(VENV)/.openspiel
 
-test: $(STAMP)
+test: $(DEV)
 	GIN_SIM_TEST_TIER=fast $(PYTEST)
 
-test-all: $(STAMP) $(OPENSPIEL)
+test-all: $(DEV) $(OPENSPIEL)
 	GIN_SIM_TEST_TIER=full $(PYTEST)
 
 # The OpenSpiel extra (binary wheels; about 30 s on top of the venv). An install that fails
 # or hangs does not stop test-all: tests/test_openspiel_bot.py then skips with its reason.
-$(OPENSPIEL): $(STAMP)
+$(OPENSPIEL): $(DEV)
 	if timeout 300 $(BIN)/pip install --quiet -e '.[openspiel]'; then touch $(OPENSPIEL); \
 	else echo "warning: the openspiel extra did not install: tests/test_openspiel_bot.py skips"; fi
 
-lint: $(STAMP)
+lint: $(DEV)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-format: $(STAMP)
+format: $(DEV)
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
@@ -54,16 +63,16 @@ format: $(STAMP)
 # their path (MODULES=holdout); MUTANTS names mutants (or patterns) to try again.
 MODULES ?=
 MUTANTS ?=
-mutate: $(STAMP)
+mutate: $(DEV)
 	$(BIN)/python tools/mutate.py $(MODULES) -- $(MUTANTS)
 	$(BIN)/python tools/mutation_scores.py
 
 # The score per module of the last mutate run, and the surviving mutants' names.
-mutation-scores: $(STAMP)
+mutation-scores: $(DEV)
 	$(BIN)/python tools/mutation_scores.py
 
 # The wrong changes named in issue 27, each applied to a copy and caught by a test.
-named-mutations: $(STAMP)
+named-mutations: $(DEV)
 	nice -n 10 $(BIN)/python tools/named_mutations.py
 
 bench: $(STAMP)
