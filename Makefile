@@ -33,7 +33,9 @@ run: $(STAMP)
 # Two tiers (tests/tiers.py). make test: the fast tier, within 6 minutes on two cores from a
 # fresh clone (no test over 30 s; the oracles on smaller samples). make test-all: every test
 # at full size and the OpenSpiel bot's tests (it installs the openspiel extra); CI runs it.
-PYTEST := $(BIN)/pytest -q -n auto --maxprocesses 4 --durations=15
+# --dist loadscope: a test module runs on one worker, so its module fixtures (the default
+# report set, a tournament, a Dask cluster) are built once, not once per worker.
+PYTEST := $(BIN)/pytest -q -n auto --maxprocesses 4 --dist loadscope --durations=15
 OPENSPIEL := $(VENV)/.openspiel
 
 test: $(DEV)

@@ -47,3 +47,41 @@ def test_every_group_runs_to_its_end():
         capture_output=True, text=True, timeout=1800,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+SMALL_SET = """
+import sys
+from pathlib import Path
+from gin_sim import reports
+from gin_sim.experiments import equity
+from gin_sim.reports.build import DefaultSet
+for name, value in {"STATE_MATCHES": 200, "HEAT_MATCHES": 400, "MODEL_REPLICATES": 2,
+                    "REPLICATE_MATCHES": 100, "GAME_REPLICATES": 2}.items():
+    setattr(equity, name, value)
+settings = DefaultSet(deals=200, matches=10, seed=5, thresholds=(0, 10), screening_deals=100,
+                      confirm_deals=100, finalists=2, advice_deals=4, advice_samples=4,
+                      advice_check_positions=2, advice_continuations=2, equity_deals=100,
+                      equity_games=4, equity_matches=4)
+reports.default_set(Path(sys.argv[1]), settings)
+"""
+
+
+@pytest.mark.full
+def test_after_the_warmup_the_default_set_compiles_nothing(tmp_path):
+    """Every kernel the default set (make run) calls, for the argument types it calls it
+    with, is compiled by the warm-up groups that `report default` starts: a kernel they
+    missed would be compiled by the set itself, on its one core, with no error to say so."""
+    import os
+
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), GIN_SIM_WARMUP="0")
+    groups = ["deals", "equity-model", "after-deals", "matches", "advice", "equity"]
+    warm = [sys.executable, "-m", "gin_sim.reports.warmup", *groups]
+    done = subprocess.run(warm, env=env, capture_output=True, text=True, timeout=1800)
+    assert done.returncode == 0, done.stderr[-2000:]
+    compiled = set((tmp_path / "cache").rglob("*.nbc"))
+    assert len(compiled) > 50  # the cache is where this test looks
+    played = subprocess.run([sys.executable, "-c", SMALL_SET, str(tmp_path / "set")], env=env,
+                            capture_output=True, text=True, timeout=1800)  # fmt: skip
+    assert played.returncode == 0, played.stderr[-2000:]
+    assert (tmp_path / "set" / "index.md").exists()
+    assert set((tmp_path / "cache").rglob("*.nbc")) == compiled
