@@ -10,10 +10,11 @@ import time
 import pytest
 from tiers import FULL, TIER, TIERS
 
-# The kernels' warm-up groups, split in two processes of about equal compile time: the
-# second compiles the model kernels that call no player while the first compiles the hand
-# kernel, then waits for it rather than compile it too (gin_sim.reports.warmup).
-WARMUP_SPLIT = (["deals", "advice"], ["equity-model", "after-deals", "matches", "equity", "decide"])
+# The kernels' warm-up groups, split in two processes of about equal compile time
+# (gin_sim.reports.warmup): the second compiles the equity model's kernels, which call no
+# player, while the first compiles the hand kernel, then waits for it rather than compile
+# it too.
+WARMUP_SPLIT = (["deals", "advice"], ["equity", "after-deals", "matches", "decide"])
 # A kernel of each group: all in numba's cache means the cache is warm (no warm-up).
 CACHED_KERNELS = ("playout.play_deals_nb", "match.play_matches_nb", "advice.play_forced_nb",
                   "equity.game_equity_nb", "playout.decide_nb")  # fmt: skip
@@ -45,12 +46,12 @@ def _compile_kernels_once() -> None:
     first, second = (warmup.start(groups, nice=0) for groups in WARMUP_SPLIT)
     if first is None:  # GIN_SIM_WARMUP=0
         return
-    codes = [first.wait()]
+    codes = [second.wait()]  # the shorter of the two
     # Then, with the hand kernel in the cache, the kernels only the tests call.
     harness = subprocess.Popen([sys.executable, str(Path(__file__).with_name("simulated_hands.py"))],
                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL)  # fmt: skip
-    codes += [harness.wait(), second.wait()]
+    codes += [harness.wait(), first.wait()]
     took = time.perf_counter() - started
     failed = " (a warm-up failed: the workers compile what it left)" * any(codes)
     print(f"numba's kernels compiled once for every worker: {took:.0f} s{failed}",

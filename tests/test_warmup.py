@@ -74,7 +74,7 @@ def test_after_the_warmup_the_default_set_compiles_nothing(tmp_path):
     import os
 
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), GIN_SIM_WARMUP="0")
-    groups = ["deals", "equity-model", "after-deals", "matches", "advice", "equity"]
+    groups = ["equity", "deals", "after-deals", "matches", "advice"]  # as report default
     warm = [sys.executable, "-m", "gin_sim.reports.warmup", *groups]
     done = subprocess.run(warm, env=env, capture_output=True, text=True, timeout=1800)
     assert done.returncode == 0, done.stderr[-2000:]

@@ -1,14 +1,20 @@
 """Compile numba's kernels ahead of their first call, in processes of their own.
 
 Why: numba compiles a kernel at its first call, on one core, and stores it in its on-disk
-cache; a fresh clone's cache is empty. The default report set then spends about 190 CPU
+cache; a fresh clone's cache is empty. The default report set then spends about 120 CPU
 seconds compiling, one kernel after another, while the second core waits (measured from an
-empty cache on 2026-12-02, groups in this order: 87 s for the hand kernel, 14 s more for the
-match kernel, 29 s for the advice kernels and 58 s for equity's). Started at the beginning of a job, a warm-up process
-compiles the kernels the job reaches later into the cache while this process compiles the
-first ones; when the job reaches them, they load from the cache. The test suite warms every
-kernel once, in two processes, before its workers start (tests/conftest.py), instead of each
-worker compiling every kernel for itself.
+empty cache on 2026-12-02, one process, groups in this order, a shared machine: 53 s for
+the hand kernel, 9 s more for the match kernel, 18 s for the advice kernels, 25 s for
+the equity model's, 16 s for decisions from outside). Started at the beginning of a job,
+a warm-up process compiles the kernels the job reaches later into the cache while this
+process compiles the first ones; when the job reaches them, they load from the cache. The
+test suite warms every kernel once, in two processes, before its workers start
+(tests/conftest.py), instead of each worker compiling every kernel for itself.
+
+The hand kernel is called by every kernel that plays (matches, advice, decisions), so a
+warm-up started beside a job's first sweep would compile it a second time at once. It
+compiles first what calls no player (the equity model), then waits for the job to store
+the hand kernel (``after-deals``) and loads it from the cache.
 
 A warm-up plays tiny workloads through the same functions the jobs call, so that each
 kernel is compiled for the argument types the jobs use, into a temporary folder it deletes.
@@ -55,7 +61,7 @@ def _advice(folder: Path) -> None:
     write_advice("hollywood", ["standard"], ["mc", "mc"], 2, 16, 2, 2, 0, folder / "advice")
 
 
-def _equity_model(folder: Path) -> None:
+def _equity(folder: Path) -> None:
     # The hand-outcome model's kernels (game table, joint match table, model matches) call
     # no player, so they compile from invented outcomes while another process compiles the
     # player; the calls are equity_study's, on tiny sizes.
@@ -78,47 +84,42 @@ def _equity_model(folder: Path) -> None:
     model.heat_table(run, 0, target)
 
 
-def _equity(folder: Path) -> None:
-    # The study's kernels (its hands, games and matches played with cards), not the
-    # report: its tables and figures compile nothing.
-    from gin_sim.experiments.equity import equity_study
-    from gin_sim.game.rules import load_rules
-    from gin_sim.players.strategies import load_strategy
+def _after(kernel: str) -> Callable[[Path], None]:
+    """A group that waits (up to STORED_WAIT seconds) until another process has stored
+    ``kernel`` in the cache: the groups after it call it, and compiled here at the same
+    time it would be compiled twice (tens of CPU seconds for nothing). A wait that runs out
+    only costs that time: this process then compiles it."""
 
-    players = (load_strategy("expert"), load_strategy("expert"))
-    equity_study(load_rules("hollywood"), players, 20, 4, 4, 0)
+    def wait(folder: Path) -> None:
+        import time
+
+        import numba
+
+        deadline = time.monotonic() + STORED_WAIT
+        cache = Path(numba.config.CACHE_DIR)
+        while time.monotonic() < deadline:
+            if any(cache.rglob(f"{kernel}-*.nbc")):  # its data: numba writes the index first
+                return
+            time.sleep(0.5)
+
+    return wait
 
 
-def _after_the_hand_kernel(folder: Path) -> None:
-    # Wait (up to HAND_KERNEL_WAIT seconds) until another process has stored the hand
-    # kernel in the cache: the match, advice and equity kernels call it, and compiled here
-    # first it would be compiled twice at once (about 50 CPU seconds for nothing). A wait
-    # that runs out only costs that time: this process then compiles it.
-    import time
-
-    import numba
-
-    deadline = time.monotonic() + HAND_KERNEL_WAIT
-    cache = Path(numba.config.CACHE_DIR)
-    while time.monotonic() < deadline:
-        if any(cache.rglob(f"{HAND_KERNEL}-*.nbc")):  # its data: numba writes the index first
-            return
-        time.sleep(0.5)
+VIEW = {"decision": "draw", "hand": "AS 2S 3S 4H 4D 4C 9H TH JH QS", "pile": "7C 4S",
+        "stock_left": 30, "opp_turns": 1, "dealer": "me"}  # fmt: skip
 
 
 def _decide(folder: Path) -> None:
     from gin_sim.players.decide import Decider
     from gin_sim.players.strategies import load_strategy
 
-    view = {"decision": "draw", "hand": "AS 2S 3S 4H 4D 4C 9H TH JH QS",
-            "pile": "7C 4S", "stock_left": 30, "opp_turns": 1, "dealer": "me"}  # fmt: skip
     for strategy in ("expert", "mc", "mc-adaptive"):
-        Decider(strategy, "hollywood").decide(view)
+        Decider(strategy, "hollywood").decide(VIEW)
     # A searcher valuing its game or its match, from a score (advise --score; serve).
     scores = {"game": "95/3:90/3", "hollywood": "95/3:90/3,40/1:20/1,0/0:0/0"}
     for value, (game_format, columns) in zip(("game", "match"), scores.items(), strict=True):
         decider = Decider(load_strategy("mc", [f"value={value}", "samples=8"]), "hollywood")
-        decider.decide(view | {"score": {"format": game_format, "columns": columns}})
+        decider.decide(VIEW | {"score": {"format": game_format, "columns": columns}})
 
 
 # The kernels by the job that calls them first.
@@ -126,16 +127,16 @@ GROUPS: dict[str, Callable[[Path], None]] = {
     "deals": _deals,  # the hand kernel (every player, the search players too)
     "matches": _matches,  # the match kernel
     "advice": _advice,  # the advice report's position and evaluation kernels
-    "equity-model": _equity_model,  # the equity report's model kernels (no player)
-    "equity": _equity,  # the equity report's hands, games and matches with cards
+    # the equity report's model kernels (no player); its hands, games and matches with
+    # cards are played by the hand and match kernels
+    "equity": _equity,
     "decide": _decide,  # one decision from outside (play, serve, advise)
-    # not a kernel: waits for another process's "deals" (see _after_the_hand_kernel)
-    "after-deals": _after_the_hand_kernel,
+    # not a kernel: waits for another process's "deals" (see _after)
+    "after-deals": _after("playout.play_hand_nb"),
 }
-# The kernel every player-calling kernel calls, and how long a warm-up waits for another
-# process to store it (its compile takes about 50 CPU seconds on an idle core).
-HAND_KERNEL = "playout.play_hand_nb"
-HAND_KERNEL_WAIT = 240.0
+# How long a warm-up waits for another process to store a kernel (the hand kernel's
+# compile takes about 50 CPU seconds on an idle core).
+STORED_WAIT = 240.0
 
 
 def warm(groups: Sequence[str]) -> None:

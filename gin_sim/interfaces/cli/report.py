@@ -454,10 +454,8 @@ def default(
     # numba cache is empty: gin_sim.reports.warmup); not for a remote cluster's workers.
     # It starts with what calls no player, then waits for this process's first sweep to
     # store the hand kernel (which the others call) rather than compile it a second time.
-    later = ["matches"] * bool(settings.matches) + ["advice"] * bool(settings.advice_rules)
-    later += ["equity"] * bool(settings.equity_rules)
-    if later:
-        later = ["equity-model"] * bool(settings.equity_rules) + ["after-deals", *later]
+    later = ["equity"] * bool(settings.equity_rules) + ["after-deals"]
+    later += ["matches"] * bool(settings.matches) + ["advice"] * bool(settings.advice_rules)
     with warming([] if run.scheduler else later):
         _run(
             total,
