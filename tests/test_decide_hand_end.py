@@ -20,6 +20,7 @@ import pytest
 from simulated_hands import simulated_match
 
 from gin_sim.game.cards import parse_card, parse_cards
+from gin_sim.game.config import configs_dir
 from gin_sim.game.melds import min_deadwood_exhaustive
 from gin_sim.game.rng import deck_for_deal
 from gin_sim.game.rules import load_rules
@@ -111,6 +112,32 @@ def test_the_opening_offers_reading_replays_through_decider_and_memory(style, se
         memory.hand_ended(hand.end, hand_number=number)
         assert list(memory.posterior.values()) == hand.posterior, number
     assert any(h.posterior != p.posterior for h, p in zip(hands[:3], plain[:3], strict=True))
+
+
+def test_the_server_replays_the_opening_offers_reading(tmp_path):
+    """``panel_offer`` through ``serve``: a strategy file with it on, the first hands of a
+    simulated match asked as JSON lines with hand numbers and hand ends, give the simulated
+    decisions and posteriors."""
+    path = tmp_path / "mc-adaptive-offer.toml"
+    text = (configs_dir() / "strategies" / "mc-adaptive.toml").read_text()
+    path.write_text(
+        text.replace('name = "mc-adaptive"', 'name = "mc-adaptive-offer"') + "panel_offer = true\n"
+    )
+    assert load_strategy(str(path)) == OFFER
+    rules = load_rules("standard")
+    seat = 0
+    mk, hands = simulated_match(rules, _pair("gin-hunter", seat, OFFER), 7, seat)
+    server = Server("standard", str(path))
+    for number, hand in enumerate(hands[:2]):
+        for view, action, draws, _ in hand.decisions:
+            request = {"view": view, "seed": mk, "deal": number, "seat": seat, "draws": draws}
+            answer = json.loads(
+                server.answer_line(json.dumps(request | {"game": "g", "hand_number": number}))
+            )
+            assert answer["action"] == action, answer
+        end = {"hand_end": hand.end, "hand_number": number, "game": "g"}
+        answer = json.loads(server.answer_line(json.dumps(end)))
+        assert list(answer["posterior"].values()) == hand.posterior
 
 
 def test_the_server_and_its_hand_end_requests_replay_a_simulated_match():
