@@ -940,7 +940,7 @@ def test_the_knocking_turn_read_at_the_showdown_gives_the_references_posteriors(
     ("rule_set", "overrides", "opponent", "match", "seat"),
     [
         ("standard", ["game_target=40"], "gin-hunter", 0, 1),
-        ("hollywood", ["game_target=40"], "gin-hunter-strong", 1, 0),
+        ("hollywood", ["game_target=40"], "gin-hunter-strong", 2, 0),
         ("standard", ["game_target=40", "may_discard_drawn_upcard=true"], "simple", 2, 1),
     ],
 )
