@@ -192,6 +192,7 @@ PANEL_POSITIONS = {
     "panel_worlds": StrategyParam.MC_PANEL_WORLDS,
     "panel_infer": StrategyParam.MC_PANEL_INFER,
     "panel_knock_turn": StrategyParam.MC_PANEL_KNOCK_TURN,
+    "panel_offer": StrategyParam.MC_PANEL_OFFER,
 }
 DISTINCT_SEARCH = [
     "samples=7", "candidates=5", "screen=3", "infer=true", "infer_weight=0.125", "confidence=1.75",
@@ -230,7 +231,7 @@ def test_strategy_positions_cover_every_slot_once():
         StrategyParam.KIND, StrategyParam.KNOCK_THRESHOLD, StrategyParam.SCHEDULE_PHASES,
         *FLOAT_POSITIONS.values(), *SEARCH_POSITIONS.values(), *VALUE_POSITION.values(),
         StrategyParam.MC_PANEL_SIZE, StrategyParam.MC_PANEL_MEMORY, StrategyParam.MC_PANEL_WORLDS,
-        StrategyParam.MC_PANEL_INFER, StrategyParam.MC_PANEL_KNOCK_TURN,
+        StrategyParam.MC_PANEL_INFER, StrategyParam.MC_PANEL_KNOCK_TURN, StrategyParam.MC_PANEL_OFFER,
         StrategyParam.TAKE_PHASES,
     ]  # fmt: skip
     slots = [StrategyParam.SCHEDULE_MIN_STOCK + i for i in range(MAX_SCHEDULE_PHASES)]
@@ -276,6 +277,7 @@ def test_strategy_vector_has_each_field_at_its_position(
         assert vector[StrategyParam.MC_PANEL_INFER] == float(strategy.panel_infer), label
         knock_turn = vector[StrategyParam.MC_PANEL_KNOCK_TURN]
         assert knock_turn == float(strategy.panel_knock_turn), label
+        assert vector[StrategyParam.MC_PANEL_OFFER] == float(strategy.panel_offer), label
         prior = strategy.panel_prior or (1.0,) * len(panel)
         weights = vector[StrategyParam.MC_PANEL_PRIOR : StrategyParam.MC_PANEL_PRIOR + MAX_PANEL]
         assert list(weights) == [*prior, *[0.0] * (MAX_PANEL - len(panel))], label

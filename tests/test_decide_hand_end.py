@@ -20,6 +20,7 @@ import pytest
 from simulated_hands import simulated_match
 
 from gin_sim.game.cards import parse_card, parse_cards
+from gin_sim.game.config import configs_dir
 from gin_sim.game.melds import min_deadwood_exhaustive
 from gin_sim.game.rng import deck_for_deal
 from gin_sim.game.rules import load_rules
@@ -38,6 +39,8 @@ ADAPTIVE = load_strategy("mc-adaptive")
 STYLES = ADAPTIVE.opponent_panel  # every style of its panel, random included
 # panel_knock_turn (issue 26): the showdown reads the knocking turn too
 KNOCK_TURN = replace(ADAPTIVE, panel_knock_turn=True, name="mc-adaptive-knock-turn")
+# panel_offer (issue 26, gap c): the opponent's choice at the opening offer read too
+OFFER = replace(ADAPTIVE, panel_offer=True, name="mc-adaptive-offer")
 
 
 def _pair(style: str, seat: int, adaptive: Strategy = ADAPTIVE) -> tuple[Strategy, Strategy]:
@@ -54,6 +57,8 @@ def _pair(style: str, seat: int, adaptive: Strategy = ADAPTIVE) -> tuple[Strateg
         ],
         ("gin-hunter-strong", "standard", 3, 1, KNOCK_TURN),
         ("gin-hunter-pairs", "hollywood", 4, 0, KNOCK_TURN),
+        ("gin-hunter", "standard", 5, 0, OFFER),
+        ("early-knocker", "hollywood", 6, 1, OFFER),
     ],
 )
 @pytest.mark.full
@@ -84,6 +89,55 @@ def test_a_simulated_match_replays_through_decider_and_memory(
         forgetful_differs += forgetful.posterior != memory.posterior
     assert len(hands) >= 3 and searched > 20 and ended_by_knock > 0
     assert forgetful_differs > 0  # the hand ends are what keeps them equal
+
+
+@pytest.mark.parametrize(("style", "seat"), [("gin-hunter", 0), ("simple", 1)])
+def test_the_opening_offers_reading_replays_through_decider_and_memory(style, seat):
+    """``panel_offer``: the first hands of a simulated match replayed through ``Decider``
+    + ``OpponentMemory`` (hand numbers and hand ends given) make the same decisions and
+    end each hand with the same posterior, exactly; and the reading changed the posterior
+    (the same hands without it end elsewhere)."""
+    rules = load_rules("standard")
+    mk, hands = simulated_match(rules, _pair(style, seat, OFFER), 7, seat)
+    _, plain = simulated_match(rules, _pair(style, seat), 7, seat)
+    decider = Decider(OFFER, rules)
+    memory = decider.memory()
+    for number, hand in enumerate(hands[:3]):
+        for view, action, draws, means in hand.decisions:
+            got = decider.decide(
+                view, mk, deal=number, seat=seat, draws=draws, memory=memory, hand_number=number
+            )
+            assert got.action == action, (number, view)
+            assert [c.mean for c in got.candidates] == means
+        memory.hand_ended(hand.end, hand_number=number)
+        assert list(memory.posterior.values()) == hand.posterior, number
+    assert any(h.posterior != p.posterior for h, p in zip(hands[:3], plain[:3], strict=True))
+
+
+def test_the_server_replays_the_opening_offers_reading(tmp_path):
+    """``panel_offer`` through ``serve``: a strategy file with it on, the first hands of a
+    simulated match asked as JSON lines with hand numbers and hand ends, give the simulated
+    decisions and posteriors."""
+    path = tmp_path / "mc-adaptive-offer.toml"
+    text = (configs_dir() / "strategies" / "mc-adaptive.toml").read_text()
+    path.write_text(
+        text.replace('name = "mc-adaptive"', 'name = "mc-adaptive-offer"') + "panel_offer = true\n"
+    )
+    assert load_strategy(str(path)) == OFFER
+    rules = load_rules("standard")
+    seat = 0
+    mk, hands = simulated_match(rules, _pair("gin-hunter", seat, OFFER), 7, seat)
+    server = Server("standard", str(path))
+    for number, hand in enumerate(hands[:2]):
+        for view, action, draws, _ in hand.decisions:
+            request = {"view": view, "seed": mk, "deal": number, "seat": seat, "draws": draws}
+            answer = json.loads(
+                server.answer_line(json.dumps(request | {"game": "g", "hand_number": number}))
+            )
+            assert answer["action"] == action, answer
+        end = {"hand_end": hand.end, "hand_number": number, "game": "g"}
+        answer = json.loads(server.answer_line(json.dumps(end)))
+        assert list(answer["posterior"].values()) == hand.posterior
 
 
 def test_the_server_and_its_hand_end_requests_replay_a_simulated_match():

@@ -859,6 +859,37 @@ def test_panels_kept_across_a_matchs_hands_play_the_kernels_matches():
     assert not np.array_equal(played["match"], played["hand"])
 
 
+def _match_searcher(name: str, **key) -> Strategy:
+    """A cheap panel searcher that keeps its posterior across a match's hands, with one
+    reading ``key`` on."""
+    return mc(
+        "mc-fast", samples=2, infer=True, opponent_panel=(*PANEL, "gin-hunter-strong"),
+        panel_memory="match", name=name, **key,
+    )  # fmt: skip
+
+
+def _hand_starts(monkeypatch) -> list:
+    """(panel, posterior) at each new hand of every reference panel made from now on."""
+    starts = []
+    new_hand = reference_search.OpponentPanel.new_hand
+
+    def remembered(panel):
+        starts.append((panel, list(panel.posterior)))
+        new_hand(panel)
+
+    monkeypatch.setattr(reference_search.OpponentPanel, "new_hand", remembered)
+    return starts
+
+
+def _posteriors_after_hands(starts) -> list:
+    """The kept panel's posterior after each hand of a match (``_hand_starts``): the panel
+    made first is the one kept across the hands; its first two starts are before hand 1."""
+    kept = starts[0][0]
+    after = [posterior for panel, posterior in starts if panel is kept][2:]
+    after.append(kept.posterior)
+    return after
+
+
 @pytest.mark.parametrize(
     ("rule_set", "overrides", "opponent", "match", "pile_taken"),
     [
@@ -881,10 +912,7 @@ def test_the_knocking_turn_read_at_the_showdown_gives_the_references_posteriors(
     from simulated_hands import simulated_match
 
     rules = load_rules(rule_set, overrides)
-    searcher = mc(
-        "mc-fast", samples=2, infer=True, opponent_panel=(*PANEL, "gin-hunter-strong"),
-        panel_memory="match", panel_knock_turn=True, name="mcf-knock-turn",
-    )  # fmt: skip
+    searcher = _match_searcher("mcf-knock-turn", panel_knock_turn=True)
     read = []
     likelihoods = reference_search.OpponentPanel.knock_turn_likelihoods
 
@@ -893,26 +921,103 @@ def test_the_knocking_turn_read_at_the_showdown_gives_the_references_posteriors(
         return likelihoods(panel, view, discard, knocker_taken)
 
     monkeypatch.setattr(reference_search.OpponentPanel, "knock_turn_likelihoods", recorded)
-    starts = []
-    new_hand = reference_search.OpponentPanel.new_hand
-
-    def remembered(panel):
-        starts.append((panel, list(panel.posterior)))
-        new_hand(panel)
-
-    monkeypatch.setattr(reference_search.OpponentPanel, "new_hand", remembered)
+    starts = _hand_starts(monkeypatch)
     seat = 1
     pair = (load_strategy(opponent), searcher)
     without = (load_strategy(opponent), replace(searcher, panel_knock_turn=False))
     _, kernel_hands = simulated_match(rules, pair, match, seat)
     _, plain_hands = simulated_match(rules, without, match, seat)
     play_match_reference(MATCH_SEED, match, rules, pair)
-    kept = starts[0][0]  # the panel made first is the one kept across the hands
-    after = [posterior for panel, posterior in starts if panel is kept][2:]
-    after.append(kept.posterior)
-    assert [h.posterior for h in kernel_hands] == after
+    assert [h.posterior for h in kernel_hands] == _posteriors_after_hands(starts)
     assert len(kernel_hands) >= 4
     assert kernel_hands[-1].posterior != plain_hands[-1].posterior
     assert False in {took for took, _ in read}  # a knock after a stock draw
     assert (True in {took for took, _ in read}) == pile_taken  # one after a pile take
     assert any(last for _, last in read)  # with the turn before read
+
+
+@pytest.mark.parametrize(
+    ("rule_set", "overrides", "opponent", "match", "seat"),
+    [
+        ("standard", ["game_target=40"], "gin-hunter", 0, 1),
+        ("hollywood", ["game_target=40"], "gin-hunter-strong", 2, 0),
+        ("standard", ["game_target=40", "may_discard_drawn_upcard=true"], "simple", 2, 1),
+    ],
+)
+@pytest.mark.first_case
+def test_the_opening_offer_read_gives_the_references_posteriors(
+    monkeypatch, rule_set, overrides, opponent, match, seat
+):
+    """``panel_offer`` (issue 26, gap c): the posterior reads the opponent's choice at the
+    opening upcard offer (R7, R8), averaged over the hands it may have held then. Kernel
+    against reference over whole Hollywood matches with the posterior kept from hand to
+    hand: after every hand the posteriors are equal, exactly; most hands showed an offer
+    of the opponent's; and the reading moves the posterior (the same matches without it
+    end elsewhere). Which facts show each case: the test after this one."""
+    from simulated_hands import SEED as MATCH_SEED
+    from simulated_hands import simulated_match
+
+    rules = load_rules(rule_set, overrides)
+    searcher = _match_searcher("mcf-offer", panel_offer=True)
+    read = []
+    seen = reference_search.offer_seen
+
+    def recorded(situation):
+        got = seen(situation)
+        if got is not None and got is not reference_search.NOTHING_OFFERED:
+            read.append(got)
+        return got
+
+    monkeypatch.setattr(reference_search, "offer_seen", recorded)
+    starts = _hand_starts(monkeypatch)
+    pair = [load_strategy(opponent), load_strategy(opponent)]
+    pair[seat] = searcher
+    without = list(pair)
+    without[seat] = replace(searcher, panel_offer=False)
+    _, kernel_hands = simulated_match(rules, tuple(pair), match, seat)
+    _, plain_hands = simulated_match(rules, tuple(without), match, seat)
+    play_match_reference(MATCH_SEED, match, rules, tuple(pair))
+    assert [h.posterior for h in kernel_hands] == _posteriors_after_hands(starts)
+    assert len(kernel_hands) >= 4
+    assert len(read) >= len(kernel_hands) // 2  # most hands show an offer of the opponent's
+    assert kernel_hands[-1].posterior != plain_hands[-1].posterior
+
+
+def test_the_opening_offer_reads_the_same_facts_in_kernel_and_reference():
+    """``offer_seen_nb`` against the reference's ``offer_seen`` at every search position of
+    deals between ``mc-fast`` players: the same (status, upcard, took),
+    and every case turns up (the dealer's offer, a decline and a take by the opponent
+    before the searcher's first turn, the non-dealer's own take, a hand past it)."""
+    from gin_sim.kernels.search import offer_seen_nb
+
+    rules = load_rules("standard", ["may_discard_drawn_upcard=true"])
+    positions = []
+    decide = reference_search.Searcher.decide
+
+    def recorded(searcher, situation):
+        positions.append(situation)
+        return decide(searcher, situation)
+
+    monkeypatch = pytest.MonkeyPatch()
+    monkeypatch.setattr(reference_search.Searcher, "decide", recorded)
+    try:
+        searcher = mc("mc-fast", samples=2, candidates=2)
+        for deal in range(8):
+            opponent = ("simple", "gin-hunter")[deal % 2]
+            play_deal_reference(SEED, deal, rules, (searcher, opponent))
+    finally:
+        monkeypatch.undo()
+    cases = set()
+    for situation in positions:
+        masks, state = position_from_view(parse_view(view_from_situation(situation), rules), 1)
+        status, upcard, took = offer_seen_nb(masks, state, 1)
+        want = reference_search.offer_seen(situation)
+        if want is None:
+            assert status == 0
+        elif want is reference_search.NOTHING_OFFERED:
+            assert status == 2
+        else:
+            assert (status, upcard, took) == (1, *want)
+        cases.add((status, took, situation.own_turns, situation.view.opp_turns))
+    assert {(1, False, 0, 0), (0, False, 0, 0), (2, False, 1, 1)} <= cases
+    assert any(c[0] == 1 and c[1] for c in cases) and any(c[0] == 1 and c[2] == 1 for c in cases)

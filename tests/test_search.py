@@ -28,7 +28,7 @@ from gin_sim.experiments.simulate import (
 from gin_sim.game.config import ConfigError
 from gin_sim.game.rules import load_rules
 from gin_sim.interfaces.cli import app
-from gin_sim.kernels.enums import MAX_PANEL, Phase, PositionSlot
+from gin_sim.kernels.enums import MAX_PANEL, Phase, PositionSlot, StrategyParam
 from gin_sim.kernels.playout import decide_nb, scratch_nb
 from gin_sim.kernels.position import apply_nb, deal_nb, family_action_nb, set_score_nb
 from gin_sim.kernels.search import (
@@ -36,6 +36,9 @@ from gin_sim.kernels.search import (
     MEMORY_TURN,
     forget_nb,
     new_hand_nb,
+    offer_seen_nb,
+    offer_update_nb,
+    prior_nb,
     search_nb,
     search_scratch_nb,
     showdown_update_nb,
@@ -440,6 +443,82 @@ def test_the_probe_catches_a_showdown_update_that_reads_the_knockers_stock_draw(
 
     with pytest.raises(AssertionError, match="a field hidden from the player changed"):
         probe(peeking, positions, seed=5, access=SHOWDOWN, least_varied=5, fields=SHOWDOWN_FIELDS)
+
+
+def _offer_positions(rules, n_deals, seed):
+    """Seat 0's first or second decision (expert against gin-hunter, then simple; random
+    decks and dealers) where it sees the opponent's choice at the opening offer
+    (``offer_seen_nb`` status 1): at its offer as the dealer, at its draw after the
+    opponent's first turn, at its discard after both declined."""
+    found = []
+    for i, opponent in enumerate(("gin-hunter", "simple")):
+        players = (load_strategy("expert"), load_strategy(opponent))
+        for masks, state in decision_positions(rules, players, n_deals, seed + i, last_decision=2):
+            if offer_seen_nb(masks, state, 0)[0] == 1:
+                found.append((masks, state))
+    return found
+
+
+def _offer_posterior(params, position, leak):
+    """Seat 0's posterior after reading the opening offer from its prior (and ``leak``: a
+    peeking variant's answer depends on the field it reads; the reading takes no number
+    from the search's stream)."""
+    masks, state = position
+    search = search_scratch_nb()
+    panel = int(params[StrategyParam.MC_PANEL_SIZE])
+    prior_nb(params, panel, search[17][0])
+    with np.errstate(over="ignore"):
+        offer_update_nb(params, masks, state, 0, search, panel)
+    return search[17][0, :MAX_PANEL].copy(), leak
+
+
+def test_hidden_fields_never_change_the_opening_offers_reading():
+    """``panel_offer`` (issue 26, gap c): the reading of the opponent's choice at the
+    opening offer marginalizes over its hand then and reads nothing hidden: the probe of
+    tests/hidden_info.py (the opponent's unseen cards, the stock's order, the deal, the
+    cards drawn, its last stock draw), with its peeking variants caught; the reading
+    moves the posterior at every such position, taken and declined offers both met."""
+    params = tiny("mc", "infer=true", PANEL, "panel_offer=true").to_kernel(STANDARD)
+    positions = _offer_positions(STANDARD, 120, seed=23)
+    probed = probe(
+        lambda position, leak: _offer_posterior(params, position, leak),
+        positions, seed=9, least_varied=10, least_caught=5,
+    )  # fmt: skip
+    took = {bool(offer_seen_nb(m, s, 0)[2]) for m, s in positions}
+    moved = sum(not np.allclose(answer[0][:5], 0.2) for answer in probed.answers)
+    assert len(positions) > 60 and moved == len(positions) and took == {True, False}
+
+
+def test_the_probe_catches_an_offer_reading_that_looks_at_the_opponents_hand():
+    """The control of the test above: a reading that takes the opponent's real hand for
+    its sampled ones (each model's likelihood of the choice with the cards it held)
+    changes with the hidden cards, and the probe says so."""
+    from gin_sim.kernels.decisions import takes_top_nb
+    from gin_sim.kernels.enums import FAMILY_PARAMS, PositionMask, StrategyKind
+
+    params = tiny("mc", "infer=true", PANEL, "panel_offer=true").to_kernel(STANDARD)
+    positions = _offer_positions(STANDARD, 80, seed=29)
+    idle = np.zeros(2, np.uint64)
+
+    def peeking(position, leak):
+        masks, state = position
+        _, upcard, took = offer_seen_nb(masks, state, 0)
+        hand = masks[PositionMask.HAND + 1]  # what it holds now: hidden but for its takes
+        likes = []
+        for m in range(5):
+            base = StrategyParam.MC_PANEL + m * FAMILY_PARAMS
+            model = params[base : base + FAMILY_PARAMS]
+            if model[StrategyParam.KIND] == StrategyKind.RANDOM:
+                likes.append(0.5)
+                continue
+            takes = takes_top_nb(
+                model, hand, upcard, np.uint64(1 << int(upcard)), np.uint64(0), 31, idle, 1
+            )
+            likes.append(1.0 if takes == took else 0.1)
+        return np.array(likes), leak
+
+    with pytest.raises(AssertionError, match="a field hidden from the player changed"):
+        probe(peeking, positions, seed=9, least_varied=5)
 
 
 def test_panel_worlds_change_the_searches_of_an_answered_turn():

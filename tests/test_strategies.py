@@ -104,6 +104,11 @@ def test_bad_parameters_name_the_parameter_and_range(overrides, message):
         (["panel_worlds=true"], "panel_worlds .* does nothing without opponent_panel"),
         (["panel_infer=true"], "panel_infer .* does nothing without opponent_panel"),
         (["panel_knock_turn=true"], "panel_knock_turn .* does nothing without opponent_panel"),
+        (["panel_offer=true"], "panel_offer .* does nothing without opponent_panel"),
+        (
+            ["opponent_panel=simple,expert", "panel_offer=2"],
+            "panel_offer = '2' .* allowed values are true or false",
+        ),
         (
             ["opponent_panel=simple,expert", "infer=false", "panel_infer=true"],
             "panel_infer .* does nothing without infer",

@@ -82,13 +82,15 @@ class StrategyParamT(NamedTuple):
     MC_PANEL_INFER: int = 381  # after the MAX_PANEL vectors (asserted below)
     # 1: at the opponent's showdown, read its knocking turn's take and the turn before it
     MC_PANEL_KNOCK_TURN: int = 382
+    # 1: read the opponent's choice at the opening upcard offer (R7, R8)
+    MC_PANEL_OFFER: int = 383
 
 
 StrategyParam = StrategyParamT()
 # The slots a family decision reads: KIND to the pair weight.
 FAMILY_PARAMS = StrategyParam.PAIR_WEIGHT + 1
 MAX_PANEL = 8  # opponent models a search player may weigh
-N_STRATEGY_PARAMS = StrategyParam.MC_PANEL_KNOCK_TURN + 1
+N_STRATEGY_PARAMS = StrategyParam.MC_PANEL_OFFER + 1
 assert StrategyParam.MC_PANEL_INFER == StrategyParam.MC_PANEL + MAX_PANEL * FAMILY_PARAMS
 # The slots follow one another: each vector block is FAMILY_PARAMS long.
 assert StrategyParam.MC_SAMPLES == FAMILY_PARAMS

@@ -31,22 +31,19 @@ import numpy as np
 from numba import njit
 
 from gin_sim.kernels.deadwood import (
-    deadwood_without_nb,
-    has_sets_nb,
     lowest_card_nb,
     melds_with_card_nb,
     min_deadwood_nb,
 )
 from gin_sim.kernels.decisions import (
-    cost_from_terms_nb,
     discard_cost_nb,
     discard_or_knock_nb,
+    least_cost_scan_nb,
     least_deadwood_discard_nb,
     least_deadwood_drop_nb,
     popcount_nb,
     takes_top_nb,
     tie_key_nb,
-    weighted_terms_nb,
 )
 from gin_sim.kernels.enums import (
     ACTION_BIG_GIN,
@@ -74,12 +71,13 @@ from gin_sim.kernels.position import (
     play_out_with_family_nb,
     points_to_close_nb,
 )
-from gin_sim.kernels.rng import bounded_nb, next_nb
+from gin_sim.kernels.rng import bounded_nb, next_nb, splitmix64_nb
 from gin_sim.kernels.tables import CARD_VALUES
 
 _ONE = np.uint64(1)
 _CARD_VALUES = CARD_VALUES
 _ALL = np.uint64((1 << 52) - 1)
+_NONE = np.uint64(0)  # no cards
 _S = PositionSlot
 _M = PositionMask
 HAND_SIZE = 10  # R6: the opponent holds 10 cards whenever the searching player decides
@@ -116,7 +114,11 @@ EVIDENCE_OWN_PASSED = MAX_PANEL + 9  # the searcher's passed cards, then
 EVIDENCE_STOCK_LEFT = MAX_PANEL + 10
 EVIDENCE_OWN_TURNS = MAX_PANEL + 11  # the searcher's turns, then
 EVIDENCE_LIMIT = MAX_PANEL + 12  # the hand's knock limit
-MEMORY_SLOTS = MAX_PANEL + 13
+# panel_offer: 1 once the opponent's choice at the opening offer (R7, R8) was read this hand
+# (or found not to be there: it was never offered, or the hand went past it unread).
+MEMORY_OFFER = MAX_PANEL + 13
+MEMORY_SLOTS = MAX_PANEL + 14
+OFFER_WORLDS = 32  # hands of the opponent over which the offer's likelihood is averaged
 
 
 @njit(cache=True, inline="always")
@@ -311,27 +313,10 @@ def model_drop_nb(model, hand, allowed, pile, own_taken, own_passed):
     if weights_zero_nb(model):
         return least_deadwood_drop_nb(hand, allowed)[0]
     unseen = _ALL & ~hand & ~pile & ~own_taken
-    whole = min_deadwood_nb(hand)
-    sets = has_sets_nb(hand)
-    best_card = -1
-    best_cost = np.inf
-    best_key = -1
-    rest = allowed
-    while rest:
-        card = lowest_card_nb(rest)
-        rest &= rest - _ONE
-        key = tie_key_nb(card)
-        terms = weighted_terms_nb(model, hand, card, unseen, own_taken, own_passed)
-        # deadwood(hand less card) >= deadwood(hand) - value(card): a bound on the cost
-        bound = cost_from_terms_nb(whole - _CARD_VALUES[card], terms)
-        if bound > best_cost or (bound == best_cost and key < best_key):
-            continue
-        cost = cost_from_terms_nb(deadwood_without_nb(hand, card, whole, sets), terms)
-        if cost < best_cost or (cost == best_cost and key > best_key):
-            best_card = card
-            best_cost = cost
-            best_key = key
-    return best_card
+    return least_cost_scan_nb(
+        model, hand, allowed, unseen, own_taken, own_passed, min_deadwood_nb(hand),
+        -1, np.inf, -1, -1,
+    )[0]  # fmt: skip
 
 
 @njit(cache=True, _nrt=False)
@@ -591,6 +576,107 @@ def bayes_nb(posterior, likes, panel):
         total += posterior[m]
     for m in range(panel):
         posterior[m] /= total
+
+
+@njit(cache=True, _nrt=False)
+def offer_seen_nb(masks, state, player):
+    """What ``player``'s position shows of the opponent's choice at the opening upcard
+    offer (R7 to R9), from public facts and its own cards only (a ``Decider`` position has
+    no deal nor first taker, and may not name a stock draw): (status, upcard, took).
+    Status 0: not yet known (the player is the non-dealer at its own offer: the opponent's
+    comes after a decline); 1: read it; 2: nothing to read (the player took the upcard
+    first as the non-dealer, or the hand is past its first turns).
+
+    - The player deals, neither has had a turn (its offer, R8): the opponent declined the
+      pile's one card.
+    - The player has had one turn, the opponent none: as the dealer it took the upcard the
+      opponent had declined (the card it took from the pile); as the non-dealer, a stock
+      draw means both declined (R9: the pile's bottom card), a pile take that it took the
+      upcard first.
+    - The opponent has had one turn, the player none: a take from the pile so far means
+      the opponent took the upcard (the card it took and holds, or, if it threw it
+      straight back (R11), its discard); none, that it declined and drew (R9)."""
+    opponent = 1 - player
+    own = state[_S.TURNS_BY + player]
+    opp = state[_S.TURNS_BY + opponent]
+    dealer = state[_S.DEALER] == player
+    if own == 0 and opp == 0:
+        if not dealer:
+            return 0, -1, False
+        return 1, state[_S.PILE], False
+    if own == 1 and opp == 0 and state[_S.PHASE] == Phase.DISCARD:
+        if state[_S.FROM_PILE] == 0:  # R9: the non-dealer's stock draw
+            return 1, state[_S.PILE], False
+        if dealer:
+            return 1, lowest_card_nb(masks[_M.TAKEN + player]), False
+        return 2, -1, False
+    if own == 0 and opp == 1:
+        if state[_S.TAKES] == 0:
+            return 1, state[_S.PILE], False
+        held = masks[_M.TAKEN + opponent]
+        upcard = lowest_card_nb(held) if held else state[_S.PILE]
+        return 1, upcard, True
+    return 2, -1, False
+
+
+@njit(cache=True, _nrt=False)
+def offer_update_nb(params, masks, state, player, search, panel):
+    """``panel_offer``: Bayes' rule on the opponent's choice at the opening offer, once a
+    hand, at the first search of ``player``'s that shows it (``offer_seen_nb``). Its hand
+    then is hidden: each model's likelihood (a family model: 1 if it would have made the
+    same choice, ``takes_top_nb`` as at the offer, else PANEL_EPSILON; ``random``: 1/2) is
+    the mean over OFFER_WORLDS hands of 10 of the cards that are neither the player's now
+    (it held them at the deal, or took them since: the upcard or a stock card, neither in
+    the opponent's hand then) nor the upcard: the uniform prior of its hand then, given
+    what the player knows. The hands are shuffled from a stream keyed by those cards of
+    its own and the upcard alone, so the reading is a function of the view (and of no
+    search's stream). docs/strategies.md, "Opponent panel", **The opening offer**."""
+    memory = search[17]
+    row = memory[player]
+    if row[MEMORY_OFFER] != 0.0:
+        return
+    status, upcard, took = offer_seen_nb(masks, state, player)
+    if status == 0:
+        return
+    row[MEMORY_OFFER] = 1.0
+    if status == 2:
+        return
+    cards = search[4]
+    rng = search[9]
+    idle = search[10]
+    likes = search[18]
+    opponent = 1 - player
+    pile = _bit(upcard)
+    own = masks[_M.HAND + player]
+    pool = _ALL & ~own & ~pile
+    n = 0
+    rest = pool
+    while rest:
+        cards[n] = lowest_card_nb(rest)
+        rest &= rest - _ONE
+        n += 1
+    saved = rng[0]
+    rng[0] = splitmix64_nb(own | (np.uint64(upcard + 1) << np.uint64(52)))
+    for m in range(panel):
+        likes[m] = 0.0
+    for _ in range(OFFER_WORLDS):
+        _shuffle_nb(cards, 0, n, rng)
+        hand = np.uint64(0)
+        for j in range(HAND_SIZE):
+            hand |= _bit(cards[j])
+        for m in range(panel):
+            base = StrategyParam.MC_PANEL + m * FAMILY_PARAMS
+            model = params[base : base + FAMILY_PARAMS]
+            if model[StrategyParam.KIND] == StrategyKind.RANDOM:
+                likes[m] += 0.5  # a coin for the take, either way
+            elif takes_top_nb(model, hand, upcard, pile, _NONE, 52 - 21, idle, opponent) == took:
+                likes[m] += 1.0
+            else:
+                likes[m] += PANEL_EPSILON
+    rng[0] = saved
+    for m in range(panel):
+        likes[m] /= OFFER_WORLDS
+    bayes_nb(row, likes, panel)
 
 
 @njit(cache=True, _nrt=False)
@@ -904,6 +990,8 @@ def _search_nb(params, masks, state, rules, undercut_table, equity, streams, pla
     if panel > 0:
         if memory[player, MEMORY_KNOWN] == 0.0:
             prior_nb(params, panel, memory[player])
+        if params[StrategyParam.MC_PANEL_OFFER] != 0.0:  # its choice at the opening offer
+            offer_update_nb(params, masks, state, player, search, panel)
         # The opponent's turn since this searcher's last discard (a draw decision follows
         # exactly one turn of the opponent's).
         answered = memory[player, MEMORY_TURN] == state[_S.TURNS_BY + player] + 1

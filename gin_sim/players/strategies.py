@@ -99,6 +99,7 @@ SEARCH_KEYS = (
     "panel_worlds",
     "panel_infer",
     "panel_knock_turn",
+    "panel_offer",
 )
 KIND_KEYS = {"family": FAMILY_KEYS, "mc": SEARCH_KEYS, "random": ()}
 MAX_CLOSING_DISTANCE = 100_000  # points to a game's target (the largest target a rule set allows)
@@ -149,6 +150,9 @@ class Strategy:
     # At the opponent's showdown, read its knocking turn: its take, and (the card it drew
     # known, or each card it may have drawn) whether it would have knocked the turn before.
     panel_knock_turn: bool = False
+    # Read the opponent's choice at the opening upcard offer (R7, R8): each model's chance
+    # of it, averaged over the hands the opponent may have held then.
+    panel_offer: bool = False
     adapt: tuple[Adaptation, ...] = ()
 
     def __post_init__(self) -> None:
@@ -237,6 +241,7 @@ class Strategy:
                 "panel_worlds",
                 "panel_infer",
                 "panel_knock_turn",
+                "panel_offer",
             ):
                 if getattr(self, key) != _DEFAULTS[key]:
                     raise ConfigError(
@@ -378,6 +383,8 @@ class Strategy:
             del document["panel_infer"]
         if not self.panel_knock_turn:  # likewise
             del document["panel_knock_turn"]
+        if not self.panel_offer:  # likewise
+            del document["panel_offer"]
         if not self.opponent_panel:
             del document["opponent_panel"], document["panel_prior"], document["panel_memory"]
         else:
@@ -433,6 +440,7 @@ class Strategy:
             v[StrategyParam.MC_PANEL_WORLDS] = float(self.panel_worlds)
             v[StrategyParam.MC_PANEL_INFER] = float(self.panel_infer)
             v[StrategyParam.MC_PANEL_KNOCK_TURN] = float(self.panel_knock_turn)
+            v[StrategyParam.MC_PANEL_OFFER] = float(self.panel_offer)
             for i, name in enumerate(self.opponent_panel):
                 v[StrategyParam.MC_PANEL_PRIOR + i] = (
                     self.panel_prior[i] if self.panel_prior else 1.0

@@ -27,7 +27,7 @@ from typing import Any
 
 from gin_sim.game.cards import format_card
 from gin_sim.game.hollywood import HollywoodScore
-from gin_sim.game.rng import Stream, bounded
+from gin_sim.game.rng import Stream, bounded, splitmix64
 from gin_sim.game.rules import Rules
 from gin_sim.kernels import match_value
 from gin_sim.players.search_value import searcher_table
@@ -36,6 +36,7 @@ from gin_sim.reference.engine import (
     BIG_GIN,
     DISCARD,
     DRAW,
+    FULL_DECK,
     NO_CARD,
     OFFER,
     SEARCH_PLAYER,
@@ -461,10 +462,15 @@ class OpponentPanel:
     new ``Searcher``) unless the panel is kept across hands."""
 
     def __init__(
-        self, models: Sequence[Strategy], prior: Sequence[float], knock_turn: bool = False
+        self,
+        models: Sequence[Strategy],
+        prior: Sequence[float],
+        knock_turn: bool = False,
+        offer: bool = False,
     ) -> None:
         self.models = list(models)
         self.knock_turn = knock_turn  # panel_knock_turn: read the knocking turn too
+        self.offer = offer  # panel_offer: read the opponent's choice at the opening offer
         weights = list(prior) if prior else [1.0] * len(self.models)
         total = 0.0
         for weight in weights:
@@ -477,6 +483,7 @@ class OpponentPanel:
         self.discard = NO_DISCARD
         self.turn: int | None = None  # own turns at that discard; None: nothing to read
         self.evidence: TurnEvidence | None = None
+        self.offer_read = False  # the opening offer read (or found absent) this hand
 
     def model_for_world(self, world: int) -> int:
         """The model playing the opponent in world ``world``: the first whose cumulative
@@ -500,6 +507,45 @@ class OpponentPanel:
             for m, model in enumerate(self.models):
                 likes[m] += turn_likelihood(model, evidence, opp_hand)
         self._multiply([like / EVIDENCE_WORLDS for like in likes])
+
+    def read_offer(self, situation: Situation) -> None:
+        """Bayes' rule on the opponent's choice at the opening offer (R7 to R9), once a
+        hand, at the first search that shows it (``offer_seen``): each model's likelihood
+        (a family model: 1 if it would have chosen the same, else PANEL_EPSILON; ``random``:
+        1/2) averaged over OFFER_WORLDS hands of 10 of the cards that are neither the
+        searcher's now nor the upcard, shuffled from a stream keyed by those cards
+        (``offer_stream_state``)."""
+        if self.offer_read:
+            return
+        seen = offer_seen(situation)
+        if seen is None:
+            return
+        self.offer_read = True
+        if seen is NOTHING_OFFERED:
+            return
+        upcard, took = seen
+        view = situation.view
+        pool = _cards(FULL_DECK & ~view.hand & ~(1 << upcard))
+        stream = Stream(offer_stream_state(view.hand, upcard))
+        likes = [0.0] * len(self.models)
+        for _ in range(OFFER_WORLDS):
+            shuffle(pool, stream)
+            hand = 0
+            for card in pool[:HAND_SIZE]:
+                hand |= 1 << card
+            at_offer = View(
+                hand=hand, pile=1 << upcard, top=upcard, opp_taken=0, opp_passed=0,
+                stock_left=STOCK_AT_DEAL, opp_turns=0, knock_limit=view.knock_limit,
+                rules=view.rules, to_close=view.to_close,
+            )  # fmt: skip
+            for m, model in enumerate(self.models):
+                if model.kind == "random":
+                    likes[m] += 0.5  # a coin for the take, either way
+                elif family_takes(model, at_offer) == took:
+                    likes[m] += 1.0
+                else:
+                    likes[m] += PANEL_EPSILON
+        self._multiply([like / OFFER_WORLDS for like in likes])
 
     def showdown(self, view: View, discard: int | None, knocker_taken: int = 0) -> None:
         """Bayes' rule on the knock (``discard``; None: big gin) that ended the hand, from
@@ -575,6 +621,43 @@ class OpponentPanel:
 
 
 NO_DISCARD = -1
+OFFER_WORLDS = 32  # hands of the opponent over which the offer's likelihood is averaged
+STOCK_AT_DEAL = 31  # R6: the stock when the upcard is offered
+NOTHING_OFFERED = (NO_CARD, False)  # offer_seen: no choice of the opponent's to read
+
+
+def offer_stream_state(own: int, upcard: int) -> int:
+    """The stream of the offer's hands: SplitMix64 of the searcher's cards (below 2**52)
+    with the upcard plus 1 above them, its own and public only."""
+    return splitmix64(own | (upcard + 1) << 52)
+
+
+def offer_seen(situation: Situation) -> tuple[int, bool] | None:
+    """The opponent's choice at the opening offer as the searcher's position shows it:
+    (upcard, took); None: not yet known (the searcher is the non-dealer at its own
+    offer); NOTHING_OFFERED: nothing to read (it took the upcard first as the non-dealer,
+    or the hand is past its first turns). The kernel's ``offer_seen_nb``, from the same
+    public facts."""
+    view = situation.view
+    own, opp = situation.own_turns, view.opp_turns
+    dealer = situation.dealer == situation.player
+    if own == 0 and opp == 0:
+        if not dealer:
+            return None
+        return situation.pile_order[0], False
+    if own == 1 and opp == 0 and situation.phase == DISCARD:
+        if view.taken_from_pile is None:  # R9: the non-dealer's stock draw
+            return situation.pile_order[0], False
+        if dealer:
+            return _cards(situation.own_taken)[0], False
+        return NOTHING_OFFERED
+    if own == 0 and opp == 1:
+        if situation.upcard_takes == 0:
+            return situation.pile_order[0], False
+        held = _cards(view.opp_taken)
+        upcard = held[0] if held else situation.pile_order[0]
+        return upcard, True
+    return NOTHING_OFFERED
 
 
 def turn_likelihood(model: Strategy, evidence: TurnEvidence, hand: int) -> float:
@@ -749,6 +832,8 @@ def search(
     evidence = None  # the worlds' hidden cards drawn given the opponent's answered turn
     if panel is not None:
         # The opponent's turn since this searcher's last discard.
+        if panel.offer:  # the opponent's choice at the opening offer
+            panel.read_offer(situation)
         if situation.phase == DRAW and panel.turn == situation.own_turns:
             panel.update(strategy, situation, world_stream)
         panel.turn = None
@@ -861,7 +946,10 @@ class Searcher:
         if strategy.opponent_panel:
             models = [_policy(name, rules) for name in strategy.opponent_panel]
             self.panel = OpponentPanel(
-                models, strategy.panel_prior, knock_turn=strategy.panel_knock_turn
+                models,
+                strategy.panel_prior,
+                knock_turn=strategy.panel_knock_turn,
+                offer=strategy.panel_offer,
             )
 
     def saw_showdown(self, view: View, discard: int | None, knocker_taken: int = 0) -> None:
