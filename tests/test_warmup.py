@@ -18,6 +18,20 @@ def test_an_unknown_group_is_refused():
         warmup.warm(["kernels"])
 
 
+def test_the_default_sets_groups_are_known_and_wait_for_the_hand_kernel():
+    """A background warm-up's output is discarded, so an unknown group name would only
+    waste its time, silently."""
+    import dataclasses
+
+    from gin_sim.reports.build import DefaultSet
+
+    full = warmup.default_set_groups(DefaultSet())
+    assert full == ["equity", "after-deals", "matches", "advice"]
+    assert set(full) <= set(warmup.GROUPS)
+    bare = dataclasses.replace(DefaultSet(), matches=0, advice_rules=None, equity_rules=None)
+    assert warmup.default_set_groups(bare) == []  # nothing to wait for
+
+
 def test_a_warmup_can_be_turned_off(monkeypatch):
     monkeypatch.setenv("GIN_SIM_WARMUP", "0")
     assert warmup.start(["deals"]) is None

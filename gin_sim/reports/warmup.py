@@ -31,6 +31,10 @@ import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from gin_sim.reports.build import DefaultSet
 
 # Niceness of a background warm-up: the job's own work comes first.
 BACKGROUND_NICE = 5
@@ -137,6 +141,15 @@ GROUPS: dict[str, Callable[[Path], None]] = {
 # How long a warm-up waits for another process to store a kernel (the hand kernel's
 # compile takes about 50 CPU seconds on an idle core).
 STORED_WAIT = 240.0
+
+
+def default_set_groups(settings: DefaultSet) -> list[str]:
+    """The groups ``report default`` warms beside its first sweep, which compiles the hand
+    kernel: first what calls no player, then (after-deals) what calls it, in the order the
+    set reaches them."""
+    groups = ["equity"] * bool(settings.equity_rules) + ["after-deals"]
+    groups += ["matches"] * bool(settings.matches) + ["advice"] * bool(settings.advice_rules)
+    return groups if len(groups) > 1 else []
 
 
 def warm(groups: Sequence[str]) -> None:

@@ -54,7 +54,7 @@ from gin_sim.reports.build import (
 from gin_sim.reports.document import check_report_set, is_generated_index, is_report_set
 from gin_sim.reports.schedule import check_grid, search_runs
 from gin_sim.reports.sweeps import sweep_runs
-from gin_sim.reports.warmup import warming
+from gin_sim.reports.warmup import default_set_groups, warming
 
 report_app = typer.Typer(
     help="Generated reports: each a folder with report.md, PNG figures and CSV/Parquet tables.",
@@ -452,11 +452,7 @@ def default(
 
     # What this process reaches last is compiled meanwhile by another (a fresh clone's
     # numba cache is empty: gin_sim.reports.warmup); not for a remote cluster's workers.
-    # It starts with what calls no player, then waits for this process's first sweep to
-    # store the hand kernel (which the others call) rather than compile it a second time.
-    later = ["equity"] * bool(settings.equity_rules) + ["after-deals"]
-    later += ["matches"] * bool(settings.matches) + ["advice"] * bool(settings.advice_rules)
-    with warming([] if run.scheduler else later):
+    with warming([] if run.scheduler else default_set_groups(settings)):
         _run(
             total,
             run,
