@@ -613,3 +613,42 @@ def test_the_joint_table_knows_a_decided_match_and_refuses_a_state_it_cannot_hol
     assert joint_equity(vector, lost, 0) == 0.0 and joint_equity(vector, lost, 1) == 0.0
     broken = MatchStart(points=((0, 4, 0), (0, 0, 0)), boxes=((0, 1, 0), (0, 0, 0)))
     assert math.isnan(joint_equity(vector, broken, 0))
+
+
+def test_a_heat_cell_a_lone_resample_misses_has_no_interval():
+    """With one bootstrap resample (no spread to measure: the Monte Carlo error alone), a
+    cell the resample never reaches still has no interval, whatever the measured run says:
+    the resample cannot say how far the cell's equity moves. A cell both reach has the
+    Monte Carlo interval of its share (3 of 4: 0.75 ± 1.96 * sqrt(0.75 * 0.25 / 4))."""
+    visits = np.zeros((2, 3, 2, HEAT_CELLS, HEAT_CELLS), np.int64)
+    visits[:, 0, 0, 1, 1] = [5, 0]
+    visits[:, 0, 1, 1, 1] = [2, 0]
+    visits[:, 0, 0, 2, 2] = [4, 6]
+    visits[:, 0, 1, 2, 2] = [3, 1]
+    run = ModelRun(MatchStart(), 100, np.zeros(2), np.zeros((2, 2)), visits)
+    table = heat_table(run, 0, 100).set_index(["me", "opponent"])
+    missed = table.loc[(10, 10)]
+    assert missed["equity"] == 0.4 and missed["matches"] == 5
+    assert np.isnan(missed["low"]) and np.isnan(missed["high"])
+    both = table.loc[(20, 20)]
+    half = Z95 * math.sqrt(0.75 * 0.25 / 4)
+    assert (both["low"], both["high"]) == pytest.approx((0.75 - half, 0.75 + half))
+
+
+def test_a_player_refused_for_reading_the_score_is_told_every_reading():
+    """A searcher valued by the match whose opponent panel also learns across hands is
+    refused with both readings named, one after the other; a target above the report's
+    limit is refused naming the target."""
+    from gin_sim.experiments import equity
+    from gin_sim.game.config import ConfigError
+    from gin_sim.players.strategies import load_strategy
+
+    both = replace(load_strategy("mc-adaptive"), value="match")
+    assert both.score_readings(RULES) == ["value = 'match'", 'panel_memory = "match"']
+    with pytest.raises(ConfigError) as refused:
+        equity.check_hand_by_hand((load_strategy("expert"), both), RULES)
+    assert """(value = 'match'; panel_memory = "match")""" in str(refused.value)
+    assert f"strategy {both.name!r} plays by the score" in str(refused.value)
+    big = replace(RULES, game_target=equity.MAX_TARGET + 1)
+    with pytest.raises(ConfigError, match=f"game_target = {equity.MAX_TARGET + 1}: report equity"):
+        equity.equity_study(big, parse_players("basic,simple"), 10, 0, 0, 1)
