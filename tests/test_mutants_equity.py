@@ -652,3 +652,27 @@ def test_a_player_refused_for_reading_the_score_is_told_every_reading():
     big = replace(RULES, game_target=equity.MAX_TARGET + 1)
     with pytest.raises(ConfigError, match=f"game_target = {equity.MAX_TARGET + 1}: report equity"):
         equity.equity_study(big, parse_players("basic,simple"), 10, 0, 0, 1)
+
+
+def test_a_validated_state_the_target_cannot_hold_is_skipped_alone(monkeypatch):
+    """Under a target of 2 the second validated state (written as 90:60,60:30,30:0) scales
+    to a state no match reaches, while the third (110:50,40:40,10:10) scales to one that
+    it does: the study plays every validated state that scaled_start takes, the ones after
+    a refused one included."""
+    from gin_sim.experiments import equity
+    from gin_sim.game.config import ConfigError
+
+    tiny = replace(RULES, game_target=2)
+    _Parts(monkeypatch, _outcomes_for(tiny))
+    study = equity.equity_study(tiny, parse_players("basic,simple"), 20, 0, 2, 1)
+    taken = []
+    for index in equity.VALIDATED_STATES:
+        name, text = equity.MATCH_STATES[index]
+        try:
+            scaled_start(text, "hollywood", 1, tiny)
+        except ConfigError:
+            continue
+        taken.append(name)
+    assert len(taken) == len(equity.VALIDATED_STATES) - 1
+    assert taken[-1] == equity.MATCH_STATES[equity.VALIDATED_STATES[-1]][0]
+    assert study.match_validation["state"].tolist() == taken
