@@ -676,3 +676,29 @@ def test_a_validated_state_the_target_cannot_hold_is_skipped_alone(monkeypatch):
     assert len(taken) == len(equity.VALIDATED_STATES) - 1
     assert taken[-1] == equity.MATCH_STATES[equity.VALIDATED_STATES[-1]][0]
     assert study.match_validation["state"].tolist() == taken
+
+
+@pytest.mark.parametrize(
+    ("target", "points", "cells"), [(100, 25, (0, 2, 5, 7)), (10, 3, (0, 3, 6, 9))]
+)
+def test_the_match_heat_counts_each_cell_a_match_passes_through(target, points, cells):
+    """Hand-computed: when player 1 ("me") wins every hand for ``points``, every match
+    passes through game 1 at 0, p, 2p, 3p (R19: each win credits game 1) before game 1
+    ends at 4p >= target (R20), the opponent at 0; a heat cell is a tenth of the target
+    (at least 1 point), so game 1's cells are ``cells``; game 2 then stands at 3p, in
+    cell 3p // step, for its one visit in the phase "game 2 open, I won game 1"; and "I
+    lost game 1" is never reached. Every match is won. The run holds the measured figure
+    and one per resample."""
+    codes = np.zeros((4, 2), np.int64)  # every deck, either dealer: me, win_points[0]
+    outcomes = HandOutcomes(
+        replace(RULES, game_target=target), parse_players("simple,simple"),
+        np.array([points]), codes,
+    )  # fmt: skip
+    run = model_matches(outcomes, MatchStart(), 30, seed=2, replicates=2)
+    assert run.won.shape == (3,) and run.net.shape == (3, 2) and (run.won == 1.0).all()
+    step = max(1, -(-target // HEAT_CELLS))
+    for r in range(3):
+        expected = np.zeros((3, 2, HEAT_CELLS, HEAT_CELLS), np.int64)
+        expected[0, :, list(cells), 0] = 30
+        expected[1, :, 3 * points // step, 0] = 30
+        assert np.array_equal(run.visits[r], expected)
