@@ -688,17 +688,21 @@ def test_the_match_heat_counts_each_cell_a_match_passes_through(target, points, 
     (at least 1 point), so game 1's cells are ``cells``; game 2 then stands at 3p, in
     cell 3p // step, for its one visit in the phase "game 2 open, I won game 1"; and "I
     lost game 1" is never reached. Every match is won. The run holds the measured figure
-    and one per resample."""
+    and one per resample, each resample playing the first ``replicate_matches``."""
     codes = np.zeros((4, 2), np.int64)  # every deck, either dealer: me, win_points[0]
     outcomes = HandOutcomes(
         replace(RULES, game_target=target), parse_players("simple,simple"),
         np.array([points]), codes,
     )  # fmt: skip
-    run = model_matches(outcomes, MatchStart(), 30, seed=2, replicates=2)
-    assert run.won.shape == (3,) and run.net.shape == (3, 2) and (run.won == 1.0).all()
     step = max(1, -(-target // HEAT_CELLS))
-    for r in range(3):
-        expected = np.zeros((3, 2, HEAT_CELLS, HEAT_CELLS), np.int64)
-        expected[0, :, list(cells), 0] = 30
-        expected[1, :, 3 * points // step, 0] = 30
-        assert np.array_equal(run.visits[r], expected)
+    # the resamples play all 30 matches, then only their first 12 (replicate_matches)
+    for replicate_matches, played in ((None, 30), (12, 12)):
+        run = model_matches(outcomes, MatchStart(), 30, 2, 2, replicate_matches)
+        assert run.won.shape == (3,) and run.net.shape == (3, 2) and (run.won == 1.0).all()
+        assert run.visits.shape == (3, 3, 2, HEAT_CELLS, HEAT_CELLS)
+        for r in range(3):
+            count = 30 if r == 0 else played
+            expected = np.zeros((3, 2, HEAT_CELLS, HEAT_CELLS), np.int64)
+            expected[0, :, list(cells), 0] = count
+            expected[1, :, 3 * points // step, 0] = count
+            assert np.array_equal(run.visits[r], expected)
