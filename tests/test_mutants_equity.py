@@ -688,7 +688,8 @@ def test_the_match_heat_counts_each_cell_a_match_passes_through(target, points, 
     (at least 1 point), so game 1's cells are ``cells``; game 2 then stands at 3p, in
     cell 3p // step, for its one visit in the phase "game 2 open, I won game 1"; and "I
     lost game 1" is never reached. Every match is won. The run holds the measured figure
-    and one per resample, each resample playing the first ``replicate_matches``."""
+    and one per resample, each resample playing the first ``replicate_matches``; the
+    net tally is hand-computed too, with and without R23's bonuses."""
     codes = np.zeros((4, 2), np.int64)  # every deck, either dealer: me, win_points[0]
     outcomes = HandOutcomes(
         replace(RULES, game_target=target), parse_players("simple,simple"),
@@ -706,3 +707,11 @@ def test_the_match_heat_counts_each_cell_a_match_passes_through(target, points, 
             expected[0, :, list(cells), 0] = count
             expected[1, :, 3 * points // step, 0] = count
             assert np.array_equal(run.visits[r], expected)
+    # the net tally: each of the three games is won in 4 hands of ``points`` (R21: the
+    # match goes on until the third ends), the opponent scoring nothing; with R23's
+    # bonuses each game is worth 4 * points + 4 * 25 (boxes) + 100 (the game), doubled
+    # for the shutout
+    assert (run.net[:, 0] == 3 * 4 * points).all() and (run.net[:, 1] == 0).all()
+    bonuses = replace(outcomes, rules=replace(outcomes.rules, hollywood_bonuses=True))
+    net = model_matches(bonuses, MatchStart(), 30, 2, 2).net
+    assert (net[:, 0] == 3 * 2 * (4 * points + 4 * 25 + 100)).all()
