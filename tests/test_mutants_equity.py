@@ -701,6 +701,7 @@ def test_the_match_heat_counts_each_cell_a_match_passes_through(target, points, 
         run = model_matches(outcomes, MatchStart(), 30, 2, 2, replicate_matches)
         assert run.won.shape == (3,) and run.net.shape == (3, 2) and (run.won == 1.0).all()
         assert run.visits.shape == (3, 3, 2, HEAT_CELLS, HEAT_CELLS)
+        assert (run.start, run.matches) == (MatchStart(), 30)
         for r in range(3):
             count = 30 if r == 0 else played
             expected = np.zeros((3, 2, HEAT_CELLS, HEAT_CELLS), np.int64)
