@@ -716,3 +716,21 @@ def test_the_match_heat_counts_each_cell_a_match_passes_through(target, points, 
     bonuses = replace(outcomes, rules=replace(outcomes.rules, hollywood_bonuses=True))
     net = model_matches(bonuses, MatchStart(), 30, 2, 2).net
     assert (net[:, 0] == 3 * 2 * (4 * points + 4 * 25 + 100)).all()
+
+
+def test_the_game_table_interval_is_a_bootstrap_over_the_decks():
+    """Three measured decks say little: resampling them moves the chance of winning a
+    game to 10 (where the first hand that scores decides it, R20) between far apart
+    values, so every start cell's 95% interval has width and holds the estimate; the
+    estimate itself is the share of the first scoring hands I win (deck 0: me 25 when I
+    deal; deck 1: the opponent; deck 2: me when I deal, the opponent when it deals)."""
+    from gin_sim.experiments.equity import game_equity
+
+    outcomes = _tiny_outcomes()
+    outcomes = replace(outcomes, rules=replace(RULES, game_target=10))
+    table = game_equity(outcomes, replicates=60, seed=3).set_index(["me", "opponent", "dealer"])
+    for dealer, mine in (("me", 2 / 3), ("opponent", 0.0)):
+        cell = table.loc[(0, 0, dealer)]
+        assert cell["equity"] == pytest.approx(mine)
+        assert cell["low"] <= cell["equity"] <= cell["high"]
+    assert table.loc[(0, 0, "me"), "high"] - table.loc[(0, 0, "me"), "low"] > 0.3
