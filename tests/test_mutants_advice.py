@@ -317,3 +317,23 @@ def test_the_search_values_against_play_by_hand():
     assert knock["gap_mean"] == pytest.approx(gap.mean)
     assert knock["gap_half_width"] == pytest.approx(gap.half_width)
     assert gaps.loc["offer", "positions"] == 0
+
+
+def test_the_bootstraps_sums_are_added_deal_after_deal():
+    """Each resample's cell sums are the deals' rows times their counts, added in deal
+    order, bit for bit: one order of addition on every machine (BLAS's matrix product
+    orders its sums by the CPU and its threads, and a regenerated report differed in its
+    intervals' last digits), so a report regenerated anywhere is the same file."""
+    from gin_sim.experiments.advice import _in_deal_order
+
+    rng = np.random.default_rng(11)
+    counts = rng.integers(0, 4, size=(7, 300)).astype(np.float64)
+    cells = rng.normal(size=(300, 10)) * 10.0 ** rng.integers(-6, 6, size=(300, 1))
+    expected = np.zeros((7, 10))
+    for r in range(7):
+        for c in range(10):
+            total = 0.0
+            for deal in range(300):
+                total += counts[r, deal] * cells[deal, c]
+            expected[r, c] = total
+    assert np.array_equal(_in_deal_order(counts, cells), expected)

@@ -353,6 +353,15 @@ def knock_model(
     return line, fit
 
 
+def _in_deal_order(counts: np.ndarray, cells: np.ndarray) -> np.ndarray:
+    """``counts @ cells`` (resamples by deals, times deals by cells), each sum added deal
+    after deal. Why not ``@``: BLAS splits and orders its sums by the CPU it runs on and its
+    threads, so the last digits of the report's intervals changed from one machine to
+    another and a regenerated report was not the same file; a running sum along the deals
+    has one order everywhere."""
+    return np.add.accumulate(counts[:, :, None] * cells[None, :, :], axis=1)[:, -1]
+
+
 def _resample(
     cell_w: np.ndarray, cell_y: np.ndarray, rng: np.random.Generator, batch: int = 100
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -369,8 +378,8 @@ def _resample(
         draws = rng.integers(0, n, size=(k, n))
         counts = np.bincount((draws + n * np.arange(k)[:, None]).ravel(), minlength=k * n)
         counts = counts.reshape(k, n).astype(np.float64)
-        sums_w.append(counts @ cell_w)
-        sums_y.append(counts @ cell_y)
+        sums_w.append(_in_deal_order(counts, cell_w))
+        sums_y.append(_in_deal_order(counts, cell_y))
     w, y = np.concatenate(sums_w), np.concatenate(sums_y)
     a, b = _fit(w, y)
     with np.errstate(divide="ignore", invalid="ignore"):
