@@ -122,6 +122,14 @@ def _equity_grid(outcomes: HandOutcomes, prob: np.ndarray) -> np.ndarray:
     return grid
 
 
+def joint_table(outcomes: HandOutcomes) -> np.ndarray:
+    """The value vector of the joint table of the three columns (kernels/match_value.py, a
+    lattice of ``lattice_step`` points), from the hand outcomes."""
+    target, prob = outcomes.rules.game_target, outcomes.win_prob()
+    grid = _equity_grid(outcomes, prob)
+    return value_vector(target, lattice_step(target), outcomes.win_points, prob, grid)
+
+
 def game_equity(outcomes: HandOutcomes, replicates: int = 200, seed: int = 0) -> pd.DataFrame:
     """``me, opponent, dealer, equity, low, high``: every score pair below the target,
     each dealer; ``low``/``high`` the 95% percentile bootstrap interval over the decks."""
@@ -364,14 +372,9 @@ def equity_study(
         step(1)
     game_validation = pd.DataFrame(rows)
     states = []
-    # The joint table of the three columns (kernels/match_value.py, a lattice of
-    # lattice_step points), from the same hand outcomes: a second answer beside the model
-    # matches, which are exact but for their sampling error.
-    step_points = lattice_step(rules.game_target)
-    joint = value_vector(
-        rules.game_target, step_points, outcomes.win_points, outcomes.win_prob(),
-        _equity_grid(outcomes, outcomes.win_prob()),
-    )  # fmt: skip
+    # The joint table of the three columns: a second answer beside the model matches,
+    # which are exact but for their sampling error.
+    joint = joint_table(outcomes)
     for name, text in MATCH_STATES:
         for dealer in (1, 2):
             try:

@@ -73,7 +73,6 @@ def _equity(folder: Path) -> None:
 
     from gin_sim.experiments import equity as model
     from gin_sim.game.rules import load_rules
-    from gin_sim.players.search_value import lattice_step
     from gin_sim.players.strategies import load_strategy
 
     rules = load_rules("hollywood")
@@ -81,32 +80,26 @@ def _equity(folder: Path) -> None:
     codes = np.array([[0, 4], [5, -1], [2, 3]], np.int64)  # winner * 3 + k, -1: nobody
     outcomes = model.HandOutcomes(rules, players, np.array([10, 25, 45], np.int64), codes)
     model.game_equity(outcomes, 2, 0)
-    target, prob = rules.game_target, outcomes.win_prob()
-    grid = model._equity_grid(outcomes, prob)
-    model.value_vector(target, lattice_step(target), outcomes.win_points, prob, grid)
+    model.joint_table(outcomes)
     run = model.model_matches(outcomes, model.MatchStart(), 8, 0, 2, 4)
-    model.heat_table(run, 0, target)
+    model.heat_table(run, 0, rules.game_target)
 
 
-def _after(kernel: str) -> Callable[[Path], None]:
-    """A group that waits (up to STORED_WAIT seconds) until another process has stored
-    ``kernel`` in the cache: the groups after it call it, and compiled here at the same
-    time it would be compiled twice (tens of CPU seconds for nothing). A wait that runs out
-    only costs that time: this process then compiles it."""
+def _after_deals(folder: Path) -> None:
+    # Wait (up to STORED_WAIT seconds) until another process has stored the hand kernel in
+    # the cache: the groups after this one call it, and compiled here at the same time it
+    # would be compiled twice (about 50 CPU seconds for nothing). A wait that runs out only
+    # costs that time: this process then compiles it.
+    import time
 
-    def wait(folder: Path) -> None:
-        import time
+    import numba
 
-        import numba
-
-        deadline = time.monotonic() + STORED_WAIT
-        cache = Path(numba.config.CACHE_DIR)
-        while time.monotonic() < deadline:
-            if any(cache.rglob(f"{kernel}-*.nbc")):  # its data: numba writes the index first
-                return
-            time.sleep(0.5)
-
-    return wait
+    deadline = time.monotonic() + STORED_WAIT
+    cache = Path(numba.config.CACHE_DIR)
+    while time.monotonic() < deadline:
+        if any(cache.rglob("playout.play_hand_nb-*.nbc")):  # its data: numba writes the index first
+            return
+        time.sleep(0.5)
 
 
 VIEW = {"decision": "draw", "hand": "AS 2S 3S 4H 4D 4C 9H TH JH QS", "pile": "7C 4S",
@@ -135,10 +128,10 @@ GROUPS: dict[str, Callable[[Path], None]] = {
     # cards are played by the hand and match kernels
     "equity": _equity,
     "decide": _decide,  # one decision from outside (play, serve, advise)
-    # not a kernel: waits for another process's "deals" (see _after)
-    "after-deals": _after("playout.play_hand_nb"),
+    # not a kernel: waits for another process's "deals" (see _after_deals)
+    "after-deals": _after_deals,
 }
-# How long a warm-up waits for another process to store a kernel (the hand kernel's
+# How long a warm-up waits for another process to store the hand kernel (its
 # compile takes about 50 CPU seconds on an idle core).
 STORED_WAIT = 240.0
 
