@@ -3,6 +3,11 @@ results of the kernels that use them never depend on which thread played what.""
 
 from __future__ import annotations
 
+import os
+import signal
+import threading
+import time
+
 import numba
 import numpy as np
 import pytest
@@ -53,6 +58,53 @@ def test_a_failing_worker_raises_and_no_item_is_played_twice():
     with pytest.raises(ValueError, match="item failed"):
         run_workers(_fails_at, seen.shape[0], 1, 17, seen)
     assert seen.max() <= 1 and seen[17] == 0
+
+
+UNENDING = 1 << 62  # items: a run that only a stop ends
+
+
+@njit(nogil=True)
+def _until_stopped(flags, counter, block):
+    """A worker that claims items until the run is stopped (flags[0]: it started; flags[1]:
+    the test's own way out, for a stop that never comes)."""
+    flags[0] = 1
+    for _ in claimed_nb(counter, block, UNENDING):
+        if flags[1]:  # read after each atomic claim, which keeps it in the loop
+            return
+
+
+class _Stopped(Exception):
+    pass
+
+
+def test_a_stop_reaches_a_run_on_one_thread_while_its_kernel_plays():
+    """With one thread (--threads 1) the kernel still runs beside the calling thread, so a
+    signal's handler (which Python runs in the main thread, between bytecodes) stops the
+    run at once, not after the kernel has played every item. The worker here never ends on
+    its own: a handler that waited for it would see flags[1], set 20 s later."""
+    flags = np.zeros(2, np.int64)
+
+    def send_the_stop() -> None:
+        while not flags[0]:
+            time.sleep(0.01)
+        os.kill(os.getpid(), signal.SIGUSR1)
+
+    def stop(number, frame):
+        raise _Stopped(f"stopped with flags {flags.tolist()}")
+
+    previous = signal.signal(signal.SIGUSR1, stop)
+    threading.Thread(target=send_the_stop, daemon=True).start()
+    way_out = threading.Timer(20.0, flags.__setitem__, (1, 1))
+    way_out.start()
+    try:
+        numba.set_num_threads(1)
+        with pytest.raises(_Stopped, match=r"flags \[1, 0\]"):
+            run_workers(_until_stopped, UNENDING, 1, flags)
+    finally:
+        way_out.cancel()
+        flags[1] = 1
+        signal.signal(signal.SIGUSR1, previous)
+        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
 
 
 SEARCH_PAIR = (load_strategy("mc-fast", ["samples=4"]), load_strategy("expert"))

@@ -99,11 +99,14 @@ def run_workers(kernel: Callable[..., object], n: int, largest: int, *args: obje
     counter = np.zeros(1, np.int64)
     block = block_size(n, largest)
     # Interpreted kernels (NUMBA_DISABLE_JIT) hold the GIL and the counter's add is not
-    # atomic there: one thread.
-    threads = 1 if numba.config.DISABLE_JIT else max(1, min(numba.get_num_threads(), n))
-    if threads == 1:
+    # atomic there: one thread, this one (interpreted, a stop reaches it between lines).
+    if numba.config.DISABLE_JIT:
         kernel(*args, counter, block)
         return
+    # Compiled, even one call runs on a thread of its own: Python runs a signal's handler
+    # in this thread only between bytecodes, so a kernel called here would keep a Ctrl-C or
+    # SIGTERM waiting until it had played every item (minutes, with --threads 1).
+    threads = max(1, min(numba.get_num_threads(), n))
     with ThreadPoolExecutor(threads, thread_name_prefix="gin-sim-kernel") as pool:
         calls = [pool.submit(kernel, *args, counter, block) for _ in range(threads)]
         try:
