@@ -8,32 +8,30 @@ DEV := $(VENV)/.dev
 
 .PHONY: run test test-all lint format bench clean mutate mutation-scores named-mutations
 
-# What gin-sim needs to run (make run, make bench), then the dev extra on top (tests, lint,
-# mutation runs), so make run installs no test tools. Byte-compiled ahead (BYTECODE), not
-# by pip: pip compiles every file of every package one by one, the packages' own test
-# suites included (about 35 CPU seconds); compileall skips those and uses both cores. And
-# ahead it must be: where PYTHONDONTWRITEBYTECODE is set (as on these machines) Python
-# never stores what it compiles at an import, so every process (each test's command, each
-# test worker) would compile numba, pandas and gin_sim again, 2 to 3 seconds each.
-BYTECODE = $(BIN)/python -m compileall -q -j 0 -x '/(tests?|testing)/'
+# What gin-sim needs to run (make run, make bench), or that and the dev extra (tests, lint,
+# mutation runs) in one pip call, so make run installs no test tools and make test resolves
+# and builds the editable install once. pip does not byte-compile (--no-compile: it would
+# compile every file of every package, the packages' own test suites included, about 35
+# CPU seconds); Python writes each module's bytecode at its first import instead. That
+# needs PYTHONDONTWRITEBYTECODE unset for the commands make runs: where it is set (as on
+# these machines) Python never stores what it compiles, and every process (each test's
+# command, each test worker) would compile numba, pandas and gin_sim again, 2 to 3 s each.
+unexport PYTHONDONTWRITEBYTECODE
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet --no-compile -e .
-	$(BYTECODE) $(VENV)/lib > /dev/null
 	touch $(STAMP)
 
-$(DEV): $(STAMP)
+$(DEV): pyproject.toml
+	test -x $(BIN)/pip || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --no-compile -e '.[dev]'
-	$(BYTECODE) $(VENV)/lib > /dev/null
-	touch $(DEV)
+	touch $(STAMP) $(DEV)
 
 # The default report set (knock sweeps, undercut risk, rule variants, schedule search,
 # tournament, advice, equity) into reports/, which holds only generated output. Budget:
 # 6 minutes on two cores from a fresh clone (issue 28); each report's time is printed as
 # it goes, and each report says what a longer run adds and the command that plays it.
 run: $(STAMP)
-	$(BYTECODE) gin_sim > /dev/null
 	rm -rf reports
 	$(BIN)/gin-sim report default --out reports
 
@@ -46,11 +44,9 @@ PYTEST := $(BIN)/pytest -q -n auto --maxprocesses 4 --dist loadscope --durations
 OPENSPIEL := $(VENV)/.openspiel
 
 test: $(DEV)
-	$(BYTECODE) gin_sim tests > /dev/null
 	GIN_SIM_TEST_TIER=fast $(PYTEST)
 
 test-all: $(DEV) $(OPENSPIEL)
-	$(BYTECODE) gin_sim tests > /dev/null
 	GIN_SIM_TEST_TIER=full $(PYTEST)
 
 # The OpenSpiel extra (binary wheels; about 30 s on top of the venv). An install that fails

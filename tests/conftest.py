@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
+import threading
 import time
+from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 from tiers import FULL, TIER, TIERS
@@ -18,6 +23,26 @@ WARMUP_SPLIT = (["deals", "advice"], ["equity", "after-deals", "matches", "decid
 # A kernel of each group: all in numba's cache means the cache is warm (no warm-up).
 CACHED_KERNELS = ("playout.play_deals_nb", "match.play_matches_nb", "advice.play_forced_nb",
                   "equity.game_equity_nb", "playout.decide_nb")  # fmt: skip
+# The file that exists once the warm-up is over (a variable the workers inherit).
+KERNELS_READY = "GIN_SIM_TEST_KERNELS_READY"
+# Test modules that call no numba kernel, or only in a few tests, and start no command
+# that plays (found on 2026-12-03 by running each module alone on a warm cache, with
+# numba's Dispatcher._compile_for_args and subprocess.Popen watched). On a fresh clone they
+# run first, in this order, beside the warm-up, without waiting for it: they fill the core
+# the warm-up leaves idle while the hand kernel compiles. Their few tests that call a
+# kernel wait for the warm-up there (_gate_compiles). A module missing here only waits for
+# the warm-up before its first test (_kernels_ready); none is compiled twice either way.
+KERNEL_FREE = (
+    # no kernel at all
+    "test_tiers", "test_layers", "test_outputs", "test_melds", "test_ignored_settings",
+    "test_hostile_paths", "test_mutants_advice", "test_cards", "test_configs",
+    "test_mutants_summary", "test_mutants_ranking", "test_mutants_tuner",
+    "test_published_advice", "test_rates", "test_streams", "test_advice_check",
+    # one to five tests that call a kernel
+    "test_hostile_input", "test_reference_rules", "test_hostile_messages", "test_hostile_reads",
+    "test_hostile_results", "test_docs", "test_hostile_nonsense", "test_hostile_api",
+    "test_mutants_distill", "test_cli", "test_hostile_tracebacks",
+)  # fmt: skip
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -25,37 +50,119 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(
             f"GIN_SIM_TEST_TIER={TIER!r}: allowed {' or '.join(TIERS)} (unset: fast)"
         )
-    if not hasattr(config, "workerinput") and config.getoption("dist", "no") != "no":
-        _compile_kernels_once()
+    if hasattr(config, "workerinput"):
+        if os.environ.get(KERNELS_READY):
+            os.nice(5)  # the warm-up's compile first: the workers fill the idle core
+            _gate_compiles(Path(os.environ[KERNELS_READY]))
+    elif config.getoption("dist", "no") != "no":
+        config.stash[_warmup_key] = _compile_kernels_once()
 
 
-def _compile_kernels_once() -> None:
+def _compile_kernels_once() -> _Warmup | None:
     """Before pytest-xdist starts its workers: on a fresh clone numba's cache is empty and
-    every worker would compile every kernel for itself (the same 190 or so CPU seconds
+    every worker would compile every kernel for itself (the same 130 or so CPU seconds
     each), and the first test of a worker to reach a kernel would bear its compile (over
-    a minute). Compiled once here, in two processes (gin_sim.reports.warmup), the workers
-    load them from the cache. Skipped when the cache holds them, or GIN_SIM_WARMUP=0."""
-    from pathlib import Path
-
+    a minute). Compiled once, in two processes (gin_sim.reports.warmup), the workers load
+    them from the cache. The workers start at once: the modules in KERNEL_FREE run beside
+    the warm-up, the others wait for it (_kernels_ready). None when the cache holds the
+    kernels, or GIN_SIM_WARMUP=0."""
     from gin_sim.reports import warmup  # gin_sim's import sets NUMBA_CACHE_DIR
 
     folder = Path(os.environ.get("NUMBA_CACHE_DIR", "."))
     if all(any(folder.rglob(f"{name}-*.nbi")) for name in CACHED_KERNELS):
-        return
+        return None
     started = time.perf_counter()
     first, second = (warmup.start(groups, nice=0) for groups in WARMUP_SPLIT)
     if first is None:  # GIN_SIM_WARMUP=0
+        return None
+    flag = Path(tempfile.mkdtemp(prefix="gin-sim-test-warmup-")) / "ready"
+    os.environ[KERNELS_READY] = str(flag)
+    run = _Warmup(flag, [first, second])
+
+    def wait() -> None:
+        codes = [second.wait()]  # the shorter of the two
+        # Then, with the hand kernel in the cache, the kernels only the tests call.
+        harness = subprocess.Popen([sys.executable, str(Path(__file__).with_name("simulated_hands.py"))],
+                                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL)  # fmt: skip
+        run.processes.append(harness)
+        codes += [harness.wait(), first.wait()]
+        run.took, run.failed = time.perf_counter() - started, any(codes)
+        flag.touch()
+
+    run.thread = threading.Thread(target=wait, daemon=True)
+    run.thread.start()
+    return run
+
+
+@dataclass
+class _Warmup:
+    flag: Path
+    processes: list[subprocess.Popen]
+    thread: threading.Thread | None = None
+    took: float = 0.0
+    failed: bool = False
+
+
+_warmup_key = pytest.StashKey[_Warmup | None]()
+
+
+def _wait_for(flag: Path) -> None:
+    deadline = time.monotonic() + WARMUP_WAIT
+    while not flag.exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+
+
+# The longest a worker waits for the warm-up (which itself gives up waiting for the hand
+# kernel after warmup.STORED_WAIT): past it, the worker compiles what it needs itself.
+WARMUP_WAIT = 900.0
+
+
+def _gate_compiles(flag: Path) -> None:
+    """In a worker, until the warm-up is over: a kernel's first call in this process
+    (numba's Dispatcher._compile_for_args, which loads from the cache or compiles) waits
+    for it, so a test in a KERNEL_FREE module that does call a kernel never compiles it a
+    second time beside the warm-up."""
+    from numba.core.dispatcher import Dispatcher
+
+    compile_for_args = Dispatcher._compile_for_args
+
+    def after_the_warmup(self, *args, **kwargs):
+        _wait_for(flag)
+        Dispatcher._compile_for_args = compile_for_args
+        return compile_for_args(self, *args, **kwargs)
+
+    Dispatcher._compile_for_args = after_the_warmup
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _kernels_ready(request: pytest.FixtureRequest) -> None:
+    """A module not in KERNEL_FREE starts when the warm-up is over: its tests may start
+    commands that play, which would compile the kernels again for themselves."""
+    flag = os.environ.get(KERNELS_READY)
+    if flag and Path(request.node.path).stem not in KERNEL_FREE:
+        _wait_for(Path(flag))
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:
+    run = config.stash.get(_warmup_key, None)
+    if run is not None and run.thread is not None and not run.thread.is_alive():
+        failed = " (a warm-up failed: the workers compiled what it left)" * run.failed
+        terminalreporter.write_line(
+            f"numba's kernels compiled once for every worker: {run.took:.0f} s, "
+            f"the modules that call none running beside it{failed}"
+        )
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    run = config.stash.get(_warmup_key, None)
+    if run is None:
         return
-    codes = [second.wait()]  # the shorter of the two
-    # Then, with the hand kernel in the cache, the kernels only the tests call.
-    harness = subprocess.Popen([sys.executable, str(Path(__file__).with_name("simulated_hands.py"))],
-                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL)  # fmt: skip
-    codes += [harness.wait(), first.wait()]
-    took = time.perf_counter() - started
-    failed = " (a warm-up failed: the workers compile what it left)" * any(codes)
-    print(f"numba's kernels compiled once for every worker: {took:.0f} s{failed}",
-          file=sys.stderr)  # fmt: skip
+    for process in run.processes:  # an interrupted session leaves no compiler running
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    shutil.rmtree(run.flag.parent, ignore_errors=True)
 
 
 def pytest_report_header(config: pytest.Config) -> str:
@@ -67,7 +174,10 @@ def pytest_report_header(config: pytest.Config) -> str:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The fast tier leaves out the tests marked ``full``, and the cases but the first of
     a parametrized test marked ``first_case`` (deselected and counted, not skipped one by
-    one). The full tier runs everything."""
+    one). The full tier runs everything. In either, the modules in KERNEL_FREE come first
+    (the order within a module is kept)."""
+    first = {name: i for i, name in enumerate(KERNEL_FREE)}
+    items.sort(key=lambda item: first.get(Path(item.path).stem, len(first)))
     if FULL:
         return
     first_cases = _first_cases(items)

@@ -130,9 +130,10 @@ def simulated_match(rules: Rules, pair: tuple[Strategy, Strategy], match: int, s
 
 
 if __name__ == "__main__":
-    # tests/conftest.py runs this once before pytest-xdist's workers start: the kernels this
-    # helper calls from Python (decide_nb, play_match_nb) are not called so by gin-sim, so
-    # no warm-up group of gin_sim.reports.warmup compiles them, and each worker would.
+    # tests/conftest.py runs this once, in the warm-up the tests that call kernels wait for:
+    # the kernels this helper calls from Python (decide_nb, play_match_nb) are not called so
+    # by gin-sim, so no warm-up group of gin_sim.reports.warmup compiles them, and each
+    # worker would.
     from gin_sim.game.rules import load_rules
     from gin_sim.players.strategies import load_strategy
 

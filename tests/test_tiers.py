@@ -5,6 +5,7 @@ runs everything at full size, and a tier that does not exist is refused."""
 from __future__ import annotations
 
 import shutil
+import threading
 from pathlib import Path
 
 import pytest
@@ -58,3 +59,36 @@ def test_an_unknown_tier_is_a_usage_error(pytester, monkeypatch):
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-p", "no:xdist")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*GIN_SIM_TEST_TIER='medium': allowed fast or full*"])
+
+
+def test_a_kernel_first_called_during_the_warmup_waits_for_it(tmp_path, monkeypatch):
+    """In a worker, numba's compile entry waits until the warm-up is over (its flag file),
+    then is itself again: a test that reaches a kernel beside the warm-up never compiles it
+    a second time. A stand-in compile records when it runs."""
+    from conftest import _gate_compiles
+    from numba.core.dispatcher import Dispatcher
+
+    flag, calls = tmp_path / "ready", []
+
+    def stand_in(self, *args, **kwargs):
+        calls.append(flag.exists())
+        return "compiled"
+
+    monkeypatch.setattr(Dispatcher, "_compile_for_args", stand_in)
+    _gate_compiles(flag)
+    answers = []
+    caller = threading.Thread(target=lambda: answers.append(Dispatcher._compile_for_args(None, 1)))
+    caller.start()
+    caller.join(timeout=1.0)
+    assert caller.is_alive() and calls == []  # waiting for the warm-up
+    flag.touch()
+    caller.join(timeout=30)
+    assert answers == ["compiled"] and calls == [True]
+    assert Dispatcher._compile_for_args is stand_in  # the gate removed itself
+
+
+def test_the_modules_run_beside_the_warmup_exist():
+    from conftest import KERNEL_FREE
+
+    missing = [name for name in KERNEL_FREE if not (HERE / f"{name}.py").exists()]
+    assert not missing and len(set(KERNEL_FREE)) == len(KERNEL_FREE), missing
