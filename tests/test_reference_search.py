@@ -21,6 +21,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 from hidden_info import REFERENCE, probe
+from tiers import size
 
 from gin_sim.experiments.simulate import simulate_deals, simulate_matches
 from gin_sim.game.cards import format_card
@@ -83,9 +84,15 @@ def mc(base: str, **changes) -> Strategy:
 PANEL = ("simple", "expert", "gin-hunter", "random", "early-knocker", "defensive")
 
 # (rule set, rule overrides, players, deals): every pairing the brief asks for, kept small.
-# The named mc and mc-fast infer the opponent's hand; infer is set explicitly here.
+# The named mc and mc-fast infer the opponent's hand; infer is set explicitly here. The fast
+# tier plays the first pairing only, on fewer deals.
 PAIRINGS = [
-    ("hollywood", [], (mc("mc-fast", samples=3, infer=False, name="mcf3"), "simple"), 50),
+    (
+        "hollywood",
+        [],
+        (mc("mc-fast", samples=3, infer=False, name="mcf3"), "simple"),
+        size(fast=20, full=50),
+    ),
     ("hollywood", [], ("simple", mc("mc-fast", samples=3, infer=True, name="mcf-infer")), 30),
     ("standard", [], (mc("mc", samples=2, infer=True, name="mc2i"), "expert"), 25),
     (
