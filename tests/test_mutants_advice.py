@@ -486,7 +486,9 @@ def test_a_band_of_gin_knocks_alone_or_no_knocks_at_all_gives_no_line():
 
 
 def test_every_deal_can_be_drawn_by_the_bootstrap():
-    """One deal, weight 1, gain 5 at deadwood 1: every resample is that deal, so its cell
+    """The knock line's bootstrap resamples deals (clusters: a deal's rows go together, each
+    row weighted by its ``weight``), and any deal can be drawn. One deal, weight 1, gain 5
+    at deadwood 1: every resample is that deal, so its cell
     mean there is 5 in each (a summed weight of exactly 1 is a cell with a position);
     two deals with gains 0 and 10: resamples hold the first alone (mean 0), the second
     alone (10), or both (5)."""
