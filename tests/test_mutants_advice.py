@@ -18,20 +18,26 @@ import pytest
 
 from gin_sim.experiments.advice import (
     CARD_DOES,
+    FIT_COLUMNS,
+    LINE_COLUMNS,
     LINE_DEADWOOD,
     _crossing,
     _fit,
+    _resample,
     _threshold,
     check_rows,
     check_table,
     highest_deadwood,
+    knock_cells,
     knock_model,
     knock_positions,
     paired_change,
+    paired_gain_differences,
     played_value_gaps,
     stock_band,
     strong_knocks,
     strong_undercut_rates,
+    take_cells,
     take_positions,
 )
 from gin_sim.experiments.summary import Z95, Estimate, rate_interval, wilson_interval
@@ -337,3 +343,223 @@ def test_the_bootstraps_sums_are_added_deal_after_deal():
                 total += counts[r, deal] * cells[deal, c]
             expected[r, c] = total
     assert np.array_equal(_in_deal_order(counts, cells), expected)
+
+
+# ------------------------------------------------------------ the tables' layout
+BANDS = ["25-31", "19-24", "13-18", "7-12", "0-6"]
+
+
+def _knocks_at(cells: list[tuple[int, int, int, float]]) -> pd.DataFrame:
+    """Knock positions, one per deal, weight 1: for each (stock left, deadwood, count,
+    gain) ``count`` deals, numbered on from the cells before."""
+    rows, deal = [], 0
+    for stock, deadwood, count, gain in cells:
+        for _ in range(count):
+            rows.append(
+                {"deal": deal, "decision": 0, "kind": "knock", "deadwood": deadwood,
+                 "knock_limit": 10, "stock_left": stock, "opp_takes": 0, "weight": 1.0,
+                 "gain": gain}
+            )  # fmt: skip
+            deal += 1
+    return knock_positions(pd.DataFrame(rows))
+
+
+def test_the_cells_table_has_every_cell_in_the_hands_order_with_counts():
+    """By hand: 30 positions (30 deals) at deadwood 3 with 10 cards in the stock (band
+    7-12), listed first, and 29 at deadwood 2 with 28 in the stock (25-31). Every band by
+    every deadwood 0 to 10 gets a row, the bands as an ordered categorical in the hand's
+    order (25-31 first, not as the labels sort), the deadwood as plain integers; a cell
+    is thin below MIN_CELL_POSITIONS = 30 positions; an empty cell has 0 positions, 0
+    decisions and 0 deals (integers), no gain, and is thin."""
+    knocks = _knocks_at([(10, 3, 30, 1.0), (28, 2, 29, 2.0)])
+    cells = knock_cells(knocks)
+    assert len(cells) == 5 * 11
+    assert cells["stock_band"].cat.categories.tolist() == BANDS and cells["stock_band"].cat.ordered
+    assert cells["stock_band"].astype(str).tolist() == [b for b in BANDS for _ in range(11)]
+    assert not isinstance(cells["deadwood"].dtype, pd.CategoricalDtype)
+    assert cells["deadwood"].tolist() == list(range(11)) * 5
+    for column in ("positions", "n", "deadwood"):
+        assert pd.api.types.is_integer_dtype(cells[column]), column
+    cell = cells.set_index(["stock_band", "deadwood"])
+    full = cell.loc[("7-12", 3)]
+    assert full["positions"] == 30 and full["n"] == 30 and full["decisions"] == 30.0
+    assert full["mean"] == 1.0 and full["thin"] is np.False_
+    assert cell.loc[("25-31", 2), "positions"] == 29 and cell.loc[("25-31", 2), "thin"]
+    empty = cell.loc[("19-24", 5)]
+    assert empty["positions"] == 0 and empty["n"] == 0 and empty["decisions"] == 0.0
+    assert math.isnan(empty["mean"]) and empty["thin"] is np.True_
+    assert cells["thin"].dtype == bool and cells["thin"].sum() == 5 * 11 - 1
+    # no knock positions at all: the same grid, every cell empty
+    none = knock_cells(knocks.iloc[:0])
+    assert len(none) == 5 * 11 and (none["positions"] == 0).all() and none["thin"].all()
+
+
+def test_the_take_cells_keep_what_the_card_does_in_its_order_and_only_offers_and_draws():
+    """A dataset read back has ``kind`` as a categorical of all four decision kinds; the
+    take table is of offers and draws only (2 kinds by 4 classes), and what the card does is
+    an ordered categorical in CARD_DOES's order (not as the labels sort)."""
+    positions = pd.DataFrame(
+        {"deal": range(4), "decision": 0,
+         "kind": pd.Categorical(["offer", "draw", "knock", "discard"],
+                                categories=["offer", "draw", "discard", "knock"]),
+         "stock_left": 20, "opp_takes": 0, "card_melds": [True, False, False, False],
+         "card_lowers": [0, 6, 0, 0], "gain": [1.0, 2.0, 3.0, 4.0], "weight": 1.0}
+    )  # fmt: skip
+    takes = take_positions(positions)
+    assert takes["card_does"].cat.ordered
+    assert takes["card_does"].cat.categories.tolist() == list(CARD_DOES)
+    cells = take_cells(takes)
+    assert len(cells) == 2 * len(CARD_DOES)
+    assert sorted(set(cells["kind"].astype(str))) == ["draw", "offer"]
+    assert cells["card_does"].cat.ordered
+    assert cells["card_does"].cat.categories.tolist() == list(CARD_DOES)
+    assert cells["card_does"].astype(str).tolist()[:4] == list(CARD_DOES)
+    offer = cells[(cells["kind"] == "offer") & (cells["card_does"] == CARD_DOES[0])].iloc[0]
+    assert offer["positions"] == 1 and offer["mean"] == 1.0
+
+
+def test_a_paired_difference_table_has_a_row_for_every_level():
+    base = pd.DataFrame(
+        {"deal": [0, 1], "decision": 0, "kind": "knock", "deadwood": 3, "weight": 1.0,
+         "gain": [1.0, 2.0]}
+    )  # fmt: skip
+    table = paired_gain_differences(base, base.assign(gain=[2.0, 4.0]), "deadwood", range(11))
+    assert table["deadwood"].tolist() == list(range(11))
+    assert table.set_index("deadwood").loc[3, "mean"] == pytest.approx(1.5)
+    assert (table.drop(index=3)["positions"] == 0).all()
+
+
+# ------------------------------------------------------------- the knock line's edges
+def test_the_knock_line_on_exact_lines_and_at_its_minimums():
+    """Hand-computed, noise-free gains, one position per deal of weight 1, the bands listed
+    out of the hand's order:
+    - 0-6: gain = deadwood - 3 at deadwoods 1 to 10 (10 deals): slope exactly 1, a rising
+      line crossing at 3 ("above");
+    - 19-24: gain 2 at every deadwood (10 deals): slope exactly 0, flat: no crossing, no
+      line, no direction; the fitted gain is above 0, so the threshold is the limit and
+      every resample (flat too) knocks everywhere: a falling reading, +inf at both ends;
+    - 13-18: exactly MIN_LINE_DEALS = 10 deals at exactly MIN_LINE_DEADWOODS = 3
+      deadwoods: a line;
+    - 7-12: 12 deals at 2 deadwoods only: no line (whatever the number of deals);
+    - 25-31: 9 deals: no line.
+    ``positions`` and ``deals`` count the rows of deadwood 1 to 10 and their deals (gin,
+    deadwood 0, is left out)."""
+    cells = [(3, d, 1, d - 3.0) for d in range(1, 11)]
+    cells += [(20, d, 1, 2.0) for d in range(1, 11)]
+    cells += [(15, d, n, 4.0 - d) for d, n in ((2, 3), (4, 4), (6, 3))]
+    cells += [(10, d, 6, 4.0 - d) for d in (2, 6)]
+    cells += [(28, d, 1, 5.0 - d) for d in range(1, 10)]
+    cells += [(3, 0, 2, 20.0)]  # gin, outside the model
+    line, fit = knock_model(_knocks_at(cells), seed=4)
+    assert line["stock_band"].astype(str).tolist() == ["25-31", "19-24", "13-18", "7-12", "0-6"]
+    assert line["stock_band"].cat.categories.tolist() == BANDS and line["stock_band"].cat.ordered
+    assert fit["stock_band"].cat.categories.tolist() == BANDS and fit["stock_band"].cat.ordered
+    row = line.set_index(line["stock_band"].astype(str))
+    rising = row.loc["0-6"]
+    assert rising["slope"] == 1.0 and rising["intercept"] == -3.0 and rising["line"] == 3.0
+    assert rising["crossing"] and rising["direction"] == "above"
+    assert rising["positions"] == 10 and rising["deals"] == 10  # the gin deals: none
+    flat = row.loc["19-24"]
+    assert flat["slope"] == 0.0 and flat["intercept"] == 2.0 and math.isnan(flat["line"])
+    assert not flat["crossing"] and flat["direction"] == "" and flat["threshold"] == 10
+    assert flat["low"] == np.inf and flat["high"] == np.inf
+    assert math.isfinite(row.loc["13-18", "slope"])
+    assert row.loc["13-18", "direction"] == "below"
+    for band in ("7-12", "25-31"):
+        assert math.isnan(row.loc[band, "slope"]) and row.loc[band, "threshold"] == -1
+        assert math.isnan(row.loc[band, "low"])
+    assert row.loc["7-12", "positions"] == 12 and row.loc["7-12", "deals"] == 12
+
+
+def test_a_band_of_gin_knocks_alone_or_no_knocks_at_all_gives_no_line():
+    """A band whose only knocks are gin has no position in the model: no line and fit rows
+    with 0 positions and no figure; no knock positions at all give empty tables with the
+    tables' columns."""
+    knocks = _knocks_at([(3, 0, 12, 20.0)])
+    line, fit = knock_model(knocks, seed=1)
+    assert len(line) == 1 and math.isnan(line["slope"].iloc[0]) and line["positions"].iloc[0] == 0
+    assert len(fit) == 10 and (fit["positions"] == 0).all()
+    assert fit[["cell_mean", "fitted", "residual_low", "residual_high"]].isna().all().all()
+    line, fit = knock_model(knocks.iloc[:0], seed=1)
+    assert len(line) == 0 and line.columns.tolist() == ["stock_band", *LINE_COLUMNS]
+    assert len(fit) == 0 and fit.columns.tolist() == ["stock_band", *FIT_COLUMNS]
+
+
+def test_every_deal_can_be_drawn_by_the_bootstrap():
+    """The knock line's bootstrap resamples deals (clusters: a deal's rows go together, each
+    row weighted by its ``weight``), and any deal can be drawn. One deal, weight 1, gain 5
+    at deadwood 1: every resample is that deal, so its cell
+    mean there is 5 in each (a summed weight of exactly 1 is a cell with a position);
+    two deals with gains 0 and 10: resamples hold the first alone (mean 0), the second
+    alone (10), or both (5)."""
+    cell_w, cell_y = np.zeros((1, 10)), np.zeros((1, 10))
+    cell_w[0, 0], cell_y[0, 0] = 1.0, 5.0
+    _, _, mean = _resample(cell_w, cell_y, np.random.default_rng(0))
+    assert (mean[:, 0] == 5.0).all() and np.isnan(mean[:, 1:]).all()
+    two_w = np.zeros((2, 10))
+    two_w[:, 0] = 1.0
+    two_y = two_w * np.array([[0.0], [10.0]])
+    _, _, mean = _resample(two_w, two_y, np.random.default_rng(0))
+    assert set(mean[:, 0]) == {0.0, 5.0, 10.0}
+
+
+def test_the_crossing_and_threshold_at_their_edges():
+    """By hand (docstrings of ``_crossing`` and ``_threshold``): a falling resample against
+    a rising line, 1 - 0.5 d, is below 0 at 5.5 (-1.75): it knocks nowhere, +inf for a
+    rising line; -2.75 + 0.5 d is exactly 0 at 5.5, not above: knocks nowhere, -inf for a
+    falling line; a flat 0 is not above 0 either: +inf for a rising line (never NaN). The
+    threshold: -1 without a line (either figure missing); a flat fit is the limit if its
+    gain is above 0, else 0 (never a division by its slope of 0); a rising line's mean
+    fitted gain over 1 to 10 is a + 5.5 b: -2.9 + 2.75 < 0 gives 0, and exactly 0 (-2.75)
+    is not above 0."""
+    assert _crossing(np.array([1.0]), np.array([-0.5]), rising=True)[0] == np.inf
+    assert _crossing(np.array([-2.75]), np.array([0.5]), rising=False)[0] == -np.inf
+    assert _crossing(np.array([0.0]), np.array([0.0]), rising=True)[0] == np.inf
+    assert _threshold(1.0, math.nan, 10) == -1 and _threshold(math.nan, -1.0, 10) == -1
+    assert _threshold(2.0, 0.0, 10) == 10 and _threshold(-2.0, 0.0, 10) == 0
+    assert _threshold(-2.9, 0.5, 10) == 0 and _threshold(-2.6, 0.5, 10) == 10
+    assert _threshold(-2.75, 0.5, 10) == 0
+
+
+def test_one_deadwood_fits_no_line_whatever_the_rounding():
+    """Weights summing to 4074.07 at deadwood 10 alone: s0 * s2 - s1^2 is 0 exactly but
+    2.4e-7 in floating point; that rounding is far below the tolerance (1e-9 of s0 * s2),
+    so there is no line, as with any one deadwood."""
+    w = np.zeros(10)
+    w[9] = 3.3 * 1234.567
+    s0, s1, s2 = w.sum(), (w * LINE_DEADWOOD).sum(), (w * LINE_DEADWOOD**2).sum()
+    assert s0 * s2 - s1 * s1 != 0  # the rounding this test is about
+    assert all(math.isnan(v) for v in _fit(w, w * 3.0))
+
+
+def test_the_undercut_tables_without_knocks_and_at_the_thin_mark():
+    """No knock made: every deadwood 0 to 10 has a row with 0 knocks, thin. 30 knocks (30
+    deals, none undercut) are not thin, 29 are."""
+    rows = _knock_rows().iloc[:0]
+    rates = strong_undercut_rates(strong_knocks(rows), "knocker_deadwood")
+    assert rates["knocker_deadwood"].tolist() == list(range(11))
+    assert (rates["knocks"] == 0).all() and rates["thin"].all()
+    many = pd.DataFrame(
+        {"deal": range(59), "kind": "knock", "deadwood": [5] * 30 + [6] * 29,
+         "stock_left": 20, "played": "knock 5H", "hand_points": 10, "weight": 1.0}
+    )  # fmt: skip
+    rates = strong_undercut_rates(strong_knocks(many), "knocker_deadwood").set_index(
+        "knocker_deadwood"
+    )
+    assert rates.loc[5, "knocks"] == 30 and not rates.loc[5, "thin"]
+    assert rates.loc[6, "knocks"] == 29 and rates.loc[6, "thin"]
+
+
+def test_the_figures_refuse_unweighted_or_unevaluated_positions_in_one_sentence():
+    knocks = _knocks_at([(20, 3, 2, 1.0)])
+    with pytest.raises(ValueError) as error:
+        knock_cells(knocks.drop(columns=["weight"]))
+    assert str(error.value) == (
+        "the positions have no weight column: they were sampled before decisions were kept "
+        "with a known probability; build the dataset again"
+    )
+    with pytest.raises(ValueError) as error:
+        knock_positions(knocks.drop(columns=["gain"]))
+    assert str(error.value) == (
+        "the positions were not evaluated: build them without --no-evaluate"
+    )
