@@ -141,7 +141,8 @@ def _kernels_ready(request: pytest.FixtureRequest) -> None:
     """A module not in KERNEL_FREE starts when the warm-up is over: its tests may start
     commands that play, which would compile the kernels again for themselves."""
     flag = os.environ.get(KERNELS_READY)
-    if flag and Path(request.node.path).stem not in KERNEL_FREE:
+    worker = hasattr(request.config, "workerinput")  # not a pytest that a test starts
+    if flag and worker and Path(request.node.path).stem not in KERNEL_FREE:
         _wait_for(Path(flag))
 
 
