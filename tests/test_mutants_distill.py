@@ -4,6 +4,8 @@ proposals checked, so that all of them cover at once with 95% probability."""
 
 from __future__ import annotations
 
+import io
+import re
 from dataclasses import replace
 from statistics import NormalDist
 
@@ -19,9 +21,13 @@ from gin_sim.experiments.distill import (
     distill,
     distilled_schedule,
     distilled_take_schedule,
+    proposals,
+    proposals_of_report,
+    read_report_tables,
 )
 from gin_sim.experiments.simulate import head_to_head
 from gin_sim.experiments.summary import player_summary
+from gin_sim.game.config import ConfigError
 from gin_sim.game.rules import load_rules
 from gin_sim.players.strategies import Strategy, load_strategy
 
@@ -141,3 +147,375 @@ def test_adapt_conditions_name_every_rule_that_differs():
     )
     assert _conditions(other, own) == (("gin_bonus", (20, 20)), ("oklahoma", True))
     assert _conditions(replace(own, name="renamed"), own) == ()
+
+
+def test_a_proposal_describes_its_change_and_where_it_holds():
+    """The line the user reads for each proposal (``gin-sim distill``'s output and the
+    strategy file's comment): the change as TOML, then where it holds: the top level, or
+    the [[adapt]] condition key by key (a boolean as TOML spells it, a range as its two
+    ends, a single value once), then the table it comes from."""
+    top = Proposal("hollywood", (), (("take_min_gain", 0.0),), "hollywood's take or draw")
+    assert top.describe() == "take_min_gain = 0.0 (top level; from hollywood's take or draw)"
+    two = Proposal("hollywood", (), (("take_melds", False), ("take_min_gain", 2.5)), "mine")
+    assert two.describe() == "take_melds = false, take_min_gain = 2.5 (top level; from mine)"
+    when = (("gin_bonus", (20, 20)), ("knock_limit", (7, 9)), ("oklahoma", True))
+    adapted = Proposal("other", when, (("knock_schedule", [[25, 10], [0, 0]]),), "other's line")
+    assert adapted.describe() == (
+        "knock_schedule = [[25, 10], [0, 0]] (when gin_bonus = 20, knock_limit in 7 to 9, "
+        "oklahoma = true; from other's line)"
+    )
+
+
+def _three_proposals(tmp_path):
+    """A report under hollywood comparing standard whose tables propose three changes to
+    expert (``test_distill``'s case): hollywood's knock line, the take rule off, and
+    standard's knock line under standard's one differing rule (undercut 25)."""
+    tables = {
+        "knock-line": _line([10, 10, 0, 0, 0], (200, 200, 100, 100, 50)),
+        "take-cells": _takes(high=-0.5),
+        "knock-line-by-rules": _line([10, 0, 0, 0, 6], (200, 200, 100, 100, 50)).assign(
+            rules="standard"
+        ),
+    }
+    return _report_folder(tmp_path, tables, {"rules": "hollywood", "compare": "standard"})
+
+
+def test_a_reports_proposals_are_those_of_its_tables_for_the_base_named(tmp_path):
+    """``proposals_of_report`` (what ``gin-sim distill`` counts before it plays) reads the
+    report's tables, rule set and compared rule sets: for expert, the three changes worked
+    out by hand; for another base, the proposals made to that base."""
+    folder = _three_proposals(tmp_path)
+    made = proposals_of_report(folder)
+    assert [(p.rules, p.when, dict(p.changes)) for p in made] == [
+        ("hollywood", (), {"knock_schedule": [[19, 10], [0, 0]]}),
+        ("hollywood", (), {"take_min_gain": 0.0}),
+        ("standard", (("undercut_bonus", (25, 25)),), {"knock_schedule": [[25, 10], [7, 0], [0, 6]]}),
+    ]  # fmt: skip
+    # each names its table; the take rule's with the cell's gain and interval (_takes: the
+    # lowering cell's mean is its high - 1, its low its high - 2)
+    assert [p.source for p in made] == [
+        "hollywood's knock line",
+        "hollywood's take or draw: a discard lowering the deadwood by 5 or more without a "
+        "meld, -1.50 (-2.50 to -0.50) over drawing",
+        "standard's knock line",
+    ]
+    assert proposals_of_report(folder, "expert") == made
+    # gin-hunter takes no discard for its score alone (take_min_gain 0): no take rule to
+    # turn off, but the take cells by stock band (a lowering by 5 or more gains in every
+    # band) propose taking at 5, the score of a base without one
+    hunter = proposals_of_report(folder, "gin-hunter")
+    assert [(p.rules, dict(p.changes)) for p in hunter] == [
+        ("hollywood", {"knock_schedule": [[19, 10], [0, 0]]}),
+        ("hollywood", {"take_schedule": [[0, True, 5.0]]}),
+        ("standard", {"knock_schedule": [[25, 10], [7, 0], [0, 6]]}),
+    ]
+    tables, own, compared = read_report_tables(folder)
+    assert hunter == proposals(tables, own, compared, load_strategy("gin-hunter"))
+
+
+def test_the_take_rule_is_turned_off_only_when_its_cell_has_positions_and_loses():
+    """R-independent reading of the take cell: its interval lies below 0 on at least one
+    position: a cell with no positions proposes nothing, one with a single position does."""
+    expert, tables = load_strategy("expert"), {"knock-line": _line([10] * 5)}
+
+    def made(positions: int) -> list:
+        takes = _takes(high=-0.5).assign(positions=[100, positions])
+        return [
+            dict(p.changes)
+            for p in proposals(tables | {"take-cells": takes}, HOLLYWOOD, [], expert)
+        ]
+
+    assert made(0) == []
+    assert made(1) == [{"take_min_gain": 0.0}]
+
+
+def test_a_knock_line_is_compared_with_how_the_base_plays_under_the_rule_set():
+    """The line is proposed at the top level, so it is compared with the base as it plays
+    under the report's rule set ([[adapt]] tables applied) and capped by its knock limit
+    (R12): under standard, expert's [[adapt]] holds out for gin until 6 cards are left,
+    so a line of 10 everywhere is a change; under hollywood with a knock limit of 7
+    expert (no threshold of its own: the limit) knocks at 7, and a line of 7 everywhere
+    is no change."""
+    expert = load_strategy("expert")
+    takes = {"take-cells": _takes(high=0.5)}
+    standard = proposals(
+        {"knock-line": _line([10] * 5)} | takes, load_rules("standard"), [], expert
+    )
+    assert [dict(p.changes) for p in standard] == [{"knock_schedule": [[0, 10]]}]
+    limit_7 = load_rules("hollywood", ["knock_limit=7"])
+    assert proposals({"knock-line": _line([7] * 5)} | takes, limit_7, [], expert) == []
+    assert proposals({"knock-line": _line([7] * 5)} | takes, HOLLYWOOD, [], expert) != []
+
+
+def _take_proposals(by_band: dict[str, tuple], own=HOLLYWOOD) -> list:
+    """The take schedules proposed to expert by take cells per band (melds, by 5 or more,
+    by 1 to 4) as mean gains on 100 positions each."""
+    tables = {
+        "knock-line": _line([10] * 5),
+        "take-cells": _takes(high=0.5),
+        "take-cells-by-stock": _cells(
+            {b: tuple((m, 100) for m in cell) for b, cell in by_band.items()}
+        ),
+    }
+    made = proposals(tables, own, [], load_strategy("expert"))
+    return [dict(p.changes)["take_schedule"] for p in made if "take_schedule" in dict(p.changes)]
+
+
+def test_a_take_schedule_is_proposed_exactly_when_it_changes_the_take_at_some_stock():
+    """Expert takes melds and lowerings by 8.19 or more (8.0 under standard's [[adapt]]),
+    with no take schedule. Cells that say what it plays propose nothing, also under
+    standard (where the schedule, [[0, true, 8.0]], replaces the [[adapt]] value at every
+    stock); melds that lose everywhere change only take_melds; a take rule as played while
+    25 or more cards are left and off below changes the take only below 25."""
+    as_played = (8.0, 1.0, -0.5)  # melds gain, only the larger lowering gains
+    assert _take_proposals(dict.fromkeys(BANDS, as_played)) == []
+    assert _take_proposals(dict.fromkeys(BANDS, as_played), load_rules("standard")) == []
+    assert _take_proposals(dict.fromkeys(BANDS, (-1.0, 1.0, -0.5))) == [[[0, False, 8.19]]]
+    later_off = dict.fromkeys(BANDS, (8.0, -1.0, -1.0)) | {"25-31": as_played}
+    assert _take_proposals(later_off) == [[[25, True, 8.19], [0, True, 0.0]]]
+
+
+def test_take_cells_missing_thin_or_even_are_read_as_the_rule_says():
+    """A cell the table lacks is as thin as one under 30 positions (the band before it
+    holds); 30 positions are enough; a mean gain of exactly 0 is no gain; five different
+    bands make the family's four phases, the last one's from stock 0."""
+    base = replace(Strategy(), take_melds=False, take_min_gain=3.0)
+    no_small = _cells(dict.fromkeys(BANDS, ((2.0, 100), (1.0, 100), (1.0, 100))))
+    no_small = no_small[no_small["card_does"] != CARD_DOES[2]]  # no "by 1 to 4" cells at all
+    assert distilled_take_schedule(no_small, base) == [[0, True, 3.0]]
+    at_30 = _cells(dict.fromkeys(BANDS, ((2.0, 30), (1.0, 30), (1.0, 30))))
+    assert distilled_take_schedule(at_30, base) == [[0, True, 1.0]]
+    even = _cells(dict.fromkeys(BANDS, ((0.0, 100), (0.0, 100), (0.0, 100))))
+    assert distilled_take_schedule(even, base) == [[0, False, 0.0]]
+    five = _cells(
+        {
+            "25-31": ((1.0, 100), (1.0, 100), (1.0, 100)),
+            "19-24": ((1.0, 100), (1.0, 100), (-1.0, 100)),
+            "13-18": ((1.0, 100), (-1.0, 100), (-1.0, 100)),
+            "7-12": ((-1.0, 100), (-1.0, 100), (-1.0, 100)),
+            "0-6": ((1.0, 100), (1.0, 100), (1.0, 100)),
+        }
+    )
+    assert distilled_take_schedule(five, base) == [
+        [25, True, 1.0], [19, True, 3.0], [13, True, 0.0], [0, False, 0.0],
+    ]  # fmt: skip
+
+
+def test_the_distilled_file_says_what_was_played_measured_and_kept(tmp_path, monkeypatch):
+    """``distill`` with play replaced by made-up gains: each proposal is checked once, as one
+    of all the proposals, under its own rule set, on the decks, seed and threads given, and
+    counted once for the progress bar. The file's comment starts with the header that
+    ``--overwrite`` looks for, gives the command that reproduces it, and each proposal's
+    gain and verdict; the strategy is named ``advised``, keeps expert's own values and
+    [[adapt]] tables, and adds the kept changes (top level, or under their condition)."""
+    import gin_sim.experiments.distill as module
+    from gin_sim.experiments.distill import DISTILLED_HEADER, Checked
+    from gin_sim.experiments.summary import Estimate
+
+    folder = _three_proposals(tmp_path)
+    gains = {"hollywood's knock line": (1.5, 0.25), "standard's knock line": (3.0, 0.5)}
+    calls = []
+
+    def made_up(base, proposal, rules, deals, seed, comparisons, threads=None):
+        calls.append((base.name, proposal.source, rules.name, deals, seed, comparisons, threads))
+        mean, half = gains.get(proposal.source, (-0.5, 0.125))
+        return Checked(proposal, Estimate(mean, half, deals, (half / 1.96) ** 2), mean > half)
+
+    monkeypatch.setattr(module, "check", made_up)
+    advances = []
+    strategy, checked, text = distill(folder, 123, 45, threads=3, on_check=advances.append)
+    made = proposals_of_report(folder)
+    assert [c.proposal for c in checked] == made and advances == [1, 1, 1]
+    assert calls == [("expert", p.source, p.rules, 123, 45, 3, 3) for p in made]
+    lines = text.splitlines()
+    assert lines[0] == f"{DISTILLED_HEADER}{folder} by"
+    assert lines[1] == f"#   gin-sim distill {folder} --deals 123 --seed 45"
+    assert "Bonferroni-adjusted for 3 proposals" in text
+    assert "Confirm on decks of another seed" in text
+    verdicts = [line for line in lines if line.startswith("# - ")]
+    assert verdicts == [
+        f"# - {made[0].describe()}: under hollywood +1.500 ± 0.250, kept",
+        f"# - {made[1].describe()}: under hollywood -0.500 ± 0.125, not kept",
+        f"# - {made[2].describe()}: under standard +3.000 ± 0.500, kept",
+    ]
+    path = tmp_path / "advised.toml"
+    path.write_text(text)
+    assert load_strategy(path) == strategy
+    expert = load_strategy("expert")
+    assert strategy.name == "advised" and strategy.description.startswith("expert with")
+    assert strategy.knock_schedule == ((19, 10), (0, 0))  # kept, top level
+    assert strategy.take_min_gain == expert.take_min_gain == 8.19  # not kept
+    assert strategy.undercut_risk == expert.undercut_risk  # expert's own values
+    assert strategy.adapt[:-1] == expert.adapt  # its [[adapt]] tables, then the kept one
+    assert strategy.for_rules(load_rules("standard")).knock_schedule == ((25, 10), (7, 0), (0, 6))
+    assert strategy.for_rules(load_rules("oklahoma")).knock_schedule == ((19, 10), (0, 0))
+
+
+def test_a_change_kept_under_a_boolean_condition_and_a_report_proposing_nothing(
+    tmp_path, monkeypatch
+):
+    """A knock line kept for oklahoma (a boolean rule, R-oklahoma) is written under
+    ``when = { oklahoma = true }``; a report whose tables propose no change plays nothing
+    and says so, and its strategy plays as expert under every rule set."""
+    import gin_sim.experiments.distill as module
+    from gin_sim.experiments.distill import Checked
+    from gin_sim.experiments.summary import Estimate
+
+    def made_up(base, proposal, rules, deals, seed, comparisons, threads=None):
+        return Checked(proposal, Estimate(2.0, 0.5, deals, 0.06), True)
+
+    monkeypatch.setattr(module, "check", made_up)
+    tables = {
+        "knock-line": _line([10] * 5),
+        "take-cells": _takes(high=0.5),
+        "knock-line-by-rules": _line([10, 10, 10, 0, 0]).assign(rules="oklahoma"),
+    }
+    oklahoma = _report_folder(tmp_path, tables, {"rules": "hollywood", "compare": "oklahoma"})
+    strategy, checked, text = distill(oklahoma, 10, 1)
+    assert [c.proposal.when for c in checked] == [(("oklahoma", True),)]
+    assert strategy.for_rules(load_rules("oklahoma")).knock_schedule == ((13, 10), (0, 0))
+    assert "when = { oklahoma = true }" in text
+
+    def no_play(*args, **kwargs):
+        raise AssertionError("a proposal was played")
+
+    monkeypatch.setattr(module, "check", no_play)
+    (tmp_path / "none").mkdir()
+    nothing = _report_folder(tmp_path / "none", {"knock-line": _line([10] * 5),
+                             "take-cells": _takes(high=0.5)}, {"rules": "hollywood", "compare": "none"})  # fmt: skip
+    strategy, checked, text = distill(nothing, 10, 1)
+    assert checked == []
+    assert "# - the tables proposed no change to how the base plays" in text.splitlines()
+    expert = load_strategy("expert")
+    for name in ("hollywood", "standard", "oklahoma", "hollywood-gin20"):
+        rules = load_rules(name)
+        assert (
+            strategy.for_rules(rules).to_kernel().tolist()
+            == expert.for_rules(rules).to_kernel().tolist()
+        )
+
+
+def _edit(folder, name: str, **columns) -> None:
+    """Rewrite the table ``name`` of ``folder`` with ``columns`` replaced (as text)."""
+    table = pd.read_csv(folder / f"{name}.csv", dtype=str, keep_default_na=False)
+    for column, values in columns.items():
+        table[column] = values
+    table.to_csv(folder / f"{name}.csv", index=False)
+
+
+# case -> (edit of the three-proposal report folder, the error's text after its path)
+_REFUSED = {
+    "above 10": (("knock-line", "threshold", ["10", "11", "0", "0", "0"]),
+                 ": row 2, column 'threshold' = 11: allowed a whole number -1 to 10"),
+    "below -1": (("knock-line", "threshold", ["10", "10", "-2", "0", "0"]),
+                 ": row 3, column 'threshold' = -2: allowed a whole number -1 to 10"),
+    "fraction": (("knock-line", "threshold", ["10", "10", "0", "3.5", "0"]),
+                 ": row 4, column 'threshold' = 3.5: allowed a whole number -1 to 10"),
+    "count": (("knock-line", "positions", ["200", "200", "100", "100", "2.5"]),
+              ": row 5, column 'positions' = 2.5: allowed a whole number 0 or more"),
+    "text": (("take-cells", "mean", ["8.0", "many"]),
+             ": row 2, column 'mean' = 'many': allowed a number"),
+    "band": (("knock-line", "stock_band", ["25-31", "20-24", "13-18", "7-12", "0-6"]),
+             " has an unknown stock band '20-24' in column 'stock_band': allowed "
+             "0-6, 13-18, 19-24, 25-31, 7-12"),
+    "rules": (("knock-line-by-rules", "rules", ["standard"] * 4 + ["oklahoma"]),
+              " has the rule set 'oklahoma', which the report neither plays nor compares: "
+              "allowed hollywood, standard"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", list(_REFUSED))
+def test_a_table_holding_what_the_report_never_writes_is_refused_by_row_and_column(tmp_path, case):
+    """One-line errors that name the file, the row (counted from 1 below the header), the
+    column, the value and what is allowed."""
+    (name, column, values), text = _REFUSED[case]
+    folder = _three_proposals(tmp_path)
+    _edit(folder, name, **{column: values})
+    with pytest.raises(ConfigError) as error:
+        read_report_tables(folder)
+    # the value as read (numpy's repr today: np.int64(11); the test reads it without it)
+    said = re.sub(r"np\.\w+\(([^)]*)\)", r"\1", str(error.value))
+    assert said == f"{folder / name}.csv{text}"
+
+
+def test_a_report_folder_missing_a_part_is_refused_by_name(tmp_path):
+    """A table without its columns or rows, a missing or unreadable table, a mark without
+    the report's rule sets or naming one unknown here: each refused in one line that names
+    the file (``report advice`` leaves none of these)."""
+    import json
+
+    folder = _three_proposals(tmp_path)
+    mark = folder / ".gin-sim.json"
+    record = json.loads(mark.read_text())
+
+    def refused() -> str:
+        with pytest.raises(ConfigError) as error:
+            read_report_tables(folder)
+        return str(error.value)
+
+    line = folder / "knock-line.csv"
+    kept = line.read_text()
+    line.write_text("stock_band\n25-31\n")
+    assert (
+        refused() == f"{line} lacks the columns positions, threshold: not an advice report's table"
+    )
+    line.write_text("stock_band,threshold,positions\n")
+    assert refused() == f"{line} has no rows: not a finished advice report's table"
+    damaged = b'stock_band,threshold\n"25-31,\x00\xff'
+    line.write_bytes(damaged)
+    try:
+        pd.read_csv(io.BytesIO(damaged))
+    except ValueError as error:  # pandas' own words, on one line
+        said = " ".join(str(error).split())
+    assert refused() == f"cannot read {line}: {said}"
+    line.write_text(kept)
+    takes = folder / "take-cells.csv"
+    takes.unlink()
+    assert refused() == f"{takes} is missing: the advice report is incomplete"
+    _takes(high=-0.5).to_csv(takes, index=False)
+    for options in ({"rules": "hollywood"}, {"compare": "none"}):
+        mark.write_text(json.dumps(record | {"options": options}))
+        assert refused() == f"{mark} lacks the report's rules: write it again"
+    mark.write_text(json.dumps(record | {"options": {"rules": "hollywood", "compare": "nosuch"}}))
+    with pytest.raises(ConfigError) as unknown:
+        load_rules("nosuch")
+    assert refused() == f"{mark}: {unknown.value}"
+    mark.write_text(json.dumps(record | {"kind": "report knock"}))
+    assert refused() == (
+        f"{folder} is not a finished report advice folder: give one that "
+        "`gin-sim report advice --out` wrote"
+    )
+
+
+def test_a_report_folder_read_as_the_report_writes_it(tmp_path):
+    """What the report may write is read: odd counts and thresholds, -1 (no fit) and 0
+    positions, an empty interval end, several compared rule sets (``--compare`` by
+    commas), and no take cells by stock band (an older report: no take schedule, the
+    compared rule sets' lines still read)."""
+    import json
+
+    folder = _three_proposals(tmp_path)
+    _edit(
+        folder,
+        "knock-line",
+        threshold=["9", "-1", "7", "0", "3"],
+        positions=["201", "0", "75", "31", "1"],
+    )
+    _edit(folder, "take-cells", low=["", "-2.5"])
+    by_rules = pd.read_csv(folder / "knock-line-by-rules.csv")
+    oklahoma = by_rules.assign(rules="oklahoma")
+    pd.concat([by_rules, oklahoma]).to_csv(folder / "knock-line-by-rules.csv", index=False)
+    mark = folder / ".gin-sim.json"
+    record = json.loads(mark.read_text())
+    record["options"]["compare"] = "standard,oklahoma"
+    mark.write_text(json.dumps(record))
+    tables, own, compared = read_report_tables(folder)
+    assert own.name == "hollywood" and [r.name for r in compared] == ["standard", "oklahoma"]
+    assert tables["knock-line"]["threshold"].tolist() == [9, -1, 7, 0, 3]
+    assert tables["knock-line"]["positions"].tolist() == [201, 0, 75, 31, 1]
+    assert set(tables) == {"knock-line", "take-cells", "take-cells-by-stock", "knock-line-by-rules"}
+    (folder / "take-cells-by-stock.csv").unlink()
+    tables, _, _ = read_report_tables(folder)
+    assert set(tables) == {"knock-line", "take-cells", "knock-line-by-rules"}
+    made = proposals_of_report(folder, "gin-hunter")
+    assert [p.rules for p in made] == ["hollywood", "standard", "oklahoma"]
