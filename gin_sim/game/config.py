@@ -17,6 +17,8 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any, BinaryIO
 
+import numpy as np
+
 # What one file a user gives (a strategy or rule set, a run manifest, a tuning study's
 # settings, a report description) may hold. The largest file gin-sim writes or ships is a
 # few kilobytes, so these bounds refuse only files that would hang, exhaust the stack or
@@ -51,7 +53,10 @@ def configs_dir() -> Path:
 
 def shown(value: Any, limit: int = MAX_QUOTED) -> str:
     """``repr(value)`` for an error message, cut to ``limit`` characters with the length
-    said when longer: a message never echoes a huge value in full."""
+    said when longer: a message never echoes a huge value in full. A numpy number (a value
+    read from a table) is shown as the plain number it holds, not as ``np.int64(11)``."""
+    if isinstance(value, np.generic):
+        value = value.item()
     if isinstance(value, int) and value.bit_length() > 256:  # Python refuses to print huge ones
         return f"a whole number of {value.bit_length():,} bits"
     try:
