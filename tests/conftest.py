@@ -26,8 +26,9 @@ CACHED_KERNELS = ("playout.play_deals_nb", "match.play_matches_nb", "advice.play
 # The file that exists once the warm-up is over (a variable the workers inherit).
 KERNELS_READY = "GIN_SIM_TEST_KERNELS_READY"
 # Test modules that call no numba kernel, or only in a few tests, and start no command
-# that plays (found on 2026-12-03 by running each module alone on a warm cache, with
-# numba's Dispatcher._compile_for_args and subprocess.Popen watched). On a fresh clone they
+# that plays (found on 2026-12-03 by tools/kernel_free_tests.py: each module alone on a
+# warm cache, numba's Dispatcher._compile_for_args and subprocess.Popen watched; a
+# hypothesis test here that calls a kernel needs deadline=None). On a fresh clone they
 # run first, in this order, beside the warm-up, without waiting for it: they fill the core
 # the warm-up leaves idle while the hand kernel compiles. Their few tests that call a
 # kernel wait for the warm-up there (_gate_compiles). A module missing here only waits for
