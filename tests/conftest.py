@@ -84,9 +84,7 @@ def _compile_kernels_once() -> _Warmup | None:
     def wait() -> None:
         codes = [second.wait()]  # the shorter of the two
         # Then, with the hand kernel in the cache, the kernels only the tests call.
-        harness = subprocess.Popen([sys.executable, str(Path(__file__).with_name("simulated_hands.py"))],
-                                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.DEVNULL)  # fmt: skip
+        harness = warmup.background([sys.executable, str(Path(__file__).with_name("simulated_hands.py"))], nice=0)  # fmt: skip
         run.processes.append(harness)
         codes += [harness.wait(), first.wait()]
         run.took, run.failed = time.perf_counter() - started, any(codes)
@@ -165,6 +163,8 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         if process.poll() is None:
             process.kill()
             process.wait()
+    if run.thread is not None:  # it ends once its processes have: then it has written the flag
+        run.thread.join(timeout=30)
     shutil.rmtree(run.flag.parent, ignore_errors=True)
 
 

@@ -160,8 +160,13 @@ def start(groups: Sequence[str], nice: int = BACKGROUND_NICE) -> subprocess.Pope
     when warm-ups are turned off (``GIN_SIM_WARMUP=0``)."""
     if os.environ.get("GIN_SIM_WARMUP", "1") == "0" or not groups:
         return None
+    return background([sys.executable, "-m", "gin_sim.reports.warmup", *groups], nice)
+
+
+def background(command: Sequence[str], nice: int = BACKGROUND_NICE) -> subprocess.Popen:
+    """``command`` started quietly (no input, its output discarded) at niceness ``nice``."""
     return subprocess.Popen(
-        [sys.executable, "-m", "gin_sim.reports.warmup", *groups],
+        list(command),
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
