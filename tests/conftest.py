@@ -9,7 +9,7 @@ import sys
 import tempfile
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -83,9 +83,13 @@ def _compile_kernels_once() -> _Warmup | None:
 
     def wait() -> None:
         codes = [second.wait()]  # the shorter of the two
-        # Then, with the hand kernel in the cache, the kernels only the tests call.
-        harness = warmup.background([sys.executable, str(Path(__file__).with_name("simulated_hands.py"))], nice=0)  # fmt: skip
-        run.processes.append(harness)
+        # Then, with the hand kernel in the cache, the kernels only the tests call (not
+        # once the session is over: pytest_unconfigure stops what it finds under the lock).
+        with run.lock:
+            if run.stopped:
+                return
+            harness = warmup.background([sys.executable, str(Path(__file__).with_name("simulated_hands.py"))], nice=0)  # fmt: skip
+            run.processes.append(harness)
         codes += [harness.wait(), first.wait()]
         run.took, run.failed = time.perf_counter() - started, any(codes)
         flag.touch()
@@ -102,6 +106,8 @@ class _Warmup:
     thread: threading.Thread | None = None
     took: float = 0.0
     failed: bool = False
+    stopped: bool = False  # the session is over: start nothing more
+    lock: threading.Lock = field(default_factory=threading.Lock)
 
 
 _warmup_key = pytest.StashKey[_Warmup | None]()
@@ -159,11 +165,13 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     run = config.stash.get(_warmup_key, None)
     if run is None:
         return
-    for process in run.processes:  # an interrupted session leaves no compiler running
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-    if run.thread is not None:  # it ends once its processes have: then it has written the flag
+    with run.lock:  # an interrupted session leaves no compiler running
+        run.stopped = True
+        for process in run.processes:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+    if run.thread is not None:  # it ends once its processes have
         run.thread.join(timeout=30)
     shutil.rmtree(run.flag.parent, ignore_errors=True)
 
