@@ -9,6 +9,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -57,6 +58,9 @@ def pytest_configure(config: pytest.Config) -> None:
             os.nice(5)  # the warm-up's compile first: the workers fill the idle core
             _gate_compiles(Path(os.environ[KERNELS_READY]))
     elif config.getoption("dist", "no") != "no":
+        # the order of pytest_collection_modifyitems, not the largest module first: the
+        # modules in KERNEL_FREE run while the kernels compile
+        config.option.loadscopereorder = False
         config.stash[_warmup_key] = _compile_kernels_once()
 
 
@@ -186,17 +190,24 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """The fast tier leaves out the tests marked ``full``, and the cases but the first of
     a parametrized test marked ``first_case`` (deselected and counted, not skipped one by
     one). The full tier runs everything. In either, the modules in KERNEL_FREE come first
-    (the order within a module is kept)."""
+    (in its order), then the others, the largest first (the order within a module is
+    kept). pytest-xdist's ``loadscope`` would put the largest modules first whatever their
+    kind, so it is told to keep this order (pytest_configure)."""
+    if not FULL:
+        first_cases = _first_cases(items)
+        left_out = [item for item in items if not _in_fast_tier(item, first_cases)]
+        if left_out:
+            config.hook.pytest_deselected(items=left_out)
+            kept = set(map(id, left_out))
+            items[:] = [item for item in items if id(item) not in kept]
     first = {name: i for i, name in enumerate(KERNEL_FREE)}
-    items.sort(key=lambda item: first.get(Path(item.path).stem, len(first)))
-    if FULL:
-        return
-    first_cases = _first_cases(items)
-    left_out = [item for item in items if not _in_fast_tier(item, first_cases)]
-    if left_out:
-        config.hook.pytest_deselected(items=left_out)
-        kept = set(map(id, left_out))
-        items[:] = [item for item in items if id(item) not in kept]
+    sizes = Counter(Path(item.path).stem for item in items)
+
+    def place(item: pytest.Item) -> tuple[int, int]:
+        stem = Path(item.path).stem
+        return (first[stem], 0) if stem in first else (len(first), -sizes[stem])
+
+    items.sort(key=place)
 
 
 def _first_cases(items: list[pytest.Item]) -> set[int]:
