@@ -6,6 +6,10 @@ tests take well under a second of play."""
 
 from __future__ import annotations
 
+import json
+import os
+import sqlite3
+from dataclasses import asdict, replace
 from statistics import NormalDist
 
 import numpy as np
@@ -14,12 +18,18 @@ import pytest
 
 import gin_sim.experiments.tuner as tuner
 from gin_sim.experiments.holdout import confirmation_seed, holdout_seed
+from gin_sim.experiments.outputs import plain
 from gin_sim.experiments.summary import Z95
 from gin_sim.experiments.tuner import (
+    TuneError,
     block_values,
+    check_config,
+    check_study_file,
     confirm,
     net_by_deck,
     settings_from,
+    trial_seed,
+    tuning_options,
     wins_by_match,
 )
 from gin_sim.game.rules import load_rules
@@ -150,3 +160,183 @@ def test_the_confirmation_pairs_gains_by_deck_and_widens_them_for_every_candidat
     )
     # the paired difference is far narrower than the two figures' intervals would say
     assert result.final_gain.half_width < result.final_winner.half_width
+
+
+# -- the study's settings, options and files (no play: Optuna is not even opened) ----------
+def test_the_settings_document_names_every_field_and_the_units_of_its_objective():
+    """tune.json (what a resumed study is compared with) is a known document: each field
+    under its own name, and the tuning units under "deals" or "matches" by objective,
+    never both."""
+    settings = _settings(blocks=3, deals=10)
+    expected = {
+        "strategy": settings.strategy.to_config(),
+        "space": "knock_threshold=0:10",
+        "space_parsed": settings.space.to_json(),
+        "opponents": [o.to_config() for o in settings.opponents],
+        "rules": asdict(settings.rules),
+        "objective": "deals",
+        "blocks": 3,
+        "seed": 9,
+        "deals": 10,
+    }
+    assert settings.to_json() == expected
+    matches = replace(settings, objective="matches", matches=12)
+    assert matches.to_json() == {k: v for k, v in expected.items() if k != "deals"} | {
+        "objective": "matches",
+        "matches": 12,
+    }
+
+
+def test_the_tuning_options_are_the_study_and_the_three_output_options():
+    settings = _settings()
+    assert tuning_options(settings, 7, 3, 500) == {
+        "study": settings.to_json(), "trials": 7, "top": 3, "holdout": 500,
+    }  # fmt: skip
+
+
+def test_each_trials_sampler_seed_is_a_known_function_of_the_seed_and_the_trials_before():
+    """seed x 1,000,003 + finished, modulo 2^32: trials after different numbers of finished
+    ones get different seeds, and a large seed wraps into the sampler's range."""
+    assert trial_seed(1, 0) == 1_000_003
+    assert trial_seed(1, 5) == 1_000_008
+    assert trial_seed(2, 1) == 2_000_007
+    assert trial_seed(5_000, 3) == (5_000 * 1_000_003 + 3) % (1 << 32) == 705_047_707
+    assert trial_seed(1 << 32, 4) == 4
+
+
+def _write_config(folder, document):
+    (folder / tuner.CONFIG).write_text(json.dumps(document))
+
+
+def test_a_folder_is_this_studys_only_when_its_tune_json_equals_the_settings(tmp_path):
+    """No tune.json: a new study (False), unless a study.db is there without it (refused);
+    the same settings: True; other settings: refused, naming the fields that differ (in
+    the document's order) and then the fields it has that the settings do not."""
+    settings = _settings()
+    assert check_config(settings, tmp_path) is False
+    (tmp_path / tuner.STUDY).write_bytes(b"")
+    with pytest.raises(TuneError) as caught:
+        check_config(settings, tmp_path)
+    assert str(caught.value) == f"{tmp_path} holds a study.db but no tune.json: use another --out"
+    _write_config(tmp_path, plain(settings.to_json()))
+    assert check_config(settings, tmp_path) is True
+    other = plain(replace(settings, seed=10, blocks=2).to_json()) | {"extra": 1}
+    _write_config(tmp_path, other)
+    with pytest.raises(TuneError) as caught:
+        check_config(settings, tmp_path)
+    assert str(caught.value) == (
+        f"{tmp_path} holds another tuning study (different blocks, seed, extra): use another"
+        " --out, or the same settings to resume it"
+    )
+
+
+def test_a_damaged_or_foreign_tune_json_is_a_one_line_error_naming_it(tmp_path):
+    settings = _settings()
+    path = tmp_path / tuner.CONFIG
+    path.write_text("[1, 2]")
+    with pytest.raises(TuneError) as caught:
+        check_config(settings, tmp_path)
+    assert str(caught.value) == f"{path} is not a tuning study's settings: use another --out"
+    path.write_text("{")
+    with pytest.raises(TuneError) as caught:
+        check_config(settings, tmp_path)
+    assert str(caught.value).startswith(f"{path} is damaged (")
+    assert str(caught.value).endswith("): use another --out")
+    path.write_text("[" * 100_000 + "]" * 100_000)  # too deep: the error names the file
+    with pytest.raises(TuneError) as caught:
+        check_config(settings, tmp_path)
+    assert str(caught.value).startswith(f"{path} is damaged ({path}: nested more than")
+
+
+_WHERE = "is not a usable study"
+_ADVICE = "move it away to start the study afresh, or use another --out"
+
+
+def _database(path, *statements):
+    connection = sqlite3.connect(path)
+    with connection:
+        for statement in statements:
+            connection.execute(statement)
+    connection.close()
+
+
+_OPTUNA_TABLES = (
+    "CREATE TABLE studies (study_id INTEGER PRIMARY KEY, study_name TEXT)",
+    "CREATE TABLE trials (trial_id INTEGER PRIMARY KEY)",
+    "CREATE TABLE version_info (version_info_id INTEGER PRIMARY KEY)",
+)
+
+
+def _refusal(path):
+    with pytest.raises(TuneError) as caught:
+        check_study_file(path)
+    return str(caught.value)
+
+
+def test_a_study_file_is_used_when_missing_empty_or_gin_sims_own_optuna_study(tmp_path):
+    """Missing, empty, an SQLite database with no table yet, or one holding Optuna's
+    tables and only the study "tune": all accepted (a new study, or this one resumed)."""
+    path = tmp_path / "study.db"
+    check_study_file(path)  # missing
+    path.write_bytes(b"")
+    check_study_file(path)
+    path.unlink()
+    _database(path, "PRAGMA user_version = 1")  # a database with its header and no table
+    assert path.read_bytes()[:16] == b"SQLite format 3\x00"
+    check_study_file(path)
+    path.unlink()
+    _database(path, *_OPTUNA_TABLES, "INSERT INTO studies VALUES (1, 'tune')")
+    check_study_file(path)
+    assert sqlite3.connect(path).execute("SELECT count(*) FROM studies").fetchone()[0] == 1
+
+
+def test_a_study_file_of_something_else_is_refused_with_the_reason_and_kept(tmp_path):
+    """Not SQLite; SQLite with other tables (a missing one of Optuna's three suffices);
+    Optuna's tables holding other studies (named, sorted); a damaged database: each a one-
+    line TuneError naming the file and the way out, the file left as it was."""
+    path = tmp_path / "study.db"
+    path.write_bytes(b"sqlite format 3\x00 but not a database")
+    assert _refusal(path) == (
+        f"{path} {_WHERE} (not an SQLite database: damaged or another file): {_ADVICE}"
+    )
+    path.unlink()
+    _database(path, "CREATE TABLE notes (text TEXT)")
+    before = path.read_bytes()
+    assert _refusal(path) == f"{path} {_WHERE} (a database of something else): {_ADVICE}"
+    assert path.read_bytes() == before
+    for missing in range(3):
+        path.unlink()
+        _database(path, *(t for i, t in enumerate(_OPTUNA_TABLES) if i != missing))
+        assert _refusal(path) == f"{path} {_WHERE} (a database of something else): {_ADVICE}"
+    path.unlink()
+    _database(
+        path, *_OPTUNA_TABLES, "CREATE TABLE extra (x)",
+        "INSERT INTO studies VALUES (1, 'tune'), (2, 'zeta'), (3, 'alpha')",
+    )  # fmt: skip
+    assert _refusal(path) == (
+        f"{path} {_WHERE} (it holds other Optuna studies: alpha, tune, zeta): {_ADVICE}"
+    )
+    path.write_bytes(b"SQLite format 3\x00" + b"\x01" * 200)
+    assert _refusal(path).startswith(f"{path} {_WHERE} (damaged: ")
+    assert _refusal(path).endswith(f"): {_ADVICE}")
+
+
+def test_a_study_file_beyond_its_bound_or_not_a_regular_file_is_refused_unread(tmp_path):
+    """study.db may exceed an ordinary user file's 1 MiB bound (it is read up to 1 GiB:
+    a sparse 2 MiB file is opened, then found damaged), but not 1 GiB; a FIFO is refused
+    without waiting for a writer; a folder cannot be read."""
+    path = tmp_path / "study.db"
+    with open(path, "wb") as file:
+        file.write(b"SQLite format 3\x00")
+        file.truncate(2 << 20)
+    assert _refusal(path).startswith(f"{path} {_WHERE} (damaged: ")
+    with open(path, "r+b") as file:
+        file.truncate(tuner.MAX_STUDY_BYTES + 1)
+    message = _refusal(path)
+    assert message.startswith(f"{path}") and message.endswith(f"; {path} {_WHERE}: {_ADVICE}")
+    path.unlink()
+    os.mkfifo(path)
+    assert _refusal(path).endswith(f"; {path} {_WHERE}: {_ADVICE}")
+    path.unlink()
+    path.mkdir()
+    assert _refusal(path) == f"cannot read {path}: Is a directory"
