@@ -340,3 +340,103 @@ def test_a_study_file_beyond_its_bound_or_not_a_regular_file_is_refused_unread(t
     path.unlink()
     path.mkdir()
     assert _refusal(path) == f"cannot read {path}: Is a directory"
+
+
+# -- the study run by Optuna, with made-up play (seconds, no deal played) -----------------
+def _fake_play(monkeypatch):
+    calls = []
+
+    def play(rules, strategy, opponent, objective, count, seed, first):
+        calls.append((strategy.knock_threshold, opponent.name, count, first))
+        return _made_up(strategy, opponent, count, seed, first)
+
+    monkeypatch.setattr(tuner, "play_units", play)
+    return calls
+
+
+def test_a_study_runs_exactly_its_trials_reports_each_block_and_resumes(tmp_path, monkeypatch):
+    """Every trial reports the running value after each block at steps 1, 2, 3 (the
+    values block_values gives); a trial whose parameters equal a finished trial's takes
+    its result without playing (repeat_of names the first); the study stops at exactly
+    ``trials`` finished trials; rerun with more, it reports the finished ones first, once,
+    (capped at the trials asked), and its samplers are seeded so that the same settings
+    in another folder propose the same parameters."""
+    import optuna
+
+    calls = _fake_play(monkeypatch)
+    settings = settings_from(
+        load_strategy("basic"), "knock_threshold=0:2",
+        [load_strategy("simple"), load_strategy("defensive")], load_rules("hollywood"),
+        deals=6, blocks=3, seed=9,
+    )  # fmt: skip
+    progress, blocks = [], []
+    study = tuner.optimise(
+        settings, tmp_path / "a", 5, lambda n, resumed: progress.append((n, resumed)),
+        lambda number, block: blocks.append((number, block)),
+    )  # fmt: skip
+    trials = tuner.finished_trials(study)
+    assert len(trials) == 5 and progress == [(1, False)] * 5
+    played = [t for t in trials if t.user_attrs.get("repeat_of", -1) < 0]
+    assert len(played) == len({t.params["knock_threshold"] for t in trials}) < 5
+    assert blocks == [(t.number, b) for t in played for b in range(len(t.intermediate_values))]
+    assert len(calls) == 2 * len(blocks)  # two opponents a block
+    states = optuna.trial.TrialState
+    for trial in trials:
+        if trial.user_attrs.get("repeat_of", -1) >= 0:
+            first = study.trials[trial.user_attrs["repeat_of"]]
+            assert first.user_attrs.get("repeat_of", -1) == -1
+            assert first.params == trial.params and first.state == trial.state
+            assert (
+                first.intermediate_values == trial.intermediate_values or first.value == trial.value
+            )
+            if first.state == states.COMPLETE:
+                assert trial.value == first.value
+    for trial in played:
+        expected = list(block_values(settings, settings.candidate(trial.params)))
+        steps = len(trial.intermediate_values)
+        assert trial.intermediate_values == dict(enumerate(expected[:steps], start=1))
+        if trial.state == states.COMPLETE:
+            assert steps == 3 and trial.value == expected[-1]
+        else:  # pruned at the rung of 2 blocks (never after the last block)
+            assert trial.state == states.PRUNED and steps == 2
+    assert {t.state for t in played} == {states.COMPLETE, states.PRUNED}
+    progress.clear()
+    again = tuner.optimise(settings, tmp_path / "a", 3, lambda n, r: progress.append((n, r)))
+    assert len(tuner.finished_trials(again)) == 5 and progress == [(3, True)]
+    progress.clear()
+    again = tuner.optimise(settings, tmp_path / "a", 6, lambda n, r: progress.append((n, r)))
+    assert len(tuner.finished_trials(again)) == 6 and progress == [(5, True), (1, False)]
+    other = tuner.optimise(settings, tmp_path / "b", 5)
+    assert [t.params for t in tuner.finished_trials(other)] == [t.params for t in trials]
+    with pytest.raises(tuner.ConfigError, match=r"^trials = 0: allowed 1 or more$"):
+        tuner.optimise(settings, tmp_path / "c", 0)
+    tuner.optimise(settings, tmp_path / "d", 1)  # one trial is allowed
+
+
+def test_a_new_study_is_written_as_its_tune_json_and_an_abandoned_trial_is_dropped(tmp_path):
+    """open_study writes tune.json (the settings, indented by 2, a final line break) and
+    creates the maximising study "tune" with successive halving at 2 blocks, halving; a
+    trial left running (a killed process) is failed on reopening, to be played anew."""
+    import optuna
+
+    settings = _settings()
+    with tuner.optuna_messages():
+        study = tuner.open_study(settings, tmp_path / "new")
+        text = (tmp_path / "new" / tuner.CONFIG).read_text()
+        assert text == json.dumps(settings.to_json(), indent=2) + "\n"
+        assert not (tmp_path / "new" / tuner.CONFIG_TEMPORARY).exists()
+        assert study.study_name == "tune"
+        assert study.direction == optuna.study.StudyDirection.MAXIMIZE
+        assert study.pruner._min_resource == 2 and study.pruner._reduction_factor == 2
+        running = study.ask()
+        done = study.ask()
+        study.tell(done, 1.5)
+        again = tuner.open_study(settings, tmp_path / "new")
+        states = {t.number: t.state for t in again.get_trials()}
+        assert states == {
+            running.number: optuna.trial.TrialState.FAIL,
+            done.number: optuna.trial.TrialState.COMPLETE,
+        }
+        assert again.trials[done.number].value == 1.5
+        with pytest.raises(TuneError, match="holds another tuning study"):
+            tuner.open_study(replace(settings, seed=10), tmp_path / "new")
