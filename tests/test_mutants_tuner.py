@@ -477,3 +477,76 @@ def test_a_tuning_folder_is_claimed_for_a_tune_of_its_settings_and_output_option
     (other / "notes.txt").write_text("mine")
     with pytest.raises(FolderError, match="did not write"):
         tuner.claim_tuning(settings, other, 5, 2, 100)
+
+
+def test_play_units_passes_the_decks_asked_to_the_right_play_and_counts_player_0(monkeypatch):
+    """Deals: head_to_head of (strategy, opponent), ``count`` decks of ``seed`` from deck
+    ``first``, each replayed with the seats swapped, read as net points by deck; matches:
+    head_to_head_matches of the same, from match ``first``, read as matches won (integers)."""
+    calls = []
+    hands = pd.DataFrame(
+        {"deal": [4, 4, 5, 5], "swapped": [False, True, False, True],
+         "winner": [0, 1, 1, -1], "points": np.array([12, 31, 14, 0], np.int16)}
+    )  # fmt: skip
+    matches = pd.DataFrame(
+        {"match": [4, 4, 5, 5], "swapped": [False, True, False, True], "winner": [0, 1, 1, 0]}
+    )
+
+    def deals(*args, **kwargs):
+        calls.append(("deals", args, kwargs))
+        return hands
+
+    def match_play(*args, **kwargs):
+        calls.append(("matches", args, kwargs))
+        return matches, None
+
+    monkeypatch.setattr(tuner, "head_to_head", deals)
+    monkeypatch.setattr(tuner, "head_to_head_matches", match_play)
+    rules, me, them = object(), object(), object()
+    got = tuner.play_units(rules, me, them, "deals", 2, 77, 4)
+    assert got.tolist() == [43, -14]
+    assert calls == [("deals", (rules, (me, them), 2, 77, True, 4), {})]
+    calls.clear()
+    got = tuner.play_units(rules, me, them, "matches", 2, 77, 4)
+    assert got.tolist() == [2, 0] and got.dtype.kind == "i"
+    assert calls == [("matches", (rules, (me, them), 2, 77), {"first_match": 4})]
+    assert wins_by_match(matches).dtype.kind == "i"
+
+
+def test_optunas_log_and_warnings_become_one_line_gin_sim_warnings_each_once(monkeypatch):
+    """Inside optuna_messages: an Optuna log record at WARNING is a GinSimWarning
+    "optuna: <message>", shown once however often it comes; a failed trial's record and
+    one carrying a traceback are dropped (the caller reports the error); a Python warning
+    from Optuna's files is prefixed too, gin-sim's own pass once, another library's
+    warning goes on unchanged."""
+    import logging
+    import sys
+    import warnings
+
+    from gin_sim.game.config import GinSimWarning
+
+    logger = logging.getLogger("optuna")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with tuner.optuna_messages():
+            logger.warning("study %s resumed", "tune")
+            logger.warning("study %s resumed", "tune")
+            logger.info("not shown")
+            logger.warning("Trial 3 failed with parameters: {}")
+            try:
+                raise ValueError("boom")
+            except ValueError:
+                logger.warning("a trial stopped", exc_info=sys.exc_info())
+            path = f"{os.sep}site{os.sep}optuna{os.sep}x.py"
+            warnings.warn_explicit("from optuna", UserWarning, path, 1)
+            warnings.warn_explicit("from optuna", UserWarning, path, 2)
+            warnings.warn("ours", GinSimWarning, stacklevel=1)
+            warnings.warn_explicit("from elsewhere", UserWarning, "/site/other.py", 3)
+    shown = [(w.category, str(w.message)) for w in caught]
+    assert shown == [
+        (GinSimWarning, "optuna: study tune resumed"),
+        (GinSimWarning, "optuna: from optuna"),
+        (GinSimWarning, "ours"),
+        (UserWarning, "from elsewhere"),
+    ]
+    assert not any(isinstance(h, tuner._OptunaLog) for h in logger.handlers)
