@@ -550,3 +550,20 @@ def test_optunas_log_and_warnings_become_one_line_gin_sim_warnings_each_once(mon
         (UserWarning, "from elsewhere"),
     ]
     assert not any(isinstance(h, tuner._OptunaLog) for h in logger.handlers)
+
+
+def test_a_tuning_folder_that_is_a_file_is_refused_naming_it_a_tuning_folder(tmp_path):
+    """optimise and open_study each make the folder; a file in its place is a one-line
+    error calling it the tuning folder."""
+    path = tmp_path / "out"
+    path.write_text("a user's file")
+    message = f"cannot create the tuning folder {path}: it is a file, not a folder"
+    settings = _settings()
+    for make in (
+        lambda: tuner.optimise(settings, path, 1),
+        lambda: tuner.open_study(settings, path),
+    ):
+        with pytest.raises(tuner.ConfigError) as caught:
+            make()
+        assert str(caught.value) == message
+    assert path.read_text() == "a user's file"
