@@ -6,6 +6,10 @@ tests take well under a second of play."""
 
 from __future__ import annotations
 
+import json
+import os
+import sqlite3
+from dataclasses import asdict, replace
 from statistics import NormalDist
 
 import numpy as np
@@ -14,12 +18,18 @@ import pytest
 
 import gin_sim.experiments.tuner as tuner
 from gin_sim.experiments.holdout import confirmation_seed, holdout_seed
+from gin_sim.experiments.outputs import plain
 from gin_sim.experiments.summary import Z95
 from gin_sim.experiments.tuner import (
+    TuneError,
     block_values,
+    check_config,
+    check_study_file,
     confirm,
     net_by_deck,
     settings_from,
+    trial_seed,
+    tuning_options,
     wins_by_match,
 )
 from gin_sim.game.rules import load_rules
@@ -150,3 +160,410 @@ def test_the_confirmation_pairs_gains_by_deck_and_widens_them_for_every_candidat
     )
     # the paired difference is far narrower than the two figures' intervals would say
     assert result.final_gain.half_width < result.final_winner.half_width
+
+
+# -- the study's settings, options and files (no play: Optuna is not even opened) ----------
+def test_the_settings_document_names_every_field_and_the_units_of_its_objective():
+    """tune.json (what a resumed study is compared with) is a known document: each field
+    under its own name, and the tuning units under "deals" or "matches" by objective,
+    never both."""
+    settings = _settings(blocks=3, deals=10)
+    expected = {
+        "strategy": settings.strategy.to_config(),
+        "space": "knock_threshold=0:10",
+        "space_parsed": settings.space.to_json(),
+        "opponents": [o.to_config() for o in settings.opponents],
+        "rules": asdict(settings.rules),
+        "objective": "deals",
+        "blocks": 3,
+        "seed": 9,
+        "deals": 10,
+    }
+    assert settings.to_json() == expected
+    matches = replace(settings, objective="matches", matches=12)
+    assert matches.to_json() == {k: v for k, v in expected.items() if k != "deals"} | {
+        "objective": "matches",
+        "matches": 12,
+    }
+
+
+def test_the_tuning_options_are_the_study_and_the_three_output_options():
+    settings = _settings()
+    assert tuning_options(settings, 7, 3, 500) == {
+        "study": settings.to_json(), "trials": 7, "top": 3, "holdout": 500,
+    }  # fmt: skip
+
+
+def test_each_trials_sampler_seed_is_a_known_function_of_the_seed_and_the_trials_before():
+    """seed x 1,000,003 + finished, modulo 2^32: trials after different numbers of finished
+    ones get different seeds, and a large seed wraps into the sampler's range."""
+    assert trial_seed(1, 0) == 1_000_003
+    assert trial_seed(1, 5) == 1_000_008
+    assert trial_seed(2, 1) == 2_000_007
+    assert trial_seed(5_000, 3) == (5_000 * 1_000_003 + 3) % (1 << 32) == 705_047_707
+    assert trial_seed(1 << 32, 4) == 4
+
+
+def _write_config(folder, document):
+    (folder / tuner.CONFIG).write_text(json.dumps(document))
+
+
+def test_a_folder_is_this_studys_only_when_its_tune_json_equals_the_settings(tmp_path):
+    """No tune.json: a new study (False), unless a study.db is there without it (refused);
+    the same settings: True; other settings: refused, naming the fields that differ (in
+    the document's order) and then the fields it has that the settings do not."""
+    settings = _settings()
+    assert check_config(settings, tmp_path) is False
+    (tmp_path / tuner.STUDY).write_bytes(b"")
+    with pytest.raises(TuneError) as caught:
+        check_config(settings, tmp_path)
+    assert str(caught.value) == f"{tmp_path} holds a study.db but no tune.json: use another --out"
+    _write_config(tmp_path, plain(settings.to_json()))
+    assert check_config(settings, tmp_path) is True
+    other = plain(replace(settings, seed=10, blocks=2).to_json()) | {"extra": 1}
+    _write_config(tmp_path, other)
+    with pytest.raises(TuneError) as caught:
+        check_config(settings, tmp_path)
+    assert str(caught.value) == (
+        f"{tmp_path} holds another tuning study (different blocks, seed, extra): use another"
+        " --out, or the same settings to resume it"
+    )
+
+
+def test_a_damaged_or_foreign_tune_json_is_a_one_line_error_naming_it(tmp_path):
+    settings = _settings()
+    path = tmp_path / tuner.CONFIG
+    path.write_text("[1, 2]")
+    with pytest.raises(TuneError) as caught:
+        check_config(settings, tmp_path)
+    assert str(caught.value) == f"{path} is not a tuning study's settings: use another --out"
+    path.write_text("{")
+    with pytest.raises(TuneError) as caught:
+        check_config(settings, tmp_path)
+    assert str(caught.value).startswith(f"{path} is damaged (")
+    assert str(caught.value).endswith("): use another --out")
+    path.write_text("[" * 100_000 + "]" * 100_000)  # too deep: the error names the file
+    with pytest.raises(TuneError) as caught:
+        check_config(settings, tmp_path)
+    assert str(caught.value).startswith(f"{path} is damaged ({path}: nested more than")
+
+
+_WHERE = "is not a usable study"
+_ADVICE = "move it away to start the study afresh, or use another --out"
+
+
+def _database(path, *statements):
+    connection = sqlite3.connect(path)
+    with connection:
+        for statement in statements:
+            connection.execute(statement)
+    connection.close()
+
+
+_OPTUNA_TABLES = (
+    "CREATE TABLE studies (study_id INTEGER PRIMARY KEY, study_name TEXT)",
+    "CREATE TABLE trials (trial_id INTEGER PRIMARY KEY)",
+    "CREATE TABLE version_info (version_info_id INTEGER PRIMARY KEY)",
+)
+
+
+def _refusal(path):
+    with pytest.raises(TuneError) as caught:
+        check_study_file(path)
+    return str(caught.value)
+
+
+def test_a_study_file_is_used_when_missing_empty_or_gin_sims_own_optuna_study(tmp_path):
+    """Missing, empty, an SQLite database with no table yet, or one holding Optuna's
+    tables and only the study "tune": all accepted (a new study, or this one resumed)."""
+    path = tmp_path / "study.db"
+    check_study_file(path)  # missing
+    path.write_bytes(b"")
+    check_study_file(path)
+    path.unlink()
+    _database(path, "PRAGMA user_version = 1")  # a database with its header and no table
+    assert path.read_bytes()[:16] == b"SQLite format 3\x00"
+    check_study_file(path)
+    path.unlink()
+    _database(path, *_OPTUNA_TABLES, "INSERT INTO studies VALUES (1, 'tune')")
+    check_study_file(path)
+    assert sqlite3.connect(path).execute("SELECT count(*) FROM studies").fetchone()[0] == 1
+
+
+def test_a_study_file_of_something_else_is_refused_with_the_reason_and_kept(tmp_path):
+    """Not SQLite; SQLite with other tables (a missing one of Optuna's three suffices);
+    Optuna's tables holding other studies (named, sorted); a damaged database: each a one-
+    line TuneError naming the file and the way out, the file left as it was."""
+    path = tmp_path / "study.db"
+    path.write_bytes(b"sqlite format 3\x00 but not a database")
+    assert _refusal(path) == (
+        f"{path} {_WHERE} (not an SQLite database: damaged or another file): {_ADVICE}"
+    )
+    path.unlink()
+    _database(path, "CREATE TABLE notes (text TEXT)")
+    before = path.read_bytes()
+    assert _refusal(path) == f"{path} {_WHERE} (a database of something else): {_ADVICE}"
+    assert path.read_bytes() == before
+    for missing in range(3):
+        path.unlink()
+        _database(path, *(t for i, t in enumerate(_OPTUNA_TABLES) if i != missing))
+        assert _refusal(path) == f"{path} {_WHERE} (a database of something else): {_ADVICE}"
+    path.unlink()
+    _database(
+        path, *_OPTUNA_TABLES, "CREATE TABLE extra (x)",
+        "INSERT INTO studies VALUES (1, 'tune'), (2, 'zeta'), (3, 'alpha')",
+    )  # fmt: skip
+    assert _refusal(path) == (
+        f"{path} {_WHERE} (it holds other Optuna studies: alpha, tune, zeta): {_ADVICE}"
+    )
+    path.write_bytes(b"SQLite format 3\x00" + b"\x01" * 200)
+    assert _refusal(path).startswith(f"{path} {_WHERE} (damaged: ")
+    assert _refusal(path).endswith(f"): {_ADVICE}")
+
+
+def test_a_study_file_beyond_its_bound_or_not_a_regular_file_is_refused_unread(tmp_path):
+    """study.db may exceed an ordinary user file's 1 MiB bound (it is read up to 1 GiB:
+    a sparse 2 MiB file is opened, then found damaged), but not 1 GiB; a FIFO is refused
+    without waiting for a writer; a folder cannot be read."""
+    path = tmp_path / "study.db"
+    with open(path, "wb") as file:
+        file.write(b"SQLite format 3\x00")
+        file.truncate(2 << 20)
+    assert _refusal(path).startswith(f"{path} {_WHERE} (damaged: ")
+    with open(path, "r+b") as file:
+        file.truncate(tuner.MAX_STUDY_BYTES + 1)
+    message = _refusal(path)
+    assert message.startswith(f"{path}") and message.endswith(f"; {path} {_WHERE}: {_ADVICE}")
+    path.unlink()
+    os.mkfifo(path)
+    assert _refusal(path).endswith(f"; {path} {_WHERE}: {_ADVICE}")
+    path.unlink()
+    path.mkdir()
+    assert _refusal(path) == f"cannot read {path}: Is a directory"
+
+
+# -- the study run by Optuna, with made-up play (seconds, no deal played) -----------------
+def _fake_play(monkeypatch):
+    calls = []
+
+    def play(rules, strategy, opponent, objective, count, seed, first):
+        calls.append((strategy.knock_threshold, opponent.name, count, first))
+        return _made_up(strategy, opponent, count, seed, first)
+
+    monkeypatch.setattr(tuner, "play_units", play)
+    return calls
+
+
+def test_a_study_runs_exactly_its_trials_reports_each_block_and_resumes(tmp_path, monkeypatch):
+    """Every trial reports the running value after each block at steps 1, 2, 3 (the
+    values block_values gives); a trial whose parameters equal a finished trial's takes
+    its result without playing (repeat_of names the first); the study stops at exactly
+    ``trials`` finished trials; rerun with more, it reports the finished ones first, once,
+    (capped at the trials asked), and its samplers are seeded so that the same settings
+    in another folder propose the same parameters."""
+    import optuna
+
+    calls = _fake_play(monkeypatch)
+    settings = settings_from(
+        load_strategy("basic"), "knock_threshold=0:2",
+        [load_strategy("simple"), load_strategy("defensive")], load_rules("hollywood"),
+        deals=6, blocks=3, seed=9,
+    )  # fmt: skip
+    progress, blocks = [], []
+    study = tuner.optimise(
+        settings, tmp_path / "a", 5, lambda n, resumed: progress.append((n, resumed)),
+        lambda number, block: blocks.append((number, block)),
+    )  # fmt: skip
+    trials = tuner.finished_trials(study)
+    assert len(trials) == 5 and progress == [(1, False)] * 5
+    played = [t for t in trials if t.user_attrs.get("repeat_of", -1) < 0]
+    assert len(played) == len({t.params["knock_threshold"] for t in trials}) < 5
+    assert blocks == [(t.number, b) for t in played for b in range(len(t.intermediate_values))]
+    assert len(calls) == 2 * len(blocks)  # two opponents a block
+    states = optuna.trial.TrialState
+    for trial in trials:
+        if trial.user_attrs.get("repeat_of", -1) >= 0:
+            first = study.trials[trial.user_attrs["repeat_of"]]
+            assert first.user_attrs.get("repeat_of", -1) == -1
+            assert first.params == trial.params and first.state == trial.state
+            if first.state == states.COMPLETE:
+                assert trial.value == first.value
+            else:  # the pruned trial's blocks, reported again
+                assert trial.intermediate_values == first.intermediate_values
+    for trial in played:
+        expected = list(block_values(settings, settings.candidate(trial.params)))
+        steps = len(trial.intermediate_values)
+        assert trial.intermediate_values == dict(enumerate(expected[:steps], start=1))
+        if trial.state == states.COMPLETE:
+            assert steps == 3 and trial.value == expected[-1]
+        else:  # pruned at the rung of 2 blocks (never after the last block)
+            assert trial.state == states.PRUNED and steps == 2
+    assert {t.state for t in played} == {states.COMPLETE, states.PRUNED}
+    progress.clear()
+    again = tuner.optimise(settings, tmp_path / "a", 3, lambda n, r: progress.append((n, r)))
+    assert len(tuner.finished_trials(again)) == 5 and progress == [(3, True)]
+    progress.clear()
+    again = tuner.optimise(settings, tmp_path / "a", 6, lambda n, r: progress.append((n, r)))
+    assert len(tuner.finished_trials(again)) == 6 and progress == [(5, True), (1, False)]
+    other = tuner.optimise(settings, tmp_path / "b", 5)
+    assert [t.params for t in tuner.finished_trials(other)] == [t.params for t in trials]
+    with pytest.raises(tuner.ConfigError, match=r"^trials = 0: allowed 1 or more$"):
+        tuner.optimise(settings, tmp_path / "c", 0)
+    tuner.optimise(settings, tmp_path / "d", 1)  # one trial is allowed
+
+
+def test_a_new_study_is_written_as_its_tune_json_and_an_abandoned_trial_is_dropped(tmp_path):
+    """open_study writes tune.json (the settings, indented by 2, a final line break) and
+    creates the maximising study "tune" with successive halving at 2 blocks, halving; a
+    trial left running (a killed process) is failed on reopening, to be played anew."""
+    import optuna
+
+    settings = _settings()
+    with tuner.optuna_messages():
+        study = tuner.open_study(settings, tmp_path / "new")
+        text = (tmp_path / "new" / tuner.CONFIG).read_text()
+        assert text == json.dumps(settings.to_json(), indent=2) + "\n"
+        assert not (tmp_path / "new" / tuner.CONFIG_TEMPORARY).exists()
+        assert study.study_name == "tune"
+        assert study.direction == optuna.study.StudyDirection.MAXIMIZE
+        assert study.pruner._min_resource == 2 and study.pruner._reduction_factor == 2
+        running = study.ask()
+        done = study.ask()
+        study.tell(done, 1.5)
+        again = tuner.open_study(settings, tmp_path / "new")
+        states = {t.number: t.state for t in again.get_trials()}
+        assert states == {
+            running.number: optuna.trial.TrialState.FAIL,
+            done.number: optuna.trial.TrialState.COMPLETE,
+        }
+        assert again.trials[done.number].value == 1.5
+        with pytest.raises(TuneError, match="holds another tuning study"):
+            tuner.open_study(replace(settings, seed=10), tmp_path / "new")
+
+
+def test_a_tuning_folder_is_claimed_for_a_tune_of_its_settings_and_output_options(tmp_path):
+    """The claim marks the folder as a "tune" of the settings and of trials, top and
+    holdout; the study's own files are not a user's; an unfinished tune of other options
+    goes on under the new ones (its trials are kept), a finished one is only reported
+    again with the same options and refused with others; a user's file is refused."""
+    from gin_sim.experiments.outputs import FolderError, read_owner
+
+    settings = _settings()
+    folder = tmp_path / "tune"
+    claim = tuner.claim_tuning(settings, folder, 5, 2, 100)
+    assert not claim.finished
+    _write_config(folder, plain(settings.to_json()))
+    for name in ("study.db", "study.db-journal", "best.toml"):
+        (folder / name).write_text("")
+    claim.release()
+    record = read_owner(folder)
+    assert record["kind"] == "tune" and not record["finished"]
+    assert record["options"] == plain(tuning_options(settings, 5, 2, 100))
+    claim = tuner.claim_tuning(settings, folder, 6, 3, 200)  # unfinished: taken over
+    assert not claim.finished
+    claim.finish()
+    claim.release()
+    assert read_owner(folder)["options"] == plain(tuning_options(settings, 6, 3, 200))
+    again = tuner.claim_tuning(settings, folder, 6, 3, 200)
+    assert again.finished
+    again.release()
+    for trials, top, holdout in ((7, 3, 200), (6, 4, 200), (6, 3, 300)):
+        with pytest.raises(FolderError, match="holds a finished tune of other options"):
+            tuner.claim_tuning(settings, folder, trials, top, holdout)
+    other = tmp_path / "other"
+    claim = tuner.claim_tuning(settings, other, 5, 2, 100)
+    _write_config(other, plain(settings.to_json()))
+    claim.release()
+    (other / "notes.txt").write_text("mine")
+    with pytest.raises(FolderError, match="did not write"):
+        tuner.claim_tuning(settings, other, 5, 2, 100)
+
+
+def test_play_units_passes_the_decks_asked_to_the_right_play_and_counts_player_0(monkeypatch):
+    """Deals: head_to_head of (strategy, opponent), ``count`` decks of ``seed`` from deck
+    ``first``, each replayed with the seats swapped, read as net points by deck; matches:
+    head_to_head_matches of the same, from match ``first``, read as matches won (integers)."""
+    calls = []
+    hands = pd.DataFrame(
+        {"deal": [4, 4, 5, 5], "swapped": [False, True, False, True],
+         "winner": [0, 1, 1, -1], "points": np.array([12, 31, 14, 0], np.int16)}
+    )  # fmt: skip
+    matches = pd.DataFrame(
+        {"match": [4, 4, 5, 5], "swapped": [False, True, False, True], "winner": [0, 1, 1, 0]}
+    )
+
+    def deals(*args, **kwargs):
+        calls.append(("deals", args, kwargs))
+        return hands
+
+    def match_play(*args, **kwargs):
+        calls.append(("matches", args, kwargs))
+        return matches, None
+
+    monkeypatch.setattr(tuner, "head_to_head", deals)
+    monkeypatch.setattr(tuner, "head_to_head_matches", match_play)
+    rules, me, them = object(), object(), object()
+    got = tuner.play_units(rules, me, them, "deals", 2, 77, 4)
+    assert got.tolist() == [43, -14]
+    assert calls == [("deals", (rules, (me, them), 2, 77, True, 4), {})]
+    calls.clear()
+    got = tuner.play_units(rules, me, them, "matches", 2, 77, 4)
+    assert got.tolist() == [2, 0] and got.dtype.kind == "i"
+    assert calls == [("matches", (rules, (me, them), 2, 77), {"first_match": 4})]
+    assert wins_by_match(matches).dtype.kind == "i"
+
+
+def test_optunas_log_and_warnings_become_one_line_gin_sim_warnings_each_once(monkeypatch):
+    """Inside optuna_messages: an Optuna log record at WARNING is a GinSimWarning
+    "optuna: <message>", shown once however often it comes; a failed trial's record and
+    one carrying a traceback are dropped (the caller reports the error); a Python warning
+    from Optuna's files is prefixed too, gin-sim's own pass once, another library's
+    warning goes on unchanged."""
+    import logging
+    import sys
+    import warnings
+
+    from gin_sim.game.config import GinSimWarning
+
+    logger = logging.getLogger("optuna")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with tuner.optuna_messages():
+            logger.warning("study %s resumed", "tune")
+            logger.warning("study %s resumed", "tune")
+            logger.info("not shown")
+            logger.warning("Trial 3 failed with parameters: {}")
+            try:
+                raise ValueError("boom")
+            except ValueError:
+                logger.warning("a trial stopped", exc_info=sys.exc_info())
+            path = f"{os.sep}site{os.sep}optuna{os.sep}x.py"
+            warnings.warn_explicit("from optuna", UserWarning, path, 1)
+            warnings.warn_explicit("from optuna", UserWarning, path, 2)
+            warnings.warn("ours", GinSimWarning, stacklevel=1)
+            warnings.warn_explicit("from elsewhere", UserWarning, "/site/other.py", 3)
+    shown = [(w.category, str(w.message)) for w in caught]
+    assert shown == [
+        (GinSimWarning, "optuna: study tune resumed"),
+        (GinSimWarning, "optuna: from optuna"),
+        (GinSimWarning, "ours"),
+        (UserWarning, "from elsewhere"),
+    ]
+    assert not any(isinstance(h, tuner._OptunaLog) for h in logger.handlers)
+
+
+def test_a_tuning_folder_that_is_a_file_is_refused_naming_it_a_tuning_folder(tmp_path):
+    """optimise and open_study each make the folder; a file in its place is a one-line
+    error calling it the tuning folder."""
+    path = tmp_path / "out"
+    path.write_text("a user's file")
+    message = f"cannot create the tuning folder {path}: it is a file, not a folder"
+    settings = _settings()
+    for make in (
+        lambda: tuner.optimise(settings, path, 1),
+        lambda: tuner.open_study(settings, path),
+    ):
+        with pytest.raises(tuner.ConfigError) as caught:
+            make()
+        assert str(caught.value) == message
+    assert path.read_text() == "a user's file"
