@@ -208,6 +208,12 @@ def _write_config(folder, document):
     (folder / tuner.CONFIG).write_text(json.dumps(document))
 
 
+def _config_refusal(settings, folder):
+    with pytest.raises(TuneError) as caught:
+        check_config(settings, folder)
+    return str(caught.value)
+
+
 def test_a_folder_is_this_studys_only_when_its_tune_json_equals_the_settings(tmp_path):
     """No tune.json: a new study (False), unless a study.db is there without it (refused);
     the same settings: True; other settings: refused, naming the fields that differ (in
@@ -215,16 +221,15 @@ def test_a_folder_is_this_studys_only_when_its_tune_json_equals_the_settings(tmp
     settings = _settings()
     assert check_config(settings, tmp_path) is False
     (tmp_path / tuner.STUDY).write_bytes(b"")
-    with pytest.raises(TuneError) as caught:
-        check_config(settings, tmp_path)
-    assert str(caught.value) == f"{tmp_path} holds a study.db but no tune.json: use another --out"
+    assert (
+        _config_refusal(settings, tmp_path)
+        == f"{tmp_path} holds a study.db but no tune.json: use another --out"
+    )
     _write_config(tmp_path, plain(settings.to_json()))
     assert check_config(settings, tmp_path) is True
     other = plain(replace(settings, seed=10, blocks=2).to_json()) | {"extra": 1}
     _write_config(tmp_path, other)
-    with pytest.raises(TuneError) as caught:
-        check_config(settings, tmp_path)
-    assert str(caught.value) == (
+    assert _config_refusal(settings, tmp_path) == (
         f"{tmp_path} holds another tuning study (different blocks, seed, extra): use another"
         " --out, or the same settings to resume it"
     )
@@ -234,18 +239,18 @@ def test_a_damaged_or_foreign_tune_json_is_a_one_line_error_naming_it(tmp_path):
     settings = _settings()
     path = tmp_path / tuner.CONFIG
     path.write_text("[1, 2]")
-    with pytest.raises(TuneError) as caught:
-        check_config(settings, tmp_path)
-    assert str(caught.value) == f"{path} is not a tuning study's settings: use another --out"
+    assert (
+        _config_refusal(settings, tmp_path)
+        == f"{path} is not a tuning study's settings: use another --out"
+    )
     path.write_text("{")
-    with pytest.raises(TuneError) as caught:
-        check_config(settings, tmp_path)
-    assert str(caught.value).startswith(f"{path} is damaged (")
-    assert str(caught.value).endswith("): use another --out")
+    damaged = _config_refusal(settings, tmp_path)
+    assert damaged.startswith(f"{path} is damaged (")
+    assert damaged.endswith("): use another --out")
     path.write_text("[" * 100_000 + "]" * 100_000)  # too deep: the error names the file
-    with pytest.raises(TuneError) as caught:
-        check_config(settings, tmp_path)
-    assert str(caught.value).startswith(f"{path} is damaged ({path}: nested more than")
+    assert _config_refusal(settings, tmp_path).startswith(
+        f"{path} is damaged ({path}: nested more than"
+    )
 
 
 _WHERE = "is not a usable study"
