@@ -32,8 +32,9 @@ KERNELS_READY = "GIN_SIM_TEST_KERNELS_READY"
 # hypothesis test here that calls a kernel needs deadline=None). On a fresh clone they
 # run first, in this order, beside the warm-up, without waiting for it: they fill the core
 # the warm-up leaves idle while the hand kernel compiles. Their few tests that call a
-# kernel wait for the warm-up there (_gate_compiles). A module missing here only waits for
-# the warm-up before its first test (_kernels_ready); none is compiled twice either way.
+# kernel wait for the warm-up before they start (KERNEL_CALLS). A module missing here waits for
+# the warm-up before its first test (pytest_runtest_protocol); none is compiled twice
+# either way.
 KERNEL_FREE = (
     # no kernel at all
     "test_tiers", "test_layers", "test_outputs", "test_melds", "test_ignored_settings",
@@ -46,6 +47,29 @@ KERNEL_FREE = (
     "test_hostile_nonsense", "test_hostile_api", "test_mutants_distill", "test_cli",
     "test_hostile_tracebacks", "test_reference_rules", "test_hostile_input",
 )  # fmt: skip
+# The tests of KERNEL_FREE modules that call a kernel first in their module (by function
+# name, every case of a parametrized one), from the same tool: on a fresh clone each waits
+# for the warm-up before it starts (_after_the_warmup), as a module not in KERNEL_FREE waits
+# before its first test, so that the wait is not counted in the test's own time
+# (--durations; no test of the fast tier takes 30 s: issue 28). A test missing here that
+# calls a kernel still waits, inside its call (_gate_compiles).
+KERNEL_CALLS = {
+    "test_hostile_messages": ("test_the_phase_is_read_in_any_case",),
+    "test_hostile_reads": ("test_every_file_read_is_refused_at_once_when_it_is_a_fifo_or_huge",),
+    "test_hostile_results": ("test_a_finished_game_is_never_replaced",
+                             "test_overwrite_still_replaces_gin_sims_own_run"),
+    "test_docs": ("test_the_readme_python_example_runs",),
+    "test_hostile_nonsense": ("test_replay_record_refuses_every_option_it_would_ignore",),
+    "test_hostile_api": ("test_a_memory_of_another_decider",),
+    "test_mutants_distill": ("test_a_checked_gain_is_the_paired_gain_with_a_bonferroni_interval",),
+    "test_cli": ("test_simulate_prints_a_table_and_json",),
+    "test_hostile_tracebacks": ("test_replay_names_the_record_for_every_damaged_field",
+                                "test_the_view_used_here_is_good"),
+    "test_reference_rules": ("test_rule_case",),
+    "test_hostile_input": ("test_deadwood_refuses_hands_beyond_the_limit_at_once",
+                           "test_json_is_strict_when_a_figure_is_undefined",
+                           "test_report_writes_no_index_in_a_folder_gin_sim_does_not_own"),
+}  # fmt: skip
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -70,7 +94,7 @@ def _compile_kernels_once() -> _Warmup | None:
     each), and the first test of a worker to reach a kernel would bear its compile (over
     a minute). Compiled once, in two processes (gin_sim.reports.warmup), the workers load
     them from the cache. The workers start at once: the modules in KERNEL_FREE run beside
-    the warm-up, the others wait for it (_kernels_ready). None when the cache holds the
+    the warm-up, the others wait for it (pytest_runtest_protocol). None when the cache holds the
     kernels, or GIN_SIM_WARMUP=0."""
     from gin_sim.reports import warmup  # gin_sim's import sets NUMBA_CACHE_DIR
 
@@ -145,14 +169,24 @@ def _gate_compiles(flag: Path) -> None:
     Dispatcher._compile_for_args = after_the_warmup
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _kernels_ready(request: pytest.FixtureRequest) -> None:
-    """A module not in KERNEL_FREE starts when the warm-up is over: its tests may start
-    commands that play, which would compile the kernels again for themselves."""
+def _needs_kernels(item: pytest.Item) -> bool:
+    stem = Path(item.path).stem
+    if stem not in KERNEL_FREE:  # its tests may start commands that play, which would
+        return True  # compile the kernels again for themselves
+    name = getattr(item, "originalname", item.name)
+    return name in KERNEL_CALLS.get(stem, ())
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
+    """In a worker, until the warm-up is over: a test that calls a kernel (any test of a
+    module not in KERNEL_FREE, and KERNEL_CALLS) starts once it is over. The wait is
+    before the test's setup, so it is not counted in the test's time: it is the warm-up's,
+    which the session's summary reports."""
     flag = os.environ.get(KERNELS_READY)
-    worker = hasattr(request.config, "workerinput")  # not a pytest that a test starts
-    if flag and worker and Path(request.node.path).stem not in KERNEL_FREE:
+    if flag and hasattr(item.config, "workerinput") and _needs_kernels(item):
         _wait_for(Path(flag))
+    yield
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:
@@ -161,7 +195,8 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config)
         failed = " (a warm-up failed: the workers compiled what it left)" * run.failed
         terminalreporter.write_line(
             f"numba's kernels compiled once for every worker: {run.took:.0f} s, "
-            f"the modules that call none running beside it{failed}"
+            f"the modules that call none running beside it (the tests that call one waited "
+            f"for it before they started: their times above leave the wait out){failed}"
         )
 
 

@@ -92,3 +92,27 @@ def test_the_modules_run_beside_the_warmup_exist():
 
     missing = [name for name in KERNEL_FREE if not (HERE / f"{name}.py").exists()]
     assert not missing and len(set(KERNEL_FREE)) == len(KERNEL_FREE), missing
+
+
+def test_the_tests_that_wait_for_the_warmup_before_they_start():
+    """Every test named in KERNEL_CALLS exists in its module, which is one of KERNEL_FREE;
+    they wait for the warm-up, their modules' other tests do not, and every test of a
+    module not in KERNEL_FREE does."""
+    from types import SimpleNamespace
+
+    from conftest import KERNEL_CALLS, KERNEL_FREE, _needs_kernels
+
+    for module, names in KERNEL_CALLS.items():
+        assert module in KERNEL_FREE, module
+        source = (HERE / f"{module}.py").read_text()
+        for name in names:
+            assert f"def {name}(" in source, (module, name)
+
+    def item(module: str, name: str, case: str = "") -> SimpleNamespace:
+        return SimpleNamespace(path=HERE / f"{module}.py", originalname=name, name=name + case)
+
+    assert _needs_kernels(item("test_cli", "test_simulate_prints_a_table_and_json"))
+    assert _needs_kernels(item("test_reference_rules", "test_rule_case", "[R12-gin]"))
+    assert not _needs_kernels(item("test_cli", "test_help_lists_every_command"))
+    assert not _needs_kernels(item("test_cards", "test_simulate_prints_a_table_and_json"))
+    assert _needs_kernels(item("test_search", "test_anything"))

@@ -6,8 +6,9 @@ Each module runs alone in a fresh pytest process (the fast tier, no xdist, the c
 is: warm it first), with this file as a plugin that watches numba's compile entry
 (``Dispatcher._compile_for_args``, reached at a kernel's first call in a process) and
 ``subprocess.Popen``. One line per module: its test time, the tests that called a kernel
-and the gin-sim commands it started. A module fit for KERNEL_FREE calls none, or only in a
-few tests, and starts no command that plays.
+and the gin-sim commands it started; then the name of each test that called a kernel
+first in this module (``KERNEL_CALLS``). A module fit for KERNEL_FREE calls none, or only
+in a few tests, and starts no command that plays.
 
     .venv/bin/python tools/kernel_free_tests.py [test_module ...]   # default: every module
 """
@@ -78,6 +79,9 @@ def main(names: list[str]) -> None:
         commands = sorted({c for calls in found["spawn"].values() for c in calls})
         print(f"{name}: {took:.0f} s; {len(found['kernel'])} tests call a kernel {kernels[:4]}; "
               f"commands {commands[:4]}", flush=True)  # fmt: skip
+        # by function name, as conftest.KERNEL_CALLS lists them
+        for test in sorted({t.split("::", 1)[1].split("[", 1)[0] for t in found["kernel"]}):
+            print(f"    calls a kernel: {test}", flush=True)
 
 
 if __name__ == "__main__":
