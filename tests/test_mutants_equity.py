@@ -89,6 +89,68 @@ def test_a_deck_played_with_each_dealer_is_one_hand_per_dealer_column():
             assert theirs == (1 - mine // size) * size + mine % size
 
 
+def _played(rows: list[tuple[int, bool, int, int, int]]) -> pd.DataFrame:
+    """A head-to-head frame as ``simulate.head_to_head`` gives it: (deal, swapped, dealer
+    seat, winner seat or -1, points) per hand."""
+    return pd.DataFrame(rows, columns=["deal", "swapped", "dealer", "winner", "points"])
+
+
+@pytest.mark.parametrize(
+    ("rows", "win_points", "codes"),
+    [
+        # Worked by hand. Deck 0: "me" (players[0]) in seat 0 deals, seat 1 (the opponent)
+        # wins 25; swapped, "me" in seat 1 and seat 0 (the opponent) deals: drawn (R18,
+        # nobody scores). Deck 1: seat 1 (the opponent) deals, seat 0 ("me") wins 25;
+        # swapped, "me" in seat 1 deals and wins 10. The winning scores are 10 and 25, so
+        # a code is winner * 2 + (0 for 10, 1 for 25), -1 for the drawn hand.
+        (
+            [(0, False, 0, 1, 25), (0, True, 0, -1, 0), (1, False, 1, 0, 25), (1, True, 1, 1, 10)],
+            [10, 25],
+            [[1 * 2 + 1, -1], [0 * 2 + 0, 0 * 2 + 1]],
+        ),
+        # A single winning score: codes are the winner alone (K = 1), the drawn hand -1.
+        # Deck 0: seat 1 (the opponent) deals and wins; swapped, seat 1 is "me", deals and
+        # wins. Deck 1: "me" in seat 0 deals, drawn; swapped, seat 0 (the opponent) deals
+        # and wins.
+        (
+            [(0, False, 1, 1, 25), (0, True, 1, 1, 25), (1, False, 0, -1, 0), (1, True, 0, 0, 25)],
+            [25],
+            [[0, 1], [-1, 1]],
+        ),
+        # Every hand drawn: nobody ever scores, one placeholder score of 0, every code -1.
+        (
+            [(0, False, 0, -1, 0), (0, True, 0, -1, 0)],
+            [0],
+            [[-1, -1]],
+        ),
+    ],
+)
+def test_outcome_codes_of_hands_worked_by_hand_drawn_hands_included(
+    monkeypatch, rows, win_points, codes
+):
+    """``measure_outcomes`` on a made-up head-to-head frame: who won (by player, not seat),
+    who dealt, the points as an index into the winning scores, and a drawn hand (R18) as
+    -1 whatever the seats. No test deck of real play holds a drawn hand."""
+    from gin_sim.experiments import equity
+
+    monkeypatch.setattr(equity, "head_to_head", lambda *args, **kwargs: _played(rows))
+    outcomes = measure_outcomes(RULES, parse_players("expert,simple"), len(codes), 0)
+    assert outcomes.win_points.tolist() == win_points
+    assert outcomes.win_points.dtype == np.int64 and outcomes.codes.dtype == np.int64
+    assert outcomes.codes.tolist() == codes
+
+
+def test_a_deck_without_a_hand_for_each_dealer_is_refused(monkeypatch):
+    """Both hands of a deck dealt by the same player would leave the other dealer's cell
+    unfilled: refused rather than read as an outcome."""
+    from gin_sim.experiments import equity
+
+    rows = [(0, False, 0, 0, 25), (0, True, 1, 0, 25)]  # "me" deals both times
+    monkeypatch.setattr(equity, "head_to_head", lambda *args, **kwargs: _played(rows))
+    with pytest.raises(AssertionError, match="without a hand for each dealer"):
+        measure_outcomes(RULES, parse_players("expert,simple"), 1, 0)
+
+
 def test_the_model_interval_adds_the_deck_spread_to_the_monte_carlo_variance():
     """A hand-computed case: the replicates 0.4, 0.6, 0.5 have sample variance 0.01; with a
     Monte Carlo variance of 0.0044 the half width is 1.96 * sqrt(0.0144) = 1.96 * 0.12."""
