@@ -16,15 +16,11 @@ from pathlib import Path
 import pytest
 from tiers import FULL, TIER, TIERS
 
-# The kernels' warm-up groups, split in two processes (gin_sim.reports.warmup). The hand
-# kernel's compile is most of the warm-up's time, and two thirds of it is the search's: the
-# first process compiles the search alone, while the second compiles the equity model's
-# kernels (no player), waits for the search, then compiles the rest of the hand kernel and
-# the match kernel; the first waits for the hand kernel, then compiles the advice kernels
-# and the decisions from outside. Nothing is compiled twice (a kernel is compiled where
-# another process does not need it at the same time).
-WARMUP_SPLIT = (["search", "after-deals", "advice", "decide"],
-                ["equity", "after-search", "deals", "matches"])  # fmt: skip
+# The kernels' warm-up groups, split in two processes of about equal compile time
+# (gin_sim.reports.warmup): the second compiles the equity model's kernels, which call no
+# player, while the first compiles the hand kernel, then waits for it rather than compile
+# it too.
+WARMUP_SPLIT = (["deals", "advice"], ["equity", "after-deals", "matches", "decide"])
 # A kernel of each group: all in numba's cache means the cache is warm (no warm-up).
 CACHED_KERNELS = ("playout.play_deals_nb", "match.play_matches_nb", "advice.play_forced_nb",
                   "equity.game_equity_nb", "playout.decide_nb")  # fmt: skip

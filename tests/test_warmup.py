@@ -32,19 +32,6 @@ def test_the_default_sets_groups_are_known_and_wait_for_the_hand_kernel():
     assert warmup.default_set_groups(bare) == []  # nothing to wait for
 
 
-def test_the_test_suites_split_knows_its_groups_and_waits_only_for_the_other_process():
-    """tests/conftest.py's two warm-up processes: every group is known, and a process waits
-    ("after-...") only for what the other compiles (waiting for its own would cost
-    STORED_WAIT, then compile it anyway)."""
-    from conftest import WARMUP_SPLIT
-
-    for mine, other in (WARMUP_SPLIT, WARMUP_SPLIT[::-1]):
-        assert set(mine) <= set(warmup.GROUPS)
-        for group in mine:
-            if group.startswith("after-"):
-                assert group.removeprefix("after-") in other and group not in other, group
-
-
 def test_a_warmup_can_be_turned_off(monkeypatch):
     monkeypatch.setenv("GIN_SIM_WARMUP", "0")
     assert warmup.start(["deals"]) is None
@@ -74,23 +61,6 @@ def test_every_group_runs_to_its_end():
         capture_output=True, text=True, timeout=1800,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
-
-
-@pytest.mark.full
-def test_the_search_group_compiles_the_search_the_hand_kernel_calls(tmp_path):
-    """The "search" group compiles the search alone, for the argument types the hand kernel
-    calls it with: the hand kernel compiled after it loads that search from the cache
-    (one stored search, the "after-search" wait over at once). Other types would store a
-    second search, compiled twice (tests/conftest.py's split relies on this)."""
-    import os
-
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), GIN_SIM_WARMUP="0")
-    warm = [sys.executable, "-m", "gin_sim.reports.warmup", "search", "after-search", "deals"]
-    done = subprocess.run(warm, env=env, capture_output=True, text=True, timeout=1800)
-    assert done.returncode == 0, done.stderr[-2000:]
-    cache = tmp_path / "cache"
-    assert len(list(cache.rglob("playout.play_hand_nb-*.nbc"))) == 1  # the hand kernel
-    assert len(list(cache.rglob("search._search_nb-*.nbc"))) == 1
 
 
 SMALL_SET = """

@@ -985,12 +985,6 @@ def search_nb(params, masks, state, rules, undercut_table, equity, streams, play
     return action
 
 
-def search_kernel():
-    """The search's own compiled function (``_search_nb``), for a warm-up that compiles it
-    apart from the hand kernel (gin_sim.reports.warmup)."""
-    return _search_nb
-
-
 @njit(cache=True, _nrt=False)
 def _search_nb(params, masks, state, rules, undercut_table, equity, streams, player, search):
     (world_masks, world_state, roll_masks, roll_state, cards, candidates, sums, squares,

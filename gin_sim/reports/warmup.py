@@ -85,35 +85,11 @@ def _equity(folder: Path) -> None:
     model.heat_table(run, 0, rules.game_target)
 
 
-def _search(folder: Path) -> None:
-    # The search (kernels/search.py's _search_nb), about two thirds of the hand kernel's
-    # compile, compiled on its own, for the argument types the hand kernel calls it with,
-    # and nothing run: another process meanwhile compiles what calls no player, then
-    # (after-search) the rest of the hand kernel, which loads the search from the cache.
-    # Other types would compile a second search (tests/test_warmup.py checks there is one).
-    from numba import typeof
-
-    from gin_sim.game.rules import load_rules
-    from gin_sim.kernels.playout import scratch_nb
-    from gin_sim.kernels.search import search_kernel
-    from gin_sim.players.calibration import load_undercut_table
-    from gin_sim.players.search_value import NO_TABLES
-    from gin_sim.players.strategies import load_strategy, strategies_to_kernel
-
-    rules = load_rules("hollywood")
-    strategies = strategies_to_kernel((load_strategy("mc"), load_strategy("simple")), rules)
-    streams, masks, state, _, _, search = scratch_nb()
-    player = 0
-    args = (strategies[player], masks, state, rules.to_kernel(), load_undercut_table(),
-            NO_TABLES, streams, player, search)  # fmt: skip
-    search_kernel().compile(tuple(typeof(arg) for arg in args))
-
-
-def _stored(kernel: str) -> None:
-    # Wait (up to STORED_WAIT seconds) until another process has stored ``kernel``
-    # (module.function) in the cache: the groups after this one call it, and compiled here
-    # at the same time it would be compiled twice (the hand kernel: about 50 CPU seconds
-    # for nothing). A wait that runs out only costs that time: this process then compiles it.
+def _after_deals(folder: Path) -> None:
+    # Wait (up to STORED_WAIT seconds) until another process has stored the hand kernel in
+    # the cache: the groups after this one call it, and compiled here at the same time it
+    # would be compiled twice (about 50 CPU seconds for nothing). A wait that runs out only
+    # costs that time: this process then compiles it.
     import time
 
     import numba
@@ -121,17 +97,9 @@ def _stored(kernel: str) -> None:
     deadline = time.monotonic() + STORED_WAIT
     cache = Path(numba.config.CACHE_DIR)
     while time.monotonic() < deadline:
-        if any(cache.rglob(f"{kernel}-*.nbc")):  # its data: numba writes the index first
+        if any(cache.rglob("playout.play_hand_nb-*.nbc")):  # its data: numba writes the index first
             return
         time.sleep(0.5)
-
-
-def _after_deals(folder: Path) -> None:
-    _stored("playout.play_hand_nb")
-
-
-def _after_search(folder: Path) -> None:
-    _stored("search._search_nb")
 
 
 VIEW = {"decision": "draw", "hand": "AS 2S 3S 4H 4D 4C 9H TH JH QS", "pile": "7C 4S",
@@ -160,11 +128,8 @@ GROUPS: dict[str, Callable[[Path], None]] = {
     # cards are played by the hand and match kernels
     "equity": _equity,
     "decide": _decide,  # one decision from outside (play, serve, advise)
-    # the search alone, for the hand kernel's argument types (the tests' warm-up)
-    "search": _search,
-    # not kernels: wait for another process's "deals" or "search" (see _stored)
+    # not a kernel: waits for another process's "deals" (see _after_deals)
     "after-deals": _after_deals,
-    "after-search": _after_search,
 }
 # How long a warm-up waits for another process to store the hand kernel (its
 # compile takes about 50 CPU seconds on an idle core).
