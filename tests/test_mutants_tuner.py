@@ -26,9 +26,14 @@ from gin_sim.experiments.tuner import (
     check_config,
     check_study_file,
     confirm,
+    importances,
     net_by_deck,
     settings_from,
+    strategy_toml,
+    toml_value,
+    top_candidates,
     trial_seed,
+    trials_table,
     tuning_options,
     wins_by_match,
 )
@@ -53,6 +58,14 @@ def test_net_points_and_match_wins_follow_player_0s_seat_by_hand():
     # a run without the replay: player 0 is always seat 0
     plain = pd.DataFrame({"deal": [0, 1, 2], "winner": [0, 1, -1], "points": [5, 7, 9]})
     assert net_by_deck(plain).tolist() == [5, -7, 0]
+    # deck 2: a drawn hand, then in the replay seat 0 (player 1 there) wins 9: -9; the
+    # figures are whole points (integers), as the records' are
+    replay = pd.DataFrame(
+        {"deal": [2, 2], "swapped": [False, True], "winner": [-1, 0],
+         "points": np.array([0, 9], np.int16)}
+    )  # fmt: skip
+    assert net_by_deck(replay).tolist() == [-9]
+    assert net_by_deck(hands).dtype.kind == "i" and net_by_deck(replay).dtype.kind == "i"
     matches = pd.DataFrame(
         {"match": [0, 0, 1, 1], "swapped": [False, True, False, True], "winner": [0, 1, 1, 0]}
     )
@@ -572,3 +585,235 @@ def test_a_tuning_folder_that_is_a_file_is_refused_naming_it_a_tuning_folder(tmp
             make()
         assert str(caught.value) == message
     assert path.read_text() == "a user's file"
+
+
+# -- the tables of a finished study, from made-up trials (no play, no file) ----------------
+_TWO = "knock_threshold=0:10,keep_weight=0.0:2.0"
+
+
+def _made_up_study(*trials):
+    """An in-memory study holding ``trials``: (state, params, value, steps, repeat_of)."""
+    import optuna
+
+    kinds = {
+        "knock_threshold": optuna.distributions.IntDistribution(0, 10),
+        "keep_weight": optuna.distributions.FloatDistribution(0.0, 2.0),
+    }
+    study = optuna.create_study(direction="maximize")
+    for state, params, value, steps, repeat_of in trials:
+        study.add_trial(
+            optuna.trial.create_trial(
+                state=getattr(optuna.trial.TrialState, state),
+                params=params,
+                distributions={name: kinds[name] for name in params},
+                value=value,
+                intermediate_values=steps,
+                user_attrs={} if repeat_of is None else {"repeat_of": repeat_of},
+            )
+        )
+    return study
+
+
+def test_the_trials_table_lists_each_finished_trial_with_its_last_value_and_blocks():
+    """Trials 0 and 3 completed all 3 blocks (3 repeats 0), 1 was pruned after 2 blocks
+    and 4 repeats it, 2 failed: the table has the four finished ones in number order, a
+    pruned trial's value its last block's, a trial that repeats nothing -1, and one
+    column per dimension of the space, the index 0 to 3."""
+    settings = settings_from(
+        load_strategy("basic"), _TWO, [load_strategy("simple")], load_rules("hollywood"),
+        deals=12, blocks=3, seed=9,
+    )  # fmt: skip
+    good, weak = (
+        {"knock_threshold": 3, "keep_weight": 0.5},
+        {"knock_threshold": 7, "keep_weight": 1.0},
+    )
+    study = _made_up_study(
+        ("COMPLETE", good, 1.5, {1: 1.0, 2: 1.25, 3: 1.5}, None),
+        ("PRUNED", weak, None, {1: -0.5, 2: -0.25}, None),
+        ("FAIL", {"knock_threshold": 2, "keep_weight": 0.0}, None, {1: 9.0}, None),
+        ("COMPLETE", good, 1.5, {1: 1.0, 2: 1.25, 3: 1.5}, 0),
+        ("PRUNED", weak, None, {1: -0.5, 2: -0.25}, 1),
+    )
+    expected = pd.DataFrame(
+        {
+            "number": [0, 1, 3, 4],
+            "state": ["COMPLETE", "PRUNED", "COMPLETE", "PRUNED"],
+            "value": [1.5, -0.25, 1.5, -0.25],
+            "blocks": [3, 2, 3, 2],
+            "repeat_of": [-1, -1, 0, 1],
+            "knock_threshold": [3, 7, 3, 7],
+            "keep_weight": [0.5, 1.0, 0.5, 1.0],
+        }
+    )
+    pd.testing.assert_frame_equal(trials_table(study, settings), expected)
+
+
+def test_the_candidates_are_the_best_completed_trials_with_distinct_parameters():
+    """Values 1.0, 2.0 (trial 1), a pruned trial whose last block reached 5.0, 2.0 again
+    with trial 1's parameters (3), 2.0 with others (4), 0.5 and a failed trial: the best
+    completed are 1 then 4 (a tie goes to the earlier trial; 3 repeats 1), then 0 and 5;
+    ``top`` caps the list, and a study with fewer distinct ones gives them all."""
+    study = _made_up_study(
+        ("COMPLETE", {"knock_threshold": 3}, 1.0, {}, None),
+        ("COMPLETE", {"knock_threshold": 5}, 2.0, {}, None),
+        ("PRUNED", {"knock_threshold": 9}, None, {2: 5.0}, None),
+        ("COMPLETE", {"knock_threshold": 5}, 2.0, {}, 1),
+        ("COMPLETE", {"knock_threshold": 6}, 2.0, {}, None),
+        ("COMPLETE", {"knock_threshold": 1}, 0.5, {}, None),
+        ("FAIL", {"knock_threshold": 10}, None, {}, None),
+    )
+    settings = _settings()
+    ranked = [
+        (1, {"knock_threshold": 5}, 2.0),
+        (4, {"knock_threshold": 6}, 2.0),
+        (0, {"knock_threshold": 3}, 1.0),
+        (5, {"knock_threshold": 1}, 0.5),
+    ]
+    for top in (1, 2, 3, 4, 10):
+        got = top_candidates(study, settings, top)
+        assert got == ranked[:top]
+        assert all(type(value) is float for _, _, value in got)
+
+
+def test_the_importances_are_optunas_by_the_method_named_or_an_empty_table_saying_why(
+    monkeypatch,
+):
+    """Without scikit-learn: PED-ANOVA, whose figures are Optuna's own for the study (the
+    parameter that drives the value first, the importances summing to 1); with it,
+    fANOVA with a fixed seed (the same study gives the same figures); an evaluator that
+    cannot rank the study gives an empty table and the method with the reason."""
+    import sys
+    import types
+
+    import optuna
+
+    rng = np.random.default_rng(3)
+    study = _made_up_study(
+        *(
+            ("COMPLETE", {"knock_threshold": i % 11, "keep_weight": float(rng.uniform(0, 2))},
+             -float((i % 11 - 6) ** 2), {}, None)
+            for i in range(30)
+        )
+    )  # fmt: skip
+    monkeypatch.setitem(sys.modules, "sklearn", None)  # not installed
+    table, method = importances(study)
+    assert method == "PED-ANOVA"
+    direct = optuna.importance.get_param_importances(
+        study, evaluator=optuna.importance.PedAnovaImportanceEvaluator()
+    )
+    pd.testing.assert_frame_equal(
+        table, pd.DataFrame({"parameter": list(direct), "importance": list(direct.values())})
+    )
+    assert list(table["parameter"]) == ["knock_threshold", "keep_weight"]
+    assert table["importance"].sum() == pytest.approx(1.0)
+
+    built, asked = [], []
+
+    class Fanova:
+        def __init__(self, **options):
+            built.append(options)
+
+    def evaluate(study, *, evaluator=None):
+        asked.append((study, evaluator))
+        return {"keep_weight": 0.75, "knock_threshold": 0.25}
+
+    monkeypatch.setitem(sys.modules, "sklearn", types.ModuleType("sklearn"))  # installed
+    monkeypatch.setattr(optuna.importance, "FanovaImportanceEvaluator", Fanova)
+    monkeypatch.setattr(optuna.importance, "get_param_importances", evaluate)
+    table, method = importances(study)
+    assert method == "fANOVA"
+    assert len(built) == 1 and isinstance(built[0].get("seed"), int)  # reproducible
+    assert len(asked) == 1 and asked[0][0] is study and isinstance(asked[0][1], Fanova)
+    pd.testing.assert_frame_equal(
+        table,
+        pd.DataFrame({"parameter": ["keep_weight", "knock_threshold"], "importance": [0.75, 0.25]}),
+    )
+
+    def cannot(study, *, evaluator=None):
+        raise ValueError("too few trials")
+
+    monkeypatch.setattr(optuna.importance, "get_param_importances", cannot)
+    table, method = importances(study)
+    assert method == "fANOVA (not available: too few trials)"
+    assert list(table.columns) == ["parameter", "importance"] and table.empty
+
+
+def test_numpy_values_of_the_candidates_table_become_plain_python_ones():
+    """The winner's parameters are read from a table row (numpy scalars) and go into a
+    strategy and its TOML file as plain booleans, integers and floats."""
+    for value, plain_value in (
+        (np.bool_(True), True), (np.bool_(False), False), (np.int64(7), 7),
+        (np.float64(0.25), 0.25), ("expert", "expert"), (3, 3),
+    ):  # fmt: skip
+        got = tuner._plain(value)
+        assert got == plain_value and type(got) is type(plain_value)
+
+
+# -- the winner as a strategy file ----------------------------------------------------------
+def test_toml_values_by_hand():
+    assert (toml_value(True), toml_value(False)) == ("true", "false")
+    assert toml_value('a "quoted" name') == '"a \\"quoted\\" name"'
+    assert toml_value((1, [2.5, False], "x")) == '[1, [2.5, false], "x"]'
+    assert (toml_value(0.1), toml_value(-3), toml_value([])) == ("0.1", "-3", "[]")
+
+
+_HAND = """\
+name = "hand"
+description = "a case by hand"
+kind = "family"
+knock_schedule = [[6, 0], [0, 10]]
+take_melds = false
+keep_weight = 0.0
+
+[[adapt]]
+when = { undercut_bonus = [20, 1000], gin_bonus = [0, 20] }
+undercut_risk = 0.25
+take_melds = true
+
+[[adapt]]
+when = { oklahoma = true }
+keep_weight = 1.5
+"""
+
+
+def test_a_strategys_toml_file_lists_its_name_kind_and_what_differs_then_its_adapt_tables(
+    tmp_path,
+):
+    """By hand: each comment line (split at its line breaks; an empty one a bare "#")
+    first, then name, description and kind always, then the keys that differ from the
+    family's defaults in the strategy's order (keep_weight = 0.0 is the default: left
+    out; knock_threshold unset: left out), then each [[adapt]] table in order, its
+    conditions and overrides as the strategy holds them (sorted by key)."""
+    from gin_sim.players.strategies import load_strategy as load
+
+    (tmp_path / "hand.toml").write_text(_HAND)
+    strategy = load(tmp_path / "hand.toml")
+    text = strategy_toml(strategy, ["Tuned by: x", "two\nlines", "", "trailing  "])
+    assert text == (
+        "# Tuned by: x\n# two\n# lines\n#\n# trailing\n"
+        'name = "hand"\ndescription = "a case by hand"\nkind = "family"\n'
+        "knock_schedule = [[6, 0], [0, 10]]\ntake_melds = false\n"
+        "\n[[adapt]]\nwhen = { gin_bonus = [0, 20], undercut_bonus = [20, 1000] }\n"
+        "take_melds = true\nundercut_risk = 0.25\n"
+        "\n[[adapt]]\nwhen = { oklahoma = true }\nkeep_weight = 1.5\n"
+    )
+    # the family's own defaults (named "simple", no description) still name themselves
+    from gin_sim.players.strategies import Strategy
+
+    assert strategy_toml(Strategy()) == 'name = "simple"\ndescription = ""\nkind = "family"\n'
+
+
+def test_every_shipped_strategy_written_as_toml_loads_back_as_itself(tmp_path):
+    """Each file of configs/strategies (family, mc and random kinds, adapt tables,
+    schedules, panels) written by strategy_toml and read back is the same strategy."""
+    from pathlib import Path
+
+    import gin_sim.players.strategies as strategies
+
+    names = sorted(Path(strategies.strategies_dir()).glob("*.toml"))
+    assert {"random.toml", "mc-adaptive.toml", "expert.toml"} <= {p.name for p in names}
+    for path in names:
+        strategy = load_strategy(path)
+        written = tmp_path / path.name
+        written.write_text(strategy_toml(strategy, ["a comment"]))
+        assert load_strategy(written) == strategy, path.name
