@@ -817,3 +817,63 @@ def test_every_shipped_strategy_written_as_toml_loads_back_as_itself(tmp_path):
         written = tmp_path / path.name
         written.write_text(strategy_toml(strategy, ["a comment"]))
         assert load_strategy(written) == strategy, path.name
+
+
+def test_the_confirmation_plays_each_figure_once_and_ranks_and_flags_by_the_interval(monkeypatch):
+    """Made-up per-deck figures on 40 holdout decks against one opponent: threshold 2
+    gains 0.6 ± 0.2 per hand (an interval inside (0, 1): significant), 3 gains 0.1 ± 1.0
+    (an interval across 0 whose top is below 1: not significant), 9 and 10 play exactly as
+    the start (a gain of 0 on every deck, 0 wide: not significant). The table ranks by
+    holdout figure, ties by trial number, and has exactly its columns on a fresh index;
+    every play is of the settings' rules and objective, from deck (match) 0, and progress
+    counts one per candidate and one for the final decks. Fewer than 2 decks, or no
+    candidate, is refused."""
+    settings = _settings(deals=20, blocks=2, opponents=("simple",))
+    count = 40
+    plays = []
+
+    def play(rules, strategy, opponent, objective, n, seed, first):
+        plays.append((rules, opponent.name, objective, n, seed, first))
+        decks = np.arange(first, first + n)
+        base = (decks * 7) % 5 - 2.0  # the start's figure, per deck (two hands)
+        alternate = (decks % 2) * 2 - 1.0
+        return base + {2: 1.2 + 0.4 * alternate, 3: 0.2 + 2.0 * alternate}.get(
+            strategy.knock_threshold, 0.0
+        )
+
+    monkeypatch.setattr(tuner, "play_units", play)
+    candidates = [
+        (5, {"knock_threshold": 10}, 0.9), (12, {"knock_threshold": 9}, 0.8),
+        (3, {"knock_threshold": 2}, 0.7), (7, {"knock_threshold": 3}, 0.6),
+    ]  # fmt: skip
+    for objective in ("deals", "matches"):
+        settings = replace(settings, objective=objective, matches=20)
+        plays.clear()
+        progress = []
+        result = confirm(settings, candidates, count, progress.append)
+        table = result.candidates
+        assert list(table["trial"]) == [3, 7, 5, 12]
+        assert list(table.index) == [0, 1, 2, 3]
+        assert list(table.columns) == [
+            "trial", "tuning_value", "holdout", "holdout_half_width", "gain",
+            "gain_half_width", "gain_low", "gain_high", "significant", "same_as_start", "n",
+            "knock_threshold",
+        ]  # fmt: skip
+        flags = dict(zip(table["trial"], table["significant"], strict=True))
+        assert flags == {3: True, 7: False, 5: False, 12: False}
+        rows = table.set_index("trial")
+        assert 0 < rows.loc[3, "gain_low"] < 1 and 0 < rows.loc[7, "gain_high"] < 1
+        assert rows.loc[5, "gain"] == rows.loc[5, "gain_half_width"] == 0.0
+        assert result.winner_parameters == {"knock_threshold": 2}
+        holdout, final = holdout_seed(9), confirmation_seed(9)
+        assert plays == (
+            [(settings.rules, "simple", objective, count, holdout, 0)] * 5
+            + [(settings.rules, "simple", objective, count, final, 0)] * 2
+        )
+        assert all(p[0] is settings.rules for p in plays)
+        assert progress == [1] * 5
+    with pytest.raises(tuner.ConfigError, match=r"^holdout count = 1: allowed 2 or more$"):
+        confirm(settings, candidates, 1)
+    assert confirm(settings, candidates, 2).count == 2  # two decks are enough
+    with pytest.raises(TuneError, match=r"^no completed trial to confirm: run more trials$"):
+        confirm(settings, [], count)
