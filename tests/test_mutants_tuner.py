@@ -877,3 +877,121 @@ def test_the_confirmation_plays_each_figure_once_and_ranks_and_flags_by_the_inte
     assert confirm(settings, candidates, 2).count == 2  # two decks are enough
     with pytest.raises(TuneError, match=r"^no completed trial to confirm: run more trials$"):
         confirm(settings, [], count)
+
+
+# -- a study's storage refused or failing, and the folder's lock ----------------------------
+def test_a_database_that_fails_its_quick_check_is_refused_with_sqlites_finding(tmp_path):
+    """A table declared NOT NULL holding a NULL (the declaration changed behind SQLite's
+    back): the database opens, but its quick check reports the fault, named in the error."""
+    path = tmp_path / "study.db"
+    _database(path, "CREATE TABLE t (a)", "INSERT INTO t VALUES (NULL)")
+    connection = sqlite3.connect(path)
+    connection.execute("PRAGMA writable_schema = ON")
+    with connection:
+        connection.execute("UPDATE sqlite_master SET sql = 'CREATE TABLE t (a NOT NULL)'")
+    connection.close()
+    assert _refusal(path) == f"{path} {_WHERE} (damaged: NULL value in t.a): {_ADVICE}"
+
+
+def _tune_folder(settings, folder):
+    folder.mkdir()
+    (folder / tuner.CONFIG).write_text(json.dumps(settings.to_json(), indent=2) + "\n")
+    return folder / tuner.STUDY
+
+
+def test_a_study_optuna_cannot_use_is_a_one_line_error_naming_its_file(tmp_path, monkeypatch):
+    """A study "tune" that minimises; a schema Optuna refuses (another version's); the
+    storage failing while the study is opened or while a trial is stored: each a TuneError
+    naming study.db."""
+    import optuna
+    import sqlalchemy.exc
+
+    settings = _settings()
+    path = _tune_folder(settings, tmp_path / "min")
+    optuna.create_study(study_name="tune", storage=f"sqlite:///{path}", direction="minimize")
+    with tuner.optuna_messages(), pytest.raises(TuneError) as caught:
+        tuner.open_study(settings, tmp_path / "min")
+    assert str(caught.value) == f"{path} is not a usable study (it minimises): use another --out"
+
+    old = "The runtime optuna version 5 is no longer compatible with the table schema"
+    path = _tune_folder(settings, tmp_path / "old")
+
+    def refuse(url, *args, **kwargs):
+        raise RuntimeError(old)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(optuna.storages, "RDBStorage", refuse)
+        with pytest.raises(TuneError) as caught:
+            tuner.open_study(settings, tmp_path / "old")
+    assert str(caught.value) == f"{path} is not a usable study ({old}): use another --out"
+
+    def locked(*args, **kwargs):
+        raise sqlalchemy.exc.OperationalError("INSERT", {}, sqlite3.OperationalError("locked"))
+
+    kept = "; the trials it holds are kept (move it away to start afresh, or use another --out)"
+    with monkeypatch.context() as patch:
+        patch.setattr(optuna, "create_study", locked)
+        with pytest.raises(TuneError) as caught:
+            tuner.open_study(settings, tmp_path / "old")
+    assert str(caught.value) == f"cannot use the study {path}: locked{kept}"
+
+    _fake_play(monkeypatch)
+    monkeypatch.setattr(optuna.study.Study, "optimize", locked)
+    with pytest.raises(TuneError) as caught:
+        tuner.optimise(settings, tmp_path / "old", 1)
+    assert str(caught.value) == f"cannot use the study {path}: locked{kept}"
+
+
+def test_a_study_holds_its_folders_lock_while_it_runs_and_gives_it_back(tmp_path, monkeypatch):
+    """While a trial plays, another writer cannot lock the folder (an flock on the lock
+    file fails); once optimise returns, or fails, it can."""
+    import fcntl
+
+    from gin_sim.experiments.outputs import LOCK
+
+    _fake_play(monkeypatch)
+    folder = tmp_path / "tune"
+    seen = []
+
+    def try_lock(where=folder):
+        descriptor = os.open(where / LOCK, os.O_RDWR | os.O_CREAT, 0o666)
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        finally:
+            os.close(descriptor)  # closing releases a lock taken here
+        return True
+
+    def on_block(number, block):
+        seen.append(try_lock())
+
+    tuner.optimise(_settings(), folder, 1, on_block=on_block)
+    assert seen and not any(seen)  # held during every block
+    assert try_lock()
+
+    def interrupt(number, block):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        tuner.optimise(_settings(), tmp_path / "cut", 3, on_block=interrupt)
+    assert try_lock(tmp_path / "cut")
+
+
+def test_a_trial_that_played_every_block_is_never_pruned(tmp_path, monkeypatch):
+    """Two blocks: the pruner's first rung (2 blocks) is the last block, where a trial has
+    played everything and is complete, however weak."""
+    import optuna
+
+    _fake_play(monkeypatch)
+    settings = settings_from(
+        load_strategy("basic"), "knock_threshold=0:10",
+        [load_strategy("simple"), load_strategy("defensive")], load_rules("hollywood"),
+        deals=4, blocks=2, seed=9,
+    )  # fmt: skip
+    study = tuner.optimise(settings, tmp_path / "t", 8)
+    trials = tuner.finished_trials(study)
+    assert len(trials) == 8
+    assert {t.state for t in trials} == {optuna.trial.TrialState.COMPLETE}
+    played = [t for t in trials if t.user_attrs.get("repeat_of", -1) < 0]
+    assert len(played) > 2 and all(len(t.intermediate_values) == 2 for t in played)
