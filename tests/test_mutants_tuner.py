@@ -995,3 +995,90 @@ def test_a_trial_that_played_every_block_is_never_pruned(tmp_path, monkeypatch):
     assert {t.state for t in trials} == {optuna.trial.TrialState.COMPLETE}
     played = [t for t in trials if t.user_attrs.get("repeat_of", -1) < 0]
     assert len(played) > 2 and all(len(t.intermediate_values) == 2 for t in played)
+
+
+# -- the settings' refusals and what reaches the play ----------------------------------------
+def test_settings_that_cannot_make_a_study_are_refused_each_in_its_own_words():
+    """An unknown objective, no opponent, two opponents of one name, no block, fewer than
+    2 decks (matches) per block; 1 block, and exactly 2 decks (matches) a block, allowed."""
+    settings = _settings(blocks=3, deals=6)
+    for changes, message in (
+        ({"objective": "points"}, "objective 'points': allowed deals, matches"),
+        ({"opponents": ()}, "opponents: give one or more strategies, e.g. simple,expert"),
+        ({"opponents": settings.opponents + settings.opponents[:1]},
+         "opponents simple,defensive,simple: two of them have the same name"),
+        ({"blocks": 0}, "blocks = 0: allowed 1 or more"),
+        ({"deals": 5}, "deals = 5: allowed at least 2 per block (6 with 3 blocks)"),
+        ({"objective": "matches", "matches": 5},
+         "matches = 5: allowed at least 2 per block (6 with 3 blocks)"),
+    ):  # fmt: skip
+        with pytest.raises(tuner.ConfigError) as caught:
+            replace(settings, **changes)
+        assert str(caught.value) == message
+    assert replace(settings, blocks=1, deals=2).block_range(0) == (0, 2)
+    assert replace(settings, objective="matches", matches=6).units == 6
+
+
+def test_the_space_is_checked_against_the_strategy_and_the_rules_it_is_tuned_under():
+    """samples is a search player's parameter: allowed for mc, refused for basic; a knock
+    schedule's thresholds are bounded by the rules' knock limit (8 here, not hollywood's 10)."""
+    rules, simple = load_rules("hollywood"), [load_strategy("simple")]
+    settings = settings_from(load_strategy("mc"), "samples=8:64", simple, rules, deals=4, blocks=2)
+    assert [d.name for d in settings.space.dimensions] == ["samples"]
+    with pytest.raises(tuner.ConfigError, match="search players"):
+        settings_from(load_strategy("basic"), "samples=8:64", simple, rules, deals=4, blocks=2)
+    limited = replace(rules, knock_limit=8)
+    space = "knock_schedule=18:24/6@0:10"
+    assert settings_from(load_strategy("basic"), space, simple, rules, deals=4, blocks=2).space.text
+    with pytest.raises(tuner.ConfigError, match="allowed 0 to knock_limit = 8"):
+        settings_from(load_strategy("basic"), space, simple, limited, deals=4, blocks=2)
+
+
+def test_every_block_is_played_under_the_settings_rules_and_objective(monkeypatch):
+    plays = []
+
+    def play(rules, strategy, opponent, objective, count, seed, first):
+        plays.append((rules, objective, count, seed, first))
+        return np.ones(count)
+
+    monkeypatch.setattr(tuner, "play_units", play)
+    for objective in ("deals", "matches"):
+        settings = replace(_settings(blocks=2, deals=4), objective=objective, matches=6)
+        plays.clear()
+        assert list(block_values(settings, settings.strategy)) == [0.5, 0.5]
+        stops = (2, 4) if objective == "deals" else (3, 6)
+        assert plays == [
+            (settings.rules, objective, stops[0], 9, 0), (settings.rules, objective, stops[0], 9, 0),
+            (settings.rules, objective, stops[0], 9, stops[0]),
+            (settings.rules, objective, stops[0], 9, stops[0]),
+        ]  # fmt: skip
+        assert all(p[0] is settings.rules for p in plays)
+
+
+def test_a_study_asks_exactly_its_trials_and_plays_a_failed_one_again(tmp_path, monkeypatch):
+    """The first trial's play comes out NaN: Optuna fails that trial without an error; it
+    is not counted nor reported as progress, and a new trial is played in its place: four
+    trials asked for three finished, never a fifth."""
+    import optuna
+
+    asked = []
+    original = tuner.TuneSettings.candidate
+
+    def candidate(self, parameters):
+        asked.append(parameters)
+        if len(asked) > 4:
+            raise AssertionError("a trial beyond those asked")
+        return original(self, parameters)
+
+    def play(rules, strategy, opponent, objective, count, seed, first):
+        values = _made_up(strategy, opponent, count, seed, first).astype(float)
+        return values * np.nan if len(asked) == 1 else values
+
+    monkeypatch.setattr(tuner.TuneSettings, "candidate", candidate)
+    monkeypatch.setattr(tuner, "play_units", play)
+    progress = []
+    settings = _settings(blocks=1, deals=4)  # one block: no pruning
+    study = tuner.optimise(settings, tmp_path / "t", 3, lambda n, r: progress.append((n, r)))
+    assert progress == [(1, False)] * 3 and len(asked) == 4
+    assert study.trials[0].state == optuna.trial.TrialState.FAIL
+    assert len(tuner.finished_trials(study)) == 3
