@@ -41,6 +41,22 @@ from gin_sim.game.rules import load_rules
 from gin_sim.players.strategies import load_strategy
 
 
+@pytest.fixture(autouse=True)
+def _no_runaway_study(monkeypatch):
+    """No test here asks for more than 40 trials: a study that keeps asking (a trial count
+    lost on the way to Optuna) fails at once instead of running until it is stopped."""
+    original = tuner.TuneSettings.candidate
+    asked = []
+
+    def candidate(self, parameters):
+        asked.append(parameters)
+        if len(asked) > 40:
+            raise AssertionError("more than 40 trials asked: the study does not stop")
+        return original(self, parameters)
+
+    monkeypatch.setattr(tuner.TuneSettings, "candidate", candidate)
+
+
 def test_net_points_and_match_wins_follow_player_0s_seat_by_hand():
     """Deck 0: player 0 (seat 0) wins 12, then in the replay (seats swapped, it sits in
     seat 1) seat 1 wins 31: +43. Deck 1: seat 1 wins 14 (player 1), then a drawn hand
