@@ -26,14 +26,35 @@ from gin_sim.experiments.tuner import (
     check_config,
     check_study_file,
     confirm,
+    importances,
     net_by_deck,
     settings_from,
+    strategy_toml,
+    toml_value,
+    top_candidates,
     trial_seed,
+    trials_table,
     tuning_options,
     wins_by_match,
 )
 from gin_sim.game.rules import load_rules
 from gin_sim.players.strategies import load_strategy
+
+
+@pytest.fixture(autouse=True)
+def _no_runaway_study(monkeypatch):
+    """No test here asks for more than 40 trials: a study that keeps asking (a trial count
+    lost on the way to Optuna) fails at once instead of running until it is stopped."""
+    original = tuner.TuneSettings.candidate
+    asked = []
+
+    def candidate(self, parameters):
+        asked.append(parameters)
+        if len(asked) > 40:
+            raise AssertionError("more than 40 trials asked: the study does not stop")
+        return original(self, parameters)
+
+    monkeypatch.setattr(tuner.TuneSettings, "candidate", candidate)
 
 
 def test_net_points_and_match_wins_follow_player_0s_seat_by_hand():
@@ -53,6 +74,14 @@ def test_net_points_and_match_wins_follow_player_0s_seat_by_hand():
     # a run without the replay: player 0 is always seat 0
     plain = pd.DataFrame({"deal": [0, 1, 2], "winner": [0, 1, -1], "points": [5, 7, 9]})
     assert net_by_deck(plain).tolist() == [5, -7, 0]
+    # deck 2: a drawn hand, then in the replay seat 0 (player 1 there) wins 9: -9; the
+    # figures are whole points (integers), as the records' are
+    replay = pd.DataFrame(
+        {"deal": [2, 2], "swapped": [False, True], "winner": [-1, 0],
+         "points": np.array([0, 9], np.int16)}
+    )  # fmt: skip
+    assert net_by_deck(replay).tolist() == [-9]
+    assert net_by_deck(hands).dtype.kind == "i" and net_by_deck(replay).dtype.kind == "i"
     matches = pd.DataFrame(
         {"match": [0, 0, 1, 1], "swapped": [False, True, False, True], "winner": [0, 1, 1, 0]}
     )
@@ -572,3 +601,500 @@ def test_a_tuning_folder_that_is_a_file_is_refused_naming_it_a_tuning_folder(tmp
             make()
         assert str(caught.value) == message
     assert path.read_text() == "a user's file"
+
+
+# -- the tables of a finished study, from made-up trials (no play, no file) ----------------
+_TWO = "knock_threshold=0:10,keep_weight=0.0:2.0"
+
+
+def _made_up_study(*trials):
+    """An in-memory study holding ``trials``: (state, params, value, steps, repeat_of)."""
+    import optuna
+
+    kinds = {
+        "knock_threshold": optuna.distributions.IntDistribution(0, 10),
+        "keep_weight": optuna.distributions.FloatDistribution(0.0, 2.0),
+    }
+    study = optuna.create_study(direction="maximize")
+    for state, params, value, steps, repeat_of in trials:
+        study.add_trial(
+            optuna.trial.create_trial(
+                state=getattr(optuna.trial.TrialState, state),
+                params=params,
+                distributions={name: kinds[name] for name in params},
+                value=value,
+                intermediate_values=steps,
+                user_attrs={} if repeat_of is None else {"repeat_of": repeat_of},
+            )
+        )
+    return study
+
+
+def test_the_trials_table_lists_each_finished_trial_with_its_last_value_and_blocks():
+    """Trials 0 and 3 completed all 3 blocks (3 repeats 0), 1 was pruned after 2 blocks
+    and 4 repeats it, 2 failed: the table has the four finished ones in number order, a
+    pruned trial's value its last block's, a trial that repeats nothing -1, and one
+    column per dimension of the space, the index 0 to 3."""
+    settings = settings_from(
+        load_strategy("basic"), _TWO, [load_strategy("simple")], load_rules("hollywood"),
+        deals=12, blocks=3, seed=9,
+    )  # fmt: skip
+    good, weak = (
+        {"knock_threshold": 3, "keep_weight": 0.5},
+        {"knock_threshold": 7, "keep_weight": 1.0},
+    )
+    study = _made_up_study(
+        ("COMPLETE", good, 1.5, {1: 1.0, 2: 1.25, 3: 1.5}, None),
+        ("PRUNED", weak, None, {1: -0.5, 2: -0.25}, None),
+        ("FAIL", {"knock_threshold": 2, "keep_weight": 0.0}, None, {1: 9.0}, None),
+        ("COMPLETE", good, 1.5, {1: 1.0, 2: 1.25, 3: 1.5}, 0),
+        ("PRUNED", weak, None, {1: -0.5, 2: -0.25}, 1),
+    )
+    expected = pd.DataFrame(
+        {
+            "number": [0, 1, 3, 4],
+            "state": ["COMPLETE", "PRUNED", "COMPLETE", "PRUNED"],
+            "value": [1.5, -0.25, 1.5, -0.25],
+            "blocks": [3, 2, 3, 2],
+            "repeat_of": [-1, -1, 0, 1],
+            "knock_threshold": [3, 7, 3, 7],
+            "keep_weight": [0.5, 1.0, 0.5, 1.0],
+        }
+    )
+    pd.testing.assert_frame_equal(trials_table(study, settings), expected)
+
+
+def test_the_candidates_are_the_best_completed_trials_with_distinct_parameters():
+    """Values 1.0, 2.0 (trial 1), a pruned trial whose last block reached 5.0, 2.0 again
+    with trial 1's parameters (3), 2.0 with others (4), 0.5 and a failed trial: the best
+    completed are 1 then 4 (a tie goes to the earlier trial; 3 repeats 1), then 0 and 5;
+    ``top`` caps the list, and a study with fewer distinct ones gives them all."""
+    study = _made_up_study(
+        ("COMPLETE", {"knock_threshold": 3}, 1.0, {}, None),
+        ("COMPLETE", {"knock_threshold": 5}, 2.0, {}, None),
+        ("PRUNED", {"knock_threshold": 9}, None, {2: 5.0}, None),
+        ("COMPLETE", {"knock_threshold": 5}, 2.0, {}, 1),
+        ("COMPLETE", {"knock_threshold": 6}, 2.0, {}, None),
+        ("COMPLETE", {"knock_threshold": 1}, 0.5, {}, None),
+        ("FAIL", {"knock_threshold": 10}, None, {}, None),
+    )
+    settings = _settings()
+    ranked = [
+        (1, {"knock_threshold": 5}, 2.0),
+        (4, {"knock_threshold": 6}, 2.0),
+        (0, {"knock_threshold": 3}, 1.0),
+        (5, {"knock_threshold": 1}, 0.5),
+    ]
+    for top in (1, 2, 3, 4, 10):
+        got = top_candidates(study, settings, top)
+        assert got == ranked[:top]
+        assert all(type(value) is float for _, _, value in got)
+
+
+def test_the_importances_are_optunas_by_the_method_named_or_an_empty_table_saying_why(
+    monkeypatch,
+):
+    """Without scikit-learn: PED-ANOVA, whose figures are Optuna's own for the study (the
+    parameter that drives the value first, the importances summing to 1); with it,
+    fANOVA with a fixed seed (the same study gives the same figures); an evaluator that
+    cannot rank the study gives an empty table and the method with the reason."""
+    import sys
+    import types
+
+    import optuna
+
+    rng = np.random.default_rng(3)
+    study = _made_up_study(
+        *(
+            ("COMPLETE", {"knock_threshold": i % 11, "keep_weight": float(rng.uniform(0, 2))},
+             -float((i % 11 - 6) ** 2), {}, None)
+            for i in range(30)
+        )
+    )  # fmt: skip
+    monkeypatch.setitem(sys.modules, "sklearn", None)  # not installed
+    table, method = importances(study)
+    assert method == "PED-ANOVA"
+    direct = optuna.importance.get_param_importances(
+        study, evaluator=optuna.importance.PedAnovaImportanceEvaluator()
+    )
+    pd.testing.assert_frame_equal(
+        table, pd.DataFrame({"parameter": list(direct), "importance": list(direct.values())})
+    )
+    assert list(table["parameter"]) == ["knock_threshold", "keep_weight"]
+    assert table["importance"].sum() == pytest.approx(1.0)
+
+    built, asked = [], []
+
+    class Fanova:
+        def __init__(self, **options):
+            built.append(options)
+
+    def evaluate(study, *, evaluator=None):
+        asked.append((study, evaluator))
+        return {"keep_weight": 0.75, "knock_threshold": 0.25}
+
+    monkeypatch.setitem(sys.modules, "sklearn", types.ModuleType("sklearn"))  # installed
+    monkeypatch.setattr(optuna.importance, "FanovaImportanceEvaluator", Fanova)
+    monkeypatch.setattr(optuna.importance, "get_param_importances", evaluate)
+    table, method = importances(study)
+    assert method == "fANOVA"
+    assert len(built) == 1 and isinstance(built[0].get("seed"), int)  # reproducible
+    assert len(asked) == 1 and asked[0][0] is study and isinstance(asked[0][1], Fanova)
+    pd.testing.assert_frame_equal(
+        table,
+        pd.DataFrame({"parameter": ["keep_weight", "knock_threshold"], "importance": [0.75, 0.25]}),
+    )
+
+    def cannot(study, *, evaluator=None):
+        raise ValueError("too few trials")
+
+    monkeypatch.setattr(optuna.importance, "get_param_importances", cannot)
+    table, method = importances(study)
+    assert method == "fANOVA (not available: too few trials)"
+    assert list(table.columns) == ["parameter", "importance"] and table.empty
+
+
+def test_numpy_values_of_the_candidates_table_become_plain_python_ones():
+    """The winner's parameters are read from a table row (numpy scalars) and go into a
+    strategy and its TOML file as plain booleans, integers and floats."""
+    for value, plain_value in (
+        (np.bool_(True), True), (np.bool_(False), False), (np.int64(7), 7),
+        (np.float64(0.25), 0.25), ("expert", "expert"), (3, 3),
+    ):  # fmt: skip
+        got = tuner._plain(value)
+        assert got == plain_value and type(got) is type(plain_value)
+
+
+# -- the winner as a strategy file ----------------------------------------------------------
+def test_toml_values_by_hand():
+    assert (toml_value(True), toml_value(False)) == ("true", "false")
+    assert toml_value('a "quoted" name') == '"a \\"quoted\\" name"'
+    assert toml_value((1, [2.5, False], "x")) == '[1, [2.5, false], "x"]'
+    assert (toml_value(0.1), toml_value(-3), toml_value([])) == ("0.1", "-3", "[]")
+
+
+_HAND = """\
+name = "hand"
+description = "a case by hand"
+kind = "family"
+knock_schedule = [[6, 0], [0, 10]]
+take_melds = false
+keep_weight = 0.0
+
+[[adapt]]
+when = { undercut_bonus = [20, 1000], gin_bonus = [0, 20] }
+undercut_risk = 0.25
+take_melds = true
+
+[[adapt]]
+when = { oklahoma = true }
+keep_weight = 1.5
+"""
+
+
+def test_a_strategys_toml_file_lists_its_name_kind_and_what_differs_then_its_adapt_tables(
+    tmp_path,
+):
+    """By hand: each comment line (split at its line breaks; an empty one a bare "#")
+    first, then name, description and kind always, then the keys that differ from the
+    family's defaults in the strategy's order (keep_weight = 0.0 is the default: left
+    out; knock_threshold unset: left out), then each [[adapt]] table in order, its
+    conditions and overrides as the strategy holds them (sorted by key)."""
+    from gin_sim.players.strategies import load_strategy as load
+
+    (tmp_path / "hand.toml").write_text(_HAND)
+    strategy = load(tmp_path / "hand.toml")
+    text = strategy_toml(strategy, ["Tuned by: x", "two\nlines", "", "trailing  "])
+    assert text == (
+        "# Tuned by: x\n# two\n# lines\n#\n# trailing\n"
+        'name = "hand"\ndescription = "a case by hand"\nkind = "family"\n'
+        "knock_schedule = [[6, 0], [0, 10]]\ntake_melds = false\n"
+        "\n[[adapt]]\nwhen = { gin_bonus = [0, 20], undercut_bonus = [20, 1000] }\n"
+        "take_melds = true\nundercut_risk = 0.25\n"
+        "\n[[adapt]]\nwhen = { oklahoma = true }\nkeep_weight = 1.5\n"
+    )
+    # the family's own defaults (named "simple", no description) still name themselves
+    from gin_sim.players.strategies import Strategy
+
+    assert strategy_toml(Strategy()) == 'name = "simple"\ndescription = ""\nkind = "family"\n'
+
+
+def test_every_shipped_strategy_written_as_toml_loads_back_as_itself(tmp_path):
+    """Each file of configs/strategies (family, mc and random kinds, adapt tables,
+    schedules, panels) written by strategy_toml and read back is the same strategy."""
+    from pathlib import Path
+
+    import gin_sim.players.strategies as strategies
+
+    names = sorted(Path(strategies.strategies_dir()).glob("*.toml"))
+    assert {"random.toml", "mc-adaptive.toml", "expert.toml"} <= {p.name for p in names}
+    for path in names:
+        strategy = load_strategy(path)
+        written = tmp_path / path.name
+        written.write_text(strategy_toml(strategy, ["a comment"]))
+        assert load_strategy(written) == strategy, path.name
+
+
+def test_the_confirmation_plays_each_figure_once_and_ranks_and_flags_by_the_interval(monkeypatch):
+    """Made-up per-deck figures on 40 holdout decks against one opponent: threshold 2
+    gains 0.6 ± 0.2 per hand (an interval inside (0, 1): significant), 3 gains 0.1 ± 1.0
+    (an interval across 0 whose top is below 1: not significant), 9 and 10 play exactly as
+    the start (a gain of 0 on every deck, 0 wide: not significant). The table ranks by
+    holdout figure, ties by trial number, and has exactly its columns on a fresh index;
+    every play is of the settings' rules and objective, from deck (match) 0, and progress
+    counts one per candidate and one for the final decks. Fewer than 2 decks, or no
+    candidate, is refused."""
+    settings = _settings(deals=20, blocks=2, opponents=("simple",))
+    count = 40
+    plays = []
+
+    def play(rules, strategy, opponent, objective, n, seed, first):
+        plays.append((rules, opponent.name, objective, n, seed, first))
+        decks = np.arange(first, first + n)
+        base = (decks * 7) % 5 - 2.0  # the start's figure, per deck (two hands)
+        alternate = (decks % 2) * 2 - 1.0
+        return base + {2: 1.2 + 0.4 * alternate, 3: 0.2 + 2.0 * alternate}.get(
+            strategy.knock_threshold, 0.0
+        )
+
+    monkeypatch.setattr(tuner, "play_units", play)
+    candidates = [
+        (5, {"knock_threshold": 10}, 0.9), (12, {"knock_threshold": 9}, 0.8),
+        (3, {"knock_threshold": 2}, 0.7), (7, {"knock_threshold": 3}, 0.6),
+    ]  # fmt: skip
+    for objective in ("deals", "matches"):
+        settings = replace(settings, objective=objective, matches=20)
+        plays.clear()
+        progress = []
+        result = confirm(settings, candidates, count, progress.append)
+        table = result.candidates
+        assert list(table["trial"]) == [3, 7, 5, 12]
+        assert list(table.index) == [0, 1, 2, 3]
+        assert list(table.columns) == [
+            "trial", "tuning_value", "holdout", "holdout_half_width", "gain",
+            "gain_half_width", "gain_low", "gain_high", "significant", "same_as_start", "n",
+            "knock_threshold",
+        ]  # fmt: skip
+        flags = dict(zip(table["trial"], table["significant"], strict=True))
+        assert flags == {3: True, 7: False, 5: False, 12: False}
+        rows = table.set_index("trial")
+        assert 0 < rows.loc[3, "gain_low"] < 1 and 0 < rows.loc[7, "gain_high"] < 1
+        assert rows.loc[5, "gain"] == rows.loc[5, "gain_half_width"] == 0.0
+        assert result.winner_parameters == {"knock_threshold": 2}
+        holdout, final = holdout_seed(9), confirmation_seed(9)
+        assert plays == (
+            [(settings.rules, "simple", objective, count, holdout, 0)] * 5
+            + [(settings.rules, "simple", objective, count, final, 0)] * 2
+        )
+        assert all(p[0] is settings.rules for p in plays)
+        assert progress == [1] * 5
+    with pytest.raises(tuner.ConfigError, match=r"^holdout count = 1: allowed 2 or more$"):
+        confirm(settings, candidates, 1)
+    assert confirm(settings, candidates, 2).count == 2  # two decks are enough
+    with pytest.raises(TuneError, match=r"^no completed trial to confirm: run more trials$"):
+        confirm(settings, [], count)
+
+
+# -- a study's storage refused or failing, and the folder's lock ----------------------------
+def test_a_database_that_fails_its_quick_check_is_refused_with_sqlites_finding(tmp_path):
+    """A table declared NOT NULL holding a NULL (the declaration changed behind SQLite's
+    back): the database opens, but its quick check reports the fault, named in the error."""
+    path = tmp_path / "study.db"
+    _database(path, "CREATE TABLE t (a)", "INSERT INTO t VALUES (NULL)")
+    connection = sqlite3.connect(path)
+    connection.execute("PRAGMA writable_schema = ON")
+    with connection:
+        connection.execute("UPDATE sqlite_master SET sql = 'CREATE TABLE t (a NOT NULL)'")
+    connection.close()
+    assert _refusal(path) == f"{path} {_WHERE} (damaged: NULL value in t.a): {_ADVICE}"
+
+
+def _tune_folder(settings, folder):
+    folder.mkdir()
+    (folder / tuner.CONFIG).write_text(json.dumps(settings.to_json(), indent=2) + "\n")
+    return folder / tuner.STUDY
+
+
+def test_a_study_optuna_cannot_use_is_a_one_line_error_naming_its_file(tmp_path, monkeypatch):
+    """A study "tune" that minimises; a schema Optuna refuses (another version's); the
+    storage failing while the study is opened or while a trial is stored: each a TuneError
+    naming study.db."""
+    import optuna
+    import sqlalchemy.exc
+
+    settings = _settings()
+    path = _tune_folder(settings, tmp_path / "min")
+    optuna.create_study(study_name="tune", storage=f"sqlite:///{path}", direction="minimize")
+    with tuner.optuna_messages(), pytest.raises(TuneError) as caught:
+        tuner.open_study(settings, tmp_path / "min")
+    assert str(caught.value) == f"{path} is not a usable study (it minimises): use another --out"
+
+    old = "The runtime optuna version 5 is no longer compatible with the table schema"
+    path = _tune_folder(settings, tmp_path / "old")
+
+    def refuse(url, *args, **kwargs):
+        raise RuntimeError(old)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(optuna.storages, "RDBStorage", refuse)
+        with pytest.raises(TuneError) as caught:
+            tuner.open_study(settings, tmp_path / "old")
+    assert str(caught.value) == f"{path} is not a usable study ({old}): use another --out"
+
+    def locked(*args, **kwargs):
+        raise sqlalchemy.exc.OperationalError("INSERT", {}, sqlite3.OperationalError("locked"))
+
+    kept = "; the trials it holds are kept (move it away to start afresh, or use another --out)"
+    with monkeypatch.context() as patch:
+        patch.setattr(optuna, "create_study", locked)
+        with pytest.raises(TuneError) as caught:
+            tuner.open_study(settings, tmp_path / "old")
+    assert str(caught.value) == f"cannot use the study {path}: locked{kept}"
+
+    _fake_play(monkeypatch)
+    monkeypatch.setattr(optuna.study.Study, "optimize", locked)
+    with pytest.raises(TuneError) as caught:
+        tuner.optimise(settings, tmp_path / "old", 1)
+    assert str(caught.value) == f"cannot use the study {path}: locked{kept}"
+
+
+def test_a_study_holds_its_folders_lock_while_it_runs_and_gives_it_back(tmp_path, monkeypatch):
+    """While a trial plays, another writer cannot lock the folder (an flock on the lock
+    file fails); once optimise returns, or fails, it can."""
+    import fcntl
+
+    from gin_sim.experiments.outputs import LOCK
+
+    _fake_play(monkeypatch)
+    folder = tmp_path / "tune"
+    seen = []
+
+    def try_lock(where=folder):
+        descriptor = os.open(where / LOCK, os.O_RDWR | os.O_CREAT, 0o666)
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        finally:
+            os.close(descriptor)  # closing releases a lock taken here
+        return True
+
+    def on_block(number, block):
+        seen.append(try_lock())
+
+    tuner.optimise(_settings(), folder, 1, on_block=on_block)
+    assert seen and not any(seen)  # held during every block
+    assert try_lock()
+
+    def interrupt(number, block):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        tuner.optimise(_settings(), tmp_path / "cut", 3, on_block=interrupt)
+    assert try_lock(tmp_path / "cut")
+
+
+def test_a_trial_that_played_every_block_is_never_pruned(tmp_path, monkeypatch):
+    """Two blocks: the pruner's first rung (2 blocks) is the last block, where a trial has
+    played everything and is complete, however weak."""
+    import optuna
+
+    _fake_play(monkeypatch)
+    settings = settings_from(
+        load_strategy("basic"), "knock_threshold=0:10",
+        [load_strategy("simple"), load_strategy("defensive")], load_rules("hollywood"),
+        deals=4, blocks=2, seed=9,
+    )  # fmt: skip
+    study = tuner.optimise(settings, tmp_path / "t", 8)
+    trials = tuner.finished_trials(study)
+    assert len(trials) == 8
+    assert {t.state for t in trials} == {optuna.trial.TrialState.COMPLETE}
+    played = [t for t in trials if t.user_attrs.get("repeat_of", -1) < 0]
+    assert len(played) > 2 and all(len(t.intermediate_values) == 2 for t in played)
+
+
+# -- the settings' refusals and what reaches the play ----------------------------------------
+def test_settings_that_cannot_make_a_study_are_refused_each_in_its_own_words():
+    """An unknown objective, no opponent, two opponents of one name, no block, fewer than
+    2 decks (matches) per block; 1 block, and exactly 2 decks (matches) a block, allowed."""
+    settings = _settings(blocks=3, deals=6)
+    for changes, message in (
+        ({"objective": "points"}, "objective 'points': allowed deals, matches"),
+        ({"opponents": ()}, "opponents: give one or more strategies, e.g. simple,expert"),
+        ({"opponents": settings.opponents + settings.opponents[:1]},
+         "opponents simple,defensive,simple: two of them have the same name"),
+        ({"blocks": 0}, "blocks = 0: allowed 1 or more"),
+        ({"deals": 5}, "deals = 5: allowed at least 2 per block (6 with 3 blocks)"),
+        ({"objective": "matches", "matches": 5},
+         "matches = 5: allowed at least 2 per block (6 with 3 blocks)"),
+    ):  # fmt: skip
+        with pytest.raises(tuner.ConfigError) as caught:
+            replace(settings, **changes)
+        assert str(caught.value) == message
+    assert replace(settings, blocks=1, deals=2).block_range(0) == (0, 2)
+    assert replace(settings, objective="matches", matches=6).units == 6
+
+
+def test_the_space_is_checked_against_the_strategy_and_the_rules_it_is_tuned_under():
+    """samples is a search player's parameter: allowed for mc, refused for basic; a knock
+    schedule's thresholds are bounded by the rules' knock limit (8 here, not hollywood's 10)."""
+    rules, simple = load_rules("hollywood"), [load_strategy("simple")]
+    settings = settings_from(load_strategy("mc"), "samples=8:64", simple, rules, deals=4, blocks=2)
+    assert [d.name for d in settings.space.dimensions] == ["samples"]
+    with pytest.raises(tuner.ConfigError, match="search players"):
+        settings_from(load_strategy("basic"), "samples=8:64", simple, rules, deals=4, blocks=2)
+    limited = replace(rules, knock_limit=8)
+    space = "knock_schedule=18:24/6@0:10"
+    assert settings_from(load_strategy("basic"), space, simple, rules, deals=4, blocks=2).space.text
+    with pytest.raises(tuner.ConfigError, match="allowed 0 to knock_limit = 8"):
+        settings_from(load_strategy("basic"), space, simple, limited, deals=4, blocks=2)
+
+
+def test_every_block_is_played_under_the_settings_rules_and_objective(monkeypatch):
+    plays = []
+
+    def play(rules, strategy, opponent, objective, count, seed, first):
+        plays.append((rules, objective, count, seed, first))
+        return np.ones(count)
+
+    monkeypatch.setattr(tuner, "play_units", play)
+    for objective in ("deals", "matches"):
+        settings = replace(_settings(blocks=2, deals=4), objective=objective, matches=6)
+        plays.clear()
+        assert list(block_values(settings, settings.strategy)) == [0.5, 0.5]
+        stops = (2, 4) if objective == "deals" else (3, 6)
+        assert plays == [
+            (settings.rules, objective, stops[0], 9, 0), (settings.rules, objective, stops[0], 9, 0),
+            (settings.rules, objective, stops[0], 9, stops[0]),
+            (settings.rules, objective, stops[0], 9, stops[0]),
+        ]  # fmt: skip
+        assert all(p[0] is settings.rules for p in plays)
+
+
+def test_a_study_asks_exactly_its_trials_and_plays_a_failed_one_again(tmp_path, monkeypatch):
+    """The first trial's play comes out NaN: Optuna fails that trial without an error; it
+    is not counted nor reported as progress, and a new trial is played in its place: four
+    trials asked for three finished, never a fifth."""
+    import optuna
+
+    asked = []
+    original = tuner.TuneSettings.candidate
+
+    def candidate(self, parameters):
+        asked.append(parameters)
+        if len(asked) > 4:
+            raise AssertionError("a trial beyond those asked")
+        return original(self, parameters)
+
+    def play(rules, strategy, opponent, objective, count, seed, first):
+        values = _made_up(strategy, opponent, count, seed, first).astype(float)
+        return values * np.nan if len(asked) == 1 else values
+
+    monkeypatch.setattr(tuner.TuneSettings, "candidate", candidate)
+    monkeypatch.setattr(tuner, "play_units", play)
+    progress = []
+    settings = _settings(blocks=1, deals=4)  # one block: no pruning
+    study = tuner.optimise(settings, tmp_path / "t", 3, lambda n, r: progress.append((n, r)))
+    assert progress == [(1, False)] * 3 and len(asked) == 4
+    assert study.trials[0].state == optuna.trial.TrialState.FAIL
+    assert len(tuner.finished_trials(study)) == 3

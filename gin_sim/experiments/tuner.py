@@ -695,7 +695,8 @@ def strategy_toml(strategy: Strategy, comment: Sequence[str] = ()) -> str:
     tuner writes the adapted form, ``gin-sim distill`` the base's tables and its own)."""
     # Every line of a comment is a TOML comment line, whatever line breaks it holds.
     lines = [f"# {part}".rstrip() for line in comment for part in str(line).splitlines() or [""]]
-    defaults = Strategy(kind=strategy.kind).to_config() if strategy.kind != "random" else {}
+    # (a random strategy too: its file names it, and holds no key its kind ignores)
+    defaults = Strategy(kind=strategy.kind).to_config()
     for key, value in strategy.to_config().items():
         if key == "adapt" or value is None or (key == "knock_schedule" and not value):
             continue
