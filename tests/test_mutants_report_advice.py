@@ -94,9 +94,9 @@ def _knocks(gain_of: dict) -> list[dict]:
 # Take or draw: (kind, card_melds, card_lowers, stock, gains), one deal each gain, deals
 # from 100 on.
 TAKES = (
-    ("draw", True, 0, 28, (4.0, 4.0, 4.0, 4.0)),  # completes a meld: +4, take
-    ("draw", False, 6, 20, (-1.0, -1.0, -1.0)),  # lowers by 5 or more: -1, draw
-    ("draw", False, 2, 20, (1.0, -1.0)),  # lowers by 1 to 4: 0 ± 1.96, either
+    ("draw", True, 0, 28, (1.0, 1.0, 1.0, 1.0)),  # completes a meld: +1 ± 0, take
+    ("draw", False, 6, 20, (-1.0, -1.0, -1.0)),  # lowers by 5 or more: -1 ± 0, draw
+    ("draw", False, 2, 20, (0.0, 0.0)),  # lowers by 1 to 4: 0 ± 0, either (0 is no side)
     ("offer", True, 0, 31, (3.0,)),
     ("offer", False, 0, 31, (-3.0,)),  # lowers nothing: one position
 )
@@ -286,16 +286,16 @@ def _check_take_cells(parts):
     takes = parts["take-cells"].set_index(["kind", "card_does"])
     assert len(takes) == 2 * len(CARD_DOES)
     assert takes.loc[("draw", CARD_DOES[0]), "positions"] == 4
-    assert takes.loc[("draw", CARD_DOES[0]), "mean"] == 4.0
-    assert takes.loc[("draw", CARD_DOES[2]), "mean"] == pytest.approx(0.0)
-    assert takes.loc[("draw", CARD_DOES[2]), "half_width"] == pytest.approx(Z95)  # +1, -1
+    assert takes.loc[("draw", CARD_DOES[0]), "mean"] == 1.0
+    assert takes.loc[("draw", CARD_DOES[2]), "low"] == 0.0
+    assert takes.loc[("draw", CARD_DOES[2]), "high"] == 0.0
     assert takes.loc[("offer", CARD_DOES[3]), "mean"] == -3.0
     assert takes.loc[("draw", CARD_DOES[3]), "positions"] == 0
     by_stock = parts["take-cells-by-stock"].set_index(["stock_band", "card_does"])
     assert len(by_stock) == 5 * len(CARD_DOES)
     # the draws' and the offer's meld cards at 28 and 31 cards: one band
     assert by_stock.loc[("25-31", CARD_DOES[0]), "positions"] == 5
-    assert by_stock.loc[("25-31", CARD_DOES[0]), "mean"] == pytest.approx((4 * 4 + 3) / 5)
+    assert by_stock.loc[("25-31", CARD_DOES[0]), "mean"] == pytest.approx((4 * 1 + 3) / 5)
     assert by_stock.loc[("19-24", CARD_DOES[1]), "positions"] == 3
 
 
@@ -418,7 +418,7 @@ def test_the_findings_say_each_figure_in_the_words_of_its_section():
     report = make_report(study)
     _check_line_findings(report)
     _check_other_findings(study, report)
-    _check_check_and_gap_findings(report)
+    _check_check_and_gap_findings(study, report)
 
 
 def _check_line_findings(report):
@@ -450,8 +450,8 @@ def _check_other_findings(study, report):
     """Take or draw, undercuts and the paired change."""
     assert report.findings[2] == (
         "Take the discard or draw, by what the card does for the hand (gain of taking per "
-        "decision, points per hand): completes a meld: +4.00 ± 0.00 (take); lowers deadwood "
-        "by 5 or more: -1.00 ± 0.00 (draw); lowers deadwood by 1 to 4: +0.00 ± 1.96 (either)."
+        "decision, points per hand): completes a meld: +1.00 ± 0.00 (take); lowers deadwood "
+        "by 5 or more: -1.00 ± 0.00 (draw); lowers deadwood by 1 to 4: +0.00 ± 0.00 (either)."
     )
     undercut = report.findings[3]
     low, _ = wilson_interval(11, 11)
@@ -472,7 +472,7 @@ def _check_other_findings(study, report):
     assert not any(f.startswith("Under oklahoma") for f in report.findings)  # not paired
 
 
-def _check_check_and_gap_findings(report):
+def _check_check_and_gap_findings(study, report):
     se = math.sqrt(1 / 3)  # differences 1, 2, 3 (or -1, 0, 1) about their mean
     half, detectable = Z95 * se, (Z95 + 0.8416212335729143) * se
     assert report.findings[-2] == (
@@ -485,17 +485,22 @@ def _check_check_and_gap_findings(report):
         f"knock, deadwood 6 to 10: search -1.33, play -1.33, not flagged (play less search "
         f"+0.00 ± {half:.2f}); the check could have detected a difference of {detectable:.2f} "
         "points; "
-        f"take or draw, card completes a meld: search +4.00, play +6.00, flagged: play differs "
+        f"take or draw, card completes a meld: search +1.00, play +3.00, flagged: play differs "
         f"from the search by +2.00 ± {half:.2f}; the check could have detected a difference of "
         f"{detectable:.2f} points; "
         "take or draw, card lowers nothing: too few positions to check (1)."
     )
-    assert report.findings[-1].startswith(
+    knocks = _knock_rows(study)  # every knock made: its value is the search's knock value
+    gap, half = _per_decision(
+        knocks["hand_points"] - knocks["gain"], knocks["weight"], knocks["deal"]
+    )
+    assert report.findings[-1] == (
         "The search's values against real play: the hand's real points less the search's "
         "value of the move alpha and beta made, per decision (points per hand; below 0: the "
         "search's values are above the real outcomes), by kind: offer +3.00 ± 0.00 (2); draw "
-        "+3.00 ± 0.00 (9); discard -5.00 (1); knock +"
+        f"+3.00 ± 0.00 (9); discard -5.00 (1); knock {gap:+.2f} ± {half:.2f} (64)."
     )
+    assert len(report.findings) == 8  # lines, split, take, undercut, rule sets, change, check, gaps
 
 
 def _table(report, heading: str) -> pd.DataFrame:
@@ -575,14 +580,16 @@ def _check_take_sections(report):
     assert "over 11 offer and draw positions (`take-cells.csv`)" in take.text  # 9 + 2
     grid = take.table.set_index("the card")
     assert list(grid.index) == list(CARD_DOES) and list(grid.columns) == ["draw", "offer"]
-    assert grid.loc[CARD_DOES[0], "draw"] == "+4.00 ± 0.00 (4) thin"
-    assert grid.loc[CARD_DOES[2], "draw"] == "+0.00 ± 1.96 (2) thin"
+    assert grid.loc[CARD_DOES[0], "draw"] == "+1.00 ± 0.00 (4) thin"
+    assert grid.loc[CARD_DOES[2], "draw"] == "+0.00 ± 0.00 (2) thin"
     assert grid.loc[CARD_DOES[3], "offer"] == "-3.00 (1) thin"
     assert grid.loc[CARD_DOES[3], "draw"] == ""
     assert take.figures == ["take-gain-map"]
     by_stock = _table(report, "Take or draw by cards in the stock").set_index("the card")
     assert list(by_stock.columns) == BANDS
-    assert by_stock.loc[CARD_DOES[0], "25-31"] == "+3.80 ± 0.39 (5) thin"
+    # four draws of +1 and an offer of +3 at 28 and 31 cards, one deal each
+    mean, half = _per_decision([1.0, 1.0, 1.0, 1.0, 3.0], [1.0] * 5, range(5))
+    assert by_stock.loc[CARD_DOES[0], "25-31"] == f"{mean:+.2f} ± {half:.2f} (5) thin"
     assert by_stock.loc[CARD_DOES[1], "19-24"] == "-1.00 ± 0.00 (3) thin"
 
 
@@ -966,6 +973,22 @@ def test_an_undercut_grid_and_the_side_by_side_table():
         basic.assign(d=[2, 1, 10]).drop(columns="stock_band"), "d", "deadwood",
     )  # fmt: skip
     assert by_deadwood["deadwood"].tolist() == ["2", "10"]  # merged on the key, sorted
+
+
+def test_the_gaps_in_words_leave_out_a_kind_without_positions():
+    from gin_sim.reports.advice import _gap_findings
+
+    gaps = pd.DataFrame(
+        {"kind": ["offer", "draw", "knock"], "positions": [0, 3, 1],
+         "gap_mean": [math.nan, -0.5, 2.0], "gap_half_width": [math.nan, 0.25, math.nan]}
+    )  # fmt: skip
+    study = SimpleNamespace(players=("p", "q"))
+    assert _gap_findings(gaps, study) == (
+        "The search's values against real play: the hand's real points less the search's "
+        "value of the move p and q made, per decision (points per hand; below 0: the "
+        "search's values are above the real outcomes), by kind: draw -0.50 ± 0.25 (3); knock "
+        "+2.00 (1)."
+    )
 
 
 def test_the_check_table_and_findings_at_their_edges():
