@@ -1021,3 +1021,152 @@ def test_the_check_table_and_findings_at_their_edges():
         "few positions to check (1); c: too few positions to check (5); d: too few positions "
         "to check (5)."
     )
+
+
+def _section_texts() -> dict[str, str]:
+    """What each section of the made-up study's report says, word for word: how to read
+    its table (the sign that says knock or take, the thin mark, the interval and the
+    estimator, which side of a line knocks, which files hold what), with this study's
+    figures (64 knock positions of 76 deals, 11 offer and draw positions, players alpha
+    and beta, 2 continuations) and the module's constants put in."""
+    from gin_sim.reports.advice import PER_DECISION
+
+    n, resamples = MIN_CELL_POSITIONS, f"{LINE_RESAMPLES:,}"
+    basic = "basic against simple (6 decks, made up)"
+    return {
+        "Knock or play on": (
+            "Each cell: the gain of knocking over the best way to play on (points per hand), "
+            f"{PER_DECISION}; then the positions behind it; over 64 knock positions of 76 deals "
+            "(`knock-cells.csv`, which also has the decisions the cell stands for and its "
+            f"deals). Cells of fewer than {n} positions are marked thin (grey in the figure). "
+            "Positive: knock."
+        ),
+        "The knock line": (
+            "Per stock band, the gain of knocking is fitted on the deadwood 1 to 10 (0 is gin, "
+            "another thing) by weighted least squares, each position weighted by `weight`: "
+            "gain = a + b × deadwood. The knock line is the deadwood where the fitted gain "
+            "crosses 0, -a / b, a real number not clipped to the deadwoods that exist. Where the "
+            "gain falls with deadwood (b < 0), knock at deadwood below the line (a line above "
+            "10: knock at any deadwood you may; below 1: only for gin). Where it rises (b > 0), "
+            "knocking with little deadwood gives up a good chance of gin: knock above the line "
+            "and play on below it (a line below 1: knock at any deadwood; above 10: only for "
+            "gin). The 95% interval is the 2.5 and 97.5 percentiles over "
+            f"{resamples} bootstrap resamples of the band's deals (all rows of a drawn deal; "
+            "seeded, so the table is reproducible); a resample whose line turns the other way "
+            "counts at the end of the scale that says what it advises (−∞ or ∞: knock at every "
+            "deadwood or at none), so an infinite end says that more than 2.5% of the resamples "
+            "did (`knock-line.csv`; by the opponent's pile takes in "
+            "`knock-line-by-opponent.csv`). The line uses every cell of its band at once; "
+            "whether a straight line describes the cells is the next table."
+        ),
+        "Does a line fit?": (
+            "Per deadwood (rows) and stock band (columns): the fitted gain of knocking with its "
+            "95% bootstrap interval, then the cell's mean gain per decision less the fit (the "
+            "residual) with its interval, marked * where that interval excludes 0 (the line "
+            "does not describe the cell), and the cell's positions in square brackets "
+            "(`knock-fit.csv`). 0 of 15 cells are marked; with 95% intervals about 1 in 20 "
+            "would be by chance alone."
+        ),
+        "The knock line when the opponent has taken from the pile, or not": (
+            "The same model per stock band, the knock positions split by whether the opponent "
+            "has taken a card from the discard pile (`knock-fit-by-opponent.csv` has its fit)."
+        ),
+        "Take or draw": (
+            "Each cell: the gain of taking the card on offer over drawing (declining at the "
+            "first upcard), by what the card does for the hand, "
+            f"{PER_DECISION}; over 11 offer and draw positions (`take-cells.csv`). Positive: "
+            "take."
+        ),
+        "Take or draw by cards in the stock": "The same estimator by stock band.",
+        "Undercut risk of strong knockers": (
+            "alpha's knocks at its kept knock positions, each weighted by `weight` (the knock "
+            "decisions it stands for), so the rates are per knock; clustered by deal, Wilson "
+            f"intervals. Beside them {basic}'s knocks (all thresholds pooled, as "
+            "`report undercut`). The opponents differ, so the comparison is of the two "
+            "settings, not of the knockers alone."
+        ),
+        "Undercut risk by cards in the stock": "",
+        "Undercut risk of strong knockers by deadwood and cards in the stock": (
+            "alpha's knocks as above, by deadwood (rows) and cards left in the stock (columns, "
+            "from the start of the hand): each cell the rate per knock, its 95% Wilson interval "
+            "and, in square brackets, its knock positions; cells of fewer than "
+            f"{n} are marked thin (`undercut-strong-cells.csv`)."
+        ),
+        "Undercut risk of basic against simple by deadwood and cards in the stock": (
+            f"The same grid for {basic} (`undercut-basic-cells.csv`; knocks in square brackets)."
+        ),
+        "Across rule sets": (
+            "The knock line under each rule set, from the same model (`knock-fit-by-rules.csv` "
+            "has the fits). standard: the same positions re-evaluated on the same worlds "
+            "(paired). oklahoma: its own positions (its knock limit differs, R14a), not paired."
+        ),
+        "standard against hollywood, paired": (
+            "The gain of knocking under standard less under hollywood, on the same positions "
+            f"and worlds, by deadwood, {PER_DECISION} (`knock-difference-*.csv`; take or draw "
+            "in `take-difference-*.csv`)."
+        ),
+        "Check against play": (
+            "For each cell, its first positions in deal order, up to the check's size (their "
+            "number in brackets beside the search's gain): from the position as it was (the "
+            "opponent's real hidden cards; the stock reshuffled, since neither player has seen "
+            "it), the headline action and its baseline are forced and alpha and beta play the "
+            "hand out, 2 times per position on the same stocks for both actions. The search's "
+            "gains use rollout policies and worlds drawn from the player's view, not the real "
+            "players and cards; this measures what the advice is worth in the players' own "
+            f"play. Every figure is {PER_DECISION}. The test is the paired difference, play "
+            "less search position by position: 'flagged' when its 95% interval excludes 0. "
+            "'Detectable' is the smallest true difference the check would detect with 80% "
+            "power in a two-sided test at 5%, (1.96 + 0.84) times the difference's standard "
+            "error: a cell not flagged says only that the difference is probably smaller than "
+            "that, not that search and play agree. The whole cell's mean (first column) "
+            "differs from the checked positions' by which positions were checked."
+        ),
+        "The search's values against the hands' real outcomes": (
+            "For every kind: the search's value of the move the player made, the real points "
+            "of those hands, and the gap (real less search, per position), each "
+            f"{PER_DECISION} (`played-value-gaps.csv`). The search draws the hidden cards from "
+            "the player's view and plays the rest of the hand with its rollout policies (8 "
+            "worlds, made up); the hands were played by alpha and beta from the real cards. A "
+            "gap that is not 0 says the search's values differ from the real outcomes, through "
+            "its policies, its worlds or both. Gains are differences between actions' values "
+            "on the same worlds, so a gap shared alike by every action leaves them unchanged; "
+            "the check against play above tests the gains themselves."
+        ),
+        "A distilled strategy": (
+            "The changes to expert these tables propose (`gin_sim.experiments.distill`): each "
+            "rule set's knock line as its knock schedule (the fit's threshold: the line "
+            f"rounded down, within 0 and the knock limit; a band of fewer than {n} positions "
+            "keeps the band before it) and the take rule of the take-or-draw cells. The tables "
+            "measure what a decision is worth in alpha's play, not in a family member's, so "
+            "`gin-sim distill OUT --deals N --seed S --out advised.toml` plays each change "
+            "against expert and keeps only those that win there; confirm the result on decks "
+            'of another seed (docs/advice.md, "The distilled strategy").'
+        ),
+    }
+
+
+def test_each_section_says_how_to_read_it_word_for_word():
+    """Each section's text and the setup, word for word (``_section_texts``): the words a
+    reader goes by to read the figures (which sign says knock, what is thin, which
+    interval, which side of a line knocks), with this study's figures put in. A change of
+    wording must change this test too."""
+    from gin_sim.reports.advice import PUBLISHED_COMMAND, PUBLISHED_DEALS, PUBLISHED_RUN
+
+    report = make_report(make_study())
+    assert {s.heading: s.text for s in report.sections} == _section_texts()
+    assert report.setup == [
+        "Positions: 321 deals of alpha against beta under hollywood, seed 7; each decision of "
+        "a kind kept with its kind's probability and weighted by its inverse (docs/advice.md).",
+        "Size: 321 deals, a small run that shows the method: many cells are thin and the knock "
+        "lines' intervals are wide. The project's headline figures come from the published "
+        f"run of {PUBLISHED_DEALS:,} deals, {PUBLISHED_RUN}, where every knock cell of deadwood "
+        "1 to 10 with 7 or more cards in the stock and every take cell holds at least 100 "
+        f"positions; it was made by `{PUBLISHED_COMMAND}` (about an hour on two cores, or on a "
+        "Dask cluster with --scheduler).",
+        "Evaluation: 8 worlds, made up.",
+        "Check against play: 2 continuations per checked position.",
+        "Undercut comparison: basic against simple (6 decks, made up).",
+        "Estimators: every mean over decisions is weighted by `weight` (Hajek), its interval "
+        "clustered by deal; the knock line is a weighted least-squares fit per stock band with "
+        f"a {LINE_RESAMPLES:,}-resample bootstrap over deals.",
+    ]
