@@ -416,7 +416,7 @@ PAIRED_WORDS = {
 def test_the_report_says_each_figure_in_its_findings_sections_and_figures(monkeypatch, tmp_path):
     """One made-up study's report (one test: every mutant of the report reruns it, and the
     report takes half a second), checked below: the findings in the words of their
-    sections, each section's cells, the setup, and the figures drawn."""
+    sections, each section's cells, the setup, each section's text and the figures drawn."""
     study = make_study()
     report = make_report(study)
     _check_line_findings(report)
@@ -429,6 +429,7 @@ def test_the_report_says_each_figure_in_its_findings_sections_and_figures(monkey
     _check_rule_set_sections(report)
     _check_check_and_gap_sections(report)
     _check_setup(study, report)
+    _check_words(report)
     _check_figures(report, monkeypatch, tmp_path)
 
 
@@ -1145,14 +1146,13 @@ def _section_texts() -> dict[str, str]:
     }
 
 
-def test_each_section_says_how_to_read_it_word_for_word():
+def _check_words(report):
     """Each section's text and the setup, word for word (``_section_texts``): the words a
     reader goes by to read the figures (which sign says knock, what is thin, which
     interval, which side of a line knocks), with this study's figures put in. A change of
     wording must change this test too."""
     from gin_sim.reports.advice import PUBLISHED_COMMAND, PUBLISHED_DEALS, PUBLISHED_RUN
 
-    report = make_report(make_study())
     assert {s.heading: s.text for s in report.sections} == _section_texts()
     assert report.setup == [
         "Positions: 321 deals of alpha against beta under hollywood, seed 7; each decision of "
