@@ -30,6 +30,7 @@ from gin_sim.experiments.advice import (
 )
 from gin_sim.experiments.summary import Z95, wilson_interval
 from gin_sim.game.rules import load_rules
+from gin_sim.reports.document import render_markdown
 
 # The stock size of each band used below (the bands' own order: from the start of the hand).
 STOCK = {"25-31": 28, "19-24": 20, "13-18": 15, "7-12": 10, "0-6": 3}
@@ -431,6 +432,21 @@ def test_the_report_says_each_figure_in_its_findings_sections_and_figures(monkey
     _check_setup(study, report)
     _check_words(report)
     _check_figures(report, monkeypatch, tmp_path)
+    # every section names its figures (none: an empty list) and the whole report renders
+    assert {s.heading: s.figures for s in report.sections} == {
+        heading: FIGURES.get(heading, []) for heading in _section_texts()
+    }
+    text = render_markdown(report)
+    assert all(f"## {s.heading}\n" in text for s in report.sections)
+
+
+FIGURES = {
+    "Knock or play on": ["knock-gain-map"],
+    "The knock line": ["knock-line", "knock-fit"],
+    "The knock line when the opponent has taken from the pile, or not": ["knock-line-by-opponent"],
+    "Take or draw": ["take-gain-map"],
+    "Across rule sets": ["knock-line-by-rules"],
+}
 
 
 def _check_line_findings(report):
