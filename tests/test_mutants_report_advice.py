@@ -226,6 +226,25 @@ def test_the_tables_hold_the_studys_figures_by_the_keys_the_report_names():
     _check_rule_sets_side_by_side(parts)
 
 
+def test_a_study_without_knock_positions_differences_deadwood_0_to_10():
+    """No knock position: the paired table still has every deadwood up to the default
+    knock limit, 10, each without positions."""
+    from dataclasses import replace
+
+    from gin_sim.reports.advice import advice_tables
+
+    study = make_study()
+    paired = study.compared["standard"]
+    study = replace(
+        study, positions=study.positions[study.positions["kind"] != "knock"],
+        compared={"standard": paired[paired["kind"] != "knock"]}, paired={"standard": True},
+        checked=study.checked[~study.checked["cell"].str.startswith("knock")],
+    )  # fmt: skip
+    knocks = advice_tables(study)["knock-difference-standard"]
+    assert knocks["deadwood"].tolist() == list(range(11))
+    assert (knocks["positions"] == 0).all()
+
+
 def _check_names(parts):
     """Every table the report saves, and for the compared rule sets only the paired one's
     differences (oklahoma plays its own positions)."""
@@ -933,12 +952,13 @@ def test_a_fit_grid_marks_the_cells_the_line_misses():
             cell("x", 4, 7, 0.0, 0.5),  # an end at 0 holds it
             cell("x", 5, 8, -0.5, 0.0),
             cell("x", 6, 0, 0.25, 0.75),  # no positions: no residual, never marked
+            cell("x", 7, 1, -0.75, -0.25),  # one position: marked
             cell("y", 1, 3, math.nan, math.nan, fitted=math.nan),  # no line
         ]
     )
-    assert _misfits(fit) == 2
+    assert _misfits(fit) == 3
     grid = _fit_grid(fit, "band").set_index("deadwood")
-    assert list(grid.columns) == ["x", "y"] and list(grid.index) == [str(d) for d in range(1, 7)]
+    assert list(grid.columns) == ["x", "y"] and list(grid.index) == [str(d) for d in range(1, 8)]
     assert grid.loc["1", "x"] == ("+1.00 (+0.50 to +1.50); cell − fit +0.50 (+0.25 to +0.75) * [4]")
     assert grid.loc["2", "x"].endswith("(-0.75 to -0.25) * [5]")
     assert grid.loc["3", "x"].endswith("(-0.25 to +0.25) [6]")
@@ -975,23 +995,23 @@ def test_an_undercut_grid_and_the_side_by_side_table():
          "rate": [0.5, math.nan, 0.0], "low": [0.1, math.nan, 0.0], "high": [0.9, math.nan, 0.5]}
     )  # fmt: skip
     basic = pd.DataFrame(
-        {"stock_band": ["0-6", "13-18", "25-31"], "knocks": [4, 0, 0],
-         "rate": [0.25, math.nan, math.nan], "low": [0.05, math.nan, math.nan],
-         "high": [0.7, math.nan, math.nan]}
+        {"stock_band": ["0-6", "13-18", "25-31"], "knocks": [4, 1, 0],
+         "rate": [0.25, 0.0, math.nan], "low": [0.05, 0.0, math.nan],
+         "high": [0.7, 0.9, math.nan]}
     )  # fmt: skip
     side = _undercut_side_by_side(strong, basic, "stock_band", "the stock")
     assert side.to_dict("list") == {
-        "the stock": ["7-12", "0-6"],  # the hand's order; bands without knocks left out
-        "strong: undercut rate": ["50.0% (10.0 to 90.0)", "0.0% (0.0 to 50.0)"],
-        "strong: knock positions": ["3", "2"],
-        "basic: undercut rate": ["n/a", "25.0% (5.0 to 70.0)"],
-        "basic: knocks": ["0", "4"],
+        "the stock": ["13-18", "7-12", "0-6"],  # the hand's order; 25-31 has no knocks
+        "strong: undercut rate": ["n/a", "50.0% (10.0 to 90.0)", "0.0% (0.0 to 50.0)"],
+        "strong: knock positions": ["0", "3", "2"],
+        "basic: undercut rate": ["0.0% (0.0 to 90.0)", "n/a", "25.0% (5.0 to 70.0)"],
+        "basic: knocks": ["1", "0", "4"],
     }
     by_deadwood = _undercut_side_by_side(
         strong.assign(d=[10, 9, 2]).drop(columns="stock_band"),
         basic.assign(d=[2, 1, 10]).drop(columns="stock_band"), "d", "deadwood",
     )  # fmt: skip
-    assert by_deadwood["deadwood"].tolist() == ["2", "10"]  # merged on the key, sorted
+    assert by_deadwood["deadwood"].tolist() == ["1", "2", "10"]  # merged on the key, sorted
 
 
 def test_the_gaps_in_words_leave_out_a_kind_without_positions():
