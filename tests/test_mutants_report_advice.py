@@ -714,6 +714,10 @@ def _check_check_and_gap_sections(report):
     assert "rollout policies (8 worlds, made up); the hands were played by alpha and beta" in (
         gaps.text
     )
+    assert list(gaps.table.columns) == [
+        "kind", "positions", "search's value of the move made", "real points",
+        "gap (real less search)",
+    ]  # fmt: skip
     table = gaps.table.set_index("kind")
     assert list(table.index) == ["offer", "draw", "discard", "knock"]
     assert table.loc["offer"].tolist() == ["2", "+2.00", "+5.00", "+3.00 ± 0.00"]
