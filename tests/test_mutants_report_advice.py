@@ -245,6 +245,41 @@ def test_a_study_without_knock_positions_differences_deadwood_0_to_10():
     assert (knocks["positions"] == 0).all()
 
 
+def test_the_lines_are_bootstrapped_with_the_studys_seed():
+    """With noise on every knock gain the lines' intervals depend on the bootstrap's seed:
+    each line table is ``knock_model``'s with the study's seed (not its default, 0), for the
+    study's own positions, split by the opponent's pile takes, and for the paired rule set.
+    Every knock limit here is 9: the paired table's deadwoods stop there."""
+    from dataclasses import replace
+
+    from gin_sim.experiments.advice import knock_model, knock_positions
+    from gin_sim.reports.advice import advice_tables
+
+    study = make_study()
+    rng = np.random.default_rng(5)
+
+    def noisy(frame):
+        knock = frame["kind"] == "knock"
+        gains = frame["gain"] + np.where(knock, rng.normal(0.0, 1.0, len(frame)), 0.0)
+        return frame.assign(gain=gains, knock_limit=9)
+
+    paired = noisy(study.compared["standard"])
+    study = replace(
+        study, positions=noisy(study.positions), compared={"standard": paired},
+        paired={"standard": True},
+    )  # fmt: skip
+    parts = advice_tables(study)
+    knocks = knock_positions(study.positions)
+    by_opponent = ("opponent_took", "stock_band")
+    for name, by in (("knock-line", ("stock_band",)), ("knock-line-by-opponent", by_opponent)):
+        pd.testing.assert_frame_equal(parts[name], knock_model(knocks, by, seed=7)[0])
+        assert not parts[name]["low"].equals(knock_model(knocks, by, seed=0)[0]["low"])
+    standard = parts["knock-line-by-rules"].query("rules == 'standard'").drop(columns="rules")
+    expected = knock_model(knock_positions(paired), seed=7)[0]
+    pd.testing.assert_frame_equal(standard.reset_index(drop=True), expected)
+    assert parts["knock-difference-standard"]["deadwood"].tolist() == list(range(10))
+
+
 def _check_names(parts):
     """Every table the report saves, and for the compared rule sets only the paired one's
     differences (oklahoma plays its own positions)."""
