@@ -86,6 +86,7 @@ def test_keep_probabilities_are_multiples_of_1_1024_up_to_1():
 def test_keep_is_read_from_kind_probability_pairs():
     assert parse_keep("") == DEFAULT_KEEP
     assert parse_keep(",, ,") == DEFAULT_KEEP
+    assert parse_keep(", knock=0.5") == (1.0, 0.5, 0.125, 0.5)  # an empty part is skipped
     assert parse_keep("discard=1") == (1.0, 0.5, 1.0, 1.0)
     assert parse_keep(" draw = 0.25 ,offer=0.5, ") == (0.5, 0.25, 0.125, 1.0)
     for text, message in (
