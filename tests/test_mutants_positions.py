@@ -1,0 +1,445 @@
+"""The positions dataset's bookkeeping pinned by properties, not by today's output (issue 27;
+docs/testing.md): the evaluation's columns from made-up search sums (means, standard errors,
+the headline and played gains, the best action), the summary by kind by hand, the keep
+probabilities and their refusals, a dataset played chunk by chunk with the play replaced
+(resume, a cluster's window of tasks), and a dataset folder's refusals. No deal is played:
+the file takes seconds.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from gin_sim.experiments import positions as module
+from gin_sim.experiments.positions import (
+    DEFAULT_KEEP,
+    EVALUATION_COLUMNS,
+    KINDS,
+    Evaluated,
+    Evaluation,
+    PositionsConfig,
+    check_keep,
+    evaluation_columns,
+    evaluation_keys,
+    execute,
+    keep_rates,
+    load_positions,
+    parse_keep,
+    position_arrays,
+    read_positions_manifest,
+    row_keys,
+    summary_by_kind,
+)
+from gin_sim.experiments.runs import RunError
+from gin_sim.experiments.summary import Z95
+from gin_sim.game.config import ConfigError
+from gin_sim.game.rules import load_rules
+from gin_sim.kernels.advice import MAX_ACTIONS
+from gin_sim.kernels.enums import (
+    ACTION_KNOCK,
+    N_POSITION_MASKS,
+    N_POSITION_SLOTS,
+    Phase,
+    PositionSlot,
+)
+from gin_sim.kernels.rng import evaluation_key_nb
+from gin_sim.players.decide import action_words
+from gin_sim.players.strategies import parse_players
+
+HOLLYWOOD = load_rules("hollywood")
+
+
+# ------------------------------------------------------------------ keep probabilities
+def test_keep_probabilities_are_multiples_of_1_1024_up_to_1():
+    assert check_keep([1, 0.5, 1 / 1024, 1]) == (1.0, 0.5, 1 / 1024, 1.0)
+    assert all(type(p) is float for p in check_keep((1, 1, 1, 1)))
+    assert keep_rates((1, 0.5, 0.125, 3 / 1024)).tolist() == [1024, 512, 128, 3]
+    assert keep_rates(DEFAULT_KEEP).dtype == np.int64
+    allowed = (
+        "allowed a probability above 0 and at most 1 that is a multiple of 1/1024 (1, 0.5, "
+        "0.125, 3/1024 = 0.0029296875, ...)"
+    )
+    for keep, shown in (
+        ((1, 1, 1, 0), "knock = 0"),
+        ((1, 1, 1, 1 + 1 / 1024), "knock = 1.0009765625"),
+        ((1, 1, 1, 1 / 2048), "knock = 0.00048828125"),
+        ((1, True, 1, 1), "draw = True"),
+        ((1, 1, "0.5", 1), "discard = '0.5'"),
+        ((None, 1, 1, 1), "offer = None"),
+    ):
+        with pytest.raises(ConfigError) as error:
+            check_keep(keep)
+        assert str(error.value) == f"keep {shown}: {allowed}"
+    for keep in ((1, 1, 1), (1, 1, 1, 1, 1), "1,1,1,1", {"offer": 1}):
+        with pytest.raises(ConfigError) as error:
+            check_keep(keep)
+        assert str(error.value) == (
+            f"keep = {keep!r}: expected 4 probabilities, one per kind (offer, draw, discard, knock)"
+        )
+
+
+def test_keep_is_read_from_kind_probability_pairs():
+    assert parse_keep("") == DEFAULT_KEEP
+    assert parse_keep(",, ,") == DEFAULT_KEEP
+    assert parse_keep(", knock=0.5") == (1.0, 0.5, 0.125, 0.5)  # an empty part is skipped
+    assert parse_keep("discard=1") == (1.0, 0.5, 1.0, 1.0)
+    assert parse_keep(" draw = 0.25 ,offer=0.5, ") == (0.5, 0.25, 0.125, 1.0)
+    for text, message in (
+        ("fold=1", "--keep 'fold=1': unknown kind 'fold'; allowed offer, draw, discard, knock"),
+        (" draw ", "--keep 'draw': expected draw=PROBABILITY, such as draw=0.5"),
+        ("knock=", "--keep 'knock=': expected knock=PROBABILITY, such as knock=0.5"),
+        ("knock=x", "--keep 'knock=x': expected knock=PROBABILITY, such as knock=0.5"),
+        ("draw=0.30", "keep draw = 0.30: allowed a probability above 0"),  # as written
+    ):
+        with pytest.raises(ConfigError) as error:
+            parse_keep(text)
+        assert str(error.value).startswith(message), str(error.value)
+
+
+# ------------------------------------------------------------------------ evaluation
+def test_an_evaluation_names_its_settings_and_refuses_others():
+    assert Evaluation().name == (
+        "512 worlds (128 choose the baseline discard), expert rollouts, simple opponent model, "
+        "inference weight 0.25"
+    )
+    assert Evaluation(samples=3, select=1, infer=False).name == (
+        "3 worlds (1 choose the baseline discard), expert rollouts, simple opponent model, "
+        "no inference"
+    )
+    assert Evaluation(infer_weight=0.5).name.endswith("inference weight 0.5")
+    Evaluation(samples=10, select=8)  # two worlds left to measure
+    for settings, message in (
+        ({"samples": 10, "select": 9},
+         "evaluation select = 9: allowed 1 to samples - 2 = 8 (at least 2 worlds must measure "
+         "the gains)"),
+        ({"samples": 10, "select": 0}, "evaluation select = 0: allowed 1 to samples - 2 = 8"),
+        ({"samples": 2, "select": 1}, "evaluation samples = 2: allowed 3 to "),
+        ({"samples": True}, "evaluation samples = True: expected a whole number"),
+        ({"select": 2.0}, "evaluation select = 2.0: expected a whole number"),
+        ({"infer": 1}, "evaluation infer = 1: allowed true or false"),
+    ):  # fmt: skip
+        with pytest.raises(ConfigError) as error:
+            Evaluation(**settings)
+        assert str(error.value).startswith(message), str(error.value)
+    with pytest.raises(ConfigError) as error:
+        Evaluation(rollout="nobody")
+    assert "in the evaluation" in str(error.value) and "'evaluation'" not in str(error.value)
+
+
+def _evaluated(rows: list[dict]) -> tuple[np.ndarray, Evaluated]:
+    """States (only the phase set) and an ``Evaluated`` made up row by row: each row's
+    actions (kernel codes), value sums and squares, gain sums and squares, baseline."""
+    n = len(rows)
+    states = np.zeros((n, N_POSITION_SLOTS), np.int64)
+    arrays = [np.zeros((n, MAX_ACTIONS), np.float64) for _ in range(4)]
+    actions = np.full((n, MAX_ACTIONS), -1, np.int64)
+    for r, row in enumerate(rows):
+        states[r, PositionSlot.PHASE] = row["phase"]
+        k = len(row["actions"])
+        actions[r, :k] = row["actions"]
+        for array, key in zip(arrays, ("sums", "squares", "gains", "gain_squares"), strict=True):
+            array[r, :k] = row[key]
+    return states, Evaluated(
+        actions, *arrays, np.array([len(r["actions"]) for r in rows]),
+        np.array([r["baseline"] for r in rows]),
+    )  # fmt: skip
+
+
+def _mean_se(total: float, squares: float, n: int) -> tuple[float, float]:
+    """A mean and its standard error from a sum and a sum of squares over n draws."""
+    mean = total / n
+    return mean, math.sqrt(max((squares - n * mean * mean) / (n - 1), 0.0) / n)
+
+
+def test_the_evaluation_columns_read_each_action_of_each_row():
+    """Three made-up positions, 10 worlds of which 4 choose the baseline after a take: a
+    draw (its gains measured on all 10 worlds; take is the headline), a discard whose first
+    action knocks (measured on 6; knock is the headline) and a discard without a knock (no
+    headline), whose two best gains tie (the first is best)."""
+    evaluation = Evaluation(samples=10, select=4)
+    knock, discard, other = ACTION_KNOCK | 5, 5, 17
+    rows = [
+        {"phase": Phase.DRAW, "actions": [0, 1], "baseline": 0, "sums": [20.0, 35.0],
+         "squares": [50.0, 130.0], "gains": [0.0, 15.0], "gain_squares": [0.0, 30.0]},
+        {"phase": Phase.DISCARD, "actions": [knock, discard, other], "baseline": 1,
+         "sums": [-10.0, 4.0, 1.0], "squares": [30.0, 9.0, 5.0],
+         "gains": [-12.0, 0.0, -3.0], "gain_squares": [40.0, 0.0, 6.0]},
+        {"phase": Phase.DISCARD, "actions": [discard, other], "baseline": 0,
+         "sums": [3.0, 3.0], "squares": [2.0, 2.0], "gains": [3.0, 3.0],
+         "gain_squares": [4.0, 4.0]},
+    ]  # fmt: skip
+    states, found = _evaluated(rows)
+    words = [[action_words(a, r["phase"]) for a in r["actions"]] for r in rows]
+    frame = pd.DataFrame(
+        {"deal": [3, 3, 4], "played": ["take", words[1][2], "discard 2C"]}, index=[7, 8, 9]
+    )
+    out = evaluation_columns(frame, states, found, evaluation)
+    assert list(out.columns) == ["deal", "played", *EVALUATION_COLUMNS]
+    assert list(out.index) == [7, 8, 9]
+    assert out["evaluation"].tolist() == [evaluation.name] * 3
+    assert out["worlds"].tolist() == [10, 10, 10]
+    assert out["measure_worlds"].tolist() == [10, 6, 6]  # after a take, 4 chose the baseline
+    assert out["actions"].tolist() == words
+    assert words[0] == ["draw", "take"] and words[1][0].startswith("knock ")
+    for r, row in enumerate(rows):
+        measure = out["measure_worlds"].iat[r]
+        values = [_mean_se(s, q, 10) for s, q in zip(row["sums"], row["squares"], strict=True)]
+        gains = [
+            _mean_se(g, q, measure) for g, q in zip(row["gains"], row["gain_squares"], strict=True)
+        ]
+        assert out["values"].iat[r] == pytest.approx([v[0] for v in values])
+        assert out["value_ses"].iat[r] == pytest.approx([v[1] for v in values])
+        assert out["gains"].iat[r] == pytest.approx([g[0] for g in gains])
+        assert out["gain_ses"].iat[r] == pytest.approx([g[1] for g in gains])
+    assert out["baseline"].tolist() == ["draw", words[1][1], words[2][0]]
+    assert out["best"].tolist() == ["take", words[1][1], words[2][0]]  # ties: the first
+    assert out["gain"].iat[0] == 1.5 and out["gain"].iat[1] == -2.0  # 15 / 10, -12 / 6
+    assert out["gain_se"].iat[0] == pytest.approx(math.sqrt((30 - 10 * 1.5**2) / 9 / 10))
+    assert out["gain_se"].iat[1] == pytest.approx(math.sqrt((40 - 6 * 4.0) / 5 / 6))
+    assert math.isnan(out["gain"].iat[2]) and math.isnan(out["gain_se"].iat[2])
+    assert out["played_gain"].iat[0] == 1.5  # take was played
+    assert out["played_gain"].iat[1] == -0.5  # the third action, -3 / 6
+    assert out["played_gain_se"].iat[1] == pytest.approx(math.sqrt((6 - 6 * 0.25) / 5 / 6))
+    assert math.isnan(out["played_gain"].iat[2]) and math.isnan(out["played_gain_se"].iat[2])
+
+
+def test_a_positions_streams_are_its_seed_deal_and_decision():
+    deals, decisions = np.array([0, 5, 5]), np.array([0, 3, 255])
+    keys = evaluation_keys(9, deals, decisions)
+    assert keys.dtype == np.uint64
+    assert keys.tolist() == [
+        int(evaluation_key_nb(np.uint64(9), int(d), int(k)))
+        for d, k in zip(deals, decisions, strict=True)
+    ]
+    frame = pd.DataFrame({"deal": deals, "decision": decisions})
+    assert row_keys(9, frame).tolist() == keys.tolist()
+    assert evaluation_keys(9, np.array([], np.int64), np.array([], np.int64)).size == 0
+    for bad in ([-1, 0, 0], [0, 0, 256]):
+        with pytest.raises(ValueError) as error:
+            evaluation_keys(9, deals, np.array(bad))
+        low, high = min(bad), max(bad)
+        assert str(error.value) == (
+            f"decision numbers {low} to {high}: a position's streams are keyed by a decision "
+            "number 0 to 255"
+        )
+    masks, states = position_arrays(frame.iloc[:0])
+    assert masks.shape == (0, N_POSITION_MASKS) and masks.dtype == np.uint64
+    assert states.shape == (0, N_POSITION_SLOTS) and states.dtype == np.int64
+    stored = pd.DataFrame(
+        {"position_masks": [np.arange(N_POSITION_MASKS, dtype=np.uint64)] * 2,
+         "position_state": [np.arange(N_POSITION_SLOTS, dtype=np.int16)] * 2}
+    )  # fmt: skip
+    masks, states = position_arrays(stored)
+    assert masks.shape == (2, N_POSITION_MASKS) and states.dtype == np.int64
+    assert states[1].tolist() == list(range(N_POSITION_SLOTS))
+
+
+# ------------------------------------------------------------------------- summary
+def test_the_summary_by_kind_is_per_decision_by_hand():
+    """Knocks of weight 1 and 3 in two deals, draws of weight 2 (one not evaluated):
+    per decision means as ratios of weighted sums, the gain's interval by deal."""
+    frame = pd.DataFrame(
+        {
+            "deal": [0, 0, 1, 2, 3, 3],
+            "kind": ["knock", "knock", "knock", "draw", "draw", "draw"],
+            "weight": [1.0, 3.0, 1.0, 2.0, 2.0, 2.0],
+            "deadwood": [2, 6, 4, 10, 20, 30],
+            "gain": [1.0, 3.0, -2.0, 5.0, np.nan, 1.0],
+            "played": ["knock 2C", "knock 3C", "discard 4C", "take", "draw", "draw"],
+            "best": ["knock 2C", "discard 5C", "discard 4C", "take", "take", "take"],
+        }
+    )
+    table = summary_by_kind(frame).set_index("kind")
+    assert list(table.index) == list(KINDS)
+    assert table["positions"].tolist() == [0, 3, 0, 3]
+    knock = table.loc["knock"]
+    assert knock["mean_deadwood"] == pytest.approx((2 + 18 + 4) / 5)
+    # deals 0 and 1: weighted gain sums 10 and -2 over weights 4 and 1
+    mean = 8 / 5
+    half = Z95 * math.sqrt(2 * ((10 - 4 * mean) ** 2 + (-2 - mean) ** 2) / 25)
+    assert knock["gain"] == pytest.approx(mean)
+    assert (knock["gain_low"], knock["gain_high"]) == pytest.approx((mean - half, mean + half))
+    assert knock["played_is_best"] == pytest.approx(2 / 5)
+    draw = table.loc["draw"]
+    assert draw["mean_deadwood"] == pytest.approx(20.0)
+    assert draw["gain"] == pytest.approx(3.0)  # the row without a gain left out
+    assert draw["played_is_best"] == pytest.approx(1 / 3)
+    assert math.isnan(table.loc["offer", "mean_deadwood"])
+    plain = summary_by_kind(frame.drop(columns="gain"))
+    assert list(plain.columns) == ["kind", "positions", "mean_deadwood"]
+
+
+# ------------------------------------------------------------------------- datasets
+def _config(deals=5, chunk=2, evaluation=None, keep=DEFAULT_KEEP) -> PositionsConfig:
+    return PositionsConfig(
+        HOLLYWOOD, parse_players("expert,expert"), 3, deals, chunk, evaluation, keep
+    )
+
+
+def _fake_play(monkeypatch, played: list[int]):
+    """``play_chunk`` replaced: chunk c's rows are deals of its range, kind by deal."""
+
+    def play(config, chunk, threads=None):
+        played.append(chunk)
+        start, stop = config.chunk_range(chunk)
+        return pd.DataFrame(
+            {"deal": range(start, stop), "kind": [KINDS[d % 4] for d in range(start, stop)]}
+        )
+
+    monkeypatch.setattr(module, "play_chunk", play)
+
+
+def test_a_dataset_is_played_chunk_by_chunk_and_resumed(monkeypatch, tmp_path):
+    played, progress = [], []
+    _fake_play(monkeypatch, played)
+    config = _config()
+    frames = list(execute(config, tmp_path / "set", on_chunk=lambda *a: progress.append(a)))
+    assert played == [0, 1, 2] and progress == [(2, False), (2, False), (1, False)]
+    assert [f["deal"].tolist() for f in frames] == [[0, 1], [2, 3], [4]]
+    loaded = load_positions(tmp_path / "set")
+    assert loaded["deal"].tolist() == [0, 1, 2, 3, 4]
+    assert list(loaded["kind"].cat.categories) == list(KINDS)
+    assert loaded.attrs["config"] == config.to_json()
+    assert read_positions_manifest(tmp_path / "set") == config
+    (tmp_path / "set" / "positions-000001.parquet").unlink()
+    with pytest.raises(RunError) as error:
+        load_positions(tmp_path / "set")
+    assert str(error.value) == (
+        f"{tmp_path / 'set'} is unfinished: 1 of 3 chunks missing; run the same command again "
+        "to finish it"
+    )
+    played.clear(), progress.clear()
+    list(execute(config, tmp_path / "set", on_chunk=lambda *a: progress.append(a)))
+    assert played == [1] and progress == [(2, True), (2, False), (1, True)]
+    assert load_positions(tmp_path / "set")["deal"].tolist() == [0, 1, 2, 3, 4]
+    played.clear()
+    assert [f["deal"].tolist() for f in execute(config)] == [[0, 1], [2, 3], [4]]  # no folder
+    assert played == [0, 1, 2]
+
+
+class _Task:
+    def __init__(self, result):
+        self._result = result
+
+    def result(self):
+        return self._result
+
+
+class _Client:
+    """A Dask client's ``submit`` and ``nthreads``, playing at once and recording."""
+
+    def __init__(self, threads: int):
+        self.threads, self.submitted, self.pending = threads, [], 0
+        self.most_pending = 0
+
+    def nthreads(self):
+        return {"worker": self.threads}
+
+    def submit(self, function, config, chunk, threads, pure, retries):
+        assert (pure, retries) == (False, 3)
+        self.submitted.append(chunk)
+        self.pending += 1
+        self.most_pending = max(self.most_pending, self.pending)
+        task = _Task(function(config, chunk, threads))
+        original = task.result
+
+        def result():
+            self.pending -= 1
+            return original()
+
+        task.result = result
+        return task
+
+
+def test_a_cluster_plays_the_missing_chunks_a_window_ahead(monkeypatch, tmp_path):
+    from gin_sim.experiments.cluster import MIN_TASKS_AHEAD
+
+    played = []
+    _fake_play(monkeypatch, played)
+    deals = 2 * (MIN_TASKS_AHEAD + 3)
+    config = _config(deals=deals, chunk=1)
+    client = _Client(threads=1)  # a window of MIN_TASKS_AHEAD tasks
+    frames = list(execute(config, tmp_path / "set", client=client))
+    assert client.submitted == list(range(deals)) and client.most_pending == MIN_TASKS_AHEAD
+    assert [f["deal"].tolist() for f in frames] == [[d] for d in range(deals)]
+    for chunk in (0, 3, deals - 1):  # resumed: only the missing chunks are submitted
+        (tmp_path / "set" / f"positions-{chunk:06d}.parquet").unlink()
+    client, progress = _Client(threads=1), []
+    frames = list(
+        execute(config, tmp_path / "set", client=client, on_chunk=lambda *a: progress.append(a))
+    )
+    assert client.submitted == [0, 3, deals - 1]
+    assert [resumed for _, resumed in progress] == [
+        chunk not in (0, 3, deals - 1) for chunk in range(deals)
+    ]
+    assert [f["deal"].tolist() for f in frames] == [[d] for d in range(deals)]
+    wide = _Client(threads=MIN_TASKS_AHEAD)  # twice the threads ahead
+    list(execute(_config(deals=deals, chunk=1), tmp_path / "wide", client=wide))
+    assert wide.most_pending == min(deals, 2 * MIN_TASKS_AHEAD)
+
+
+def test_a_dataset_folder_refuses_what_is_not_a_dataset(tmp_path):
+    folder = tmp_path / "set"
+    with pytest.raises(RunError) as error:
+        read_positions_manifest(folder)
+    assert str(error.value) == f"dataset folder {folder} does not exist or is not a folder"
+    folder.mkdir()
+    with pytest.raises(RunError) as error:
+        read_positions_manifest(folder)
+    assert str(error.value) == f"{folder} is not a dataset folder: it has no manifest.json"
+    manifest = folder / "manifest.json"
+    manifest.write_bytes(b"\xff{")
+    with pytest.raises(RunError) as error:
+        read_positions_manifest(folder)
+    assert str(error.value).startswith(f"{manifest} is damaged or not gin-sim's (")
+    assert str(error.value).endswith(
+        "): it cannot be read as JSON; restore it, or move it away or choose another --out"
+    )
+    config = _config().to_json()
+    for document in (
+        [1, 2],
+        {"dataset": "positions", "format": 3, "config": config},
+        {"dataset": "run", "format": 2, "config": config},
+        {"dataset": "positions", "format": 2, "config": [config]},
+        {"dataset": "positions", "format": 2},
+    ):
+        manifest.write_text(json.dumps(document))
+        with pytest.raises(RunError) as error:
+            read_positions_manifest(folder)
+        assert str(error.value) == (
+            f"{manifest} is not a gin-sim positions manifest (a run folder's, perhaps)"
+        )
+    manifest.write_text(json.dumps({"dataset": "positions", "format": 1, "config": config}))
+    with pytest.raises(RunError) as error:
+        read_positions_manifest(folder)
+    assert str(error.value).startswith(f"{manifest} is a positions dataset of format 1 (")
+    document = {"dataset": "positions", "format": 2, "config": config}
+    manifest.write_text(json.dumps(document))
+    assert read_positions_manifest(folder) == _config()
+    for change, words in (
+        ({"seed": -1}, "restore it or start the dataset again with --overwrite"),
+        ({"extra": 1}, "is not a gin-sim positions manifest (KeyError(['extra'])"),
+        ({"keep": {"offer": 1}}, "is not a gin-sim positions manifest (KeyError(\"keep: ['offer']\")"),
+    ):  # fmt: skip
+        manifest.write_text(json.dumps(document | {"config": config | change}))
+        with pytest.raises(RunError) as error:
+            read_positions_manifest(folder)
+        assert str(error.value).startswith(f"{manifest}") and words in str(error.value)
+
+
+def test_a_configuration_reads_back_as_itself():
+    config = _config(keep=(1, 0.25, 0.125, 1), evaluation=None)
+    document = config.to_json()
+    assert document["keep"] == {"offer": 1.0, "draw": 0.25, "discard": 0.125, "knock": 1.0}
+    assert document["evaluation"] is None and document["seed"] == 3 and document["deals"] == 5
+    assert PositionsConfig.from_json(json.loads(json.dumps(document)), "here") == config
+    evaluated = PositionsConfig(
+        HOLLYWOOD, parse_players("expert,simple"), 3, 5, 5, Evaluation(samples=6, select=2)
+    )
+    assert PositionsConfig.from_json(evaluated.to_json(), "here") == evaluated
+    assert evaluated.total == 5 and config.keep == (1.0, 0.25, 0.125, 1.0)
