@@ -32,9 +32,9 @@ KERNELS_READY = "GIN_SIM_TEST_KERNELS_READY"
 # hypothesis test here that calls a kernel needs deadline=None). On a fresh clone they
 # run first, in this order, beside the warm-up, without waiting for it: they fill the core
 # the warm-up leaves idle while the hand kernel compiles. Their few tests that call a
-# kernel wait for the warm-up before they start (KERNEL_CALLS). A module missing here waits for
-# the warm-up before its first test (pytest_runtest_protocol); none is compiled twice
-# either way.
+# kernel wait for the warm-up before they start (KERNEL_CALLS). A module missing here
+# waits for the warm-up before its first test (pytest_runtest_protocol); none is compiled
+# twice either way.
 KERNEL_FREE = (
     # no kernel at all
     "test_tiers", "test_layers", "test_outputs", "test_melds", "test_ignored_settings",
@@ -49,10 +49,10 @@ KERNEL_FREE = (
 )  # fmt: skip
 # The tests of KERNEL_FREE modules that call a kernel first in their module (by function
 # name, every case of a parametrized one), from the same tool: on a fresh clone each waits
-# for the warm-up before it starts (_after_the_warmup), as a module not in KERNEL_FREE waits
-# before its first test, so that the wait is not counted in the test's own time
-# (--durations; no test of the fast tier takes 30 s: issue 28). A test missing here that
-# calls a kernel still waits, inside its call (_gate_compiles).
+# for the warm-up before it starts (pytest_runtest_protocol), as a module not in
+# KERNEL_FREE waits before its first test, so that the wait is not counted in the test's
+# own time (--durations; no test of the fast tier takes 30 s: issue 28). A test missing
+# here that calls a kernel still waits, inside its call (_gate_compiles).
 KERNEL_CALLS = {
     "test_hostile_messages": ("test_the_phase_is_read_in_any_case",),
     "test_hostile_reads": ("test_every_file_read_is_refused_at_once_when_it_is_a_fifo_or_huge",),
@@ -94,8 +94,8 @@ def _compile_kernels_once() -> _Warmup | None:
     each), and the first test of a worker to reach a kernel would bear its compile (over
     a minute). Compiled once, in two processes (gin_sim.reports.warmup), the workers load
     them from the cache. The workers start at once: the modules in KERNEL_FREE run beside
-    the warm-up, the others wait for it (pytest_runtest_protocol). None when the cache holds the
-    kernels, or GIN_SIM_WARMUP=0."""
+    the warm-up, the others wait for it (pytest_runtest_protocol). None when the cache
+    holds the kernels, or GIN_SIM_WARMUP=0."""
     from gin_sim.reports import warmup  # gin_sim's import sets NUMBA_CACHE_DIR
 
     folder = Path(os.environ.get("NUMBA_CACHE_DIR", "."))
