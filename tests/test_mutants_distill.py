@@ -654,3 +654,23 @@ def test_each_compared_rule_set_is_read_on_its_own():
     ]  # fmt: skip
     without = {k: v for k, v in tables.items() if k != "knock-line-by-rules"}
     assert proposals(without, HOLLYWOOD, [oklahoma, standard], expert) == []
+
+
+def test_a_distilled_strategy_the_loader_refuses_is_named_in_the_error(tmp_path, monkeypatch):
+    """A report that compares many rule sets can keep more [[adapt]] tables than a strategy
+    may hold (``MAX_ADAPTATIONS``, 64): the error is the loader's one line, naming the
+    distilled strategy. Shown at a limit of 1: expert's own table and standard's kept line
+    are two (play replaced by a made-up winning gain)."""
+    import gin_sim.experiments.distill as module
+    import gin_sim.players.strategies as strategies
+    from gin_sim.experiments.distill import Checked
+    from gin_sim.experiments.summary import Estimate
+
+    def made_up(base, proposal, rules, deals, seed, comparisons, threads=None):
+        return Checked(proposal, Estimate(2.0, 0.5, deals, 0.06), True)
+
+    monkeypatch.setattr(module, "check", made_up)
+    monkeypatch.setattr(strategies, "MAX_ADAPTATIONS", 1)
+    with pytest.raises(ConfigError) as error:
+        distill(_three_proposals(tmp_path), 10, 1)
+    assert str(error.value) == "adapt in the distilled strategy has 2 tables: allowed at most 1"
