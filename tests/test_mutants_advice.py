@@ -107,7 +107,7 @@ def _hand_checked(differences: list[float]) -> tuple[pd.DataFrame, pd.DataFrame]
     return positions, checked
 
 
-def test_the_check_flags_exactly_when_the_difference_interval_excludes_0():
+def test_the_check_flags_exactly_when_the_difference_interval_excludes_0(monkeypatch):
     """Hand-computed: differences 1, 2, 3, 4 have mean 2.5 and sum of squared deviations 5,
     so the variance of the mean is 4/3 * 5 / 16 and the half width 1.96 * 0.6455 = 1.265:
     the interval 1.235 to 3.765 excludes 0 (flagged). Differences -1, 1, -2, 2 have mean 0
@@ -131,6 +131,23 @@ def test_the_check_flags_exactly_when_the_difference_interval_excludes_0():
     same = check_table(*_hand_checked([1.0] * 4)).set_index("cell").loc["knock, deadwood 1 to 5"]
     assert same["difference_mean"] == 1.0 and same["difference_se"] == 0.0
     assert same["detectable"] == 0.0 and not same["flagged"]
+    # an interval with an end exactly at 0 holds 0: not flagged (the edge of the rule; the
+    # half width made the mean's size, as it can be to the last digit)
+    from dataclasses import replace
+
+    from gin_sim.experiments import advice
+
+    real = advice.per_decision
+
+    def touching(rows, values):
+        estimate = real(rows, values)
+        return replace(estimate, half_width=abs(estimate.mean))
+
+    monkeypatch.setattr(advice, "per_decision", touching)
+    edge = check_table(*_hand_checked([1.0, 2.0, 3.0, 4.0])).set_index("cell")
+    edge = edge.loc["knock, deadwood 1 to 5"]
+    assert edge["difference_low"] == 0.0 and edge["difference_half_width"] > 0
+    assert not edge["flagged"]
 
 
 def test_the_check_against_play_is_paired_position_by_position():
@@ -563,3 +580,63 @@ def test_the_figures_refuse_unweighted_or_unevaluated_positions_in_one_sentence(
     assert str(error.value) == (
         "the positions were not evaluated: build them without --no-evaluate"
     )
+
+
+def test_a_determinant_exactly_at_the_tolerance_fits_no_line():
+    """``_fit``'s rule: a line needs the determinant s0 s2 - s1^2 above its tolerance, 1e-9
+    of s0 s2 (floored at 1e-300); exactly at it there is no line, one unit of rounding
+    above it there is. Weights P, Q, R times 2^-537 at deadwoods 1, 2, 3 make every sum an
+    exact multiple of 2^-537 and every product an exact multiple of 2^-1074 (below 2^53 of
+    them), so the determinant is exactly (P Q + 4 P R + Q R) 2^-1074; s0 s2 is below 1e-300,
+    so the tolerance is 1e-9 * 1e-300, which is M 2^-1074 with M = P Q + 4 P R + Q R for the
+    integers below (found by a search; the test checks the identity, not a stored result).
+    The gains lie on 1 - d: with one more unit of weight at deadwood 1 the line is that."""
+    unit = 2.0**-537
+    tolerance = 1e-9 * 1e-300
+    p, q, r = 7_346_435, 11_041_963, 3_000_002
+    assert tolerance == (p * q + 4 * p * r + q * r) * 2.0**-1074  # exactly at the edge
+    for extra, line in ((0, False), (1, True)):
+        w = np.zeros(10)
+        w[:3] = np.array([p + extra, q, r]) * unit
+        s0, s1, s2 = w.sum(), (w * LINE_DEADWOOD).sum(), (w * LINE_DEADWOOD**2).sum()
+        assert (s0 * s2 - s1 * s1 == tolerance) == (not line) and s0 * s2 < 1e-300
+        a, b = _fit(w, w * (1.0 - LINE_DEADWOOD))
+        if line:
+            assert a == pytest.approx(1.0) and b == pytest.approx(-1.0)
+        else:
+            assert math.isnan(a) and math.isnan(b)
+
+
+def test_the_knock_line_bootstrap_is_the_generators_stream_of_deal_draws():
+    """An independent computation of ``_resample``: resample r is deals ``draws[r]`` of
+    ``rng.integers(0, n, size=(LINE_RESAMPLES, n))`` (each of the n deals drawn with
+    replacement, in the generator's order), its cell sums the counts of each deal times
+    that deal's sums, and its line the weighted least squares of the cell means on the
+    deadwood (numpy's lstsq with square-root weights). The batch of 100 resamples is a
+    memory bound, not part of the figures: any batch draws the same resamples (numpy's
+    generator keeps a leftover 32-bit half of a 64-bit word in its state from one call to
+    the next, so 7 deals, an odd count, in odd batches continue the one stream), and a
+    report's intervals follow from its seed alone."""
+    rng = np.random.default_rng(41)
+    n = 7
+    cell_w = rng.choice([0.0, 1.0, 3.0], size=(n, 10))
+    cell_y = cell_w * rng.normal(0.0, 5.0, size=(n, 10))
+    a, b, mean = _resample(cell_w, cell_y, np.random.default_rng([5, 2]))
+    draws = np.random.default_rng([5, 2]).integers(0, n, size=(1000, n))
+    assert len(a) == len(draws)
+    for batch in (1, 101, 1000):
+        again = _resample(cell_w, cell_y, np.random.default_rng([5, 2]), batch=batch)
+        assert all(
+            np.array_equal(x, y, equal_nan=True) for x, y in zip(again, (a, b, mean), strict=True)
+        )
+    d = LINE_DEADWOOD.astype(float)
+    for r in range(0, 1000, 37):  # every 37th resample, across the batches
+        counts = np.bincount(draws[r], minlength=n).astype(float)
+        w, y = counts @ cell_w, counts @ cell_y
+        has = w > 0
+        assert np.allclose(mean[r][has], y[has] / w[has]) and np.isnan(mean[r][~has]).all()
+        if has.sum() >= 2:
+            root = np.sqrt(w[has])
+            design = np.stack([np.ones(has.sum()), d[has]], axis=1) * root[:, None]
+            (a_r, b_r), *_ = np.linalg.lstsq(design, (y[has] / w[has]) * root, rcond=None)
+            assert a[r] == pytest.approx(a_r) and b[r] == pytest.approx(b_r)

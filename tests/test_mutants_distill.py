@@ -5,7 +5,7 @@ proposals checked, so that all of them cover at once with 95% probability."""
 from __future__ import annotations
 
 import io
-from dataclasses import replace
+from dataclasses import fields, replace
 from statistics import NormalDist
 
 import pandas as pd
@@ -28,7 +28,7 @@ from gin_sim.experiments.simulate import head_to_head
 from gin_sim.experiments.summary import player_summary
 from gin_sim.game.config import ConfigError
 from gin_sim.game.rules import load_rules
-from gin_sim.players.strategies import Strategy, load_strategy
+from gin_sim.players.strategies import Strategy, load_strategy, strategy_from_dict
 
 HOLLYWOOD = load_rules("hollywood")
 
@@ -208,6 +208,10 @@ def test_a_reports_proposals_are_those_of_its_tables_for_the_base_named(tmp_path
         ("hollywood", {"take_schedule": [[0, True, 5.0]]}),
         ("standard", {"knock_schedule": [[25, 10], [7, 0], [0, 6]]}),
     ]
+    assert hunter[1] == Proposal(
+        "hollywood", (), (("take_schedule", [[0, True, 5.0]]),),
+        "hollywood's take-or-draw cells by stock band",
+    )  # top level (no condition), named after its table  # fmt: skip
     tables, own, compared = read_report_tables(folder)
     assert hunter == proposals(tables, own, compared, load_strategy("gin-hunter"))
 
@@ -330,7 +334,11 @@ def test_the_distilled_file_says_what_was_played_measured_and_kept(tmp_path, mon
     assert lines[0] == f"{DISTILLED_HEADER}{folder} by"
     assert lines[1] == f"#   gin-sim distill {folder} --deals 123 --seed 45"
     assert "Bonferroni-adjusted for 3 proposals" in text
-    assert "Confirm on decks of another seed" in text
+    # the rule that decided, and what is left to the user, in the file's own words
+    assert (
+        "# its interval lies above 0. Confirm on decks of another seed: these chose what is kept."
+        in lines
+    )
     verdicts = [line for line in lines if line.startswith("# - ")]
     assert verdicts == [
         f"# - {made[0].describe()}: under hollywood +1.500 ± 0.250, kept",
@@ -516,3 +524,153 @@ def test_a_report_folder_read_as_the_report_writes_it(tmp_path):
     assert set(tables) == {"knock-line", "take-cells", "knock-line-by-rules"}
     made = proposals_of_report(folder, "gin-hunter")
     assert [p.rules for p in made] == ["hollywood", "standard", "oklahoma"]
+
+
+def test_a_kept_change_is_played_by_the_file_as_it_was_checked(tmp_path, monkeypatch):
+    """What ``check`` plays for a proposal (the base as it plays under the proposal's rule
+    set, with the change) is what the distilled file plays there once the change is kept:
+    under every rule set that checked changes, the file's strategy is the base's there
+    with each change checked there, the schedules tuples as a strategy file loads them.
+    A report under standard (undercut bonus 25) is the case where expert's own [[adapt]]
+    table (undercut bonuses of 20 or more) sets the same keys as the report's top-level
+    changes: the file must not let that table hide them under standard. Play is replaced
+    by a made-up winning gain (every proposal kept); each game runs on the threads given."""
+    import gin_sim.experiments.distill as module
+    from gin_sim.experiments.summary import Estimate
+
+    played = []
+
+    def recorded(rules, players, deals, seed, threads=None):
+        played.append((rules, players, threads))
+        return None
+
+    def winning(frame, seat):
+        return {"net points per hand": Estimate(2.0, 0.5, 100, (0.5 / 1.96) ** 2)}
+
+    monkeypatch.setattr(module, "head_to_head", recorded)
+    monkeypatch.setattr(module, "player_summary", winning)
+    expert = load_strategy("expert")
+    # under standard: the knock line (10 everywhere), the take rule off and a take
+    # schedule (melds gain, no lowering does), all at the top level; under hollywood
+    # comparing standard: the three proposals of _three_proposals
+    by_stock = _cells(dict.fromkeys(BANDS, ((8.0, 100), (-1.0, 100), (-1.0, 100))))
+    (tmp_path / "standard").mkdir()
+    standard = _report_folder(
+        tmp_path / "standard",
+        {"knock-line": _line([10] * 5), "take-cells": _takes(high=-0.5),
+         "take-cells-by-stock": by_stock},
+        {"rules": "standard", "compare": "none"},
+    )  # fmt: skip
+    (tmp_path / "hollywood").mkdir()
+    for folder, checked_under in (
+        (standard, ["standard"]),
+        (_three_proposals(tmp_path / "hollywood"), ["hollywood", "standard"]),
+    ):
+        played.clear()
+        strategy, checked, _ = distill(folder, 50, 3, threads=2)
+        assert all(c.kept for c in checked) and len(played) == len(checked) >= 2
+        for name in checked_under:
+            rules = load_rules(name)
+            as_base = expert.for_rules(rules)
+            expected = as_base
+            for under, (changed, base), threads in played:
+                assert base == expert and threads == 2
+                if under == rules:  # this proposal's change, as check played it
+                    differs = {
+                        f.name: getattr(changed, f.name)
+                        for f in fields(Strategy)
+                        if f.name != "name" and getattr(changed, f.name) != getattr(as_base, f.name)
+                    }
+                    assert differs  # a proposal is made only where it changes the play
+                    expected = replace(expected, **differs)
+            assert replace(strategy.for_rules(rules), name="x", description="x") == replace(
+                expected, name="x", description="x"
+            )
+
+
+def test_the_take_rule_cell_at_its_edges():
+    """The take rule is turned off when the take cell's interval lies below 0 (R-free: a
+    reading of the table): an interval whose high end is exactly 0 holds 0 and proposes
+    nothing; any take score above 0 is a rule that can be turned off (a base taking for a
+    lowering of 1 or more is offered ``take_min_gain = 0`` as expert is)."""
+    expert, tables = load_strategy("expert"), {"knock-line": _line([10] * 5)}
+
+    def made(high: float, base: Strategy) -> list:
+        takes = {"take-cells": _takes(high=high)}
+        return [dict(p.changes) for p in proposals(tables | takes, HOLLYWOOD, [], base)]
+
+    assert made(0.0, expert) == []
+    assert made(-0.01, expert) == [{"take_min_gain": 0.0}]
+    for score in (1.0, 0.5):
+        assert made(-0.5, replace(expert, take_min_gain=score)) == [{"take_min_gain": 0.0}]
+    assert made(-0.5, replace(expert, take_min_gain=0.0)) == []  # already off
+
+
+def test_a_take_schedule_is_compared_with_one_the_bases_adapt_table_sets():
+    """A base whose [[adapt]] table sets a take schedule under the report's rule set
+    (here: never take, under undercut bonuses of 20 or more) plays that schedule there, so
+    cells that say "take melds and lowerings by the base's score" there are a change: the
+    proposal is compared with the base as it plays under the rule set, and the candidate
+    carries no [[adapt]] table that would hide its own schedule."""
+    config = load_strategy("expert").to_config()
+    never = {"when": {"undercut_bonus": [20, 1000]}, "take_schedule": [[0, False, 0.0]]}
+    base = strategy_from_dict(config | {"adapt": [*config["adapt"], never]}, "test")
+    standard = load_rules("standard")
+    assert base.for_rules(standard).take_schedule == ((0, False, 0.0),)
+    tables = {
+        "knock-line": _line([10] * 5),
+        "take-cells": _takes(high=0.5),
+        "take-cells-by-stock": _cells(dict.fromkeys(BANDS, ((8.0, 100), (1.0, 100), (-0.5, 100)))),
+    }
+    made = [p for p in proposals(tables, standard, [], base) if p.changes[0][0] == "take_schedule"]
+    assert made == [
+        Proposal(
+            "standard", (), (("take_schedule", [[0, True, 8.0]]),),
+            "standard's take-or-draw cells by stock band",
+        )
+    ]  # fmt: skip
+
+
+def test_each_compared_rule_set_is_read_on_its_own():
+    """Each compared rule set is read apart from the others: one that differs from the
+    report's own in no rule key (a renamed copy) gets no [[adapt]] condition that could
+    hold only for it, so it proposes nothing (a line without a condition would be read as
+    the report's own); one without rows in the by-rules table proposes nothing; neither
+    stops the rule sets after it. Without a by-rules table no compared rule set proposes."""
+    expert = load_strategy("expert")
+    twin = replace(HOLLYWOOD, name="twin")
+    oklahoma, standard = load_rules("oklahoma"), load_rules("standard")
+    line = _line([10, 0, 0, 0, 6], (200, 200, 100, 100, 50))
+    tables = {
+        "knock-line": _line([10] * 5),  # as expert plays under hollywood: no change
+        "take-cells": _takes(high=0.5),
+        "knock-line-by-rules": pd.concat(
+            [line.assign(rules="twin"), line.assign(rules="standard")]
+        ),
+    }
+    made = proposals(tables, HOLLYWOOD, [twin, oklahoma, standard], expert)
+    assert [(p.rules, p.when, dict(p.changes)) for p in made] == [
+        ("standard", (("undercut_bonus", (25, 25)),), {"knock_schedule": [[25, 10], [7, 0], [0, 6]]}),
+    ]  # fmt: skip
+    without = {k: v for k, v in tables.items() if k != "knock-line-by-rules"}
+    assert proposals(without, HOLLYWOOD, [oklahoma, standard], expert) == []
+
+
+def test_a_distilled_strategy_the_loader_refuses_is_named_in_the_error(tmp_path, monkeypatch):
+    """A report that compares many rule sets can keep more [[adapt]] tables than a strategy
+    may hold (``MAX_ADAPTATIONS``, 64): the error is the loader's one line, naming the
+    distilled strategy. Shown at a limit of 1: expert's own table and standard's kept line
+    are two (play replaced by a made-up winning gain)."""
+    import gin_sim.experiments.distill as module
+    import gin_sim.players.strategies as strategies
+    from gin_sim.experiments.distill import Checked
+    from gin_sim.experiments.summary import Estimate
+
+    def made_up(base, proposal, rules, deals, seed, comparisons, threads=None):
+        return Checked(proposal, Estimate(2.0, 0.5, deals, 0.06), True)
+
+    monkeypatch.setattr(module, "check", made_up)
+    monkeypatch.setattr(strategies, "MAX_ADAPTATIONS", 1)
+    with pytest.raises(ConfigError) as error:
+        distill(_three_proposals(tmp_path), 10, 1)
+    assert str(error.value) == "adapt in the distilled strategy has 2 tables: allowed at most 1"

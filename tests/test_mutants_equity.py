@@ -134,7 +134,9 @@ def test_outcome_codes_of_hands_worked_by_hand_drawn_hands_included(
     from gin_sim.experiments import equity
 
     monkeypatch.setattr(equity, "head_to_head", lambda *args, **kwargs: _played(rows))
-    outcomes = measure_outcomes(RULES, parse_players("expert,simple"), len(codes), 0)
+    players = parse_players("expert,simple")
+    outcomes = measure_outcomes(RULES, players, len(codes), 0)
+    assert outcomes.players == players  # the outcomes say whose they are, "me" first
     assert outcomes.win_points.tolist() == win_points
     assert outcomes.win_points.dtype == np.int64 and outcomes.codes.dtype == np.int64
     assert outcomes.codes.tolist() == codes
@@ -147,7 +149,7 @@ def test_a_deck_without_a_hand_for_each_dealer_is_refused(monkeypatch):
 
     rows = [(0, False, 0, 0, 25), (0, True, 1, 0, 25)]  # "me" deals both times
     monkeypatch.setattr(equity, "head_to_head", lambda *args, **kwargs: _played(rows))
-    with pytest.raises(AssertionError, match="without a hand for each dealer"):
+    with pytest.raises(AssertionError, match=r"^a duplicate deck without a hand for each dealer$"):
         measure_outcomes(RULES, parse_players("expert,simple"), 1, 0)
 
 

@@ -45,7 +45,13 @@ from gin_sim.experiments.summary import Estimate, player_summary
 from gin_sim.experiments.tuner import strategy_toml, toml_value
 from gin_sim.game.config import ConfigError, read_user_file, shown
 from gin_sim.game.rules import Rules, load_rules
-from gin_sim.players.strategies import FAMILY_KEYS, Strategy, load_strategy, strategy_from_dict
+from gin_sim.players.strategies import (
+    FAMILY_KEYS,
+    Strategy,
+    _holds,
+    load_strategy,
+    strategy_from_dict,
+)
 
 DISTILLED_BASE = "expert"
 DISTILLED_NAME = "advised"
@@ -414,13 +420,18 @@ def distill(
         )
         if on_check is not None:
             on_check(1)
-    values = _distilled_values(base, [c.proposal for c in checked if c.kept])
+    values = _distilled_values(base, [c.proposal for c in checked if c.kept], own)
     strategy = strategy_from_dict(values, "the distilled strategy")
     text = strategy_toml(strategy, _comment(folder, base, checked, deals, seed).splitlines())
     return strategy, checked, text
 
 
-def _distilled_values(base: Strategy, kept: list[Proposal]) -> dict[str, Any]:
+def _distilled_values(base: Strategy, kept: list[Proposal], own: Rules) -> dict[str, Any]:
+    """The distilled strategy's values: the base's, the kept top-level changes, the base's
+    [[adapt]] tables, then the kept changes under a condition. A top-level change was
+    checked under the report's own rule set ``own`` on top of how the base plays there
+    (``check``), so a base table that holds under ``own`` and sets the same key, which would
+    hide the change there, is followed by a table of its condition with the kept value."""
     config, defaults = base.to_config(), Strategy().to_config()
     values: dict[str, Any] = {
         "name": DISTILLED_NAME,
@@ -432,10 +443,16 @@ def _distilled_values(base: Strategy, kept: list[Proposal]) -> dict[str, Any]:
         for key in FAMILY_KEYS
         if config.get(key) != defaults.get(key)
     }
+    top: dict[str, Any] = {}
     for proposal in kept:
         if not proposal.when:
-            values |= dict(proposal.changes)
+            top |= dict(proposal.changes)
+    values |= top
     adapt = [dict(table) for table in config["adapt"]]
+    for (conditions, overrides), table in zip(base.adapt, config["adapt"], strict=True):
+        hidden = {key: top[key] for key, _ in overrides if key in top}
+        if hidden and all(_holds(getattr(own, key), wanted) for key, wanted in conditions):
+            adapt.append({"when": table["when"]} | hidden)
     for proposal in kept:
         if proposal.when:
             when = {k: list(v) if isinstance(v, tuple) else v for k, v in proposal.when}
