@@ -48,7 +48,7 @@ from gin_sim.game.rules import Rules, load_rules
 from gin_sim.players.strategies import (
     FAMILY_KEYS,
     Strategy,
-    _holds,
+    conditions_hold,
     load_strategy,
     strategy_from_dict,
 )
@@ -451,7 +451,7 @@ def _distilled_values(base: Strategy, kept: list[Proposal], own: Rules) -> dict[
     adapt = [dict(table) for table in config["adapt"]]
     for (conditions, overrides), table in zip(base.adapt, config["adapt"], strict=True):
         hidden = {key: top[key] for key, _ in overrides if key in top}
-        if hidden and all(_holds(getattr(own, key), wanted) for key, wanted in conditions):
+        if hidden and conditions_hold(conditions, own):
             adapt.append({"when": table["when"]} | hidden)
     for proposal in kept:
         if proposal.when:

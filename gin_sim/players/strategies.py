@@ -13,6 +13,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any, get_type_hints
@@ -306,7 +307,7 @@ class Strategy:
         conditions hold, in order, then the check of its thresholds against the rules."""
         changes: dict[str, Any] = {}  # later tables override earlier ones; one rebuild
         for conditions, overrides in self.adapt:
-            if all(_holds(getattr(rules, key), wanted) for key, wanted in conditions):
+            if conditions_hold(conditions, rules):
                 changes |= dict(overrides)
         played = replace(self, adapt=(), **changes)
         played.check_rules(rules)
@@ -490,6 +491,13 @@ def _check_schedule(key: str, schedule: tuple[tuple[Any, ...], ...], where: str)
         raise ConfigError(
             f"{key} in {where}: the last phase must start at min_stock 0 so every stock size has {what}"
         )
+
+
+def conditions_hold(conditions: Iterable[tuple[str, Any]], rules: Rules) -> bool:
+    """Whether every condition of an ``[[adapt]]`` table (rule key, ``[low, high]`` or a
+    boolean) holds under ``rules``: the one reading of ``when`` (``Strategy.for_rules``, and
+    ``distill``, which writes tables that must hold where the ones they follow hold)."""
+    return all(_holds(getattr(rules, key), wanted) for key, wanted in conditions)
 
 
 def _holds(value: Any, wanted: Any) -> bool:
