@@ -270,7 +270,6 @@ def weighted_discard_from_nb(
     best_cost = np.inf
     best_key = -1
     best_deadwood = -1
-    sets = has_sets_nb(hand)
     if known_card >= 0:
         terms = weighted_terms_nb(params, hand, known_card, unseen, opp_taken, opp_passed)
         best_card = known_card
@@ -282,11 +281,36 @@ def weighted_discard_from_nb(
         rest &= ~_bit(forbidden)
     if known_card >= 0:
         rest &= ~_bit(known_card)
+    return least_cost_scan_nb(
+        params, hand, rest, unseen, opp_taken, opp_passed, whole,
+        best_card, best_cost, best_key, best_deadwood,
+    )  # fmt: skip
+
+
+# Inlined (numba's IR): the expert family's rollouts run it at every discard; as a call
+# it cost a third of mc's decisions per second (2026-12-02, reverted then), inlined the
+# same as the two loops it replaces (2026-12-03, docs/search-players.md, "Speed").
+@njit(cache=True, _nrt=False, inline="always")
+def least_cost_scan_nb(
+    params, hand, rest, unseen, opp_taken, opp_passed, whole,
+    best_card, best_cost, best_key, best_deadwood,
+):  # fmt: skip
+    """The scan shared by every least-discard-cost choice (``weighted_discard_from_nb``,
+    ``search.model_drop_nb``): over the candidate cards ``rest`` of the 11 cards
+    ``hand`` (``whole`` = ``min_deadwood_nb(hand)``), from the best so far
+    (``best_card`` -1 with ``best_cost`` inf: none yet), the least (cost, tie key),
+    ties to the higher tie key. A card whose cost with the bound
+    ``deadwood(hand) - value`` already loses is skipped without a deadwood evaluation
+    (exact: the bound keeps its order through the same float operations), and the
+    result does not depend on the order in which cards are tried. Returns the card and
+    the deadwood it leaves."""
+    sets = has_sets_nb(hand)
     while rest:
         card = lowest_card_nb(rest)
         rest &= rest - _ONE
         key = tie_key_nb(card)
         terms = weighted_terms_nb(params, hand, card, unseen, opp_taken, opp_passed)
+        # deadwood(hand less card) >= deadwood(hand) - value(card): a bound on the cost
         bound = cost_from_terms_nb(whole - _CARD_VALUES[card], terms)
         if bound > best_cost or (bound == best_cost and key < best_key):
             continue

@@ -31,22 +31,19 @@ import numpy as np
 from numba import njit
 
 from gin_sim.kernels.deadwood import (
-    deadwood_without_nb,
-    has_sets_nb,
     lowest_card_nb,
     melds_with_card_nb,
     min_deadwood_nb,
 )
 from gin_sim.kernels.decisions import (
-    cost_from_terms_nb,
     discard_cost_nb,
     discard_or_knock_nb,
+    least_cost_scan_nb,
     least_deadwood_discard_nb,
     least_deadwood_drop_nb,
     popcount_nb,
     takes_top_nb,
     tie_key_nb,
-    weighted_terms_nb,
 )
 from gin_sim.kernels.enums import (
     ACTION_BIG_GIN,
@@ -316,27 +313,10 @@ def model_drop_nb(model, hand, allowed, pile, own_taken, own_passed):
     if weights_zero_nb(model):
         return least_deadwood_drop_nb(hand, allowed)[0]
     unseen = _ALL & ~hand & ~pile & ~own_taken
-    whole = min_deadwood_nb(hand)
-    sets = has_sets_nb(hand)
-    best_card = -1
-    best_cost = np.inf
-    best_key = -1
-    rest = allowed
-    while rest:
-        card = lowest_card_nb(rest)
-        rest &= rest - _ONE
-        key = tie_key_nb(card)
-        terms = weighted_terms_nb(model, hand, card, unseen, own_taken, own_passed)
-        # deadwood(hand less card) >= deadwood(hand) - value(card): a bound on the cost
-        bound = cost_from_terms_nb(whole - _CARD_VALUES[card], terms)
-        if bound > best_cost or (bound == best_cost and key < best_key):
-            continue
-        cost = cost_from_terms_nb(deadwood_without_nb(hand, card, whole, sets), terms)
-        if cost < best_cost or (cost == best_cost and key > best_key):
-            best_card = card
-            best_cost = cost
-            best_key = key
-    return best_card
+    return least_cost_scan_nb(
+        model, hand, allowed, unseen, own_taken, own_passed, min_deadwood_nb(hand),
+        -1, np.inf, -1, -1,
+    )[0]  # fmt: skip
 
 
 @njit(cache=True, _nrt=False)
