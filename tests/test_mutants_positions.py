@@ -342,6 +342,10 @@ class _Client:
 
     def submit(self, function, config, chunk, threads, pure, retries):
         assert (pure, retries) == (False, 3)
+        # Each chunk is submitted once and none past the last: a lookahead that submits
+        # again or runs past the end fails here at once instead of looping (mutants 11 and
+        # 33 of ``_play_dataset`` looped until their timeout, over an hour each).
+        assert 0 <= chunk < config.n_chunks and chunk not in self.submitted, (chunk, self.submitted)
         self.submitted.append(chunk)
         self.pending += 1
         self.most_pending = max(self.most_pending, self.pending)
@@ -359,9 +363,21 @@ class _Client:
 def test_a_cluster_plays_the_missing_chunks_a_window_ahead(monkeypatch, tmp_path):
     from gin_sim.experiments.cluster import MIN_TASKS_AHEAD
 
-    played = []
+    played, looks = [], []
     _fake_play(monkeypatch, played)
     deals = 2 * (MIN_TASKS_AHEAD + 3)
+    is_done = module.PositionSet.is_done
+
+    def counted(self, chunk):
+        # A chunk is looked at by the lookahead once and at its collection once, a few
+        # more times by opening and loading: far fewer than this bound. A lookahead
+        # that looks at a finished chunk again and again without moving on fails here
+        # instead of looping until mutmut's timeout.
+        looks.append(chunk)
+        assert len(looks) <= 20 * deals, "a finished chunk looked at without end"
+        return is_done(self, chunk)
+
+    monkeypatch.setattr(module.PositionSet, "is_done", counted)
     config = _config(deals=deals, chunk=1)
     client = _Client(threads=1)  # a window of MIN_TASKS_AHEAD tasks
     frames = list(execute(config, tmp_path / "set", client=client))
