@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 
+import numba
 import numpy as np
 import pandas as pd
 import pytest
@@ -27,6 +28,7 @@ from gin_sim.experiments.positions import (
     evaluation_columns,
     evaluation_keys,
     execute,
+    headline_actions,
     keep_rates,
     load_positions,
     parse_keep,
@@ -37,7 +39,9 @@ from gin_sim.experiments.positions import (
 )
 from gin_sim.experiments.runs import RunError
 from gin_sim.experiments.summary import Z95
+from gin_sim.game.cards import format_card, parse_card, parse_card_list
 from gin_sim.game.config import ConfigError
+from gin_sim.game.melds import min_deadwood_exhaustive
 from gin_sim.game.rules import load_rules
 from gin_sim.kernels.advice import MAX_ACTIONS
 from gin_sim.kernels.enums import (
@@ -47,9 +51,11 @@ from gin_sim.kernels.enums import (
     Phase,
     PositionSlot,
 )
-from gin_sim.kernels.rng import evaluation_key_nb
-from gin_sim.players.decide import action_words
-from gin_sim.players.strategies import parse_players
+from gin_sim.kernels.rng import STREAM_DOMAINS, evaluation_key_nb
+from gin_sim.players.calibration import load_undercut_table
+from gin_sim.players.decide import action_words, parse_view, position_from_view
+from gin_sim.players.search_value import equity_tables
+from gin_sim.players.strategies import parse_players, strategies_to_kernel
 
 HOLLYWOOD = load_rules("hollywood")
 
@@ -459,3 +465,158 @@ def test_a_configuration_reads_back_as_itself():
     )
     assert PositionsConfig.from_json(evaluated.to_json(), "here") == evaluated
     assert evaluated.total == 5 and config.keep == (1.0, 0.25, 0.125, 1.0)
+
+
+# ------------------------------------------------------------- the check against play
+def _headline_rows() -> pd.DataFrame:
+    """Three positions built by hand from views (no deal played), as an evaluated dataset
+    stores them: an offer (seat 0) and a draw (seat 1) holding three melds and the KH, and
+    a knock decision after drawing the 2D from the stock, whose least-deadwood discard is
+    the KH (deadwood 2, at most the knock limit of 10: R12). ``actions`` are the words of
+    docs/advice.md's order (decline or draw, take; the knock, then every card ascending as
+    a discard) and ``baseline`` one of them, not the first discard. Index 10, 11, 12."""
+    melds = "AS 2S 3S 4H 4D 4C 7C 8C 9C"
+    views = (
+        ({"decision": "offer", "hand": f"{melds} KH", "pile": ["2D"], "stock_left": 31,
+          "dealer": "opponent"}, 0),
+        ({"decision": "draw", "hand": f"{melds} KH", "pile": ["2D", "QD"], "stock_left": 30,
+          "dealer": "me", "opp_turns": 1}, 1),
+        ({"decision": "discard", "hand": f"{melds} KH 2D", "pile": ["QD"], "stock_left": 30,
+          "dealer": "opponent", "taken": "2D", "taken_from_pile": False, "own_turns": 1}, 0),
+    )  # fmt: skip
+    positions = [position_from_view(parse_view(view, HOLLYWOOD), seat) for view, seat in views]
+    held = sorted(parse_card_list(f"{melds} KH 2D"))
+    return pd.DataFrame(
+        {
+            "deal": [4, 4, 9],
+            "decision": [0, 3, 5],
+            "kind": ["offer", "draw", "knock"],
+            "actions": [
+                ["decline", "take"],
+                ["draw", "take"],
+                ["knock KH", *(f"discard {format_card(c)}" for c in held)],
+            ],
+            "baseline": ["decline", "draw", "discard 2D"],
+            "position_masks": [m for m, _ in positions],
+            "position_state": [s.astype(np.int16) for _, s in positions],
+        },
+        index=[10, 11, 12],
+    )
+
+
+def test_the_headline_is_take_or_the_least_deadwood_knock_and_the_baseline_is_the_stored_one():
+    """``headline_actions``: take (code 1) at an offer or a draw, knocking with the
+    least-deadwood discard at a knock (R12: the knock lays off the fewest points), and the
+    kernel code of the stored baseline word (decline and draw are 0, a discard is its
+    card); a discard position has no headline."""
+    rows = _headline_rows()
+    hand = sum(1 << c for c in parse_card_list("AS 2S 3S 4H 4D 4C 7C 8C 9C KH 2D"))
+    # the KH is the one discard that leaves the least deadwood, by exhaustive search
+    after = {c: min_deadwood_exhaustive(hand & ~(1 << c)) for c in range(52) if hand >> c & 1}
+    assert [c for c, d in after.items() if d == min(after.values())] == [parse_card("KH")]
+    assert min(after.values()) == 2 <= HOLLYWOOD.knock_limit
+    headline, baseline = headline_actions(rows)
+    assert headline.dtype == baseline.dtype == np.int64
+    assert headline.tolist() == [1, 1, parse_card("KH") | ACTION_KNOCK]
+    assert baseline.tolist() == [0, 0, parse_card("2D")]
+    # the words each code stands for, as the evaluation wrote them
+    phases = [Phase.OFFER, Phase.DRAW, Phase.DISCARD]
+    assert [action_words(int(a), p) for a, p in zip(headline, phases, strict=True)] == [
+        "take", "take", "knock KH"
+    ]  # fmt: skip
+    assert headline_actions(rows.iloc[[2, 0]])[0].tolist() == [headline[2], 1]
+    empty = headline_actions(rows.iloc[:0])
+    assert empty[0].shape == empty[1].shape == (0,)
+    discard = rows.assign(kind=["offer", "discard", "knock"])
+    with pytest.raises(ValueError) as error:
+        headline_actions(discard)
+    assert str(error.value) == "row 1: a discard position has no headline"
+    with pytest.raises(AssertionError):  # stored words that are not the kernel's actions
+        headline_actions(rows.iloc[2:].assign(actions=[["knock KH", "discard 2D"]]))
+
+
+# What the made-up play gives a forced action, by continuation: take, decline or draw, the
+# knock with the KH and the discard of the 2D.
+_MADE_UP = {
+    1: [3.0, 1.0, 2.0],
+    0: [1.0, 1.0, 0.0],
+    parse_card("KH") | ACTION_KNOCK: [2.0, 4.0, 0.0],
+    parse_card("2D"): [0.0, 0.0, 0.0],
+}
+
+
+def _record_play(monkeypatch) -> list[dict]:
+    """``play_forced_parallel`` replaced by a recorder of its arguments and of numba's
+    threads and numpy's overflow setting at the call; row i's value in continuation r is
+    ``_MADE_UP[action][r]`` plus an offset of its key alone, so that the gain of a row is
+    the made-up difference only when the headline and the baseline share their key."""
+    calls = []
+
+    def play(rules, strategies, undercut, equity, masks, states, actions, keys, values_out):
+        calls.append(
+            {"rules": rules, "strategies": strategies, "undercut": undercut,
+             "equity": equity, "masks": masks, "states": states, "actions": actions.copy(),
+             "keys": keys, "values": values_out.copy(), "shape": values_out.shape,
+             "dtype": values_out.dtype, "threads": numba.get_num_threads(),
+             "over": np.geterr()["over"]}
+        )  # fmt: skip
+        for i, action in enumerate(actions):
+            offset = float(keys[i] % np.uint64(1000))
+            values_out[i] = [
+                _MADE_UP[int(action)][r % 3] + offset for r in range(len(values_out[i]))
+            ]
+
+    monkeypatch.setattr(module, "play_forced_parallel", play)
+    return calls
+
+
+def test_play_forces_the_headline_and_the_baseline_on_the_same_streams(monkeypatch):
+    """``play_headline`` with the kernel's forced play replaced (``_record_play``): every
+    row played twice, the headline first then the baseline, with the row's own position,
+    the same key (the check's stream of its seed, deal and decision) and the kernels'
+    rules, players, undercut table and score tables; the gain per row is the mean over the
+    continuations of headline less baseline, with its standard error across them."""
+    calls = _record_play(monkeypatch)
+    rules, players, seed = HOLLYWOOD, parse_players("expert,simple"), 5
+    rows = _headline_rows()
+    out = module.play_headline(rows, rules, players, 3, seed, threads=1)
+    (call,) = calls
+    assert call["threads"] == 1 and call["over"] == "ignore"
+    np.testing.assert_array_equal(call["rules"], rules.to_kernel())
+    np.testing.assert_array_equal(call["strategies"], strategies_to_kernel(players, rules))
+    np.testing.assert_array_equal(call["undercut"], load_undercut_table())
+    np.testing.assert_array_equal(call["equity"], equity_tables(players, rules))
+    masks = np.stack(rows["position_masks"].tolist())
+    states = np.stack(rows["position_state"].tolist()).astype(np.int64)
+    np.testing.assert_array_equal(call["masks"], np.concatenate([masks, masks]))
+    np.testing.assert_array_equal(call["states"], np.concatenate([states, states]))
+    assert call["masks"].dtype == np.uint64 and call["states"].dtype == np.int64
+    knock = parse_card("KH") | ACTION_KNOCK
+    assert call["actions"].tolist() == [1, 1, knock, 0, 0, parse_card("2D")]
+    # the check's own stream (not the worlds'): its domain xor the seed, by deal and decision
+    check = np.uint64(STREAM_DOMAINS["check"] ^ seed)
+    keys = [int(evaluation_key_nb(check, d, k)) for d, k in ((4, 0), (4, 3), (9, 5))]
+    assert call["keys"].tolist() == keys + keys
+    assert call["shape"] == (6, 3) and call["dtype"] == np.float64
+    assert not call["values"].any()
+    # by hand: take less decline or draw [2, 0, 2]; the knock less the discard [2, 4, 0]
+    assert list(out.columns) == ["play_gain", "play_gain_se"]
+    assert list(out.index) == [10, 11, 12]
+    assert out["play_gain"].tolist() == pytest.approx([4 / 3, 4 / 3, 2.0])
+    assert out["play_gain_se"].tolist() == pytest.approx([2 / 3, 2 / 3, 2 / math.sqrt(3)])
+    # one continuation: no standard error; all threads when none are named
+    one = module.play_headline(rows, rules, players, 1, seed)
+    assert calls[-1]["threads"] == numba.config.NUMBA_NUM_THREADS
+    assert calls[-1]["shape"] == (6, 1)
+    assert one["play_gain"].tolist() == [2.0, 2.0, 2.0] and one["play_gain_se"].isna().all()
+    # another seed, other streams
+    module.play_headline(rows, rules, players, 2, seed + 1)
+    assert calls[-1]["keys"].tolist()[:3] != keys
+    assert calls[-1]["keys"].tolist()[:3] == calls[-1]["keys"].tolist()[3:]
+    for continuations, said in ((0, "0"), (100_001, "100,001")):
+        with pytest.raises(ConfigError) as error:
+            module.play_headline(rows, rules, players, continuations, seed)
+        assert str(error.value) == f"continuations = {said}: allowed 1 to 100,000"
+    most = module.play_headline(rows.iloc[:1], rules, players, 100_000, seed)
+    assert calls[-1]["shape"] == (2, 100_000)
+    assert most["play_gain"].iat[0] == pytest.approx(4 / 3, abs=1e-4)
