@@ -36,6 +36,7 @@ from gin_sim.experiments.positions import (
     read_positions_manifest,
     row_keys,
     summary_by_kind,
+    view_features,
 )
 from gin_sim.experiments.runs import RunError
 from gin_sim.experiments.summary import Z95
@@ -43,7 +44,19 @@ from gin_sim.game.cards import format_card, parse_card, parse_card_list
 from gin_sim.game.config import ConfigError
 from gin_sim.game.melds import min_deadwood_exhaustive
 from gin_sim.game.rules import load_rules
-from gin_sim.kernels.advice import MAX_ACTIONS
+from gin_sim.kernels.advice import (
+    INFO_ACTION,
+    INFO_COUNT,
+    INFO_DEAL,
+    INFO_DECISION,
+    INFO_KIND,
+    INFO_OPP_TAKES,
+    INFO_OWN_TAKES,
+    INFO_POINTS,
+    INFO_RATE,
+    MAX_ACTIONS,
+    N_INFO,
+)
 from gin_sim.kernels.enums import (
     ACTION_KNOCK,
     N_POSITION_MASKS,
@@ -53,9 +66,14 @@ from gin_sim.kernels.enums import (
 )
 from gin_sim.kernels.rng import STREAM_DOMAINS, evaluation_key_nb
 from gin_sim.players.calibration import load_undercut_table
-from gin_sim.players.decide import action_words, parse_view, position_from_view
+from gin_sim.players.decide import (
+    action_words,
+    parse_view,
+    position_from_view,
+    view_of_position,
+)
 from gin_sim.players.search_value import equity_tables
-from gin_sim.players.strategies import parse_players, strategies_to_kernel
+from gin_sim.players.strategies import MAX_SAMPLES, parse_players, strategies_to_kernel
 
 HOLLYWOOD = load_rules("hollywood")
 
@@ -620,3 +638,245 @@ def test_play_forces_the_headline_and_the_baseline_on_the_same_streams(monkeypat
     most = module.play_headline(rows.iloc[:1], rules, players, 100_000, seed)
     assert calls[-1]["shape"] == (2, 100_000)
     assert most["play_gain"].iat[0] == pytest.approx(4 / 3, abs=1e-4)
+
+
+# ------------------------------------------------------------------------ features
+def _view(**change) -> dict:
+    """A discard decision as plain data (decide's view): the 9C just drawn from the stock
+    makes a run with the 7C and 8C; the AD to 4D and the three fives are melds, so
+    discarding the 2C is gin. The opponent holds four cards taken from the pile: ranks 3,
+    6, Q and K, suits hearts and spades (no ace, no club: bit 0 of neither is set)."""
+    view = {
+        "decision": "discard", "hand": "AD 2D 3D 4D 5H 5S 5C 7C 8C 9C 2C", "pile": "QH",
+        "stock_left": 20, "dealer": "me", "opp_turns": 2, "own_turns": 3, "pile_takes": 1,
+        "opp_taken": "KH 6H 3S QS", "knock_limit": 10, "taken": "9C", "taken_from_pile": False,
+    }  # fmt: skip
+    return view | change
+
+
+def _cards(text: str) -> int:
+    return sum(1 << c for c in parse_card_list(text))
+
+
+def test_the_features_of_a_view_by_hand():
+    """``view_features`` on hand-made views (docs/advice.md, "Columns"): deadwood after
+    the best allowed discard (R12: the card just taken from the pile may not be discarded
+    at once, a card from the stock may), what the card did for the hand, the opponent's
+    pile cards by rank and suit as bit sets, the turns and the dealer from the mover's
+    side."""
+    rank_bits = sum(1 << r for r in (2, 5, 11, 12))  # 3, 6, Q, K (ace = bit 0)
+    suit_bits = (1 << 2) | (1 << 3)  # hearts, spades (clubs = bit 0)
+    public = {
+        "dealer": True, "stock_left": 20, "turns": 5, "own_turns": 3, "opp_turns": 2,
+        "pile_takes": 1, "opp_holds": 4, "opp_taken": _cards("KH 6H 3S QS"),
+        "opp_taken_ranks": rank_bits, "opp_taken_suits": suit_bits, "knock_limit": 10,
+    }  # fmt: skip
+    hand = _cards("AD 2D 3D 4D 5H 5S 5C 7C 8C 9C 2C")
+    # drawn from the stock: the 2C may go, which is gin; before the 9C, the 7C, 8C and 2C
+    # were loose (17); the 9C completes their run
+    drawn = view_features(_view())
+    assert list(drawn) == [*public, "deadwood", "card", "from_pile", "card_melds",
+                           "card_lowers", "hand"]  # fmt: skip
+    expected = public | {"deadwood": 0, "card": "9C", "from_pile": False, "card_melds": True,
+                         "card_lowers": 17, "hand": hand}  # fmt: skip
+    assert drawn == expected
+    assert type(drawn["opp_taken"]) is type(drawn["hand"]) is np.uint64
+    # the 2C taken from the pile may not go back: the AD (or 4D) goes, 2 left; the 2C made
+    # no meld and raised the deadwood of the hand it joined (0) by 2
+    taken = view_features(_view(taken="2C", taken_from_pile=True, dealer="opponent"))
+    assert taken == expected | {"dealer": False, "deadwood": 2, "card": "2C",
+                                "from_pile": True, "card_melds": False, "card_lowers": -2}  # fmt: skip
+    # an offer: the pile's top is the card, the deadwood is the 10 cards' own (7C, 8C, KD
+    # loose: 25); taken, the 9C melds and the KD goes, 0 left
+    offer = view_features(
+        _view(
+            decision="offer",
+            hand="AD 2D 3D 4D 5H 5S 5C 7C 8C KD",
+            pile="QH 9C",
+            opp_turns=4,
+            own_turns=1,
+        )
+    )
+    assert offer == expected | {"turns": 5, "own_turns": 1, "opp_turns": 4, "deadwood": 25,
+                                "card": "9C", "from_pile": True, "card_lowers": 25,
+                                "hand": _cards("AD 2D 3D 4D 5H 5S 5C 7C 8C KD")}  # fmt: skip
+
+
+def test_the_rows_of_kept_positions_by_hand():
+    """``positions_frame`` on the three hand-built positions of ``_headline_rows`` with
+    made-up kernel facts: every column of docs/advice.md in its order, each fact from its
+    own ``INFO_*`` slot, the strategy of the seat to move, the weight 1 / the keep
+    probability, the played action in the words of its phase, the view's features, and
+    the position itself (the state as int16, as stored). Arrays of different lengths are
+    an error, not rows dropped."""
+    built = _headline_rows()
+    masks = np.stack(built["position_masks"].tolist())
+    states = np.stack(built["position_state"].tolist()).astype(np.int64)
+    info = np.zeros((3, N_INFO), np.int64)
+    knock = parse_card("KH") | ACTION_KNOCK
+    for r, (deal, kind, decision, count, rate, action, own, opp, points) in enumerate(
+        ((4, 0, 0, 1, 1024, 1, 0, 0, 25), (4, 1, 3, 6, 512, 0, 2, 1, -25),
+         (9, 3, 5, 2, 256, knock, 1, 3, 12))
+    ):  # fmt: skip
+        info[r, [INFO_DEAL, INFO_KIND, INFO_DECISION, INFO_COUNT, INFO_RATE, INFO_ACTION,
+                 INFO_OWN_TAKES, INFO_OPP_TAKES, INFO_POINTS]] = (
+            deal, kind, decision, count, rate, action, own, opp, points
+        )  # fmt: skip
+    players = parse_players("expert,simple")
+    frame = module.positions_frame(players, masks, states, info)
+    features = list(view_features(view_of_position(masks[0], states[0])))
+    assert list(frame.columns) == [
+        "deal", "kind", "seat", "strategy", "decision", "kind_count", "keep_probability",
+        "weight", *features, "own_takes", "opp_takes", "played", "hand_points",
+        "position_masks", "position_state",
+    ]  # fmt: skip
+    assert frame["deal"].tolist() == [4, 4, 9]
+    assert frame["kind"].tolist() == ["offer", "draw", "knock"]
+    assert frame["seat"].tolist() == [0, 1, 0]
+    assert frame["strategy"].tolist() == ["expert", "simple", "expert"]
+    assert frame["decision"].tolist() == [0, 3, 5]
+    assert frame["kind_count"].tolist() == [1, 6, 2]
+    assert frame["keep_probability"].tolist() == [1.0, 0.5, 0.25]
+    assert frame["weight"].tolist() == [1.0, 2.0, 4.0]
+    assert frame["own_takes"].tolist() == [0, 2, 1]
+    assert frame["opp_takes"].tolist() == [0, 1, 3]
+    assert frame["played"].tolist() == ["take", "draw", "knock KH"]
+    assert frame["hand_points"].tolist() == [25, -25, 12]
+    for r in range(3):
+        view = view_features(view_of_position(masks[r], states[r]))
+        assert {key: frame[key].iat[r] for key in features} == view
+        stored = frame["position_state"].iat[r]
+        assert stored.dtype == np.int16 and stored.tolist() == states[r].tolist()
+        np.testing.assert_array_equal(frame["position_masks"].iat[r], masks[r])
+    masks[0, 0] ^= 1  # the stored masks are a copy
+    assert frame["position_masks"].iat[0][0] != masks[0, 0]
+    with pytest.raises(ValueError):
+        module.positions_frame(players, masks, states[:2], info)
+
+
+def test_a_single_positions_stream_and_arrays_given_as_lists():
+    """``evaluation_keys`` of one position (its decision number both the least and the
+    most), and of deals and decisions of different lengths (an error, not a shorter list
+    of keys); ``position_arrays`` of masks and states stored as plain lists."""
+    assert evaluation_keys(9, np.array([5]), np.array([3])).tolist() == [
+        int(evaluation_key_nb(np.uint64(9), 5, 3))
+    ]
+    with pytest.raises(ValueError):
+        evaluation_keys(9, np.array([0, 1, 2]), np.array([0, 1]))
+    lists = pd.DataFrame(
+        {"position_masks": [[1, 2, 3, 4, 5, 6, 7]], "position_state": [list(range(133))]}
+    )
+    masks, states = position_arrays(lists)
+    assert masks.dtype == np.uint64 and states.dtype == np.int64
+    assert masks.tolist() == [[1, 2, 3, 4, 5, 6, 7]]
+
+
+def test_an_evaluation_of_the_most_worlds_is_allowed():
+    most = Evaluation(samples=MAX_SAMPLES, select=1)
+    assert most.samples == MAX_SAMPLES and most.searcher().samples == MAX_SAMPLES
+
+
+def test_a_manifests_errors_name_its_file(tmp_path):
+    """A manifest nested too deep, a manifest that is a folder, and rules or players that
+    cannot be read: each a one-line error that names the file (and which part of it)."""
+    folder = tmp_path / "set"
+    folder.mkdir()
+    manifest = folder / "manifest.json"
+    manifest.write_text("[" * 20 + "]" * 20)
+    with pytest.raises(RunError) as error:
+        read_positions_manifest(folder)
+    assert str(error.value) == (
+        f"{manifest}: tables and arrays nested more than 16 deep: allowed at most 16"
+    )
+    manifest.unlink()
+    manifest.mkdir()
+    with pytest.raises(RunError) as error:
+        read_positions_manifest(folder)
+    assert str(error.value) == f"cannot read {manifest}: Is a directory"
+    manifest.rmdir()
+    config = _config().to_json()
+    for change, part in (
+        ({"rules": config["rules"] | {"bogus": 1}}, "rules"),
+        ({"players": [config["players"][0] | {"bogus": 1}, config["players"][1]]}, "players"),
+    ):
+        document = {"dataset": "positions", "format": 2, "config": config | change}
+        manifest.write_text(json.dumps(document))
+        with pytest.raises(RunError) as error:
+            read_positions_manifest(folder)
+        assert str(error.value).startswith(
+            f"{manifest}: unknown key 'bogus' in {manifest} ({part}): allowed keys are "
+        )
+
+
+# ------------------------------------------------------------------------- threads
+def test_the_threads_asked_reach_every_kernel_call(monkeypatch):
+    """``threads`` is handed down from ``execute`` to each chunk, from a chunk to its
+    sampling and its evaluation, and from there to the kernel (numba's threads at the
+    call; any threads give the same rows, so only passing them on shows it). The
+    evaluation's kernel gets the evaluation's settings and select, the rules, the
+    undercut table and the positions as contiguous uint64 / int64 / uint64 arrays, its
+    outputs zero (actions -1) of the shapes it fills."""
+    calls = []
+
+    def evaluate(params, select, rules, undercut, masks, states, keys, actions, *out):
+        calls.append(
+            {"threads": numba.get_num_threads(), "params": params, "select": select,
+             "rules": rules, "undercut": undercut, "masks": masks, "states": states,
+             "keys": keys, "actions": actions.copy(), "out": [o.copy() for o in out]}
+        )  # fmt: skip
+        actions[:, :2] = [0, 1]
+        for k, o in enumerate(out[:4]):
+            o[:, :2] = k + 1
+        out[4][:] = [2, 1]
+
+    monkeypatch.setattr(module, "evaluate_positions_parallel", evaluate)
+    evaluation = Evaluation(samples=6, select=2)
+    rows = _headline_rows()
+    masks = np.stack(rows["position_masks"].tolist())
+    states = np.stack(rows["position_state"].tolist())  # int16, as stored
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    found = module.evaluate_positions(
+        masks.astype(np.int64), states, np.array([1, 2, 3]), HOLLYWOOD, evaluation, threads=1
+    )
+    (call,) = calls
+    assert call["threads"] == 1 and call["select"] == 2
+    np.testing.assert_array_equal(call["params"], evaluation.to_kernel(HOLLYWOOD))
+    np.testing.assert_array_equal(call["rules"], HOLLYWOOD.to_kernel())
+    np.testing.assert_array_equal(call["undercut"], load_undercut_table())
+    for key, dtype in (("masks", np.uint64), ("states", np.int64), ("keys", np.uint64)):
+        assert call[key].dtype == dtype and call[key].flags.c_contiguous, key
+    assert call["keys"].tolist() == [1, 2, 3]
+    assert call["actions"].shape == (3, MAX_ACTIONS) and (call["actions"] == -1).all()
+    assert [o.shape for o in call["out"]] == [(3, MAX_ACTIONS)] * 4 + [(3, 2)]
+    assert all(o.dtype == np.float64 for o in call["out"][:4]) and call["out"][4].dtype == np.int64
+    assert not any(o.any() for o in call["out"])
+    assert found.actions[:, :3].tolist() == [[0, 1, -1]] * 3
+    for k, name in enumerate(("sums", "squares", "gains", "gain_squares")):
+        assert getattr(found, name)[:, :2].tolist() == [[k + 1, k + 1]] * 3, name
+    assert found.n_actions.tolist() == [2, 2, 2] and found.baseline.tolist() == [1, 1, 1]
+
+    # evaluate_frame and play_chunk hand their threads on
+    seen = []
+    monkeypatch.setattr(module, "evaluate_positions", lambda *a: seen.append(a[-1]) or found)
+    module.evaluate_frame(rows.assign(played="take"), HOLLYWOOD, evaluation, 3, threads=1)
+    assert seen == [1]
+    sampled = []
+
+    def sample(rules, players, seed, first, deals, keep, threads):
+        sampled.append((first, deals, threads))
+        return "masks", "states", "info"
+
+    monkeypatch.setattr(module, "sample_positions", sample)
+    monkeypatch.setattr(module, "positions_frame", lambda *a: rows)
+    evaluated = []
+    monkeypatch.setattr(module, "evaluate_frame", lambda *a: evaluated.append(a[-1]) or "evaluated")
+    assert module.play_chunk(_config(), 1, threads=1) is rows  # no evaluation
+    assert module.play_chunk(_config(evaluation=evaluation), 2, threads=1) == "evaluated"
+    assert sampled == [(2, 2, 1), (4, 1, 1)] and evaluated == [1]
+
+    # execute hands them to every chunk, in process and on a cluster
+    asked = []
+    monkeypatch.setattr(module, "play_chunk", lambda c, k, t=None: asked.append(t) or rows)
+    list(execute(_config(), threads=1))
+    list(execute(_config(), threads=1, client=_Client(threads=1)))
+    assert asked == [1] * 6
