@@ -68,6 +68,7 @@ from gin_sim.kernels.rng import STREAM_DOMAINS, evaluation_key_nb
 from gin_sim.players.calibration import load_undercut_table
 from gin_sim.players.decide import (
     action_words,
+    max_decisions,
     parse_view,
     position_from_view,
     view_of_position,
@@ -880,3 +881,97 @@ def test_the_threads_asked_reach_every_kernel_call(monkeypatch):
     list(execute(_config(), threads=1))
     list(execute(_config(), threads=1, client=_Client(threads=1)))
     assert asked == [1] * 6
+
+
+# ------------------------------------------------------------------------ sampling
+def test_deals_are_sampled_in_batches_and_kept_rows_come_by_deal_then_decision(monkeypatch):
+    """``sample_positions`` with the kernel replaced by a recorder that keeps deal d's
+    first d % 3 decisions (row j of deal d holds d * 10 + j): the kernel gets the seed,
+    each batch's first deal, the keep rates, the rules, the players, the undercut and score
+    tables and the threads asked; the deals go in batches whose output fits the byte
+    budget (here 8 deals; 20 deals are 8, 8 and 4), and the rows come back by deal, then
+    decision, whatever the batches. A hand that kept more rows than it has is an error."""
+    slots = max_decisions(HOLLYWOOD)
+    row_bytes = 8 * (N_POSITION_MASKS + N_POSITION_SLOTS + N_INFO)
+    monkeypatch.setattr(module, "SAMPLE_BATCH_BYTES", 8 * slots * row_bytes)
+    calls, too_many = [], []
+
+    def sample(seed, first, rules, rates, strategies, undercut, equity, masks, states, info,
+               kept):  # fmt: skip
+        calls.append(
+            {"seed": seed, "first": first, "rules": rules, "rates": rates,
+             "strategies": strategies, "undercut": undercut, "equity": equity,
+             "threads": numba.get_num_threads(), "kept": kept.copy(),
+             "shapes": [a.shape for a in (masks, states, info)],
+             "dtypes": [a.dtype for a in (masks, states, info, kept)]}
+        )  # fmt: skip
+        for i in range(len(kept)):
+            deal = first + i
+            kept[i] = deal % 3 if not too_many else slots + 1
+            for j in range(min(kept[i], slots)):
+                masks[i, j], states[i, j], info[i, j] = deal * 10 + j, deal * 10 + j, deal
+
+    monkeypatch.setattr(module, "sample_positions_parallel", sample)
+    players, keep = parse_players("expert,simple"), (1, 0.5, 0.25, 1)
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    masks, states, info = module.sample_positions(HOLLYWOOD, players, 7, 100, 20, keep, 1)
+    assert [(c["first"], len(c["kept"])) for c in calls] == [(100, 8), (108, 8), (116, 4)]
+    for call in calls:
+        assert call["seed"] == np.uint64(7) and type(call["seed"]) is np.uint64
+        assert call["threads"] == 1 and not call["kept"].any()
+        n = len(call["kept"])
+        assert call["shapes"] == [(n, slots, N_POSITION_MASKS), (n, slots, N_POSITION_SLOTS),
+                                  (n, slots, N_INFO)]  # fmt: skip
+        assert call["dtypes"] == [np.uint64, np.int64, np.int64, np.int64]
+        assert call["rates"].tolist() == [1024, 512, 256, 1024]
+        np.testing.assert_array_equal(call["rules"], HOLLYWOOD.to_kernel())
+        np.testing.assert_array_equal(call["strategies"], strategies_to_kernel(players, HOLLYWOOD))
+        np.testing.assert_array_equal(call["undercut"], load_undercut_table())
+        np.testing.assert_array_equal(call["equity"], equity_tables(players, HOLLYWOOD))
+    expected = [d * 10 + j for d in range(100, 120) for j in range(d % 3)]
+    assert masks[:, 0].tolist() == states[:, 0].tolist() == expected
+    assert info[:, 0].tolist() == [e // 10 for e in expected]
+    assert masks.shape == (len(expected), N_POSITION_MASKS) and masks.dtype == np.uint64
+    assert states.shape == (len(expected), N_POSITION_SLOTS) and states.dtype == np.int64
+    assert info.shape == (len(expected), N_INFO) and info.dtype == np.int64
+    calls.clear()  # one batch when the budget holds every deal
+    monkeypatch.setattr(module, "SAMPLE_BATCH_BYTES", 64 << 20)
+    one = module.sample_positions(HOLLYWOOD, players, 7, 100, 20, keep, 1)
+    assert [(c["first"], len(c["kept"])) for c in calls] == [(100, 20)]
+    assert one[0].tolist() == masks.tolist()
+    too_many.append(True)
+    with pytest.raises(RuntimeError) as error:
+        module.sample_positions(HOLLYWOOD, players, 7, 0, 3, keep)
+    assert str(error.value) == f"a hand kept {slots + 1} decisions, more than its {slots} rows"
+    for seed, deals, message in ((7, 0, "deals = 0: allowed 1 to "),
+                                 (-1, 3, "seed -1 out of range: allowed 0 to ")):  # fmt: skip
+        with pytest.raises(ConfigError) as error:
+            module.sample_positions(HOLLYWOOD, players, seed, 0, deals, keep)
+        assert str(error.value).startswith(message), str(error.value)
+
+
+def test_the_evaluations_searcher_has_its_settings():
+    """The evaluation's settings reach the kernels through its ``mc`` searcher: each one,
+    none left at an ``mc`` strategy's own default (32 worlds, simple rollouts, no
+    inference, weight 0.25)."""
+    evaluation = Evaluation(samples=6, select=2, rollout="expert", opponent_model="expert",
+                            infer=True, infer_weight=0.5)  # fmt: skip
+    searcher = evaluation.searcher()
+    assert (searcher.name, searcher.kind) == ("evaluation", "mc")
+    assert (searcher.samples, searcher.rollout, searcher.opponent_model) == (6, "expert", "expert")
+    assert searcher.infer is True and searcher.infer_weight == 0.5
+    np.testing.assert_array_equal(evaluation.to_kernel(HOLLYWOOD), searcher.to_kernel(HOLLYWOOD))
+
+
+def test_a_configurations_refusals_name_what_is_wrong():
+    with pytest.raises(ConfigError) as error:
+        PositionsConfig(HOLLYWOOD, parse_players("expert,expert"), 3, 5, 5, "deep")
+    assert str(error.value) == "evaluation = 'deep': expected an Evaluation"
+    with pytest.raises(ConfigError) as error:
+        _config(deals=1_000_001, chunk=1)
+    assert str(error.value) == (
+        "chunk size = 1 makes 1,000,001 chunks of 1,000,001 deals: allowed at most 1,000,000 "
+        "chunks (a chunk size of 2 or more)"
+    )
+    listed = _config(keep=[1, 1, 0.5, 1])  # stored as the checked tuple of floats
+    assert listed.keep == (1.0, 1.0, 0.5, 1.0) and type(listed.keep) is tuple
