@@ -73,7 +73,6 @@ from gin_sim.players.decide import (
     position_from_view,
     view_of_position,
 )
-from gin_sim.players.search_value import equity_tables
 from gin_sim.players.strategies import MAX_SAMPLES, parse_players, strategies_to_kernel
 
 HOLLYWOOD = load_rules("hollywood")
@@ -596,6 +595,8 @@ def test_play_forces_the_headline_and_the_baseline_on_the_same_streams(monkeypat
     rules, players, undercut table and score tables; the gain per row is the mean over the
     continuations of headline less baseline, with its standard error across them."""
     calls = _record_play(monkeypatch)
+    tables, score_tables = [], np.full((2, 3), 7.0)  # a score-aware player's (made up)
+    monkeypatch.setattr(module, "equity_tables", lambda *a: tables.append(a) or score_tables)
     rules, players, seed = HOLLYWOOD, parse_players("expert,simple"), 5
     rows = _headline_rows()
     out = module.play_headline(rows, rules, players, 3, seed, threads=1)
@@ -604,7 +605,7 @@ def test_play_forces_the_headline_and_the_baseline_on_the_same_streams(monkeypat
     np.testing.assert_array_equal(call["rules"], rules.to_kernel())
     np.testing.assert_array_equal(call["strategies"], strategies_to_kernel(players, rules))
     np.testing.assert_array_equal(call["undercut"], load_undercut_table())
-    np.testing.assert_array_equal(call["equity"], equity_tables(players, rules))
+    assert call["equity"] is score_tables and tables == [(players, rules)]
     masks = np.stack(rows["position_masks"].tolist())
     states = np.stack(rows["position_state"].tolist()).astype(np.int64)
     np.testing.assert_array_equal(call["masks"], np.concatenate([masks, masks]))
@@ -907,11 +908,13 @@ def test_deals_are_sampled_in_batches_and_kept_rows_come_by_deal_then_decision(m
         )  # fmt: skip
         for i in range(len(kept)):
             deal = first + i
-            kept[i] = deal % 3 if not too_many else slots + 1
+            kept[i] = too_many[-1] if too_many else deal % 3
             for j in range(min(kept[i], slots)):
                 masks[i, j], states[i, j], info[i, j] = deal * 10 + j, deal * 10 + j, deal
 
     monkeypatch.setattr(module, "sample_positions_parallel", sample)
+    tables, score_tables = [], np.full((2, 3), 7.0)  # a score-aware player's (made up)
+    monkeypatch.setattr(module, "equity_tables", lambda *a: tables.append(a) or score_tables)
     players, keep = parse_players("expert,simple"), (1, 0.5, 0.25, 1)
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
     masks, states, info = module.sample_positions(HOLLYWOOD, players, 7, 100, 20, keep, 1)
@@ -927,7 +930,8 @@ def test_deals_are_sampled_in_batches_and_kept_rows_come_by_deal_then_decision(m
         np.testing.assert_array_equal(call["rules"], HOLLYWOOD.to_kernel())
         np.testing.assert_array_equal(call["strategies"], strategies_to_kernel(players, HOLLYWOOD))
         np.testing.assert_array_equal(call["undercut"], load_undercut_table())
-        np.testing.assert_array_equal(call["equity"], equity_tables(players, HOLLYWOOD))
+        assert call["equity"] is score_tables
+    assert tables == [(players, HOLLYWOOD)]
     expected = [d * 10 + j for d in range(100, 120) for j in range(d % 3)]
     assert masks[:, 0].tolist() == states[:, 0].tolist() == expected
     assert info[:, 0].tolist() == [e // 10 for e in expected]
@@ -939,7 +943,13 @@ def test_deals_are_sampled_in_batches_and_kept_rows_come_by_deal_then_decision(m
     one = module.sample_positions(HOLLYWOOD, players, 7, 100, 20, keep, 1)
     assert [(c["first"], len(c["kept"])) for c in calls] == [(100, 20)]
     assert one[0].tolist() == masks.tolist()
-    too_many.append(True)
+    calls.clear()  # a budget below one deal's output: one deal at a time
+    monkeypatch.setattr(module, "SAMPLE_BATCH_BYTES", 1)
+    module.sample_positions(HOLLYWOOD, players, 7, 100, 3, keep, 1)
+    assert [(c["first"], len(c["kept"])) for c in calls] == [(100, 1), (101, 1), (102, 1)]
+    too_many.append(slots)  # every row of a hand kept: allowed
+    assert len(module.sample_positions(HOLLYWOOD, players, 7, 0, 2, keep)[0]) == 2 * slots
+    too_many.append(slots + 1)
     with pytest.raises(RuntimeError) as error:
         module.sample_positions(HOLLYWOOD, players, 7, 0, 3, keep)
     assert str(error.value) == f"a hand kept {slots + 1} decisions, more than its {slots} rows"
