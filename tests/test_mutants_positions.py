@@ -524,8 +524,8 @@ def _headline_rows() -> pd.DataFrame:
 
 def test_the_headline_is_take_or_the_least_deadwood_knock_and_the_baseline_is_the_stored_one():
     """``headline_actions``: take (code 1) at an offer or a draw, knocking with the
-    least-deadwood discard at a knock (R12: the knock lays off the fewest points), and the
-    kernel code of the stored baseline word (decline and draw are 0, a discard is its
+    least-deadwood discard at a knock (docs/advice.md; R12: a knock leaves deadwood at
+    most the knock limit), and the kernel code of the stored baseline word (decline and draw are 0, a discard is its
     card); a discard position has no headline."""
     rows = _headline_rows()
     hand = sum(1 << c for c in parse_card_list("AS 2S 3S 4H 4D 4C 7C 8C 9C KH 2D"))
@@ -662,7 +662,7 @@ def _cards(text: str) -> int:
 
 def test_the_features_of_a_view_by_hand():
     """``view_features`` on hand-made views (docs/advice.md, "Columns"): deadwood after
-    the best allowed discard (R12: the card just taken from the pile may not be discarded
+    the best allowed discard (R11: the card just taken from the pile may not be discarded
     at once, a card from the stock may), what the card did for the hand, the opponent's
     pile cards by rank and suit as bit sets, the turns and the dealer from the mover's
     side."""
