@@ -630,7 +630,11 @@ def test_play_forces_the_headline_and_the_baseline_on_the_same_streams(monkeypat
     assert calls[-1]["shape"] == (6, 1)
     assert one["play_gain"].tolist() == [2.0, 2.0, 2.0] and one["play_gain_se"].isna().all()
     # another seed, other streams
-    module.play_headline(rows, rules, players, 2, seed + 1)
+    two = module.play_headline(rows, rules, players, 2, seed + 1)
+    # two continuations: take less decline or draw [2, 0], the knock less the discard
+    # [2, 4]; the standard error of two is their half difference
+    assert two["play_gain"].tolist() == [1.0, 1.0, 3.0]
+    assert two["play_gain_se"].tolist() == pytest.approx([1.0, 1.0, 1.0])
     assert calls[-1]["keys"].tolist()[:3] != keys
     assert calls[-1]["keys"].tolist()[:3] == calls[-1]["keys"].tolist()[3:]
     for continuations, said in ((0, "0"), (100_001, "100,001")):
