@@ -650,12 +650,13 @@ def test_play_forces_the_headline_and_the_baseline_on_the_same_streams(monkeypat
 def _view(**change) -> dict:
     """A discard decision as plain data (decide's view): the 9C just drawn from the stock
     makes a run with the 7C and 8C; the AD to 4D and the three fives are melds, so
-    discarding the 2C is gin. The opponent holds four cards taken from the pile: ranks 3,
-    6, Q and K, suits hearts and spades (no ace, no club: bit 0 of neither is set)."""
+    discarding the 2C is gin. The opponent holds four cards taken from the pile: ranks 2,
+    3, Q and K, suits hearts and spades (no ace, no club: bit 0 of neither is set; the 2H
+    and 3S are cards 27 and 41, whose suits a miscount by 14 would get wrong)."""
     view = {
         "decision": "discard", "hand": "AD 2D 3D 4D 5H 5S 5C 7C 8C 9C 2C", "pile": "QH",
         "stock_left": 20, "dealer": "me", "opp_turns": 2, "own_turns": 3, "pile_takes": 1,
-        "opp_taken": "KH 6H 3S QS", "knock_limit": 10, "taken": "9C", "taken_from_pile": False,
+        "opp_taken": "KH 2H 3S QS", "knock_limit": 10, "taken": "9C", "taken_from_pile": False,
     }  # fmt: skip
     return view | change
 
@@ -670,11 +671,11 @@ def test_the_features_of_a_view_by_hand():
     at once, a card from the stock may), what the card did for the hand, the opponent's
     pile cards by rank and suit as bit sets, the turns and the dealer from the mover's
     side."""
-    rank_bits = sum(1 << r for r in (2, 5, 11, 12))  # 3, 6, Q, K (ace = bit 0)
+    rank_bits = sum(1 << r for r in (1, 2, 11, 12))  # 2, 3, Q, K (ace = bit 0)
     suit_bits = (1 << 2) | (1 << 3)  # hearts, spades (clubs = bit 0)
     public = {
         "dealer": True, "stock_left": 20, "turns": 5, "own_turns": 3, "opp_turns": 2,
-        "pile_takes": 1, "opp_holds": 4, "opp_taken": _cards("KH 6H 3S QS"),
+        "pile_takes": 1, "opp_holds": 4, "opp_taken": _cards("KH 2H 3S QS"),
         "opp_taken_ranks": rank_bits, "opp_taken_suits": suit_bits, "knock_limit": 10,
     }  # fmt: skip
     hand = _cards("AD 2D 3D 4D 5H 5S 5C 7C 8C 9C 2C")
