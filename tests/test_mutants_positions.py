@@ -78,6 +78,14 @@ from gin_sim.players.strategies import MAX_SAMPLES, parse_players, strategies_to
 HOLLYWOOD = load_rules("hollywood")
 
 
+@pytest.fixture(autouse=True)
+def _all_threads_after():
+    """Some tests here ask for one thread and check that it reaches the kernels; numba's
+    setting is the process's, so each test leaves it as ``use_threads(None)`` would."""
+    yield
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+
+
 # ------------------------------------------------------------------ keep probabilities
 def test_keep_probabilities_are_multiples_of_1_1024_up_to_1():
     assert check_keep([1, 0.5, 1 / 1024, 1]) == (1.0, 0.5, 1 / 1024, 1.0)
