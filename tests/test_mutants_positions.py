@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 
+import numba
 import numpy as np
 import pandas as pd
 import pytest
@@ -27,6 +28,7 @@ from gin_sim.experiments.positions import (
     evaluation_columns,
     evaluation_keys,
     execute,
+    headline_actions,
     keep_rates,
     load_positions,
     parse_keep,
@@ -34,12 +36,27 @@ from gin_sim.experiments.positions import (
     read_positions_manifest,
     row_keys,
     summary_by_kind,
+    view_features,
 )
 from gin_sim.experiments.runs import RunError
 from gin_sim.experiments.summary import Z95
+from gin_sim.game.cards import format_card, parse_card, parse_card_list
 from gin_sim.game.config import ConfigError
+from gin_sim.game.melds import min_deadwood_exhaustive
 from gin_sim.game.rules import load_rules
-from gin_sim.kernels.advice import MAX_ACTIONS
+from gin_sim.kernels.advice import (
+    INFO_ACTION,
+    INFO_COUNT,
+    INFO_DEAL,
+    INFO_DECISION,
+    INFO_KIND,
+    INFO_OPP_TAKES,
+    INFO_OWN_TAKES,
+    INFO_POINTS,
+    INFO_RATE,
+    MAX_ACTIONS,
+    N_INFO,
+)
 from gin_sim.kernels.enums import (
     ACTION_KNOCK,
     N_POSITION_MASKS,
@@ -47,11 +64,26 @@ from gin_sim.kernels.enums import (
     Phase,
     PositionSlot,
 )
-from gin_sim.kernels.rng import evaluation_key_nb
-from gin_sim.players.decide import action_words
-from gin_sim.players.strategies import parse_players
+from gin_sim.kernels.rng import STREAM_DOMAINS, evaluation_key_nb
+from gin_sim.players.calibration import load_undercut_table
+from gin_sim.players.decide import (
+    action_words,
+    max_decisions,
+    parse_view,
+    position_from_view,
+    view_of_position,
+)
+from gin_sim.players.strategies import MAX_SAMPLES, parse_players, strategies_to_kernel
 
 HOLLYWOOD = load_rules("hollywood")
+
+
+@pytest.fixture(autouse=True)
+def _all_threads_after():
+    """Some tests here ask for one thread and check that it reaches the kernels; numba's
+    setting is the process's, so each test leaves it as ``use_threads(None)`` would."""
+    yield
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
 
 
 # ------------------------------------------------------------------ keep probabilities
@@ -342,6 +374,10 @@ class _Client:
 
     def submit(self, function, config, chunk, threads, pure, retries):
         assert (pure, retries) == (False, 3)
+        # Each chunk is submitted once and none past the last: a lookahead that submits
+        # again or runs past the end fails here at once instead of looping (mutants 11 and
+        # 33 of ``_play_dataset`` looped until their timeout, over an hour each).
+        assert 0 <= chunk < config.n_chunks and chunk not in self.submitted, (chunk, self.submitted)
         self.submitted.append(chunk)
         self.pending += 1
         self.most_pending = max(self.most_pending, self.pending)
@@ -359,9 +395,21 @@ class _Client:
 def test_a_cluster_plays_the_missing_chunks_a_window_ahead(monkeypatch, tmp_path):
     from gin_sim.experiments.cluster import MIN_TASKS_AHEAD
 
-    played = []
+    played, looks = [], []
     _fake_play(monkeypatch, played)
     deals = 2 * (MIN_TASKS_AHEAD + 3)
+    is_done = module.PositionSet.is_done
+
+    def counted(self, chunk):
+        # A chunk is looked at by the lookahead once and at its collection once, a few
+        # more times by opening and loading: far fewer than this bound. A lookahead
+        # that looks at a finished chunk again and again without moving on fails here
+        # instead of looping until mutmut's timeout.
+        looks.append(chunk)
+        assert len(looks) <= 20 * deals, "a finished chunk looked at without end"
+        return is_done(self, chunk)
+
+    monkeypatch.setattr(module.PositionSet, "is_done", counted)
     config = _config(deals=deals, chunk=1)
     client = _Client(threads=1)  # a window of MIN_TASKS_AHEAD tasks
     frames = list(execute(config, tmp_path / "set", client=client))
@@ -443,3 +491,510 @@ def test_a_configuration_reads_back_as_itself():
     )
     assert PositionsConfig.from_json(evaluated.to_json(), "here") == evaluated
     assert evaluated.total == 5 and config.keep == (1.0, 0.25, 0.125, 1.0)
+
+
+# ------------------------------------------------------------- the check against play
+def _headline_rows() -> pd.DataFrame:
+    """Three positions built by hand from views (no deal played), as an evaluated dataset
+    stores them: an offer (seat 0) and a draw (seat 1) holding three melds and the KH, and
+    a knock decision after drawing the 2D from the stock, whose least-deadwood discard is
+    the KH (deadwood 2, at most the knock limit of 10: R12). ``actions`` are the words of
+    docs/advice.md's order (decline or draw, take; the knock, then every card ascending as
+    a discard) and ``baseline`` one of them, not the first discard. Index 10, 11, 12."""
+    melds = "AS 2S 3S 4H 4D 4C 7C 8C 9C"
+    views = (
+        ({"decision": "offer", "hand": f"{melds} KH", "pile": ["2D"], "stock_left": 31,
+          "dealer": "opponent"}, 0),
+        ({"decision": "draw", "hand": f"{melds} KH", "pile": ["2D", "QD"], "stock_left": 30,
+          "dealer": "me", "opp_turns": 1}, 1),
+        ({"decision": "discard", "hand": f"{melds} KH 2D", "pile": ["QD"], "stock_left": 30,
+          "dealer": "opponent", "taken": "2D", "taken_from_pile": False, "own_turns": 1}, 0),
+    )  # fmt: skip
+    positions = [position_from_view(parse_view(view, HOLLYWOOD), seat) for view, seat in views]
+    held = sorted(parse_card_list(f"{melds} KH 2D"))
+    return pd.DataFrame(
+        {
+            "deal": [4, 4, 9],
+            "decision": [0, 3, 5],
+            "kind": ["offer", "draw", "knock"],
+            "actions": [
+                ["decline", "take"],
+                ["draw", "take"],
+                ["knock KH", *(f"discard {format_card(c)}" for c in held)],
+            ],
+            "baseline": ["decline", "draw", "discard 2D"],
+            "position_masks": [m for m, _ in positions],
+            "position_state": [s.astype(np.int16) for _, s in positions],
+        },
+        index=[10, 11, 12],
+    )
+
+
+def test_the_headline_is_take_or_the_least_deadwood_knock_and_the_baseline_is_the_stored_one():
+    """``headline_actions``: take (code 1) at an offer or a draw, knocking with the
+    least-deadwood discard at a knock (docs/advice.md; R12: a knock leaves deadwood at
+    most the knock limit), and the kernel code of the stored baseline word (decline and draw are 0, a discard is its
+    card); a discard position has no headline."""
+    rows = _headline_rows()
+    hand = sum(1 << c for c in parse_card_list("AS 2S 3S 4H 4D 4C 7C 8C 9C KH 2D"))
+    # the KH is the one discard that leaves the least deadwood, by exhaustive search
+    after = {c: min_deadwood_exhaustive(hand & ~(1 << c)) for c in range(52) if hand >> c & 1}
+    assert [c for c, d in after.items() if d == min(after.values())] == [parse_card("KH")]
+    assert min(after.values()) == 2 <= HOLLYWOOD.knock_limit
+    headline, baseline = headline_actions(rows)
+    assert headline.dtype == baseline.dtype == np.int64
+    assert headline.tolist() == [1, 1, parse_card("KH") | ACTION_KNOCK]
+    assert baseline.tolist() == [0, 0, parse_card("2D")]
+    # the words each code stands for, as the evaluation wrote them
+    phases = [Phase.OFFER, Phase.DRAW, Phase.DISCARD]
+    assert [action_words(int(a), p) for a, p in zip(headline, phases, strict=True)] == [
+        "take", "take", "knock KH"
+    ]  # fmt: skip
+    assert headline_actions(rows.iloc[[2, 0]])[0].tolist() == [headline[2], 1]
+    empty = headline_actions(rows.iloc[:0])
+    assert empty[0].shape == empty[1].shape == (0,)
+    discard = rows.assign(kind=["offer", "discard", "knock"])
+    with pytest.raises(ValueError) as error:
+        headline_actions(discard)
+    assert str(error.value) == "row 1: a discard position has no headline"
+    with pytest.raises(AssertionError):  # stored words that are not the kernel's actions
+        headline_actions(rows.iloc[2:].assign(actions=[["knock KH", "discard 2D"]]))
+
+
+# What the made-up play gives a forced action, by continuation: take, decline or draw, the
+# knock with the KH and the discard of the 2D.
+_MADE_UP = {
+    1: [3.0, 1.0, 2.0],
+    0: [1.0, 1.0, 0.0],
+    parse_card("KH") | ACTION_KNOCK: [2.0, 4.0, 0.0],
+    parse_card("2D"): [0.0, 0.0, 0.0],
+}
+
+
+def _record_play(monkeypatch) -> list[dict]:
+    """``play_forced_parallel`` replaced by a recorder of its arguments and of numba's
+    threads and numpy's overflow setting at the call; row i's value in continuation r is
+    ``_MADE_UP[action][r]`` plus an offset of its key alone, so that the gain of a row is
+    the made-up difference only when the headline and the baseline share their key."""
+    calls = []
+
+    def play(rules, strategies, undercut, equity, masks, states, actions, keys, values_out):
+        calls.append(
+            {"rules": rules, "strategies": strategies, "undercut": undercut,
+             "equity": equity, "masks": masks, "states": states, "actions": actions.copy(),
+             "keys": keys, "values": values_out.copy(), "shape": values_out.shape,
+             "dtype": values_out.dtype, "threads": numba.get_num_threads(),
+             "over": np.geterr()["over"]}
+        )  # fmt: skip
+        for i, action in enumerate(actions):
+            offset = float(keys[i] % np.uint64(1000))
+            values_out[i] = [
+                _MADE_UP[int(action)][r % 3] + offset for r in range(len(values_out[i]))
+            ]
+
+    monkeypatch.setattr(module, "play_forced_parallel", play)
+    return calls
+
+
+def test_play_forces_the_headline_and_the_baseline_on_the_same_streams(monkeypatch):
+    """``play_headline`` with the kernel's forced play replaced (``_record_play``): every
+    row played twice, the headline first then the baseline, with the row's own position,
+    the same key (the check's stream of its seed, deal and decision) and the kernels'
+    rules, players, undercut table and score tables; the gain per row is the mean over the
+    continuations of headline less baseline, with its standard error across them."""
+    calls = _record_play(monkeypatch)
+    tables, score_tables = [], np.full((2, 3), 7.0)  # a score-aware player's (made up)
+    monkeypatch.setattr(module, "equity_tables", lambda *a: tables.append(a) or score_tables)
+    rules, players, seed = HOLLYWOOD, parse_players("expert,simple"), 5
+    rows = _headline_rows()
+    out = module.play_headline(rows, rules, players, 3, seed, threads=1)
+    (call,) = calls
+    assert call["threads"] == 1 and call["over"] == "ignore"
+    np.testing.assert_array_equal(call["rules"], rules.to_kernel())
+    np.testing.assert_array_equal(call["strategies"], strategies_to_kernel(players, rules))
+    np.testing.assert_array_equal(call["undercut"], load_undercut_table())
+    assert call["equity"] is score_tables and tables == [(players, rules)]
+    masks = np.stack(rows["position_masks"].tolist())
+    states = np.stack(rows["position_state"].tolist()).astype(np.int64)
+    np.testing.assert_array_equal(call["masks"], np.concatenate([masks, masks]))
+    np.testing.assert_array_equal(call["states"], np.concatenate([states, states]))
+    assert call["masks"].dtype == np.uint64 and call["states"].dtype == np.int64
+    knock = parse_card("KH") | ACTION_KNOCK
+    assert call["actions"].tolist() == [1, 1, knock, 0, 0, parse_card("2D")]
+    # the check's own stream (not the worlds'): its domain xor the seed, by deal and decision
+    check = np.uint64(STREAM_DOMAINS["check"] ^ seed)
+    keys = [int(evaluation_key_nb(check, d, k)) for d, k in ((4, 0), (4, 3), (9, 5))]
+    assert call["keys"].tolist() == keys + keys
+    assert call["shape"] == (6, 3) and call["dtype"] == np.float64
+    assert not call["values"].any()
+    # by hand: take less decline or draw [2, 0, 2]; the knock less the discard [2, 4, 0]
+    assert list(out.columns) == ["play_gain", "play_gain_se"]
+    assert list(out.index) == [10, 11, 12]
+    assert out["play_gain"].tolist() == pytest.approx([4 / 3, 4 / 3, 2.0])
+    assert out["play_gain_se"].tolist() == pytest.approx([2 / 3, 2 / 3, 2 / math.sqrt(3)])
+    # one continuation: no standard error; all threads when none are named
+    one = module.play_headline(rows, rules, players, 1, seed)
+    assert calls[-1]["threads"] == numba.config.NUMBA_NUM_THREADS
+    assert calls[-1]["shape"] == (6, 1)
+    assert one["play_gain"].tolist() == [2.0, 2.0, 2.0] and one["play_gain_se"].isna().all()
+    # another seed, other streams
+    two = module.play_headline(rows, rules, players, 2, seed + 1)
+    # two continuations: take less decline or draw [2, 0], the knock less the discard
+    # [2, 4]; the standard error of two is their half difference
+    assert two["play_gain"].tolist() == [1.0, 1.0, 3.0]
+    assert two["play_gain_se"].tolist() == pytest.approx([1.0, 1.0, 1.0])
+    assert calls[-1]["keys"].tolist()[:3] != keys
+    assert calls[-1]["keys"].tolist()[:3] == calls[-1]["keys"].tolist()[3:]
+    for continuations, said in ((0, "0"), (100_001, "100,001")):
+        with pytest.raises(ConfigError) as error:
+            module.play_headline(rows, rules, players, continuations, seed)
+        assert str(error.value) == f"continuations = {said}: allowed 1 to 100,000"
+    most = module.play_headline(rows.iloc[:1], rules, players, 100_000, seed)
+    assert calls[-1]["shape"] == (2, 100_000)
+    assert most["play_gain"].iat[0] == pytest.approx(4 / 3, abs=1e-4)
+
+
+# ------------------------------------------------------------------------ features
+def _view(**change) -> dict:
+    """A discard decision as plain data (decide's view): the 9C just drawn from the stock
+    makes a run with the 7C and 8C; the AD to 4D and the three fives are melds, so
+    discarding the 2C is gin. The opponent holds four cards taken from the pile: ranks 2,
+    3, Q and K, suits hearts and spades (no ace, no club: bit 0 of neither is set; the 2H
+    and 3S are cards 27 and 41, whose suits a miscount by 14 would get wrong)."""
+    view = {
+        "decision": "discard", "hand": "AD 2D 3D 4D 5H 5S 5C 7C 8C 9C 2C", "pile": "QH",
+        "stock_left": 20, "dealer": "me", "opp_turns": 2, "own_turns": 3, "pile_takes": 1,
+        "opp_taken": "KH 2H 3S QS", "knock_limit": 10, "taken": "9C", "taken_from_pile": False,
+    }  # fmt: skip
+    return view | change
+
+
+def _cards(text: str) -> int:
+    return sum(1 << c for c in parse_card_list(text))
+
+
+def test_the_features_of_a_view_by_hand():
+    """``view_features`` on hand-made views (docs/advice.md, "Columns"): deadwood after
+    the best allowed discard (R11: the card just taken from the pile may not be discarded
+    at once, a card from the stock may), what the card did for the hand, the opponent's
+    pile cards by rank and suit as bit sets, the turns and the dealer from the mover's
+    side."""
+    rank_bits = sum(1 << r for r in (1, 2, 11, 12))  # 2, 3, Q, K (ace = bit 0)
+    suit_bits = (1 << 2) | (1 << 3)  # hearts, spades (clubs = bit 0)
+    public = {
+        "dealer": True, "stock_left": 20, "turns": 5, "own_turns": 3, "opp_turns": 2,
+        "pile_takes": 1, "opp_holds": 4, "opp_taken": _cards("KH 2H 3S QS"),
+        "opp_taken_ranks": rank_bits, "opp_taken_suits": suit_bits, "knock_limit": 10,
+    }  # fmt: skip
+    hand = _cards("AD 2D 3D 4D 5H 5S 5C 7C 8C 9C 2C")
+    # drawn from the stock: the 2C may go, which is gin; before the 9C, the 7C, 8C and 2C
+    # were loose (17); the 9C completes their run
+    drawn = view_features(_view())
+    assert list(drawn) == [*public, "deadwood", "card", "from_pile", "card_melds",
+                           "card_lowers", "hand"]  # fmt: skip
+    expected = public | {"deadwood": 0, "card": "9C", "from_pile": False, "card_melds": True,
+                         "card_lowers": 17, "hand": hand}  # fmt: skip
+    assert drawn == expected
+    assert type(drawn["opp_taken"]) is type(drawn["hand"]) is np.uint64
+    # the 2C taken from the pile may not go back: the AD (or 4D) goes, 2 left; the 2C made
+    # no meld and raised the deadwood of the hand it joined (0) by 2
+    taken = view_features(_view(taken="2C", taken_from_pile=True, dealer="opponent"))
+    assert taken == expected | {"dealer": False, "deadwood": 2, "card": "2C",
+                                "from_pile": True, "card_melds": False, "card_lowers": -2}  # fmt: skip
+    # an offer: the pile's top is the card, the deadwood is the 10 cards' own (7C, 8C, KD
+    # loose: 25); taken, the 9C melds and the KD goes, 0 left
+    offer = view_features(
+        _view(
+            decision="offer",
+            hand="AD 2D 3D 4D 5H 5S 5C 7C 8C KD",
+            pile="QH 9C",
+            opp_turns=4,
+            own_turns=1,
+        )
+    )
+    assert offer == expected | {"turns": 5, "own_turns": 1, "opp_turns": 4, "deadwood": 25,
+                                "card": "9C", "from_pile": True, "card_lowers": 25,
+                                "hand": _cards("AD 2D 3D 4D 5H 5S 5C 7C 8C KD")}  # fmt: skip
+
+
+def test_the_rows_of_kept_positions_by_hand():
+    """``positions_frame`` on the three hand-built positions of ``_headline_rows`` with
+    made-up kernel facts: every column of docs/advice.md in its order, each fact from its
+    own ``INFO_*`` slot, the strategy of the seat to move, the weight 1 / the keep
+    probability, the played action in the words of its phase, the view's features, and
+    the position itself (the state as int16, as stored). Arrays of different lengths are
+    an error, not rows dropped."""
+    built = _headline_rows()
+    masks = np.stack(built["position_masks"].tolist())
+    states = np.stack(built["position_state"].tolist()).astype(np.int64)
+    info = np.zeros((3, N_INFO), np.int64)
+    knock = parse_card("KH") | ACTION_KNOCK
+    for r, (deal, kind, decision, count, rate, action, own, opp, points) in enumerate(
+        ((4, 0, 0, 1, 1024, 1, 0, 0, 25), (4, 1, 3, 6, 512, 0, 2, 1, -25),
+         (9, 3, 5, 2, 256, knock, 1, 3, 12))
+    ):  # fmt: skip
+        info[r, [INFO_DEAL, INFO_KIND, INFO_DECISION, INFO_COUNT, INFO_RATE, INFO_ACTION,
+                 INFO_OWN_TAKES, INFO_OPP_TAKES, INFO_POINTS]] = (
+            deal, kind, decision, count, rate, action, own, opp, points
+        )  # fmt: skip
+    players = parse_players("expert,simple")
+    frame = module.positions_frame(players, masks, states, info)
+    features = list(view_features(view_of_position(masks[0], states[0])))
+    assert list(frame.columns) == [
+        "deal", "kind", "seat", "strategy", "decision", "kind_count", "keep_probability",
+        "weight", *features, "own_takes", "opp_takes", "played", "hand_points",
+        "position_masks", "position_state",
+    ]  # fmt: skip
+    assert frame["deal"].tolist() == [4, 4, 9]
+    assert frame["kind"].tolist() == ["offer", "draw", "knock"]
+    assert frame["seat"].tolist() == [0, 1, 0]
+    assert frame["strategy"].tolist() == ["expert", "simple", "expert"]
+    assert frame["decision"].tolist() == [0, 3, 5]
+    assert frame["kind_count"].tolist() == [1, 6, 2]
+    assert frame["keep_probability"].tolist() == [1.0, 0.5, 0.25]
+    assert frame["weight"].tolist() == [1.0, 2.0, 4.0]
+    assert frame["own_takes"].tolist() == [0, 2, 1]
+    assert frame["opp_takes"].tolist() == [0, 1, 3]
+    assert frame["played"].tolist() == ["take", "draw", "knock KH"]
+    assert frame["hand_points"].tolist() == [25, -25, 12]
+    for r in range(3):
+        view = view_features(view_of_position(masks[r], states[r]))
+        assert {key: frame[key].iat[r] for key in features} == view
+        stored = frame["position_state"].iat[r]
+        assert stored.dtype == np.int16 and stored.tolist() == states[r].tolist()
+        np.testing.assert_array_equal(frame["position_masks"].iat[r], masks[r])
+    masks[0, 0] ^= 1  # the stored masks are a copy
+    assert frame["position_masks"].iat[0][0] != masks[0, 0]
+    with pytest.raises(ValueError):
+        module.positions_frame(players, masks, states[:2], info)
+
+
+def test_a_single_positions_stream_and_arrays_given_as_lists():
+    """``evaluation_keys`` of one position (its decision number both the least and the
+    most), and of deals and decisions of different lengths (an error, not a shorter list
+    of keys); ``position_arrays`` of masks and states stored as plain lists."""
+    assert evaluation_keys(9, np.array([5]), np.array([3])).tolist() == [
+        int(evaluation_key_nb(np.uint64(9), 5, 3))
+    ]
+    with pytest.raises(ValueError):
+        evaluation_keys(9, np.array([0, 1, 2]), np.array([0, 1]))
+    lists = pd.DataFrame(
+        {"position_masks": [[1, 2, 3, 4, 5, 6, 7]], "position_state": [list(range(133))]}
+    )
+    masks, states = position_arrays(lists)
+    assert masks.dtype == np.uint64 and states.dtype == np.int64
+    assert masks.tolist() == [[1, 2, 3, 4, 5, 6, 7]]
+
+
+def test_an_evaluation_of_the_most_worlds_is_allowed():
+    most = Evaluation(samples=MAX_SAMPLES, select=1)
+    assert most.samples == MAX_SAMPLES and most.searcher().samples == MAX_SAMPLES
+
+
+def test_a_manifests_errors_name_its_file(tmp_path):
+    """A manifest nested too deep, a manifest that is a folder, and rules or players that
+    cannot be read: each a one-line error that names the file (and which part of it)."""
+    folder = tmp_path / "set"
+    folder.mkdir()
+    manifest = folder / "manifest.json"
+    manifest.write_text("[" * 20 + "]" * 20)
+    with pytest.raises(RunError) as error:
+        read_positions_manifest(folder)
+    assert str(error.value) == (
+        f"{manifest}: tables and arrays nested more than 16 deep: allowed at most 16"
+    )
+    manifest.unlink()
+    manifest.mkdir()
+    with pytest.raises(RunError) as error:
+        read_positions_manifest(folder)
+    assert str(error.value) == f"cannot read {manifest}: Is a directory"
+    manifest.rmdir()
+    config = _config().to_json()
+    for change, part in (
+        ({"rules": config["rules"] | {"bogus": 1}}, "rules"),
+        ({"players": [config["players"][0] | {"bogus": 1}, config["players"][1]]}, "players"),
+    ):
+        document = {"dataset": "positions", "format": 2, "config": config | change}
+        manifest.write_text(json.dumps(document))
+        with pytest.raises(RunError) as error:
+            read_positions_manifest(folder)
+        assert str(error.value).startswith(
+            f"{manifest}: unknown key 'bogus' in {manifest} ({part}): allowed keys are "
+        )
+
+
+# ------------------------------------------------------------------------- threads
+def test_the_threads_asked_reach_every_kernel_call(monkeypatch):
+    """``threads`` is handed down from ``execute`` to each chunk, from a chunk to its
+    sampling and its evaluation, and from there to the kernel (numba's threads at the
+    call; any threads give the same rows, so only passing them on shows it). The
+    evaluation's kernel gets the evaluation's settings and select, the rules, the
+    undercut table and the positions as contiguous uint64 / int64 / uint64 arrays, its
+    outputs zero (actions -1) of the shapes it fills."""
+    calls = []
+
+    def evaluate(params, select, rules, undercut, masks, states, keys, actions, *out):
+        calls.append(
+            {"threads": numba.get_num_threads(), "params": params, "select": select,
+             "rules": rules, "undercut": undercut, "masks": masks, "states": states,
+             "keys": keys, "actions": actions.copy(), "out": [o.copy() for o in out]}
+        )  # fmt: skip
+        actions[:, :2] = [0, 1]
+        for k, o in enumerate(out[:4]):
+            o[:, :2] = k + 1
+        out[4][:] = [2, 1]
+
+    monkeypatch.setattr(module, "evaluate_positions_parallel", evaluate)
+    evaluation = Evaluation(samples=6, select=2)
+    rows = _headline_rows()
+    masks = np.stack(rows["position_masks"].tolist())
+    states = np.stack(rows["position_state"].tolist())  # int16, as stored
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    found = module.evaluate_positions(
+        masks.astype(np.int64), states, np.array([1, 2, 3]), HOLLYWOOD, evaluation, threads=1
+    )
+    (call,) = calls
+    assert call["threads"] == 1 and call["select"] == 2
+    np.testing.assert_array_equal(call["params"], evaluation.to_kernel(HOLLYWOOD))
+    np.testing.assert_array_equal(call["rules"], HOLLYWOOD.to_kernel())
+    np.testing.assert_array_equal(call["undercut"], load_undercut_table())
+    for key, dtype in (("masks", np.uint64), ("states", np.int64), ("keys", np.uint64)):
+        assert call[key].dtype == dtype and call[key].flags.c_contiguous, key
+    assert call["keys"].tolist() == [1, 2, 3]
+    assert call["actions"].shape == (3, MAX_ACTIONS) and (call["actions"] == -1).all()
+    assert [o.shape for o in call["out"]] == [(3, MAX_ACTIONS)] * 4 + [(3, 2)]
+    assert all(o.dtype == np.float64 for o in call["out"][:4]) and call["out"][4].dtype == np.int64
+    assert not any(o.any() for o in call["out"])
+    assert found.actions[:, :3].tolist() == [[0, 1, -1]] * 3
+    for k, name in enumerate(("sums", "squares", "gains", "gain_squares")):
+        assert getattr(found, name)[:, :2].tolist() == [[k + 1, k + 1]] * 3, name
+    assert found.n_actions.tolist() == [2, 2, 2] and found.baseline.tolist() == [1, 1, 1]
+
+    # evaluate_frame and play_chunk hand their threads on
+    seen = []
+    monkeypatch.setattr(module, "evaluate_positions", lambda *a: seen.append(a[-1]) or found)
+    module.evaluate_frame(rows.assign(played="take"), HOLLYWOOD, evaluation, 3, threads=1)
+    assert seen == [1]
+    sampled = []
+
+    def sample(rules, players, seed, first, deals, keep, threads):
+        sampled.append((first, deals, threads))
+        return "masks", "states", "info"
+
+    monkeypatch.setattr(module, "sample_positions", sample)
+    monkeypatch.setattr(module, "positions_frame", lambda *a: rows)
+    evaluated = []
+    monkeypatch.setattr(module, "evaluate_frame", lambda *a: evaluated.append(a[-1]) or "evaluated")
+    assert module.play_chunk(_config(), 1, threads=1) is rows  # no evaluation
+    assert module.play_chunk(_config(evaluation=evaluation), 2, threads=1) == "evaluated"
+    assert sampled == [(2, 2, 1), (4, 1, 1)] and evaluated == [1]
+
+    # execute hands them to every chunk, in process and on a cluster
+    asked = []
+    monkeypatch.setattr(module, "play_chunk", lambda c, k, t=None: asked.append(t) or rows)
+    list(execute(_config(), threads=1))
+    list(execute(_config(), threads=1, client=_Client(threads=1)))
+    assert asked == [1] * 6
+
+
+# ------------------------------------------------------------------------ sampling
+def test_deals_are_sampled_in_batches_and_kept_rows_come_by_deal_then_decision(monkeypatch):
+    """``sample_positions`` with the kernel replaced by a recorder that keeps deal d's
+    first d % 3 decisions (row j of deal d holds d * 10 + j): the kernel gets the seed,
+    each batch's first deal, the keep rates, the rules, the players, the undercut and score
+    tables and the threads asked; the deals go in batches whose output fits the byte
+    budget (here 8 deals; 20 deals are 8, 8 and 4), and the rows come back by deal, then
+    decision, whatever the batches. A hand that kept more rows than it has is an error."""
+    slots = max_decisions(HOLLYWOOD)
+    row_bytes = 8 * (N_POSITION_MASKS + N_POSITION_SLOTS + N_INFO)
+    monkeypatch.setattr(module, "SAMPLE_BATCH_BYTES", 8 * slots * row_bytes)
+    calls, too_many = [], []
+
+    def sample(seed, first, rules, rates, strategies, undercut, equity, masks, states, info,
+               kept):  # fmt: skip
+        calls.append(
+            {"seed": seed, "first": first, "rules": rules, "rates": rates,
+             "strategies": strategies, "undercut": undercut, "equity": equity,
+             "threads": numba.get_num_threads(), "kept": kept.copy(),
+             "shapes": [a.shape for a in (masks, states, info)],
+             "dtypes": [a.dtype for a in (masks, states, info, kept)]}
+        )  # fmt: skip
+        for i in range(len(kept)):
+            deal = first + i
+            kept[i] = too_many[-1] if too_many else deal % 3
+            for j in range(min(kept[i], slots)):
+                masks[i, j], states[i, j], info[i, j] = deal * 10 + j, deal * 10 + j, deal
+
+    monkeypatch.setattr(module, "sample_positions_parallel", sample)
+    tables, score_tables = [], np.full((2, 3), 7.0)  # a score-aware player's (made up)
+    monkeypatch.setattr(module, "equity_tables", lambda *a: tables.append(a) or score_tables)
+    players, keep = parse_players("expert,simple"), (1, 0.5, 0.25, 1)
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    masks, states, info = module.sample_positions(HOLLYWOOD, players, 7, 100, 20, keep, 1)
+    assert [(c["first"], len(c["kept"])) for c in calls] == [(100, 8), (108, 8), (116, 4)]
+    for call in calls:
+        assert call["seed"] == np.uint64(7) and type(call["seed"]) is np.uint64
+        assert call["threads"] == 1 and not call["kept"].any()
+        n = len(call["kept"])
+        assert call["shapes"] == [(n, slots, N_POSITION_MASKS), (n, slots, N_POSITION_SLOTS),
+                                  (n, slots, N_INFO)]  # fmt: skip
+        assert call["dtypes"] == [np.uint64, np.int64, np.int64, np.int64]
+        assert call["rates"].tolist() == [1024, 512, 256, 1024]
+        np.testing.assert_array_equal(call["rules"], HOLLYWOOD.to_kernel())
+        np.testing.assert_array_equal(call["strategies"], strategies_to_kernel(players, HOLLYWOOD))
+        np.testing.assert_array_equal(call["undercut"], load_undercut_table())
+        assert call["equity"] is score_tables
+    assert tables == [(players, HOLLYWOOD)]
+    expected = [d * 10 + j for d in range(100, 120) for j in range(d % 3)]
+    assert masks[:, 0].tolist() == states[:, 0].tolist() == expected
+    assert info[:, 0].tolist() == [e // 10 for e in expected]
+    assert masks.shape == (len(expected), N_POSITION_MASKS) and masks.dtype == np.uint64
+    assert states.shape == (len(expected), N_POSITION_SLOTS) and states.dtype == np.int64
+    assert info.shape == (len(expected), N_INFO) and info.dtype == np.int64
+    calls.clear()  # one batch when the budget holds every deal
+    monkeypatch.setattr(module, "SAMPLE_BATCH_BYTES", 64 << 20)
+    one = module.sample_positions(HOLLYWOOD, players, 7, 100, 20, keep, 1)
+    assert [(c["first"], len(c["kept"])) for c in calls] == [(100, 20)]
+    assert one[0].tolist() == masks.tolist()
+    calls.clear()  # a budget below one deal's output: one deal at a time
+    monkeypatch.setattr(module, "SAMPLE_BATCH_BYTES", 1)
+    module.sample_positions(HOLLYWOOD, players, 7, 100, 3, keep, 1)
+    assert [(c["first"], len(c["kept"])) for c in calls] == [(100, 1), (101, 1), (102, 1)]
+    too_many.append(slots)  # every row of a hand kept: allowed
+    assert len(module.sample_positions(HOLLYWOOD, players, 7, 0, 2, keep)[0]) == 2 * slots
+    too_many.append(slots + 1)
+    with pytest.raises(RuntimeError) as error:
+        module.sample_positions(HOLLYWOOD, players, 7, 0, 3, keep)
+    assert str(error.value) == f"a hand kept {slots + 1} decisions, more than its {slots} rows"
+    for seed, deals, message in ((7, 0, "deals = 0: allowed 1 to "),
+                                 (-1, 3, "seed -1 out of range: allowed 0 to ")):  # fmt: skip
+        with pytest.raises(ConfigError) as error:
+            module.sample_positions(HOLLYWOOD, players, seed, 0, deals, keep)
+        assert str(error.value).startswith(message), str(error.value)
+
+
+def test_the_evaluations_searcher_has_its_settings():
+    """The evaluation's settings reach the kernels through its ``mc`` searcher: each one,
+    none left at an ``mc`` strategy's own default (32 worlds, simple rollouts, no
+    inference, weight 0.25)."""
+    evaluation = Evaluation(samples=6, select=2, rollout="expert", opponent_model="expert",
+                            infer=True, infer_weight=0.5)  # fmt: skip
+    searcher = evaluation.searcher()
+    assert (searcher.name, searcher.kind) == ("evaluation", "mc")
+    assert (searcher.samples, searcher.rollout, searcher.opponent_model) == (6, "expert", "expert")
+    assert searcher.infer is True and searcher.infer_weight == 0.5
+    np.testing.assert_array_equal(evaluation.to_kernel(HOLLYWOOD), searcher.to_kernel(HOLLYWOOD))
+
+
+def test_a_configurations_refusals_name_what_is_wrong():
+    with pytest.raises(ConfigError) as error:
+        PositionsConfig(HOLLYWOOD, parse_players("expert,expert"), 3, 5, 5, "deep")
+    assert str(error.value) == "evaluation = 'deep': expected an Evaluation"
+    with pytest.raises(ConfigError) as error:
+        _config(deals=1_000_001, chunk=1)
+    assert str(error.value) == (
+        "chunk size = 1 makes 1,000,001 chunks of 1,000,001 deals: allowed at most 1,000,000 "
+        "chunks (a chunk size of 2 or more)"
+    )
+    listed = _config(keep=[1, 1, 0.5, 1])  # stored as the checked tuple of floats
+    assert listed.keep == (1.0, 1.0, 0.5, 1.0) and type(listed.keep) is tuple
