@@ -34,6 +34,9 @@ def main() -> None:
     parser.add_argument("--format", default="hollywood")
     parser.add_argument("--seeds", action="append", required=True, help="rules=seed,seed")
     parser.add_argument("--opponents", required=True)
+    parser.add_argument(
+        "--comparisons", type=int, default=0, help="for Bonferroni (0: rule sets x opponents)"
+    )
     args = parser.parse_args()
     folder = Path(args.save)
     seeds = {}
@@ -41,7 +44,7 @@ def main() -> None:
         rules, listed = item.split("=")
         seeds[rules] = [int(s) for s in listed.split(",")]
     opponents = args.opponents.split(",")
-    k = len(seeds) * len(opponents)
+    k = args.comparisons or len(seeds) * len(opponents)  # the cells planned, played or not
     z = NormalDist().inv_cdf(1 - 0.025 / k)
     for opponent in opponents:
         cells = []
