@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from named import FAMILY_STYLES
+from tiers import size
 
 import gin_sim.reference.engine as engine
 from gin_sim.game.cards import FULL_DECK, N_CARDS, cards_of, hand_from_cards
@@ -122,7 +123,7 @@ def clustered_pool(rng: random.Random) -> list[int]:
 
 def test_helper_quantities_match_their_definitions() -> None:
     rng = random.Random(11)
-    for _ in range(3000):
+    for _ in range(size(fast=1000, full=3000)):
         order = rng.sample(range(N_CARDS), N_CARDS)
         hand = hand_from_cards(order[:11])
         card = rng.choice(order[:11])
@@ -140,7 +141,7 @@ def test_helper_quantities_match_their_definitions() -> None:
 
 def test_take_gain_bounded_equals_the_definition() -> None:
     rng = random.Random(12)
-    for _ in range(2000):
+    for _ in range(size(fast=700, full=2000)):
         pool = clustered_pool(rng) if rng.random() < 0.5 else list(range(N_CARDS))
         cards = rng.sample(pool, 11)
         hand, top = hand_from_cards(cards[:10]), cards[10]
@@ -190,7 +191,7 @@ def test_discard_cost_follows_the_spec_expression() -> None:
     pair*pair``, evaluated left to right (fractional weights, where the grouping can change
     the rounding)."""
     rng = random.Random(14)
-    for _ in range(500):
+    for _ in range(size(fast=150, full=500)):
         view = random_view(rng, 11)
         kw, sw, dw, pw = (rng.choice([0.1, 0.2, 0.3, 0.7, 1.1]) for _ in range(4))
         strategy = Strategy(keep_weight=kw, safety_weight=sw, disinterest_weight=dw, pair_weight=pw)

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from report_checks import check_longer_run
-from tiers import FULL
+from tiers import FULL, size
 from typer.testing import CliRunner
 
 from gin_sim import reports
@@ -229,7 +229,7 @@ def test_report_tables_equal_a_direct_pandas_computation(tmp_path):
         load_strategy("basic"),
         load_strategy("simple"),
     )
-    deals, matches, seed = 1_200, 30, 11
+    deals, matches, seed = size(fast=400, full=1_200), size(fast=12, full=30), 11
     sweep = knock_sweep(rules, strategy, opponent, deals, matches, seed)
     reports.knock("hollywood", "basic", "simple", deals, matches, seed, tmp_path / "knock", sweep=sweep)  # fmt: skip
     reports.undercut("hollywood", "basic", "simple", deals, seed, tmp_path / "undercut", sweep=sweep)  # fmt: skip
@@ -269,6 +269,8 @@ def test_report_tables_equal_a_direct_pandas_computation(tmp_path):
     assert f"under `hollywood`: **{net.idxmax()}**" in markdown
 
 
+@pytest.mark.full  # two reports written again, about 7 CPU s: the fast tier writes each report by its own
+# command in the other tests, and the set and the commands share one writer (reports.build)
 def test_the_default_set_equals_each_reports_own_command(default_set, tmp_path):
     """A report of the default set is exactly what its own command writes."""
     s = SMALL
@@ -383,6 +385,35 @@ def test_heat_map_greys_out_cells_with_few_knocks(tmp_path, monkeypatch):
     grey = [p for p in ax.patches if p.get_hatch()]
     assert sorted((p.get_x() + 0.5, p.get_y() + 0.5) for p in grey) == [(0.0, 1.0), (2.0, 0.0)]
     assert "fewer than 200 knocks" in ax.get_title()
+
+
+def test_a_laid_out_figure_is_drawn_once_and_saved_as_the_same_bytes(tmp_path, monkeypatch):
+    """figures._save drops the placeholder engine that fig.tight_layout() leaves, so savefig
+    does not draw the figure a second time before printing it; the PNG is unchanged."""
+    from matplotlib.figure import Figure
+
+    from gin_sim.reports import figures
+
+    table = pd.DataFrame({
+        "threshold": [0, 5, 10] * 2, "figure": ["net_points"] * 6,
+        "rules": ["standard"] * 3 + ["hollywood"] * 3,
+        "mean": [1.0, 2.5, 1.5, 0.5, 1.0, 2.0], "low": [0.5, 2.0, 1.0, 0.0, 0.5, 1.5],
+        "high": [1.5, 3.0, 2.0, 1.0, 1.5, 2.5],
+    })  # fmt: skip
+    draws = []
+    draw = Figure.draw
+    monkeypatch.setattr(Figure, "draw", lambda self, renderer: draws.append(1) or draw(self, renderer))  # fmt: skip
+
+    def plain(fig, path):  # matplotlib's own savefig, the placeholder kept
+        fig.savefig(path, dpi=figures.DPI, metadata=figures.METADATA)
+
+    args = (table, "threshold", ["net_points"])
+    figures.lines_with_bands(tmp_path / "once.png", *args, hue="rules")
+    once = len(draws)
+    monkeypatch.setattr(figures, "_save", plain)
+    figures.lines_with_bands(tmp_path / "twice.png", *args, hue="rules")
+    assert (once, len(draws) - once) == (1, 2)
+    assert (tmp_path / "once.png").read_bytes() == (tmp_path / "twice.png").read_bytes()
 
 
 def test_undercut_report_says_which_cells_are_thin(default_set):
