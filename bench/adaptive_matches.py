@@ -1,5 +1,6 @@
-"""``mc-adaptive`` against ``mc`` in whole matches (issue 19): where the panel is kept
-across the hands of a match, does it win more matches than ``mc``'s fixed model?
+"""``mc`` (the adaptive searcher, called ``mc-adaptive`` before 2026-12-03) against ``mc-fixed``
+(called ``mc`` before) in whole matches (issue 19): where the panel is kept across the hands
+of a match, does it win more matches than ``mc-fixed``'s fixed model?
 
 For each rule set and opponent both search players play the same duplicate Hollywood
 matches (or games, ``--format game``) against the opponent; the difference in the share
@@ -55,8 +56,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rules", default="hollywood,standard")
     parser.add_argument("--opponents", default="gin-hunter-strong,simple")
-    parser.add_argument("--player", default="mc-adaptive")
-    parser.add_argument("--baseline", default="mc")
+    parser.add_argument("--player", default="mc")
+    parser.add_argument("--baseline", default="mc-fixed")
     parser.add_argument("--format", default="hollywood", choices=["hollywood", "game"])
     parser.add_argument("--matches", type=int, default=150)
     parser.add_argument("--seed", type=int, required=True)

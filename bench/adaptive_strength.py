@@ -1,4 +1,4 @@
-"""Is ``mc-adaptive`` (an opponent panel, issue 19) stronger than ``mc`` (one fixed model)?
+"""Is ``mc`` (an opponent panel, issue 19) stronger than ``mc-fixed`` (one fixed model)?
 
 For each rule set and opponent: both search players play the same duplicate decks against
 the opponent (each deck twice, seats swapped), and the difference in net points per hand
@@ -30,8 +30,8 @@ def main() -> None:
     parser.add_argument(
         "--opponents", default="simple,expert,gin-hunter,early-knocker,defensive,gin-hunter-strong"
     )
-    parser.add_argument("--player", default="mc-adaptive")
-    parser.add_argument("--baseline", default="mc")
+    parser.add_argument("--player", default="mc")
+    parser.add_argument("--baseline", default="mc-fixed")
     parser.add_argument("--deals", type=int, default=1000)
     parser.add_argument("--seed", type=int, required=True)
     parser.add_argument("--comparisons", type=int, default=0, help="for Bonferroni (0: this run's)")

@@ -2,8 +2,8 @@
 results ``bench/adaptive_matches.py --save DIR`` wrote: the matches of every seed given
 for a rule set pooled (paired by match), Bonferroni-adjusted for all the table's cells.
 
-    .venv/bin/python bench/adaptive_table.py --save runs/saved --player mc-adaptive \\
-        --baseline mc --seeds standard=31601,31603 --seeds hollywood=31602,31604 \\
+    .venv/bin/python bench/adaptive_table.py --save runs/saved --player mc \\
+        --baseline mc-fixed --seeds standard=31601,31603 --seeds hollywood=31602,31604 \\
         --opponents gin-hunter-pairs,simple
 """
 
@@ -29,8 +29,8 @@ def load(folder: Path, tag: str, rules: str, fmt: str, opponent: str, seed: int)
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--save", required=True)
-    parser.add_argument("--player", default="mc-adaptive")
-    parser.add_argument("--baseline", default="mc")
+    parser.add_argument("--player", default="mc")
+    parser.add_argument("--baseline", default="mc-fixed")
     parser.add_argument("--format", default="hollywood")
     parser.add_argument("--seeds", action="append", required=True, help="rules=seed,seed")
     parser.add_argument("--opponents", required=True)

@@ -54,14 +54,14 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=200_000)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument(
-        "--mc-decisions", type=int, default=300, help="positions the mc player decides"
+        "--mc-decisions", type=int, default=300, help="positions the mc-fixed player decides"
     )
     parser.add_argument("--mc-matches", type=int, default=60, help="matches of mc vs simple")
     parser.add_argument(
         "--adaptive-hands",
         type=int,
         default=40,
-        help="hands of mc-adaptive vs simple whose decisions it times",
+        help="hands of mc (the adaptive searcher) vs simple whose decisions it times",
     )
     parser.add_argument(
         "--positions-deals", type=int, default=60, help="deals whose positions are evaluated"
@@ -200,7 +200,7 @@ def expert_positions(rules, count: int) -> list[tuple[np.ndarray, np.ndarray]]:
 
 
 def adaptive_positions(rules, hands: int) -> list[tuple]:
-    """The decisions of ``mc-adaptive`` (seat 0) against ``simple`` in ``hands`` hands under
+    """The decisions of ``mc`` (the adaptive searcher, seat 0) against ``simple`` in ``hands`` hands under
     ``rules`` (deals 0.. of seed 2), its panel memory kept from hand to hand as a match keeps
     it (the showdowns read): per decision the position, the memory rows before it and the
     streams, so that a search there does what it did in play, its posterior update too."""
@@ -215,7 +215,7 @@ def adaptive_positions(rules, hands: int) -> list[tuple]:
 
     rules_vector = rules.to_kernel()
     table = load_undercut_table()
-    pair = strategies_to_kernel((load_strategy("mc-adaptive"), load_strategy("simple")), rules)
+    pair = strategies_to_kernel((load_strategy("mc"), load_strategy("simple")), rules)
     streams, masks, state, _, _, search = scratch_nb()
     forget_nb(search)
     deck, deck_state = np.empty(52, np.int8), np.empty(1, np.uint64)
@@ -240,8 +240,9 @@ def adaptive_positions(rules, hands: int) -> list[tuple]:
 
 
 def bench_search(args: argparse.Namespace) -> None:
-    """The search player: decisions and rollouts per second on one thread at positions
-    from expert play, and whole games to 100 per second (mc vs simple, standard)."""
+    """The search players: mc-fixed's decisions and rollouts per second on one thread at
+    positions from expert play, mc's (the adaptive searcher) at its own positions in play
+    beside mc-fixed's there, and whole games to 100 per second (mc vs simple, standard)."""
     from gin_sim.experiments.simulate import head_to_head_matches
     from gin_sim.kernels.playout import scratch_nb
     from gin_sim.kernels.search import search_nb, search_scratch_nb
@@ -252,7 +253,7 @@ def bench_search(args: argparse.Namespace) -> None:
     standard = load_rules("standard")
     rules_vector = standard.to_kernel()
     table = load_undercut_table()
-    mc = strategies_to_kernel((load_strategy("mc"), load_strategy("simple")), standard)[0]
+    fixed = strategies_to_kernel((load_strategy("mc-fixed"), load_strategy("simple")), standard)[0]
     streams = scratch_nb()[0]
     positions = expert_positions(standard, args.mc_decisions)
     search = search_scratch_nb()
@@ -260,26 +261,25 @@ def bench_search(args: argparse.Namespace) -> None:
     def decide_all() -> int:
         rollouts = 0
         for masks, state in positions:
-            search_nb(mc, masks, state, rules_vector, table, NO_TABLES, streams, 0, search)
+            search_nb(fixed, masks, state, rules_vector, table, NO_TABLES, streams, 0, search)
             rollouts += int(search[13][2])  # screened-out candidates' rollouts included
         return rollouts
 
     rollouts = decide_all()  # compile and warm up
     seconds = median_seconds(decide_all, args.repeats)
     print(
-        f"mc decisions/s: {len(positions) / seconds:.0f}  (mc, standard, {len(positions):,} positions "
+        f"mc-fixed decisions/s: {len(positions) / seconds:.0f}  (mc-fixed, standard, {len(positions):,} positions "
         f"from expert play, 1 thread, median of {args.repeats})"
     )
     print(
         f"rollouts/s: {rollouts / seconds:.0f}  (the same searches: every rollout, those of screened-out candidates included, 1 thread)"
     )
 
-    # The adaptive searcher beside mc, at its own decisions in play: each search starts from
-    # the panel memory it had there, so its posterior updates (16 evidence worlds per model
-    # after an answered turn) and its worlds' models drawn from the posterior are timed too.
-    adaptive = strategies_to_kernel(
-        (load_strategy("mc-adaptive"), load_strategy("simple")), standard
-    )[0]
+    # mc, the adaptive searcher, beside mc-fixed, at its own decisions in play: each search
+    # starts from the panel memory it had there, so its posterior updates (16 evidence worlds
+    # per model after an answered turn) and its worlds' models drawn from the posterior are
+    # timed too.
+    adaptive = strategies_to_kernel((load_strategy("mc"), load_strategy("simple")), standard)[0]
     played = adaptive_positions(standard, args.adaptive_hands)
     own_streams = np.empty(2, np.uint64)
 
@@ -290,14 +290,14 @@ def bench_search(args: argparse.Namespace) -> None:
             search_nb(params, masks, state, rules_vector, table, NO_TABLES, own_streams, 0, search)
 
     per_second = {}
-    for name, params in (("mc-adaptive", adaptive), ("mc", mc)):
+    for name, params in (("mc", adaptive), ("mc-fixed", fixed)):
         decide_played(params)  # compile and warm up
         per_second[name] = len(played) / median_seconds(
             lambda p=params: decide_played(p), args.repeats
         )
     print(
-        f"mc-adaptive decisions/s: {per_second['mc-adaptive']:.0f}  (mc at the same positions: "
-        f"{per_second['mc']:.0f}; mc-adaptive's {len(played):,} decisions in {args.adaptive_hands} "
+        f"mc decisions/s: {per_second['mc']:.0f}  (mc-fixed at the same positions: "
+        f"{per_second['mc-fixed']:.0f}; mc's {len(played):,} decisions in {args.adaptive_hands} "
         f"hands against simple under standard, each from the panel memory it had in play, 1 thread, "
         f"median of {args.repeats})"
     )

@@ -6,7 +6,7 @@ each seat once, and the two hands' results are averaged per deck, so that the lu
 the cards cancels out; the 95% intervals are over decks (1.96 standard errors).
 
     .venv/bin/python bench/openspiel.py --strategy expert --deals 2000 --seed 9401
-    .venv/bin/python bench/openspiel.py --strategy mc-adaptive --baseline mc --deals 500 --seed S
+    .venv/bin/python bench/openspiel.py --strategy mc --baseline mc-fixed --deals 500 --seed S
 
 With ``--baseline``, the baseline plays the same decks in the same seats and the difference
 in points per hand is paired deck by deck. Each seat's bot lives for the whole run (each

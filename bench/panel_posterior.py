@@ -1,6 +1,6 @@
 """How fast does an opponent panel find the opponent? (issue 19; docs/figures/panel-posterior.png)
 
-A search player with an opponent panel (default ``mc-adaptive``) plays runs of hands
+A search player with an opponent panel (default ``mc``) plays runs of hands
 against each model of its panel in turn, keeping its posterior across the hands of a run
 as in a match (``panel_memory`` match; no score is kept). After each update (at each of its
 draws) the posterior mass on the true model is recorded, by the searcher's own turn in
@@ -76,7 +76,7 @@ def run(searcher, opponent, truth, rules, seed, runs, hands):
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--player", default="mc-adaptive")
+    parser.add_argument("--player", default="mc")
     parser.add_argument("--rules", default="hollywood")
     parser.add_argument("--seed", type=int, default=9790)
     parser.add_argument("--runs", type=int, default=16)

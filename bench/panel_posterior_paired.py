@@ -4,7 +4,7 @@ posterior kept across them, ``bench/panel_posterior.py``'s ``run``), the mean pe
 and the paired difference with a Bonferroni-adjusted 95% interval over the panel's models.
 
     .venv/bin/python bench/panel_posterior_paired.py --player bench/mc-adaptive-offer.toml \
-        --baseline mc-adaptive --rules standard --seed 33603 --runs 24 --hands 5
+        --baseline mc --rules standard --seed 33603 --runs 24 --hands 5
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from gin_sim.players.strategies import load_strategy
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--player", required=True)
-    parser.add_argument("--baseline", default="mc-adaptive")
+    parser.add_argument("--baseline", default="mc")
     parser.add_argument("--rules", default="standard")
     parser.add_argument("--seed", type=int, required=True)
     parser.add_argument("--runs", type=int, default=24)

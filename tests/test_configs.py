@@ -222,7 +222,7 @@ def strategies_to_check() -> list[tuple[str, Strategy, Rules]]:
     checked.append(("take-schedule-of-one", one_take, HOLLYWOOD))
     four = load_strategy("simple", ["take_schedule=31:true:6.5,12:false:7.5,6:true:0,0:false:9"])
     checked.append(("take-schedule-of-four", four, HOLLYWOOD))
-    checked.append(("distinct-search", load_strategy("mc", DISTINCT_SEARCH), HOLLYWOOD))
+    checked.append(("distinct-search", load_strategy("mc-fixed", DISTINCT_SEARCH), HOLLYWOOD))
     return checked
 
 

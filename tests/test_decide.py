@@ -93,7 +93,7 @@ def _positions(players, rules, deals):
 STRATEGIES = {
     "expert": load_strategy("expert"),
     "mc-fast": replace(load_strategy("mc-fast"), samples=4),
-    "mc-infer": replace(load_strategy("mc"), samples=3, infer=True),
+    "mc-infer": replace(load_strategy("mc-fixed"), samples=3, infer=True),
 }
 
 
@@ -136,7 +136,7 @@ def test_a_decision_from_the_view_is_the_decision_at_the_position(name):
 
 def test_decide_returns_a_search_with_intervals():
     decision = decide(VIEW, "hollywood", "mc", seed=3)
-    mc = load_strategy("mc")  # the choice is made on the worlds after screening
+    mc = load_strategy("mc-fixed")  # the choice is made on the worlds after screening
     assert decision.worlds == mc.samples - mc.screen and decision.discard is not None
     actions = [c.action for c in decision.candidates]
     assert len(actions) == len(set(actions)) >= 3
@@ -351,7 +351,7 @@ def test_a_prepared_decider_decides_as_a_fresh_preparation_and_needs_no_stock_ca
     strategies = [
         load_strategy("expert"),
         load_strategy("random"),
-        replace(load_strategy("mc"), samples=8, screen=3),
+        replace(load_strategy("mc-fixed"), samples=8, screen=3),
     ]
     deciders = [Decider(s, rules) for s in strategies]
     without_taken = 0
@@ -395,7 +395,7 @@ def test_a_prepared_decider_reads_no_file_per_decision(monkeypatch):
 def test_decide_prepares_a_strategy_once_per_rule_set():
     from gin_sim.players.decide import _prepared
 
-    mc = load_strategy("mc")
+    mc = load_strategy("mc-fixed")
     decide(VIEW, "standard", mc)
     before = _prepared.cache_info()
     decide(VIEW, "standard", mc, seed=2)

@@ -5,7 +5,7 @@ A simulated searcher with an opponent panel learns within a hand from the oppone
 and, at the end of a hand, from the cards the showdown shows (the opponent's knock; the
 opponent's last turn at its own knock: ``kernels.search.showdown_update_nb``). From outside,
 ``Decider`` + ``OpponentMemory`` get the same evidence when the host reports each hand's end
-(``OpponentMemory.hand_ended``). Here simulated matches of ``mc-adaptive`` (``panel_memory =
+(``OpponentMemory.hand_ended``). Here simulated matches of ``mc`` (``panel_memory =
 "match"``) against every style of its panel are replayed through them: every decision and
 the posterior after every hand are the simulated ones, exactly. ``serve`` and the OpenSpiel
 bot do the same for some hands.
@@ -35,12 +35,12 @@ from gin_sim.players.strategies import Strategy, load_strategy
 from gin_sim.reference.engine import DISCARD, DRAW, Discard, legal_discards, start_hand
 from gin_sim.reference.views import view_from_situation
 
-ADAPTIVE = load_strategy("mc-adaptive")
+ADAPTIVE = load_strategy("mc")
 STYLES = ADAPTIVE.opponent_panel  # every style of its panel, random included
 # panel_knock_turn (issue 26): the showdown reads the knocking turn too
-KNOCK_TURN = replace(ADAPTIVE, panel_knock_turn=True, name="mc-adaptive-knock-turn")
+KNOCK_TURN = replace(ADAPTIVE, panel_knock_turn=True, name="mc-knock-turn")
 # panel_offer (issue 26, gap c): the opponent's choice at the opening offer read too
-OFFER = replace(ADAPTIVE, panel_offer=True, name="mc-adaptive-offer")
+OFFER = replace(ADAPTIVE, panel_offer=True, name="mc-offer")
 
 
 def _pair(style: str, seat: int, adaptive: Strategy = ADAPTIVE) -> tuple[Strategy, Strategy]:
@@ -118,11 +118,9 @@ def test_the_server_replays_the_opening_offers_reading(tmp_path):
     """``panel_offer`` through ``serve``: a strategy file with it on, the first hands of a
     simulated match asked as JSON lines with hand numbers and hand ends, give the simulated
     decisions and posteriors."""
-    path = tmp_path / "mc-adaptive-offer.toml"
-    text = (configs_dir() / "strategies" / "mc-adaptive.toml").read_text()
-    path.write_text(
-        text.replace('name = "mc-adaptive"', 'name = "mc-adaptive-offer"') + "panel_offer = true\n"
-    )
+    path = tmp_path / "mc-offer.toml"
+    text = (configs_dir() / "strategies" / "mc.toml").read_text()
+    path.write_text(text.replace('name = "mc"', 'name = "mc-offer"') + "panel_offer = true\n")
     assert load_strategy(str(path)) == OFFER
     rules = load_rules("standard")
     seat = 0
@@ -144,7 +142,7 @@ def test_the_server_and_its_hand_end_requests_replay_a_simulated_match():
     rules = load_rules("standard")
     seat = 1
     mk, hands = simulated_match(rules, _pair("gin-hunter", seat), 1, seat)
-    server = Server("standard", "mc-adaptive")
+    server = Server("standard", "mc")
 
     def ask(request: dict) -> dict:  # as JSON lines, both ways
         answer = json.loads(server.answer_line(json.dumps(request | {"game": "g"})))
@@ -249,7 +247,7 @@ def test_hand_numbers_and_hand_ends_tell_hands_apart_and_are_checked():
     with pytest.raises(ValueError, match="memory = 'x': allowed an OpponentMemory"):
         decider.decide(view, mk, memory="x")
     with pytest.raises(ValueError, match="a memory is made by a Decider"):
-        type(memory)("mc-adaptive")
+        type(memory)("mc")
 
 
 def _views_at_31(deck_seed: int, turns: int, decider: Decider, memory) -> list[dict]:

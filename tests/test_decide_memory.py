@@ -27,10 +27,8 @@ SEED = 9233
 
 
 def _small_adaptive(memory="hand"):
-    # mc-adaptive's panel and prior with few worlds, so that the reference keeps up.
-    return replace(
-        load_strategy("mc-adaptive"), samples=6, screen=0, name="adaptive6", panel_memory=memory
-    )
+    # mc's panel and prior with few worlds, so that the reference keeps up.
+    return replace(load_strategy("mc"), samples=6, screen=0, name="adaptive6", panel_memory=memory)
 
 
 def _searches(rules, searcher, opponent, deal):
@@ -134,9 +132,9 @@ def test_the_server_remembers_a_game_named_in_its_requests(tmp_path):
     rules = load_rules("standard")
     searcher = _small_adaptive()
     path = tmp_path / "adaptive6.toml"  # _small_adaptive() as a file, for the server to read
-    text = (Path(__file__).parents[1] / "configs" / "strategies" / "mc-adaptive.toml").read_text()
+    text = (Path(__file__).parents[1] / "configs" / "strategies" / "mc.toml").read_text()
     for old, new in [
-        ("mc-adaptive", "adaptive6"),
+        ('name = "mc"', 'name = "adaptive6"'),
         ("samples = 96", "samples = 6"),
         ("screen = 16", "screen = 0"),
     ]:

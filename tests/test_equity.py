@@ -219,7 +219,7 @@ CLOSER = 'name = "closer"\nkind = "family"\nclosing_distance = 30\n'
     ("players", "reading"),
     [
         ("mc-match,expert", "value = 'match'"),
-        ("expert,mc-adaptive", 'panel_memory = "match"'),
+        ("expert,mc", 'panel_memory = "match"'),
         ("CLOSER,expert", "closing_distance = 30"),
     ],
 )
@@ -246,7 +246,7 @@ def test_score_readings_name_what_reads_the_score():
     """Players for a hand's points read nothing; each reading is named, a rollout or an
     opponent model that knocks by the score included (through ``for_rules``)."""
     rules = load_rules("hollywood")
-    for name in ("simple", "expert", "mc-fast", "mc", "random"):
+    for name in ("simple", "expert", "mc-fast", "mc-fixed", "random"):
         assert load_strategy(name).score_readings(rules) == [], name
     assert load_strategy("expert", ["closing_distance=12"]).score_readings(rules) == [
         "closing_distance = 12"

@@ -37,7 +37,7 @@ def decider() -> Decider:
 
 @pytest.fixture(scope="module")
 def adaptive() -> Decider:
-    return Decider("mc-adaptive", "hollywood")
+    return Decider("mc", "hollywood")
 
 
 def _clear(call, *fragments: str) -> str:
@@ -50,7 +50,7 @@ def _clear(call, *fragments: str) -> str:
     return message
 
 
-@pytest.mark.parametrize("memory", [v for v in GARBAGE if v is not None] + ["mc-adaptive"])
+@pytest.mark.parametrize("memory", [v for v in GARBAGE if v is not None] + ["mc"])
 def test_decide_with_a_memory_that_is_none(decider, adaptive, memory):
     _clear(lambda: decider.decide(VIEW, memory=memory), "memory")
     _clear(lambda: adaptive.decide(VIEW, memory=memory), "memory")
@@ -60,7 +60,7 @@ def test_a_memory_of_another_decider(decider, adaptive):
     _clear(lambda: decider.decide(VIEW, memory=adaptive.memory()), "Decider")
 
 
-@pytest.mark.parametrize("made_from", ["mc-adaptive", None, 5, gin_sim.load_strategy("mc")])
+@pytest.mark.parametrize("made_from", ["mc", None, 5, gin_sim.load_strategy("mc-fixed")])
 def test_opponent_memory_takes_a_decider(made_from):
     _clear(lambda: OpponentMemory(made_from), "OpponentMemory", "Decider")
 
@@ -137,7 +137,7 @@ def _set(array, index, value):
         lambda: gin_sim.load_rules("hollywood", [5]),
         lambda: gin_sim.load_strategy(None),
         lambda: gin_sim.load_strategy(3.5),
-        lambda: gin_sim.load_strategy("mc", "samples=5"),
+        lambda: gin_sim.load_strategy("mc-fixed", "samples=5"),
         lambda: gin_sim.simulate_deals("hollywood", ("simple", "simple"), 10, 1),
         lambda: gin_sim.simulate_deals(gin_sim.load_rules(), ("simple", "simple"), 10, 1),
         lambda: gin_sim.simulate_deals(

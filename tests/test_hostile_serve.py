@@ -51,7 +51,7 @@ HOSTILE = [
     f'{{"id": {_nested(5000)}, "view": {{}}}}',
     f'{{"id": {_objects(300)}, "view": {{}}}}',
     f'{{"id": 1, "seat": {_nested(700)}, "view": {json.dumps(GOOD_VIEW)}}}',  # quoted in the error
-    f'{{"id": 2, "game": {_objects(700)}, "strategy": "mc-adaptive", "view": {{}}}}',
+    f'{{"id": 2, "game": {_objects(700)}, "strategy": "mc", "view": {{}}}}',
     '{"id": 3, "strategy": "\\ud800", "view": {}}',  # an error message holding a surrogate
     '{"id": 4, "rules": "r\u00e9gles-\\udfff", "view": {}}',
     '{"id": 5, "view": {"decision": "offer", "hand": "\\ud800 \u00e9", "pile": "5h"}}',

@@ -82,7 +82,7 @@ def test_strategies_built_in_python_and_the_named_ones():
     with pytest.raises(ConfigError, match=r"samples .* does nothing"):
         Strategy(samples=64)
     with pytest.raises(ConfigError, match=r"knock_threshold .* does nothing"):
-        replace(load_strategy("mc"), knock_threshold=3)
+        replace(load_strategy("mc-fixed"), knock_threshold=3)
     # a key at its default in Python is not a setting anyone gave
     assert Strategy(kind="mc").knock_threshold is None
 

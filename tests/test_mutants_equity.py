@@ -707,7 +707,7 @@ def test_a_player_refused_for_reading_the_score_is_told_every_reading():
     from gin_sim.game.config import ConfigError
     from gin_sim.players.strategies import load_strategy
 
-    both = replace(load_strategy("mc-adaptive"), value="match")
+    both = replace(load_strategy("mc"), value="match")
     assert both.score_readings(RULES) == ["value = 'match'", 'panel_memory = "match"']
     with pytest.raises(ConfigError) as refused:
         equity.check_hand_by_hand((load_strategy("expert"), both), RULES)

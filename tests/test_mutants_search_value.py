@@ -71,7 +71,7 @@ def test_the_game_table_is_the_dynamic_programme_of_those_outcomes():
 def test_each_seat_reads_its_own_value_table():
     """A game searcher in seat 1 only: row 1 holds its table, row 0 zeros; no searcher: the
     kernels' empty argument; a hand searcher reads nothing."""
-    hand_searcher = load_strategy("mc")
+    hand_searcher = load_strategy("mc-fixed")
     assert hand_searcher.value == "hand"
     game_searcher = replace(hand_searcher, value="game", name="mc-game")
     simple = load_strategy("simple")

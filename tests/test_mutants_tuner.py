@@ -827,7 +827,7 @@ def test_every_shipped_strategy_written_as_toml_loads_back_as_itself(tmp_path):
     import gin_sim.players.strategies as strategies
 
     names = sorted(Path(strategies.strategies_dir()).glob("*.toml"))
-    assert {"random.toml", "mc-adaptive.toml", "expert.toml"} <= {p.name for p in names}
+    assert {"random.toml", "mc-fixed.toml", "expert.toml"} <= {p.name for p in names}
     for path in names:
         strategy = load_strategy(path)
         written = tmp_path / path.name
@@ -1039,7 +1039,9 @@ def test_the_space_is_checked_against_the_strategy_and_the_rules_it_is_tuned_und
     """samples is a search player's parameter: allowed for mc, refused for basic; a knock
     schedule's thresholds are bounded by the rules' knock limit (8 here, not hollywood's 10)."""
     rules, simple = load_rules("hollywood"), [load_strategy("simple")]
-    settings = settings_from(load_strategy("mc"), "samples=8:64", simple, rules, deals=4, blocks=2)
+    settings = settings_from(
+        load_strategy("mc-fixed"), "samples=8:64", simple, rules, deals=4, blocks=2
+    )
     assert [d.name for d in settings.space.dimensions] == ["samples"]
     with pytest.raises(tuner.ConfigError, match="search players"):
         settings_from(load_strategy("basic"), "samples=8:64", simple, rules, deals=4, blocks=2)

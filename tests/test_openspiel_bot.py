@@ -394,9 +394,7 @@ def test_an_adaptive_bot_learns_only_from_what_it_sees():
     of a hand, one in the real game and one in the game with every card hidden from it
     at its last decision dealt anew: each decision and the posterior after it are the
     same, and the posterior moved (it learned something)."""
-    strategy = dataclasses.replace(
-        load_strategy("mc-adaptive"), samples=6, screen=0, name="adaptive6"
-    )
+    strategy = dataclasses.replace(load_strategy("mc"), samples=6, screen=0, name="adaptive6")
     rng = random.Random(12)
     compared = moved = 0
     for deal in range(2):
@@ -453,7 +451,7 @@ def test_the_openspiel_page_example_runs():
 
 @pytest.mark.parametrize(("seat", "style"), [(0, "gin-hunter"), (1, "early-knocker")])
 def test_an_adaptive_bot_plays_the_simulated_hands_and_learns_as_they_do(seat, style):
-    """``mc-adaptive`` (``panel_memory = "match"``) as a GinSimBot against a GinSimBot of a
+    """``mc``, the adaptive searcher (``panel_memory = "match"``) as a GinSimBot against a GinSimBot of a
     style of its panel, a series of games (one hand each) on gin-sim decks: each game is
     the kernel's simulated hand of the pair on that deck under ``rules_for_game`` (the
     same decisions from the same random numbers), and the bot's posterior after each hand
@@ -471,7 +469,7 @@ def test_an_adaptive_bot_plays_the_simulated_hands_and_learns_as_they_do(seat, s
     from gin_sim.players.strategies import strategies_to_kernel
 
     rules = rules_for_game(GAME)
-    adaptive = load_strategy("mc-adaptive")
+    adaptive = load_strategy("mc")
     pair = [load_strategy(style), load_strategy(style)]
     pair[seat] = adaptive
     strategies = strategies_to_kernel(tuple(pair), rules)

@@ -127,10 +127,10 @@ def test_the_opponent_reads_the_score_of_the_game(tmp_path):
 
 @pytest.mark.full
 def test_an_adaptive_opponent_learns_across_the_game(tmp_path):
-    """mc-adaptive (few worlds) as the opponent of a game: its moves are the decisions of
+    """mc, the adaptive searcher (few worlds) as the opponent of a game: its moves are the decisions of
     one ``OpponentMemory`` kept all game, and some of them are not a forgetful player's."""
-    text = (Path(__file__).parents[1] / "configs/strategies/mc-adaptive.toml").read_text()
-    text = text.replace('"mc-adaptive"', '"adaptive6"').replace("samples = 96", "samples = 6")
+    text = (Path(__file__).parents[1] / "configs/strategies/mc.toml").read_text()
+    text = text.replace('name = "mc"', 'name = "adaptive6"').replace("samples = 96", "samples = 6")
     adaptive = tmp_path / "adaptive6.toml"
     adaptive.write_text(text.replace("screen = 16", "screen = 0"))
     path = tmp_path / "game.json"
@@ -282,7 +282,7 @@ class _SimplePerson(Game):
 
 @pytest.mark.parametrize(
     ("opponent", "seed"),
-    [("mc-fast", 17), ("random", 17)] + [("mc-adaptive", seed) for seed in (17, 18, 19, 20)],
+    [("mc-fast", 17), ("random", 17)] + [("mc", seed) for seed in (17, 18, 19, 20)],
 )
 @pytest.mark.first_case
 def test_a_game_played_as_a_simulated_player_is_the_simulated_match(opponent, seed):

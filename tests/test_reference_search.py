@@ -94,12 +94,12 @@ PAIRINGS = [
         size(fast=20, full=50),
     ),
     ("hollywood", [], ("simple", mc("mc-fast", samples=3, infer=True, name="mcf-infer")), 30),
-    ("standard", [], (mc("mc", samples=2, infer=True, name="mc2i"), "expert"), 25),
+    ("standard", [], (mc("mc-fixed", samples=2, infer=True, name="mc2i"), "expert"), 25),
     (
         "standard",
         [],
         (
-            mc("mc", samples=2, infer=False, name="mc2"),
+            mc("mc-fixed", samples=2, infer=False, name="mc2"),
             mc("mc-fast", samples=2, infer=True, confidence=0.0),
         ),
         10,
@@ -107,7 +107,7 @@ PAIRINGS = [
     (
         "hollywood",
         [],
-        (mc("mc", samples=2, infer=True, name="mc2i"), mc("mc-fast", samples=2, infer=False)),
+        (mc("mc-fixed", samples=2, infer=True, name="mc2i"), mc("mc-fast", samples=2, infer=False)),
         10,
     ),
     ("oklahoma", [], (mc("mc-fast", samples=2, infer=True, name="mcf2i"), "gin-hunter"), 30),
@@ -119,7 +119,12 @@ PAIRINGS = [
         (mc("mc-fast", samples=6, screen=3, candidates=1, infer=True, name="mcf-screen"), "simple"),
         15,
     ),
-    ("hollywood", [], ("expert", mc("mc", samples=5, screen=2, infer=False, name="mc-screen")), 20),
+    (
+        "hollywood",
+        [],
+        ("expert", mc("mc-fixed", samples=5, screen=2, infer=False, name="mc-screen")),
+        20,
+    ),
     # random draws from the other seat's stream; R18a cap, big gin (R14), R11 relaxed, a
     # lower knock limit and ties that do not undercut.
     (
@@ -149,7 +154,10 @@ PAIRINGS = [
     (
         "standard",
         ["big_gin_bonus=31", "may_discard_drawn_upcard=true"],
-        ("random", mc("mc", samples=2, infer=False, opponent_panel=PANEL[::-1], name="mc-panel")),
+        (
+            "random",
+            mc("mc-fixed", samples=2, infer=False, opponent_panel=PANEL[::-1], name="mc-panel"),
+        ),
         8,
     ),
     # panel_worlds: after the opponent's answered turn, each world's hidden cards are drawn
@@ -270,7 +278,7 @@ def test_search_changes_the_play():
     ("rule_set", "searcher"),
     [
         ("hollywood", mc("mc-fast", samples=3, infer=False)),
-        ("standard", mc("mc", samples=2, infer=True, infer_weight=0.5)),
+        ("standard", mc("mc-fixed", samples=2, infer=True, infer_weight=0.5)),
         ("standard", mc("mc-fast", samples=5, screen=2, candidates=1, infer=True)),
     ],
 )
@@ -561,8 +569,8 @@ def test_the_choice_after_screening_uses_only_the_worlds_it_did_not_see(
 def test_candidates_start_with_the_rollout_choice_then_knock_then_cheapest():
     rules = load_rules("hollywood")
     expert = load_strategy("expert").for_rules(rules)
-    searcher = mc("mc", candidates=3, screen=0)  # the heuristic pre-selects the discards
-    screener = mc("mc", candidates=3, screen=16)
+    searcher = mc("mc-fixed", candidates=3, screen=0)  # the heuristic pre-selects the discards
+    screener = mc("mc-fixed", candidates=3, screen=16)
     shapes = set()
     for deal in range(12):
         for situation, _ in decisions_reference(SEED, deal, rules, ("simple", "simple")):

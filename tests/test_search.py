@@ -101,7 +101,9 @@ def _probe_positions(rules):
 def test_hidden_fields_never_change_a_search(rules, settings):
     """The probe of tests/hidden_info.py (every hidden field varied, a peeking variant for
     each caught) on the search's action and every figure."""
-    searcher = strategies_to_kernel((tiny("mc", *settings), load_strategy("simple")), rules)[0]
+    searcher = strategies_to_kernel((tiny("mc-fixed", *settings), load_strategy("simple")), rules)[
+        0
+    ]
 
     def searched(position, leak):
         return _search(searcher, *position, rules, leak)
@@ -122,7 +124,7 @@ def test_hidden_fields_never_change_a_score_aware_search():
     are changes of match equity, players/search_value.py): the score reaches its search
     (another score changes some searches), the hidden fields never do."""
     rules = HOLLYWOOD
-    strategy = tiny("mc", "infer=true", "value=match")
+    strategy = tiny("mc-fixed", "infer=true", "value=match")
     searcher = strategies_to_kernel((strategy, load_strategy("simple")), rules)[0]
     equity = equity_tables((strategy, load_strategy("simple")), rules)
     scores = [
@@ -145,7 +147,10 @@ def test_hidden_fields_never_change_a_score_aware_search():
 
 def test_permuting_undrawn_stock_cards_never_changes_a_record():
     rng = np.random.default_rng(8)
-    pairs = [(tiny(), load_strategy("simple")), (load_strategy("expert"), tiny("mc", "infer=true"))]
+    pairs = [
+        (tiny(), load_strategy("simple")),
+        (load_strategy("expert"), tiny("mc-fixed", "infer=true")),
+    ]
     for deal in range(40):
         deck = [int(c) for c in rng.permutation(52)]
         players = pairs[deal % 2]
@@ -181,7 +186,7 @@ def test_matches_with_searchers_are_whole_and_repeatable():
 
 
 def test_the_searcher_records_hold_the_invariants():
-    records = simulate_deals(STANDARD, (tiny("mc", "infer=true"), tiny()), 300, seed=9)
+    records = simulate_deals(STANDARD, (tiny("mc-fixed", "infer=true"), tiny()), 300, seed=9)
     for name in ("hand0", "hand1"):
         sizes = [bin(int(h)).count("1") for h in records[name]]
         assert set(sizes) <= {10, 11}
@@ -348,7 +353,7 @@ def test_hidden_fields_never_change_the_opponent_panels_posterior(rules, setting
     posterior; with ``panel_infer`` built by their models), is the same whatever the hidden
     fields hold; a peeking variant for each hidden field is caught."""
     searcher = strategies_to_kernel(
-        (tiny("mc", "infer=true", PANEL, *settings), load_strategy("simple")), rules
+        (tiny("mc-fixed", "infer=true", PANEL, *settings), load_strategy("simple")), rules
     )[0]
 
     def turn(position, leak):
@@ -408,7 +413,7 @@ def test_hidden_fields_never_change_the_knocking_turns_reading():
     tests/hidden_info.py at the hands' ends (the knocker's cards shown, so only those fields
     vary), with its peeking variants caught; and the reading moves the posterior at most
     of those ends (the same ends without it)."""
-    searcher = tiny("mc", "infer=true", PANEL, "panel_knock_turn=true", "panel_memory=match")
+    searcher = tiny("mc-fixed", "infer=true", PANEL, "panel_knock_turn=true", "panel_memory=match")
     plain = replace(searcher, panel_knock_turn=False)
     positions = _opponent_showdowns(
         STANDARD, searcher, ("gin-hunter", "gin-hunter-pairs", "simple"), 90, seed=17
@@ -432,7 +437,7 @@ def test_the_probe_catches_a_showdown_update_that_reads_the_knockers_stock_draw(
     """The control of the test above: an update that takes the knocker's stock draw at
     its knocking turn for a public take (the position's TAKEN_CARD read as if from the
     pile) changes with the hidden draw, and the probe says so."""
-    searcher = tiny("mc", "infer=true", PANEL, "panel_knock_turn=true", "panel_memory=match")
+    searcher = tiny("mc-fixed", "infer=true", PANEL, "panel_knock_turn=true", "panel_memory=match")
     positions = _opponent_showdowns(STANDARD, searcher, ("gin-hunter", "simple"), 40, seed=19)
 
     def peeking(position, leak):
@@ -478,7 +483,7 @@ def test_hidden_fields_never_change_the_opening_offers_reading():
     tests/hidden_info.py (the opponent's unseen cards, the stock's order, the deal, the
     cards drawn, its last stock draw), with its peeking variants caught; the reading
     moves the posterior at every such position, taken and declined offers both met."""
-    params = tiny("mc", "infer=true", PANEL, "panel_offer=true").to_kernel(STANDARD)
+    params = tiny("mc-fixed", "infer=true", PANEL, "panel_offer=true").to_kernel(STANDARD)
     positions = _offer_positions(STANDARD, 120, seed=23)
     probed = probe(
         lambda position, leak: _offer_posterior(params, position, leak),
@@ -496,7 +501,7 @@ def test_the_probe_catches_an_offer_reading_that_looks_at_the_opponents_hand():
     from gin_sim.kernels.decisions import takes_top_nb
     from gin_sim.kernels.enums import FAMILY_PARAMS, PositionMask, StrategyKind
 
-    params = tiny("mc", "infer=true", PANEL, "panel_offer=true").to_kernel(STANDARD)
+    params = tiny("mc-fixed", "infer=true", PANEL, "panel_offer=true").to_kernel(STANDARD)
     positions = _offer_positions(STANDARD, 80, seed=29)
     idle = np.zeros(2, np.uint64)
 
@@ -527,7 +532,7 @@ def test_panel_worlds_change_the_searches_of_an_answered_turn():
     from the ones without it (and the posterior does not)."""
     searchers = [
         strategies_to_kernel(
-            (tiny("mc", "infer=true", PANEL, f"panel_worlds={w}"), load_strategy("simple")),
+            (tiny("mc-fixed", "infer=true", PANEL, f"panel_worlds={w}"), load_strategy("simple")),
             STANDARD,
         )[0]
         for w in ("false", "true")
@@ -548,7 +553,7 @@ def test_panel_infer_changes_the_worlds_but_not_the_posterior():
     ``simple`` alone builds as without it (every weight 0: the same card at every drop)."""
 
     def searcher(panel, infer):
-        strategy = tiny("mc", "infer=true", panel, f"panel_infer={infer}")
+        strategy = tiny("mc-fixed", "infer=true", panel, f"panel_infer={infer}")
         return strategies_to_kernel((strategy, load_strategy("simple")), STANDARD)[0]
 
     plain, built = searcher(PANEL, "false"), searcher(PANEL, "true")

@@ -173,7 +173,7 @@ def test_a_search_answer_and_the_doctests():
     from gin_sim.interfaces.serve import Server
 
     server = Server("hollywood", "simple")
-    mc = replace(load_strategy("mc"), samples=5, screen=0)
+    mc = replace(load_strategy("mc-fixed"), samples=5, screen=0)
     assert server.answer({"view": VIEW}) == {"action": "knock KD", "discard": "KD", "knock": True}
     document = decision_document(decide(VIEW, "hollywood", mc, seed=2))
     assert document["worlds"] == 5 and len(document["candidates"]) >= 2
@@ -195,11 +195,11 @@ def test_a_games_memory_outlives_the_prepared_strategy_cache(monkeypatch):
 
     monkeypatch.setattr(serve, "PREPARED", 2)
     monkeypatch.setattr(serve, "GAMES", 2)
-    small = replace(load_strategy("mc-adaptive"), samples=4, screen=0)
+    small = replace(load_strategy("mc"), samples=4, screen=0)
     situations = list(decisions_reference(5, 0, "hollywood", ("simple", small)))
     views = [view_from_situation(s) for s, _ in situations if s.player == 1]
     server = serve.Server("hollywood", "simple")
-    path = Path(__file__).parents[1] / "configs" / "strategies" / "mc-adaptive.toml"
+    path = Path(__file__).parents[1] / "configs" / "strategies" / "mc.toml"
     request = {"strategy": str(path), "game": "g", "seed": 1}
     first = server.answer(request | {"view": views[0]})
     decider = weakref.ref(server.decider(str(path), "hollywood"))

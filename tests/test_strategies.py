@@ -154,7 +154,7 @@ def test_a_family_strategy_refuses_a_panel():
 
 def test_the_panel_goes_into_the_kernel_vector_in_order():
     rules = load_rules("standard")
-    strategy = load_strategy("mc-adaptive")
+    strategy = load_strategy("mc")
     vector = strategy.to_kernel(rules)
     panel = strategy.opponent_panel
     assert vector[StrategyParam.MC_PANEL_SIZE] == len(panel) == 7
@@ -166,7 +166,7 @@ def test_the_panel_goes_into_the_kernel_vector_in_order():
         slot = StrategyParam.MC_PANEL + i * FAMILY_PARAMS
         model = load_strategy(name).for_rules(rules).to_kernel()[:FAMILY_PARAMS]
         assert np.array_equal(vector[slot : slot + FAMILY_PARAMS], model)
-    assert load_strategy("mc").to_kernel(rules)[StrategyParam.MC_PANEL_SIZE] == 0
+    assert load_strategy("mc-fixed").to_kernel(rules)[StrategyParam.MC_PANEL_SIZE] == 0
 
 
 def test_the_pair_hunter_knocks_only_in_its_first_turns():
@@ -175,9 +175,9 @@ def test_the_pair_hunter_knocks_only_in_its_first_turns():
 
 
 def test_the_pair_hunter_is_not_in_the_adaptive_panel():
-    """Issue 26: mc-adaptive is measured against gin-hunter-pairs without tuning on it, so
+    """Issue 26: mc (the adaptive searcher) is measured against gin-hunter-pairs without tuning on it, so
     the style it infers over must not hold it."""
-    assert "gin-hunter-pairs" not in load_strategy("mc-adaptive").opponent_panel
+    assert "gin-hunter-pairs" not in load_strategy("mc").opponent_panel
 
 
 def test_a_pair_weight_keeps_a_high_pair_that_the_deadwood_rule_breaks():
@@ -264,7 +264,7 @@ def test_take_schedules_from_toml_the_command_line_and_adapt_tables(tmp_path):
     cleared = load_strategy(path, ["take_schedule="])
     assert cleared.take_schedule == () and "take_schedule" not in cleared.to_config()
     with pytest.raises(ConfigError, match=r"take_schedule in .* does nothing: strategy kind 'mc'"):
-        load_strategy("mc", ["take_schedule=0:true:1"])
+        load_strategy("mc-fixed", ["take_schedule=0:true:1"])
 
 
 def test_threshold_above_the_rules_knock_limit_is_an_error():

@@ -1124,7 +1124,7 @@ class OpponentMemory:
         The opponent took the upcard (KD) and knocked at once with deadwood 10: a gin
         hunter would have waited.
 
-        >>> memory = Decider("mc-adaptive", "standard").memory()
+        >>> memory = Decider("mc", "standard").memory()
         >>> round(memory.posterior["gin-hunter"], 3)
         0.11
         >>> memory.hand_ended({

@@ -110,7 +110,7 @@ def _decide(folder: Path) -> None:
     from gin_sim.players.decide import Decider
     from gin_sim.players.strategies import load_strategy
 
-    for strategy in ("expert", "mc", "mc-adaptive"):
+    for strategy in ("expert", "mc", "mc-fixed"):
         Decider(strategy, "hollywood").decide(VIEW)
     # A searcher valuing its game or its match, from a score (advise --score; serve).
     scores = {"game": "95/3:90/3", "hollywood": "95/3:90/3,40/1:20/1,0/0:0/0"}
