@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -167,3 +168,13 @@ def test_advise_lists_the_candidates_the_screening_dropped(tmp_path):
     assert "screened_out" not in json.dumps(
         decision_document(decide(complete_view(VIEW), "hollywood", "mc-fast"))
     )
+
+
+def test_the_play_page_advice_example_is_what_advise_prints():
+    """docs/play.md shows ``gin-sim advise`` on a discard for the default player (``mc``):
+    the page's block is its output, word for word."""
+    text = (Path(__file__).resolve().parents[1] / "docs" / "play.md").read_text()
+    block = text.split("--opp-passed 7c --own-passed 7c\n")[1].split("$ gin-sim advise")[0]
+    args = ["--hand", "AS 2S 3S 4H 4D 4C 9H TH JH QS KD", "--phase", "discard", "--pile", "7C"]
+    result = runner.invoke(app, ["advise", *args, "--opp-passed", "7c", "--own-passed", "7c"])
+    assert result.exit_code == 0 and result.output == block
