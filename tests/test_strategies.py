@@ -736,3 +736,11 @@ def test_rollouts_carrying_known_deadwood_play_as_single_decisions(rule_set, ove
             apply_nb(masks, state, vector, action)
         assert np.array_equal(fast_masks, masks) and np.array_equal(fast_state, state)
         assert np.array_equal(fast_streams, streams)
+
+
+def test_the_old_name_of_the_adaptive_searcher_says_what_it_is_called_now():
+    """Issue 26: mc-adaptive became the default mc; a program that still asks for it gets
+    one line naming mc and mc-fixed, and the list of known strategies."""
+    with pytest.raises(ConfigError, match=r"'mc-adaptive' \(called mc since .* mc-fixed\): known"):
+        load_strategy("mc-adaptive")
+    assert load_strategy("mc").opponent_panel and not load_strategy("mc-fixed").opponent_panel

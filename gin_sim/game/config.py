@@ -12,7 +12,7 @@ import json
 import os
 import stat
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import fields
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -263,10 +263,11 @@ def coerce(kind: type, key: str, value: Any, where: str) -> Any:
 
 
 def read_named_config(
-    spec: str | Path, folder: Path, what: str, plural: str
+    spec: str | Path, folder: Path, what: str, plural: str, renamed: Mapping[str, str] = {}
 ) -> tuple[dict[str, Any], str]:
     """The TOML table of a config given by name (a file in ``folder``) or by path, and
-    where it came from; ``name`` defaults to the file's stem."""
+    where it came from; ``name`` defaults to the file's stem. ``renamed``: old names that
+    are no longer known, each with what to say instead (its new name and when)."""
     if not isinstance(spec, str | os.PathLike):
         raise TypeError(f"{what} = {shown(spec)}: allowed a {what}'s name or a TOML path")
     path = Path(spec)
@@ -274,7 +275,8 @@ def read_named_config(
         path = folder / f"{spec}.toml"
         if len(str(spec)) > MAX_NAME or not path.is_file():
             known = ", ".join(sorted(p.stem for p in folder.glob("*.toml")))
-            raise ConfigError(f"unknown {what} {shown(str(spec))}: known {plural} are {known}")
+            now = f" ({renamed[spec]})" if isinstance(spec, str) and spec in renamed else ""
+            raise ConfigError(f"unknown {what} {shown(str(spec))}{now}: known {plural} are {known}")
     values = read_toml(path)
     values.setdefault("name", path.stem)
     return values, str(path)

@@ -660,13 +660,20 @@ def strategy_from_dict(values: dict[str, Any], where: str) -> Strategy:
     return strategy
 
 
+# Names a strategy no longer has, with what to use instead (issue 26: the adaptive searcher
+# became the default mc; a program or a note that still says mc-adaptive is told so).
+RENAMED = {
+    "mc-adaptive": "called mc since 2026-12-03; the fixed-model search is mc-fixed",
+}
+
+
 def load_strategy(spec: str | Path | Strategy, overrides: list[str] | None = None) -> Strategy:
     """A strategy by name or TOML path, with ``key=value`` overrides applied."""
     overrides = check_overrides(overrides, "strategy overrides")
     if isinstance(spec, Strategy):
         strategy = spec
     else:
-        values, where = read_named_config(spec, strategies_dir(), "strategy", "strategies")
+        values, where = read_named_config(spec, strategies_dir(), "strategy", "strategies", RENAMED)
         strategy = strategy_from_dict(values, where)
         strategy.check_used(where, values)  # a key given explicitly, even at its default
     if overrides:
