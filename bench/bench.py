@@ -200,10 +200,11 @@ def expert_positions(rules, count: int) -> list[tuple[np.ndarray, np.ndarray]]:
 
 
 def adaptive_positions(rules, hands: int) -> list[tuple]:
-    """The decisions of ``mc`` (the adaptive searcher, seat 0) against ``simple`` in ``hands`` hands under
-    ``rules`` (deals 0.. of seed 2), its panel memory kept from hand to hand as a match keeps
-    it (the showdowns read): per decision the position, the memory rows before it and the
-    streams, so that a search there does what it did in play, its posterior update too."""
+    """The decisions of ``mc`` (the adaptive searcher, seat 0) against ``simple`` in ``hands``
+    hands under ``rules`` (deals 0.. of seed 2), its panel memory kept from hand to hand as a
+    match keeps it (the showdowns read): per decision the position, the memory rows before it
+    and the streams, so that a search there does what it did in play, its posterior update
+    too."""
     from gin_sim.kernels.enums import Phase, PositionSlot
     from gin_sim.kernels.playout import decide_nb, scratch_nb
     from gin_sim.kernels.position import apply_nb, deal_nb
@@ -268,8 +269,8 @@ def bench_search(args: argparse.Namespace) -> None:
     rollouts = decide_all()  # compile and warm up
     seconds = median_seconds(decide_all, args.repeats)
     print(
-        f"mc-fixed decisions/s: {len(positions) / seconds:.0f}  (mc-fixed, standard, {len(positions):,} positions "
-        f"from expert play, 1 thread, median of {args.repeats})"
+        f"mc-fixed decisions/s: {len(positions) / seconds:.0f}  (mc-fixed, standard, "
+        f"{len(positions):,} positions from expert play, 1 thread, median of {args.repeats})"
     )
     print(
         f"rollouts/s: {rollouts / seconds:.0f}  (the same searches: every rollout, those of screened-out candidates included, 1 thread)"

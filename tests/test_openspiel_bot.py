@@ -451,13 +451,13 @@ def test_the_openspiel_page_example_runs():
 
 @pytest.mark.parametrize(("seat", "style"), [(0, "gin-hunter"), (1, "early-knocker")])
 def test_an_adaptive_bot_plays_the_simulated_hands_and_learns_as_they_do(seat, style):
-    """``mc``, the adaptive searcher (``panel_memory = "match"``) as a GinSimBot against a GinSimBot of a
-    style of its panel, a series of games (one hand each) on gin-sim decks: each game is
-    the kernel's simulated hand of the pair on that deck under ``rules_for_game`` (the
-    same decisions from the same random numbers), and the bot's posterior after each hand
-    is the simulated searcher's, the showdown's evidence included (the bot reports each
-    hand's end to its memory). Decks whose simulated hand is drawn are left out: at the
-    wall OpenSpiel's hand goes on (its Wall phase, module docstring)."""
+    """``mc``, the adaptive searcher (``panel_memory = "match"``), as a GinSimBot against a
+    GinSimBot of a style of its panel, a series of games (one hand each) on gin-sim decks:
+    each game is the kernel's simulated hand of the pair on that deck under
+    ``rules_for_game`` (the same decisions from the same random numbers), and the bot's
+    posterior after each hand is the simulated searcher's, the showdown's evidence included
+    (the bot reports each hand's end to its memory). Decks whose simulated hand is drawn are
+    left out: at the wall OpenSpiel's hand goes on (its Wall phase, module docstring)."""
     import numpy as np
     from simulated_hands import SEED, play_hand
 

@@ -127,8 +127,9 @@ def test_the_opponent_reads_the_score_of_the_game(tmp_path):
 
 @pytest.mark.full
 def test_an_adaptive_opponent_learns_across_the_game(tmp_path):
-    """mc, the adaptive searcher (few worlds) as the opponent of a game: its moves are the decisions of
-    one ``OpponentMemory`` kept all game, and some of them are not a forgetful player's."""
+    """mc, the adaptive searcher (few worlds), as the opponent of a game: its moves are the
+    decisions of one ``OpponentMemory`` kept all game, and some of them are not a forgetful
+    player's."""
     text = (Path(__file__).parents[1] / "configs/strategies/mc.toml").read_text()
     text = text.replace('name = "mc"', 'name = "adaptive6"').replace("samples = 96", "samples = 6")
     adaptive = tmp_path / "adaptive6.toml"

@@ -101,9 +101,8 @@ def _probe_positions(rules):
 def test_hidden_fields_never_change_a_search(rules, settings):
     """The probe of tests/hidden_info.py (every hidden field varied, a peeking variant for
     each caught) on the search's action and every figure."""
-    searcher = strategies_to_kernel((tiny("mc-fixed", *settings), load_strategy("simple")), rules)[
-        0
-    ]
+    pair = (tiny("mc-fixed", *settings), load_strategy("simple"))
+    searcher = strategies_to_kernel(pair, rules)[0]
 
     def searched(position, leak):
         return _search(searcher, *position, rules, leak)

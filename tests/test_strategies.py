@@ -175,7 +175,8 @@ def test_the_pair_hunter_knocks_only_in_its_first_turns():
 
 
 def test_the_pair_hunter_is_not_in_the_adaptive_panel():
-    """Issue 26: mc (the adaptive searcher) is measured against gin-hunter-pairs without tuning on it, so
+    """Issue 26: mc (the adaptive searcher) is measured against gin-hunter-pairs without
+    tuning on it, so
     the style it infers over must not hold it."""
     assert "gin-hunter-pairs" not in load_strategy("mc").opponent_panel
 
