@@ -27,7 +27,7 @@ import pytest
 from gin_sim.game.records import HAND_RECORD
 from gin_sim.game.rules import Rules, load_rules
 from gin_sim.kernels.enums import RuleParam
-from gin_sim.kernels.playout import play_deck_nb
+from gin_sim.kernels.playout import play_deck
 from gin_sim.players.calibration import load_undercut_table
 from gin_sim.players.strategies import Strategy, load_strategy, strategies_to_kernel
 from gin_sim.reference import engine as reference_engine
@@ -67,7 +67,7 @@ def reference_moves(
 
 # ---------------------------------------------------------------- moves of the kernel
 class KernelPlayer:
-    """Plays decks with ``play_deck_nb`` and recovers the moves from the records."""
+    """Plays decks with ``play_deck`` and recovers the moves from the records."""
 
     def __init__(self, rules: Rules, players: tuple[Strategy, Strategy]) -> None:
         self.rules = rules
@@ -80,7 +80,7 @@ class KernelPlayer:
         rules[RuleParam.WALL] = wall
         rules[RuleParam.MAX_UPCARD_TAKES] = cap
         out = np.zeros(1, dtype=HAND_RECORD)
-        play_deck_nb(deck, dealer, rules, self.strategies, self.table, np.uint64(0), 0, out)
+        play_deck(deck, dealer, rules, self.strategies, self.table, np.uint64(0), 0, out)
         return out[0]
 
     def moves(self, deck_list: list[int], dealer: int) -> list[Move]:

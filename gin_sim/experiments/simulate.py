@@ -21,7 +21,7 @@ from gin_sim.game.match_start import MatchStart
 from gin_sim.game.records import HAND_RECORD, MATCH_RECORD, record_to_dict
 from gin_sim.game.rules import Rules, load_rules
 from gin_sim.kernels.match import play_matches_parallel
-from gin_sim.kernels.playout import play_deals_parallel, play_deck_nb
+from gin_sim.kernels.playout import play_deals_parallel, play_deck
 from gin_sim.players.calibration import load_undercut_table
 from gin_sim.players.search_value import equity_tables
 from gin_sim.players.strategies import Strategy, parse_players, strategies_to_kernel
@@ -52,7 +52,7 @@ def play_hand(
     pair = parse_players(players if isinstance(players, str) else tuple(players))  # type: ignore[arg-type]
     out = np.zeros(1, dtype=HAND_RECORD)
     with _wrapping_arithmetic():
-        play_deck_nb(
+        play_deck(
             order,
             dealer,
             rule_set.to_kernel(),

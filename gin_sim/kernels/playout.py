@@ -91,15 +91,20 @@ def play_hand_nb(deck, dealer, rules, strategies, undercut_table, equity, scratc
     record_nb(masks, state, rules, chains, result, out)
 
 
-@njit(cache=True)
-def play_deck_nb(deck, dealer, rules, strategies, undercut_table, seed, deal, out):
-    """Play one hand from an explicit deck; ``out`` is a HAND_RECORD[1] array."""
+def play_deck(deck, dealer, rules, strategies, undercut_table, seed, deal, out):
+    """Play one hand from an explicit deck (int8[52]); ``out`` is a HAND_RECORD[1] array.
+
+    Python, not a kernel of its own: it calls the kernels ``play_deals_nb`` calls, with the
+    argument types that kernel gives them, so they load from numba's cache as compiled
+    for it. A jitted wrapper would link the whole hand kernel into a new function and
+    optimize it again: about 8 CPU seconds per empty cache (docs/reports.md)."""
     scratch = scratch_nb()
     scratch[0][0] = player_key_nb(seed, deal, 0)
     scratch[0][1] = player_key_nb(seed, deal, 1)
     equity = np.zeros((2, 1))  # a plain hand: no score to value
     forget_nb(scratch[5])
-    play_hand_nb(deck, dealer, rules, strategies, undercut_table, equity, scratch, out[0])
+    # out[0] is a view of the record (a structured scalar), which the kernel fills in place.
+    play_hand_nb(deck, np.int64(dealer), rules, strategies, undercut_table, equity, scratch, out[0])
     out[0]["deal"] = deal
 
 
