@@ -303,12 +303,32 @@ def least_cost_scan_nb(
     ``deadwood(hand) - value`` already loses is skipped without a deadwood evaluation
     (exact: the bound keeps its order through the same float operations), and the
     result does not depend on the order in which cards are tried. Returns the card and
-    the deadwood it leaves."""
+    the deadwood it leaves.
+
+    Most cards are ruled out by that bound, and most of those by a cheaper one, checked
+    first: the three terms other than disinterest are counts times weights, so >= 0 when
+    the weights are (a strategy's always are; checked here for any vector), and then the
+    deadwood bound less the disinterest term alone is at most the full bound (float
+    addition and subtraction are monotone in each operand, so terms >= 0 never lower the
+    result). A card that cheap bound rules out needs none of the other terms; exact, as
+    the full bound is (measured: about 5% more ``mc`` decisions per second, docs/search-
+    players.md, "Speed")."""
     sets = has_sets_nb(hand)
+    other_terms_nonnegative = (
+        params[StrategyParam.KEEP_WEIGHT] >= 0.0
+        and params[StrategyParam.SAFETY_WEIGHT] >= 0.0
+        and params[StrategyParam.PAIR_WEIGHT] >= 0.0
+    )
+    disinterest_weight = params[StrategyParam.DISINTEREST_WEIGHT]
     while rest:
         card = lowest_card_nb(rest)
         rest &= rest - _ONE
         key = tie_key_nb(card)
+        if other_terms_nonnegative:
+            disinterest = disinterest_weight * disinterest_nb(card, opp_passed)
+            low = np.float64(whole - _CARD_VALUES[card]) - disinterest
+            if low > best_cost or (low == best_cost and key < best_key):
+                continue
         terms = weighted_terms_nb(params, hand, card, unseen, opp_taken, opp_passed)
         # deadwood(hand less card) >= deadwood(hand) - value(card): a bound on the cost
         bound = cost_from_terms_nb(whole - _CARD_VALUES[card], terms)
