@@ -311,7 +311,7 @@ def least_cost_scan_nb(
     deadwood bound less the disinterest term alone is at most the full bound (float
     addition and subtraction are monotone in each operand, so terms >= 0 never lower the
     result). A card that cheap bound rules out needs none of the other terms; exact, as
-    the full bound is (measured: about 5% more ``mc`` decisions per second, docs/search-
+    the full bound is (measured: about 7% more ``mc`` decisions per second, docs/search-
     players.md, "Speed")."""
     sets = has_sets_nb(hand)
     other_terms_nonnegative = (

@@ -96,8 +96,8 @@ def play_deck(deck, dealer, rules, strategies, undercut_table, seed, deal, out):
 
     Python, not a kernel of its own: it calls the kernels ``play_deals_nb`` calls, with the
     argument types that kernel gives them, so they load from numba's cache as compiled
-    for it. A jitted wrapper would link the whole hand kernel into a new function and
-    optimize it again: about 8 CPU seconds per empty cache (docs/reports.md)."""
+    for it. A jitted wrapper was one more entry point to compile with the hand kernel
+    linked in: 1.3 CPU seconds more per empty cache, measured (docs/reports.md)."""
     scratch = scratch_nb()
     scratch[0][0] = player_key_nb(seed, deal, 0)
     scratch[0][1] = player_key_nb(seed, deal, 1)
