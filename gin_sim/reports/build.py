@@ -536,6 +536,42 @@ def _advice_evaluation(samples: int):
     return Evaluation(samples=samples, select=min(Evaluation.select, samples // 4) or 1)
 
 
+def _paired_evaluation(rows: pd.DataFrame, rules: Rules, evaluation, seed: int, folder: Path):
+    """``rows`` evaluated again under ``rules`` on the same worlds (``evaluate_frame``),
+    kept in ``folder/evaluated.parquet``: the largest part of a published advice run after
+    its own positions, so a rerun (to resume, or with new tables) reads it back instead of
+    evaluating it again. A stored file is used only for the same rows, rule set, depth
+    and seed (its manifest); anything else is evaluated and written anew."""
+    import json
+
+    from gin_sim.experiments.positions import evaluate_frame
+
+    path, manifest = folder / "evaluated.parquet", folder / "evaluated.json"
+    identity = {
+        "rules": rules.name,
+        "evaluation": evaluation.name,
+        "samples": evaluation.samples,
+        "select": evaluation.select,
+        "seed": seed,
+        "rows": len(rows),
+        "deals": int(rows["deal"].sum()),
+    }
+    if path.is_file() and manifest.is_file():
+        with contextlib.suppress(ValueError, OSError):
+            if json.loads(manifest.read_text()) == identity:
+                stored = pd.read_parquet(path)
+                if stored.index.equals(rows.index) and stored["deal"].equals(rows["deal"]):
+                    return stored
+    frame = evaluate_frame(rows, rules, evaluation, seed)
+    folder.mkdir(exist_ok=True)
+    # Written whole and then renamed, the manifest last: an interrupted write leaves no
+    # file that could be read back as finished.
+    frame.to_parquet(path.with_suffix(".tmp"))
+    path.with_suffix(".tmp").replace(path)
+    manifest.write_text(json.dumps(identity))
+    return frame
+
+
 def write_advice(
     rules: str,
     compare: Sequence[str],
@@ -560,7 +596,6 @@ def write_advice(
         DEFAULT_KEEP,
         PositionsConfig,
         check_keep,
-        evaluate_frame,
         execute,
         play_headline,
     )
@@ -598,7 +633,9 @@ def write_advice(
         for name in compare:
             other = load_rules(name)
             if shares_positions(rules, name):
-                compared[other.name] = evaluate_frame(headline_rows, other, evaluation, seed)
+                compared[other.name] = _paired_evaluation(
+                    headline_rows, other, evaluation, seed, folders[name]
+                )
                 paired[other.name] = True
             else:
                 compared[other.name] = dataset(other, folders[name].name)
