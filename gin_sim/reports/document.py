@@ -12,7 +12,7 @@ import json
 import math
 import re
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -51,6 +51,12 @@ class Section:
     figures: list[str] = field(default_factory=list)  # names of PNG files in the folder
 
 
+# A report opens with its answer: at most this many sentences, each at most ANSWER_WORDS
+# words (issue 43: a player reads the answer first; method and tables follow).
+ANSWER_SENTENCES = 5
+ANSWER_WORDS = 40
+
+
 @dataclass
 class Report:
     kind: str  # knock, undercut, schedule, variants
@@ -61,6 +67,33 @@ class Report:
     sections: list[Section] = field(default_factory=list)
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)  # saved as CSV + Parquet
     figures: dict[str, Callable[[Path], None]] = field(default_factory=dict)  # name -> draw
+    # The answer a player can act on, in short plain sentences (the first is the report's
+    # one sentence in index.md), and the figure that shows it, right under them.
+    answer: list[str] = field(default_factory=list)
+    answer_figure: str | None = None  # the name of one of ``figures``
+
+    def __post_init__(self) -> None:
+        check_answer(self.answer)
+
+
+def check_answer(sentences: Sequence[str]) -> None:
+    """A report's opening: at most ANSWER_SENTENCES sentences of at most ANSWER_WORDS words
+    each (a ValueError names the one that is not)."""
+    if len(sentences) > ANSWER_SENTENCES:
+        raise ValueError(f"an answer of {len(sentences)} sentences: allowed {ANSWER_SENTENCES}")
+    for sentence in sentences:
+        words = len(sentence.split())
+        if words > ANSWER_WORDS:
+            raise ValueError(
+                f"an answer sentence of {words} words (allowed {ANSWER_WORDS}): {sentence!r}"
+            )
+
+
+def headline(report: Report) -> str:
+    """The report's one sentence for index.md: its answer's first, else its first finding."""
+    if report.answer:
+        return report.answer[0]
+    return report.findings[0] if report.findings else ""
 
 
 def command_line(subcommand: str, options: dict[str, object]) -> str:
@@ -89,7 +122,7 @@ def write_report(report: Report, folder: Claim | str | Path) -> Path:
             "kind": report.kind,
             "title": report.title,
             "command": report.command,
-            "headline": report.findings[0] if report.findings else "",
+            "headline": headline(report),
         }
         (directory / META).write_text(json.dumps(meta, indent=2) + "\n")
         claim.finish()
@@ -156,7 +189,12 @@ def is_report_set(folder: Path) -> bool:
 
 
 def render_markdown(report: Report) -> str:
-    lines = [f"# {report.title}", "", "## What was run", ""]
+    lines = [f"# {report.title}", ""]
+    if report.answer:
+        lines += [" ".join(report.answer), ""]
+    if report.answer_figure:
+        lines += [f"![{report.answer_figure}]({report.answer_figure}.png)", ""]
+    lines += ["## What was run", ""]
     lines += [f"- {item}" for item in report.setup]
     lines += ["", "Reproduce with:", "", "```sh", report.command, "```", ""]
     lines += ["## Findings", ""] + [f"- {item}" for item in report.findings] + [""]
