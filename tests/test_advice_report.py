@@ -128,9 +128,15 @@ def test_the_advice_report_is_written_resumed_and_refused(tmp_path):
     assert result.exit_code == 0, result.output
     folder = tmp_path / "advice"
     text = (folder / "report.md").read_text()
-    for heading in ("Knock or play on", "The knock line", "Take or draw", "Undercut risk",
-                    "Across rule sets", "standard against hollywood, paired", "Check against play"):  # fmt: skip
+    for heading in ("The strategy card: hollywood", "Knock or play on", "The fitted line",
+                    "Take or draw", "Undercut risk", "The strategy card: standard",
+                    "The strategy card: oklahoma", "standard against hollywood, paired",
+                    "Check against play"):  # fmt: skip
         assert f"## {heading}" in text
+    # the report opens with its answer and the card, method and tables after
+    assert text.index("![card-hollywood](card-hollywood.png)") < text.index("## What was run")
+    cards = pd.read_csv(folder / "knock-cells-by-rules.csv")
+    assert list(dict.fromkeys(cards["rules"])) == ["hollywood", "standard", "oklahoma"]
     cells = pd.read_csv(folder / "knock-cells.csv")
     positions = load_positions(folder / "positions")
     assert cells["positions"].sum() == (positions["kind"] == "knock").sum()
@@ -151,14 +157,10 @@ def test_the_advice_report_is_written_resumed_and_refused(tmp_path):
     )
     assert (folder / "positions" / "manifest.json").exists()
     assert (folder / "positions-oklahoma" / "manifest.json").exists()
-    for figure in (
-        "knock-gain-map",
-        "knock-line",
-        "knock-fit",
-        "take-gain-map",
-        "knock-line-by-rules",
-    ):
+    for figure in ("knock-gain-map", "knock-fit", "take-gain-map", "card-hollywood",
+                   "card-standard", "card-oklahoma"):  # fmt: skip
         assert (folder / f"{figure}.png").stat().st_size > 1000
+    assert (folder / "card-oklahoma.svg").stat().st_size > 1000
     gaps = pd.read_csv(folder / "played-value-gaps.csv").set_index("kind")
     for kind, rows in positions.groupby(positions["kind"].astype(str)):
         made = [(list(a).index(p), v, h) for a, v, p, h in zip(
@@ -390,9 +392,9 @@ def test_the_report_says_which_side_of_a_line_knocks():
 
     assert _line_value(row(6.0, -1.0)) == "6.0: knock below it"
     assert _line_value(row(-3.0, 0.5)) == "6.0: knock above it, play on for gin below it"
-    assert "knock only for gin" in _line_value(row(-6.0, 0.5))
-    assert "knock at any deadwood" in _line_value(row(2.0, 0.5))
-    assert "knock only for gin" in _line_value(row(-1.0, -1.0))
+    assert _line_value(row(-6.0, 0.5)) == "above 10: only gin"
+    assert _line_value(row(2.0, 0.5)) == "below 0: knock at any deadwood"
+    assert _line_value(row(-1.0, -1.0)) == "below 0: only gin"
     assert _line_value(row(1.0, 0.0)).startswith("no crossing")
 
 

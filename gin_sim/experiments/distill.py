@@ -268,9 +268,13 @@ def check(
     return Checked(proposal, gain, bool(gain.mean - gain.half_width > 0))
 
 
-def read_report_tables(folder: str | Path) -> tuple[dict[str, pd.DataFrame], Rules, list[Rules]]:
-    """The tables ``proposals`` reads from a finished ``report advice`` folder, with the
-    report's rule set and the compared ones; anything else is a one-line error."""
+def read_report_tables(
+    folder: str | Path, tables_read: tuple[str, ...] = _TABLES, optional: tuple[str, ...] = ()
+) -> tuple[dict[str, pd.DataFrame], Rules, list[Rules]]:
+    """The tables ``tables_read`` (by default those ``proposals`` reads; the strategy card reads
+    its own) from a finished ``report advice`` folder, each checked against what the report
+    writes, with the report's rule set and the compared ones; a table of ``optional`` may
+    be missing. Anything else is a one-line error."""
     folder = Path(folder)
     if not folder.is_dir():
         raise ConfigError(f"advice report {folder} is not a folder: give a report advice folder")
@@ -292,12 +296,19 @@ def read_report_tables(folder: str | Path) -> tuple[dict[str, pd.DataFrame], Rul
     except ConfigError as error:  # a rule set unknown here (renamed, or the mark edited)
         raise ConfigError(f"{mark}: {error}") from None
     tables = {}
-    for name in _TABLES:
+    for name in tables_read:
         path = folder / f"{name}.csv"
         if name == "knock-line-by-rules" and not compared:
             continue
         if name == "take-cells-by-stock" and not path.exists():
             continue  # a report without it proposes no take schedule
+        if name in _CARD_TABLES and not path.exists():
+            raise ConfigError(
+                f"{path} is missing: the report was written before strategy cards; write it "
+                "again with this gin-sim (gin-sim report advice, the same options, a new --out)"
+            )
+        if name in optional and not path.exists():
+            continue
         try:
             data = read_user_file(path, _TABLE_BYTES)
             tables[name] = pd.read_csv(io.BytesIO(data))
@@ -326,7 +337,23 @@ _TABLE_COLUMNS: dict[str, dict[str, Any]] = {
     "knock-line-by-rules": {
         "stock_band": "band", "threshold": (-1, 10), "positions": (0, None), "rules": "text",
     },
+    # The strategy card's (gin_sim.reports.card): every cell of every rule set.
+    "knock-cells-by-rules": {
+        "rules": "text", "stock_band": "band", "deadwood": (0, 10), "positions": (0, None),
+        "mean": "number", "half_width": "number", "low": "number", "high": "number",
+        "n": (0, None),
+    },
+    "take-cells-by-rules": {
+        "rules": "text", "kind": "text", "stock_band": "band", "card_does": "text",
+        "positions": (0, None), "mean": "number", "half_width": "number", "low": "number",
+        "high": "number", "n": (0, None),
+    },
+    "check-against-play": {
+        "cell": "text", "flagged": "text", "difference_mean": "number",
+        "difference_low": "number", "difference_high": "number",
+    },
 }  # fmt: skip
+_CARD_TABLES = ("knock-cells-by-rules", "take-cells-by-rules")
 
 
 def _check_table(path: Path, name: str, table: pd.DataFrame, compared: list[str]) -> None:
@@ -492,3 +519,23 @@ def _when_text(when: tuple[tuple[str, Any], ...]) -> str:
         if v[0] == v[1] else f"{k} in {v[0]} to {v[1]}"
         for k, v in when
     )  # fmt: skip
+
+
+# What the strategy card says the shipped ``advised`` gains against ``expert``: duplicate
+# decks of a seed used for nothing else (no table, no choice of what advised keeps).
+ADVISED_CHECK_DECKS = 100_000
+ADVISED_CHECK_SEED = 4301
+
+
+def advised_against_expert(
+    rules: Rules, decks: int = ADVISED_CHECK_DECKS, seed: int = ADVISED_CHECK_SEED
+) -> tuple[Estimate, bool]:
+    """The shipped ``advised`` against ``expert`` under ``rules``: net points per hand on
+    ``decks`` duplicate decks of ``seed``, paired by deck, and whether it played as
+    ``expert`` there (each deck's two plays, seats swapped, mirror each other: the
+    difference is 0 on every deck, as when both make the same moves)."""
+    frame = head_to_head(
+        rules, (load_strategy(DISTILLED_NAME), load_strategy(DISTILLED_BASE)), decks, seed
+    )
+    gain = player_summary(frame, 0)["net points per hand"]
+    return gain, gain.mean == 0.0 and gain.half_width == 0.0

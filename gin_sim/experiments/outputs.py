@@ -406,10 +406,11 @@ def claim_folder(
 
 
 # What a report writes into its folder: report.md, report.json, its tables (CSV, Parquet), its
-# figures (PNG), for a tournament the pairings' run folders under runs/ and for advice its
-# positions datasets (positions/, positions-RULES/).
+# figures (PNG; a strategy card also as SVG), for a tournament the pairings' run folders
+# under runs/ and for advice its positions datasets (positions/, positions-RULES/).
 _REPORT_FILE = re.compile(
-    r"[A-Za-z0-9][A-Za-z0-9_.-]*\.(?:md|json|csv|parquet|png)|runs|positions(?:-[A-Za-z0-9_.-]+)?"
+    r"[A-Za-z0-9][A-Za-z0-9_.-]*\.(?:md|json|csv|parquet|png|svg)|runs"
+    r"|positions(?:-[A-Za-z0-9_.-]+)?"
 )
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -42,6 +42,18 @@ from gin_sim.experiments.advice import (  # noqa: F401 (the report's readers imp
 )
 from gin_sim.game.rules import Rules
 from gin_sim.reports import figures
+from gin_sim.reports.card import (
+    CLOSE,
+    NO_DATA,
+    AdvisedGain,
+    Card,
+    build_card,
+    card_markdown,
+    check_caveat,
+    draw_card,
+    knock_cells_of,
+    knock_summary,
+)
 from gin_sim.reports.document import Report, Section, format_rate
 from gin_sim.reports.tables import stock_band, undercut_rates
 
@@ -106,6 +118,8 @@ class AdviceStudy:
     basic_knocks: pd.DataFrame
     basic_label: str
     rule_sets: dict[str, Rules]  # the rule sets of ``rules`` and ``compared``, by name
+    # The shipped ``advised`` against ``expert`` under each rule set (for the cards).
+    advised: dict[str, AdvisedGain] = field(default_factory=dict)
 
 
 # ------------------------------------------------------------------------ layout
@@ -134,17 +148,20 @@ def _grid(cells: pd.DataFrame, row: str, column: str, row_label: str) -> pd.Data
     return grid.fillna("")
 
 
-def _number(value: float) -> str:
+def _deadwood(value: float) -> str:
+    """A point on the deadwood scale in words: never a number outside 0 to 10."""
     if math.isnan(value):
         return "n/a"
-    if math.isinf(value):
-        return "∞" if value > 0 else "−∞"
+    if value < 0:
+        return "below 0"
+    if value > 10:
+        return "above 10"
     return f"{value:.1f}"
 
 
 def _line_value(row) -> str:
-    """A knock line in words: the crossing and which side of it knocks, or why there is
-    none (``experiments.advice.knock_model``)."""
+    """Where a band's fitted line crosses 0, in words: the crossing (only within 0 to 10)
+    and which side of it knocks, or why there is none (``experiments.advice.knock_model``)."""
     if not math.isfinite(row.slope):
         return (
             f"no line ({row.deals} deal{'' if row.deals == 1 else 's'}; it needs "
@@ -154,27 +171,26 @@ def _line_value(row) -> str:
     if not row.crossing:
         side = "above" if row.intercept > 0 else "below"
         return f"no crossing (the fitted gain is flat, {side} 0)"
-    everywhere, gin_only = "knock at any deadwood you may", "knock only for gin"
+    everywhere, gin_only = "knock at any deadwood", "only gin"
     if row.direction == "below":  # the gain falls with deadwood: knock below the line
         if row.line > 10:
-            return f"{row.line:.1f}: {everywhere} (the gain would reach 0 near {row.line:.1f})"
+            return f"above 10: {everywhere}"
         if row.line < 1:
-            return f"{row.line:.1f}: {gin_only}"
+            return f"{_deadwood(row.line)}: {gin_only}"
         return f"{row.line:.1f}: knock below it"
     # the gain rises with deadwood: play on for gin with little deadwood, knock above
     if row.line < 1:
-        return f"{row.line:.1f}: {everywhere} (the gain rises with deadwood)"
+        return f"{_deadwood(row.line)}: {everywhere}"
     if row.line > 10:
-        return f"{row.line:.1f}: {gin_only} (the gain rises with deadwood)"
+        return f"above 10: {gin_only}"
     return f"{row.line:.1f}: knock above it, play on for gin below it"
 
 
 def _line_interval(row) -> str:
     if math.isnan(row.low):
         return ""
-    if math.isinf(row.low) and row.low == row.high:  # no resample's line turned this way
-        return f"no crossing of this kind in at least 97.5% of resamples ({_number(row.low)})"
-    return f"{_number(row.low)} to {_number(row.high)}"
+    low, high = _deadwood(row.low), _deadwood(row.high)
+    return low if low == high and low in ("below 0", "above 10") else f"{low} to {high}"
 
 
 def _line_words(row) -> str:
@@ -384,9 +400,17 @@ def advice_tables(study: AdviceStudy) -> dict[str, pd.DataFrame]:
         "check-against-play": check_table(study.positions, study.checked),
         "played-value-gaps": played_value_gaps(study.positions),
     }
+    # The strategy card's cells (gin_sim.reports.card): every rule set's knock cells and
+    # take cells (the first upcard apart) by stock band.
+    knock_by_rules = [knock_cells(knocks).assign(rules=study.rules)]
+    take_by_rules = [take_cells(takes, ("kind", "stock_band")).assign(rules=study.rules)]
     lines, fits = [], []
     for name, frame in study.compared.items():
         other_knocks = knock_positions(frame)
+        knock_by_rules.append(knock_cells(other_knocks).assign(rules=name))
+        take_by_rules.append(
+            take_cells(take_positions(frame), ("kind", "stock_band")).assign(rules=name)
+        )
         other_line, other_fit = knock_model(other_knocks, seed=study.seed)
         lines.append(other_line.assign(rules=name))
         fits.append(other_fit.assign(rules=name))
@@ -398,6 +422,8 @@ def advice_tables(study: AdviceStudy) -> dict[str, pd.DataFrame]:
             parts[f"take-difference-{name}"] = paired_gain_differences(
                 takes, take_positions(frame), "card_does", CARD_DOES
             )
+    parts["knock-cells-by-rules"] = _rules_first(knock_by_rules)
+    parts["take-cells-by-rules"] = _rules_first(take_by_rules)
     if lines:
         parts["knock-line-by-rules"] = pd.concat(
             [line.assign(rules=study.rules), *lines], ignore_index=True
@@ -406,6 +432,73 @@ def advice_tables(study: AdviceStudy) -> dict[str, pd.DataFrame]:
             [fit.assign(rules=study.rules), *fits], ignore_index=True
         )
     return parts
+
+
+def _rules_first(tables: list[pd.DataFrame]) -> pd.DataFrame:
+    """Tables of several rule sets as one, the rule set as its first column."""
+    table = pd.concat([t.astype({c: str for c in t.columns if c in ("stock_band", "card_does")})
+                       for t in tables], ignore_index=True)  # fmt: skip
+    return table[["rules", *[c for c in table.columns if c != "rules"]]]
+
+
+def study_cards(study: AdviceStudy, parts: dict[str, pd.DataFrame]) -> list[Card]:
+    """The strategy card of the study's rule set and of each compared one, from the
+    tables the report writes (``gin-sim card`` reads the same tables back)."""
+    from gin_sim.reports.build import shares_positions
+
+    a, b = study.players
+    knocks, takes = parts["knock-cells-by-rules"], parts["take-cells-by-rules"]
+    cards = []
+    for name in [study.rules, *study.compared]:
+        if name == study.rules:
+            how = "each position valued by the search under What was run"
+        elif shares_positions(study.rules, name):
+            how = f"the same positions valued again under {name}'s scoring (paired)"
+        else:
+            how = "its own positions (its knock limit differs), valued by the same search"
+        cards.append(
+            build_card(
+                name,
+                a,
+                b,
+                study.deals,
+                study.seed,
+                "this report",
+                how,
+                knocks[knocks["rules"] == name],
+                takes[takes["rules"] == name],
+                study.advised.get(name),
+                check_caveat(parts["check-against-play"], a) if name == study.rules else "",
+            )
+        )
+    return cards
+
+
+def _answer(card: Card) -> list[str]:
+    """The report's opening: the card's rules of thumb, the first with who and where,
+    then how many cells are close calls (and, for a small run, where the published cards
+    are); at most five sentences of at most 40 words."""
+    from gin_sim.reports.document import ANSWER_WORDS
+
+    rules = [r.text for r in card.rules_of_thumb]
+    where = f"Against {card.opponent} under {card.rules}"
+    if rules:
+        sentences = [f"{where}: {rules[0][0].lower()}{rules[0][1:]}", *rules[1:4]]
+    else:
+        sentences = [f"{where}, {card.deals:,} deals separate no situation of the card clearly."]
+    shown = sum(c.verdict != NO_DATA for c in card.cells)
+    close = sum(c.verdict == CLOSE for c in card.cells)
+    if card.deals < PUBLISHED_DEALS:
+        sentences.append(
+            f"This run has {card.deals:,} deals, so {close} of {shown} cells are close "
+            f"calls; the published cards in docs/cards/ come from {PUBLISHED_DEALS:,}."
+        )
+    else:
+        sentences.append(
+            f"{close} of {shown} cells are close calls: the card marks them and says how "
+            "many deals would separate them."
+        )
+    return [t for t in sentences if len(t.split()) <= ANSWER_WORDS][:5]
 
 
 # ------------------------------------------------------------------------ report
@@ -425,23 +518,29 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
     n_take = int(study.positions["kind"].isin(["offer", "draw"]).sum())
     n_deals = study.positions["deal"].nunique()
 
+    cards = study_cards(study, parts)
+    card = cards[0]
+    cell_rule = (
+        "a verdict where the cell's 95% interval, clustered by deal, excludes 0; thin cells "
+        f"(fewer than {MIN_CELL_POSITIONS} positions) and those holding 0 are close"
+    )
     findings = [
-        f"Knock line of {a} against {b} under {study.rules} (the deadwood where the gain "
-        "of knocking over the best way to play on, fitted as a straight line on deadwood 1 "
-        "to 10 per stock band, crosses 0; each line says which side of it knocks; 95% "
-        "interval from a bootstrap "
-        f"over deals in brackets): {_line_text(line, ['stock_band'])}. Cells the line does "
-        f"not describe (cell less fit, interval excluding 0): {_misfits(fit)} of "
-        f"{int((fit['positions'] > 0).sum())}.",
-        "Split by whether the opponent has taken from the pile (True: it has): "
-        + _line_text(by_opponent, ["opponent_took", "stock_band"])
-        + ".",
+        f"Where knocking pays for {a} against {b} under {study.rules}, by cards left in the "
+        f"stock ({cell_rule}): {knock_summary(card.cells)}.",
     ]
+    split = parts["knock-cells-by-opponent"]
+    said = []
+    for took, words in ((True, "has taken from the pile"), (False, "has not")):
+        rows = split[split["opponent_took"].astype(str) == str(took)]
+        said.append(
+            f"when the opponent {words}: {knock_summary(knock_cells_of(rows, study.deals))}"
+        )
+    findings.append("The same " + "; ".join(said) + ".")
     draws = takes[takes["kind"] == "draw"]
     take_words = []
     for row in draws.itertuples():
         if row.positions:
-            verdict = "take" if row.low > 0 else ("draw" if row.high < 0 else "either")
+            verdict = "take" if row.low > 0 else ("draw" if row.high < 0 else "close")
             take_words.append(f"{row.card_does}: {_gain(row.mean, row.half_width)} ({verdict})")
     findings.append(
         "Take the discard or draw, by what the card does for the hand (gain of taking per "
@@ -456,14 +555,13 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
         )
         + "; beside those of basic against simple in the undercut section."
     )
-    if "knock-line-by-rules" in parts:
-        by_rules = parts["knock-line-by-rules"]
-        words = []
-        for name, group in by_rules.groupby("rules", sort=False):
-            words.append(f"{name}: " + ", ".join(
-                f"{r.stock_band} {_line_words(r)}" for r in group.itertuples()
-            ))  # fmt: skip
-        findings.append("Knock line by rule set (by stock band): " + "; ".join(words) + ".")
+    if len(cards) > 1:
+        findings.append(
+            "Where knocking pays, by rule set: "
+            + "; ".join(f"{c.rules}: {knock_summary(c.cells)}" for c in cards)
+            + "."
+        )
+    if study.compared:
         for name in study.compared:
             if f"knock-difference-{name}" in parts:
                 change = paired_change(knocks_of_study, knock_positions(study.compared[name]))
@@ -479,6 +577,12 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
     knock_grid = _grid(parts["knock-cells"], "deadwood", "stock_band", "deadwood")
     sections = [
         Section(
+            f"The strategy card: {study.rules}",
+            card_markdown(card, "##", title=False)
+            + "\n`gin-sim card` prints this card, or writes it for print (PNG, SVG) and as "
+            "JSON, for any advice report folder (docs/card.md).",
+        ),
+        Section(
             "Knock or play on",
             f"Each cell: the gain of knocking over the best way to play on (points per hand), "
             f"{PER_DECISION}; then the positions behind it; over {n_knock:,} knock positions "
@@ -489,26 +593,17 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
             ["knock-gain-map"],
         ),
         Section(
-            "The knock line",
-            "Per stock band, the gain of knocking is fitted on the deadwood 1 to 10 (0 is "
-            "gin, another thing) by weighted least squares, each position weighted by "
-            "`weight`: gain = a + b × deadwood. The knock line is the deadwood where the "
-            "fitted gain crosses 0, -a / b, a real number not clipped to the deadwoods that "
-            "exist. Where the gain falls with deadwood (b < 0), knock at deadwood below the "
-            "line (a line above 10: knock at any deadwood you may; below 1: only for gin). "
-            "Where it rises (b > 0), knocking with little deadwood gives up a good chance "
-            "of gin: knock above the line and play on below it (a line below 1: knock at "
-            "any deadwood; above 10: only for gin). The 95% interval is the 2.5 and "
-            f"97.5 percentiles over {LINE_RESAMPLES:,} bootstrap resamples of the band's "
-            "deals (all rows of a drawn deal; seeded, so the table is reproducible); a "
-            "resample whose line turns the other way counts at the end of the scale that "
-            "says what it advises (−∞ or ∞: knock at every deadwood or at none), so an "
-            "infinite end says that more than 2.5% of the resamples did (`knock-line.csv`; by the "
-            "opponent's pile takes in `knock-line-by-opponent.csv`). The line uses every "
-            "cell of its band at once; whether a straight line describes the cells is the "
-            "next table.",
+            "The fitted line (a detail)",
+            "Per stock band, the gain of knocking is also fitted on the deadwood 1 to 10 (0 "
+            "is gin) by weighted least squares, each position weighted by `weight`: gain = "
+            "a + b × deadwood, with a 95% interval from "
+            f"{LINE_RESAMPLES:,} bootstrap resamples of the band's deals (seeded). The table "
+            "says where the fitted gain crosses 0 and which side of it knocks; a crossing "
+            "outside 0 to 10 is given in words (`knock-line.csv` has the numbers). The "
+            "verdicts above come from the cells, not from this line, which the next table "
+            "shows does not describe every cell.",
             _line_table(line, ["stock_band"], ["cards in the stock"]),
-            ["knock-line", "knock-fit"],
+            ["knock-fit"],
         ),
         Section(
             "Does a line fit?",
@@ -522,8 +617,8 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
             [],
         ),
         Section(
-            "The knock line when the opponent has taken from the pile, or not",
-            "The same model per stock band, the knock positions split by whether the "
+            "The fitted line when the opponent has taken from the pile, or not",
+            "The same fit per stock band, the knock positions split by whether the "
             "opponent has taken a card from the discard pile (`knock-fit-by-opponent.csv` "
             "has its fit).",
             _line_table(
@@ -531,7 +626,7 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
                 ["opponent_took", "stock_band"],
                 ["opponent took", "cards in the stock"],
             ),
-            ["knock-line-by-opponent"],
+            [],
         ),
         Section(
             "Take or draw",
@@ -591,24 +686,22 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
             [],
         ),
     ]
+    knock_rule = next((r.text for r in card.rules_of_thumb if r.covers[0][0] == "knock"), "")
+    take_rule = next((r.text for r in card.rules_of_thumb if r.covers[0][0] != "knock"), "")
     figures_drawn = {
+        f"card-{c.rules}": (lambda path, c=c: draw_card(c, [path, path.with_suffix(".svg")]))
+        for c in cards
+    }
+    figures_drawn |= {
         "knock-gain-map": lambda path: figures.gain_map(
             path,
             parts["knock-cells"],
             "deadwood",
             "stock_band",
-            f"Gain of knocking over playing on per decision, {a} against {b}, {study.rules}",
-            "deadwood after the discard",
+            (knock_rule or "No clear knock rule in these cells")
+            + f"\ngain of knocking over playing on, points a hand ({a} against {b}, {study.rules})",
+            "your deadwood after the discard",
             "cards left in the stock (the hand goes on to the right)",
-            MIN_CELL_POSITIONS,
-        ),
-        "knock-line": lambda path: figures.knock_lines(
-            path,
-            line,
-            "stock_band",
-            None,
-            f"Knock line, {a} against {b}, {study.rules}",
-            "cards left in the stock",
             MIN_CELL_POSITIONS,
         ),
         "knock-fit": lambda path: figures.knock_fits(
@@ -616,16 +709,8 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
             fit,
             line,
             "stock_band",
-            f"Gain of knocking by deadwood and its fitted line, {a} against {b}, {study.rules}",
-            MIN_CELL_POSITIONS,
-        ),
-        "knock-line-by-opponent": lambda path: figures.knock_lines(
-            path,
-            by_opponent,
-            "stock_band",
-            "opponent_took",
-            "Knock line by whether the opponent has taken from the pile",
-            "cards left in the stock",
+            f"Gain of knocking by deadwood, the cells and a fitted line ({a} against {b}, "
+            f"{study.rules})",
             MIN_CELL_POSITIONS,
         ),
         "take-gain-map": lambda path: figures.gain_map(
@@ -633,40 +718,38 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
             parts["take-cells"],
             "card_does",
             "kind",
-            f"Gain of taking over drawing per decision, {a} against {b}, {study.rules}",
-            "what the card does",
-            "decision",
+            (take_rule or "No clear take rule in these cells")
+            + f"\ngain of taking over drawing, points a hand ({a} against {b}, {study.rules})",
+            "what the card does for your hand",
+            "decision (offer: the first upcard)",
             MIN_CELL_POSITIONS,
         ),
     }
-    if "knock-line-by-rules" in parts:
-        by_rules = parts["knock-line-by-rules"]
-        text = (
-            "The knock line under each rule set, from the same model (`knock-fit-by-rules.csv` "
-            "has the fits). "
-            + " ".join(
-                f"{name}: the same positions re-evaluated on the same worlds (paired)."
-                if study.paired[name]
-                else f"{name}: its own positions (its knock limit differs, R14a), not paired."
-                for name in study.compared
-            )
-        )
+    for other in cards[1:]:
         sections.append(
             Section(
-                "Across rule sets",
-                text,
-                _line_table(by_rules, ["rules", "stock_band"], ["rules", "cards in the stock"]),
-                ["knock-line-by-rules"],
+                f"The strategy card: {other.rules}",
+                (
+                    f"{other.how[0].upper()}{other.how[1:]}. Rules of thumb: "
+                    + " ".join(r.text for r in other.rules_of_thumb)
+                    if other.rules_of_thumb
+                    else f"{other.how[0].upper()}{other.how[1:]}. No cell is clear enough "
+                    "for a rule of thumb."
+                ),
+                None,
+                [f"card-{other.rules}"],
             )
         )
-        figures_drawn["knock-line-by-rules"] = lambda path: figures.knock_lines(
-            path,
-            by_rules,
-            "stock_band",
-            "rules",
-            "Knock line by rule set",
-            "cards left in the stock",
-            MIN_CELL_POSITIONS,
+    if "knock-line-by-rules" in parts:
+        by_rules = parts["knock-line-by-rules"]
+        sections.append(
+            Section(
+                "The fitted line by rule set (a detail)",
+                "The fitted line of each rule set, as above (`knock-fit-by-rules.csv` has "
+                "the fits, `knock-line-by-rules.csv` the crossings).",
+                _line_table(by_rules, ["rules", "stock_band"], ["rules", "cards in the stock"]),
+                [],
+            )
         )
         for name in study.compared:
             if f"knock-difference-{name}" in parts:
@@ -791,4 +874,6 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
         sections=sections,
         tables={name: frame for name, frame in parts.items()},
         figures=figures_drawn,
+        answer=_answer(card),
+        answer_figure=f"card-{card.rules}",
     )

@@ -572,6 +572,20 @@ def _paired_evaluation(rows: pd.DataFrame, rules: Rules, evaluation, seed: int, 
     return frame
 
 
+def _advised(rules: Rules):
+    """The shipped ``advised`` against ``expert`` under ``rules``, for the strategy cards
+    (``gin_sim.experiments.distill.advised_against_expert``: its own decks and seed)."""
+    from gin_sim.experiments.distill import (
+        ADVISED_CHECK_DECKS,
+        ADVISED_CHECK_SEED,
+        advised_against_expert,
+    )
+    from gin_sim.reports.card import AdvisedGain
+
+    gain, same = advised_against_expert(rules)
+    return AdvisedGain(gain.mean, gain.half_width, ADVISED_CHECK_DECKS, ADVISED_CHECK_SEED, same)
+
+
 def write_advice(
     rules: str,
     compare: Sequence[str],
@@ -652,6 +666,7 @@ def write_advice(
             f"basic against simple ({basic_decks:,} decks, every knock threshold)",
             {own_rules.name: own_rules} | {load_rules(n).name: load_rules(n) for n in compare},
         )  # fmt: skip
+        study.advised = {name: _advised(rule_set) for name, rule_set in study.rule_sets.items()}
         return advice_report(study, command)
 
     return _claimed_and_written(out, "advice", options, build)

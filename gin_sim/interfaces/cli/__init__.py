@@ -39,6 +39,7 @@ app = typer.Typer(
 
 from gin_sim.interfaces.cli import (  # noqa: E402  (they register on app)
     advise,
+    card,
     deadwood,
     distill,
     listing,
@@ -58,6 +59,7 @@ simulate.register(app)
 match.register(app)
 summarize.register(app)
 replay.register(app)
+card.register(app)
 listing.register(app)
 report.register(app)
 tune.register(app)
