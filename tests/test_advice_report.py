@@ -529,3 +529,35 @@ def test_take_cells_sort_cards_by_what_they_do():
     assert len(cells) == 2 * len(CARD_DOES) and cells["positions"].sum() == len(takes)
     with pytest.raises(ValueError, match="not evaluated"):
         knock_positions(frame.drop(columns=["gain"]))
+
+
+def test_a_paired_re_evaluation_is_kept_and_read_back_only_for_the_same_rows(tmp_path, monkeypatch):
+    """report advice keeps each paired re-evaluation: a rerun reads it back (no second
+    evaluation) for the same rows, rule set, depth and seed, and evaluates anew otherwise."""
+    import gin_sim.experiments.positions as positions_module
+    from gin_sim.experiments.positions import Evaluation
+    from gin_sim.game.rules import load_rules
+    from gin_sim.reports.build import _paired_evaluation
+
+    calls = []
+
+    def evaluate(rows, rules, evaluation, seed):
+        calls.append((len(rows), rules.name, seed))
+        return rows.assign(gain=rows["deal"] * 0.5 + seed)
+
+    monkeypatch.setattr(positions_module, "evaluate_frame", evaluate)
+    rows = pd.DataFrame({"deal": [3, 3, 5, 8], "decision": [1, 2, 1, 4]}, index=[10, 11, 20, 31])
+    standard, evaluation = load_rules("standard"), Evaluation(samples=8, select=2)
+    folder = tmp_path / "positions-standard"
+    first = _paired_evaluation(rows, standard, evaluation, 7, folder)
+    again = _paired_evaluation(rows, standard, evaluation, 7, folder)
+    assert calls == [(4, "standard", 7)]  # read back, not evaluated again
+    pd.testing.assert_frame_equal(first, again)
+    assert list(again.index) == [10, 11, 20, 31]
+    _paired_evaluation(rows, standard, evaluation, 8, folder)  # another seed
+    _paired_evaluation(rows.iloc[:3], standard, evaluation, 8, folder)  # other rows
+    _paired_evaluation(rows, load_rules("hollywood-gin20"), evaluation, 8, folder)
+    assert [c[:2] for c in calls[1:]] == [(4, "standard"), (3, "standard"), (4, "hollywood-gin20")]
+    (folder / "evaluated.json").write_text("{not json")  # damaged: evaluated again
+    _paired_evaluation(rows, standard, evaluation, 7, folder)
+    assert len(calls) == 5

@@ -587,3 +587,13 @@ def played_value_gaps(positions: pd.DataFrame) -> pd.DataFrame:
             }
         )
     return pd.DataFrame.from_records(records)
+
+
+def shares_positions(rules: str, other: str) -> bool:
+    """Whether ``report advice`` re-evaluates the positions played under ``rules`` for the
+    rule set ``other`` (paired): a stored position keeps its hand's knock limit, so both
+    must have one fixed limit (not Oklahoma, R14a) and the same one."""
+    from gin_sim.game.rules import load_rules
+
+    own, their = load_rules(rules), load_rules(other)
+    return not own.oklahoma and not their.oklahoma and own.knock_limit == their.knock_limit

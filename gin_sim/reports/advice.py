@@ -444,7 +444,7 @@ def _rules_first(tables: list[pd.DataFrame]) -> pd.DataFrame:
 def study_cards(study: AdviceStudy, parts: dict[str, pd.DataFrame]) -> list[Card]:
     """The strategy card of the study's rule set and of each compared one, from the
     tables the report writes (``gin-sim card`` reads the same tables back)."""
-    from gin_sim.reports.build import shares_positions
+    from gin_sim.experiments.advice import shares_positions
 
     a, b = study.players
     knocks, takes = parts["knock-cells-by-rules"], parts["take-cells-by-rules"]

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from gin_sim.experiments.advice import shares_positions
 from gin_sim.experiments.outputs import inside
 from gin_sim.experiments.tournament import play_tournament, tournament_runs
 from gin_sim.game.config import ConfigError
@@ -508,14 +509,6 @@ def check_advice(
         load_rules(name)
     for name in players:
         load_strategy(name)
-
-
-def shares_positions(rules: str, other: str) -> bool:
-    """Whether ``report advice`` re-evaluates the positions played under ``rules`` for the
-    rule set ``other`` (paired): a stored position keeps its hand's knock limit, so both
-    must have one fixed limit (not Oklahoma, R14a) and the same one."""
-    own, their = load_rules(rules), load_rules(other)
-    return not own.oklahoma and not their.oklahoma and own.knock_limit == their.knock_limit
 
 
 # Deals per chunk of the positions datasets ``report advice`` plays.

@@ -744,11 +744,11 @@ def read_cards(folder: str | Path, rules: Sequence[str] = ()) -> list[Card]:
     compared (or those of ``rules``, by name or TOML path), in the report's order. The
     tables are read and checked as ``gin-sim distill`` reads them; anything wrong is a
     one-line ``ConfigError``."""
+    from gin_sim.experiments.advice import shares_positions
     from gin_sim.experiments.distill import read_report_tables
     from gin_sim.experiments.outputs import read_owner
     from gin_sim.game.config import ConfigError
     from gin_sim.game.rules import load_rules
-    from gin_sim.reports.build import shares_positions
 
     tables, own, compared = read_report_tables(folder, CARD_TABLES, optional=CARD_TABLES[2:])
     options = read_owner(Path(folder))["options"]  # type: ignore[index]

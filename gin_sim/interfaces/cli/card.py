@@ -23,12 +23,7 @@ def card(
             "docs/advice-run, from the repository's folder)."
         ),
     ] = PUBLISHED_REPORT,
-    rules: Annotated[
-        str | None,
-        typer.Option(
-            help="Rule sets to show, comma-separated (default: every one the report has)."
-        ),
-    ] = None,
+    rules: options.RuleSets = None,  # type: ignore[assignment]
     out: Annotated[
         str | None,
         typer.Option(
@@ -36,9 +31,7 @@ def card(
             "folder (new, empty, or cards gin-sim wrote)."
         ),
     ] = None,
-    json_output: Annotated[
-        bool, typer.Option("--json", help="Print every cell and rule of thumb as JSON.")
-    ] = False,
+    json_output: options.Json = False,
     advised_decks: Annotated[
         int,
         typer.Option(
