@@ -143,7 +143,6 @@ def test_shared_options_read_the_same_in_every_command():
         ("advise", "--strategy"),  # the strategy whose decision is shown
         ("tune", "--out"),  # the tuning folder
         ("distill", "--out"),  # a TOML file
-        ("card", "--out"),  # the folder of the cards' pages
         ("distill", "--overwrite"),  # that file
     }
     checked = 0

@@ -31,7 +31,6 @@ from gin_sim.reports.card import (
     card_json,
     card_markdown,
     deals_to_separate,
-    is_card_file,
     knock_summary,
     rule_holds,
     verdict,
@@ -232,13 +231,6 @@ def test_the_json_has_every_cell_and_every_rule_with_its_cells():
             assert match[0]["verdict"] in (covered["verdict"], CLOSE)
 
 
-def test_card_file_names():
-    assert is_card_file("card-hollywood.png") and is_card_file("card-hollywood-gin20.svg")
-    assert is_card_file("card-standard.json") and is_card_file("card-oklahoma.md")
-    assert not is_card_file("notes.txt") and not is_card_file("card-x.pdf.exe")
-    assert not is_card_file("card-.png") and not is_card_file("card-../x.png")
-
-
 # ---------------------------------------------------------------------------- published
 def _recomputed_verdicts(rules: str) -> dict[tuple[str, str, str], str]:
     """The verdict of every cell of the published run, recomputed from its CSV files by
@@ -345,7 +337,12 @@ def test_card_out_writes_the_pages_and_never_into_a_users_folder(tmp_path):
     result = runner.invoke(app, [*args, "--out", str(out)])
     assert result.exit_code == 0, result.output
     written = sorted(p.name for p in out.iterdir() if not p.name.startswith("."))
-    assert written == [f"card-standard.{s}" for s in ("json", "md", "png", "svg")]
+    assert written == [f"card-standard.{s}" for s in ("json", "md", "png", "svg")] + [
+        "report.json", "report.md"
+    ]  # fmt: skip
+    text = (out / "report.md").read_text()
+    assert text.startswith("# Strategy cards: against mc, standard\n\nAgainst mc under standard: ")
+    assert text.index("![card-standard](card-standard.png)") < text.index("## What was run")
     first = {p.name: p.read_bytes() for p in out.iterdir()}
     again = runner.invoke(app, [*args, "--out", str(out)])
     assert again.exit_code == 0

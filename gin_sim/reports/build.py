@@ -17,6 +17,7 @@ from pathlib import Path
 import pandas as pd
 
 from gin_sim.experiments.advice import shares_positions
+from gin_sim.experiments.distill import ADVISED_CHECK_DECKS, ADVISED_CHECK_SEED
 from gin_sim.experiments.outputs import inside
 from gin_sim.experiments.tournament import play_tournament, tournament_runs
 from gin_sim.game.config import ConfigError
@@ -579,6 +580,51 @@ def _advised(rules: Rules):
     return AdvisedGain(gain.mean, gain.half_width, ADVISED_CHECK_DECKS, ADVISED_CHECK_SEED, same)
 
 
+def with_advised(cards, decks: int, seed: int):
+    """``cards`` with what the shipped ``advised`` gains against ``expert`` under each
+    card's rule set, on ``decks`` duplicate decks of ``seed`` (none when ``decks`` is 0)."""
+    from gin_sim.experiments.distill import advised_against_expert
+    from gin_sim.reports.card import AdvisedGain
+
+    for card in cards if decks else []:
+        gain, same = advised_against_expert(load_rules(card.rules), decks, seed)
+        card.advised = AdvisedGain(gain.mean, gain.half_width, decks, seed, same)
+    return cards
+
+
+def write_cards(
+    report: str | Path,
+    rules: Sequence[str],
+    advised_decks: int,
+    advised_seed: int,
+    out: str | Path,
+    command: str | None = None,
+) -> Path:
+    """The strategy cards of the advice report folder ``report`` (those of ``rules``, or
+    all) as a report folder ``out`` (``gin_sim.reports.card.cards_report``): bad input is
+    refused before the folder is claimed; the same options finished there are not written
+    again."""
+    from gin_sim.reports.card import cards_report, read_cards
+
+    cards = read_cards(report, rules)  # refused here, before any folder is claimed
+    options = report_options(
+        "card", report=str(report), rules=[c.rules for c in cards],
+        advised_decks=advised_decks, advised_seed=advised_seed,
+    )  # fmt: skip
+    with claim_report(out, "card", options) as claim:
+        if claim.finished:
+            return claim.folder
+        said = command or " ".join(
+            ["gin-sim card", str(report)]
+            + ([f"--rules {','.join(rules)}"] if rules else [])
+            + ([f"--advised-decks {advised_decks}"] if advised_decks != ADVISED_CHECK_DECKS else [])
+            + ([f"--advised-seed {advised_seed}"] if advised_seed != ADVISED_CHECK_SEED else [])
+            + [f"--out {out}"]
+        )
+        made = cards_report(with_advised(cards, advised_decks, advised_seed), said, str(report))
+        return write_report(made, claim)
+
+
 def write_advice(
     rules: str,
     compare: Sequence[str],
@@ -736,6 +782,12 @@ class DefaultSet:
     equity_deals: int = 100_000
     equity_games: int = 4_000
     equity_matches: int = 2_000
+    # The strategy cards of the published advice run (docs/advice-run, in the repository;
+    # `gin-sim card`): read, not played, so the set's index leads with an answer from
+    # 20,000 deals, which make run's own advice report (250 deals) cannot give.
+    cards_from: str | None = "docs/advice-run"
+    cards_advised_decks: int = ADVISED_CHECK_DECKS
+    cards_advised_seed: int = ADVISED_CHECK_SEED
 
     @property
     def tournament_deals(self) -> int:
@@ -752,7 +804,13 @@ class DefaultSet:
         names += [f"undercut-{self.undercut_rules}", "variants"]
         names += [f"schedule-{self.schedule_rules}"] if self.schedule_rules else []
         names += [f"advice-{self.advice_rules}"] if self.advice_rules else []
-        return names + ([f"equity-{self.equity_rules}"] if self.equity_rules else [])
+        names += [f"equity-{self.equity_rules}"] if self.equity_rules else []
+        return names + (["cards"] if self.has_cards() else [])
+
+    def has_cards(self) -> bool:
+        """Whether the set writes the published cards: their advice report is here (run
+        from the repository's folder, as make run is)."""
+        return self.cards_from is not None and Path(self.cards_from).is_dir()
 
     def runs(self) -> int:
         """The number of runs ``default_set`` plays (for progress bars)."""
@@ -891,6 +949,11 @@ def _write_default_set(
         write(f"equity-{s.equity_rules}", lambda: equity(
             list(s.equity_players), s.equity_rules, s.equity_deals, s.equity_games,
             s.equity_matches, s.seed, root / f"equity-{s.equity_rules}", on_run,
+        ))  # fmt: skip
+    if s.has_cards():
+        write("cards", lambda: write_cards(
+            s.cards_from, [], s.cards_advised_decks, s.cards_advised_seed, root / "cards",
+            f"gin-sim card {s.cards_from} --out {root / 'cards'}",
         ))  # fmt: skip
     write_index(root)
     claim.finish()

@@ -27,6 +27,7 @@ import pandas as pd
 
 from gin_sim.experiments.advice import CARD_DOES, DETECTABLE_SES, MIN_CELL_POSITIONS, STOCK_BANDS
 from gin_sim.experiments.summary import Z95, Estimate
+from gin_sim.reports.document import Report
 
 KNOCK, PLAY_ON = "KNOCK", "PLAY ON"
 TAKE, DRAW, PASS = "TAKE", "DRAW", "PASS"
@@ -275,6 +276,8 @@ def _cards(does: Sequence[str], noun: str) -> str:
         return f"any {noun}"
     if set(does) == set(CARD_DOES[1:]):
         return f"a {noun} that completes no meld"
+    if set(does) == set(CARD_DOES[1:3]):
+        return f"a {noun} that only lowers your deadwood"
     words = {
         CARD_DOES[0]: "completes a meld",
         CARD_DOES[1]: "lowers your deadwood by 5 or more",
@@ -799,47 +802,73 @@ def read_cards(folder: str | Path, rules: Sequence[str] = ()) -> list[Card]:
     return cards
 
 
-# ------------------------------------------------------------------------ writing
-CARDS_KIND = "strategy cards"
-CARD_FORMATS = ("png", "svg", "md", "json")
-
-
-def is_card_file(name: str) -> bool:
-    """A name ``write_cards`` writes: ``card-RULES.{png,svg,md,json}``."""
-    stem, _, suffix = name.rpartition(".")
-    return (
-        stem.startswith("card-") and suffix in CARD_FORMATS and stem[5:].replace("-", "").isalnum()
-    )
-
-
-def card_paths(folder: Path, card: Card) -> dict[str, Path]:
-    return {suffix: folder / f"card-{card.rules}.{suffix}" for suffix in CARD_FORMATS}
-
-
-def write_card_files(card: Card, folder: Path) -> dict[str, Path]:
-    """A card's four files in ``folder`` (already claimed by the caller): the page as PNG
-    and SVG, the Markdown text and the JSON."""
+# ------------------------------------------------------------------------ the report
+def cards_report(cards: Sequence[Card], command: str, source: str) -> Report:
+    """The cards of an advice report as a report folder of their own (``gin-sim card
+    --out``, and the default set's ``cards``): each card's page (PNG, SVG), text (Markdown)
+    and cells (JSON); report.md opens with the first card's rules of thumb and page."""
     import json
 
-    paths = card_paths(folder, card)
-    draw_card(card, [paths["png"], paths["svg"]])
-    paths["md"].write_text(card_markdown(card))
-    paths["json"].write_text(json.dumps(card_json(card), indent=2, allow_nan=False) + "\n")
-    return paths
+    from gin_sim.reports.document import ANSWER_WORDS, Report, Section
 
-
-def write_cards(cards: Sequence[Card], out: str | Path, options: dict[str, object]) -> Path:
-    """Every card's files in the folder ``out``, which gin-sim owns (new or empty, or cards
-    it wrote: the same options finished there are not written again)."""
-    from gin_sim.experiments.outputs import claim_folder
-
-    with claim_folder(out, CARDS_KIND, options, is_card_file) as claim:
-        if claim.finished:
-            return claim.folder
-        for card in cards:
-            write_card_files(card, claim.folder)
-        claim.finish()
-        return claim.folder
+    first = cards[0]
+    rules = [r.text for r in first.rules_of_thumb]
+    where = f"Against {first.opponent} under {first.rules}"
+    answer = (
+        [f"{where}: {rules[0][0].lower()}{rules[0][1:]}", *rules[1:4]]
+        if rules
+        else [f"{where}, {first.deals:,} deals separate no situation of the card clearly."]
+    )
+    if len(cards) > 1:
+        answer.append("The cards for " + ", ".join(c.rules for c in cards[1:]) + " follow below.")
+    findings = [f"{c.rules}: where knocking pays: {knock_summary(c.cells)}." for c in cards]
+    findings += [
+        f"{c.rules}: " + " ".join(r.text for r in c.rules_of_thumb)
+        for c in cards
+        if any(r.covers[0][0] != KNOCK_GRID for r in c.rules_of_thumb)
+    ]
+    return Report(
+        kind="card",
+        title=f"Strategy cards: against {first.opponent}, " + ", ".join(c.rules for c in cards),
+        command=command,
+        setup=[
+            f"Cells: the advice report {source}: {first.deals:,} deals of {first.player} "
+            f"against {first.opponent}, seed {first.seed} (docs/advice.md); this command only "
+            "reads them.",
+            "Verdicts: a cell's 95% interval, clustered by deal, above 0 (KNOCK, TAKE) or below "
+            f"0 (PLAY ON, DRAW, PASS); CLOSE when it holds 0 or the cell has fewer than "
+            f"{MIN_CELL_POSITIONS} positions (docs/card.md).",
+            "Rules of thumb: derived from the verdicts by code, each true of every cell it "
+            "covers that is not close.",
+        ],
+        findings=findings,
+        sections=[
+            Section(
+                f"The strategy card: {c.rules}",
+                card_markdown(c, "##", title=False),
+                None,
+                [f"card-{c.rules}"],
+            )
+            for c in cards
+        ],
+        figures={
+            f"card-{c.rules}": (lambda path, c=c: draw_card(c, [path, path.with_suffix(".svg")]))
+            for c in cards
+        },
+        answer=[t for t in answer if len(t.split()) <= ANSWER_WORDS][:5],
+        answer_figure=f"card-{first.rules}",
+        files={
+            name: text
+            for c in cards
+            for name, text in (
+                (f"card-{c.rules}.md", card_markdown(c)),
+                (
+                    f"card-{c.rules}.json",
+                    json.dumps(card_json(c), indent=2, allow_nan=False) + "\n",
+                ),
+            )
+        },
+    )
 
 
 # ------------------------------------------------------------------------ summaries

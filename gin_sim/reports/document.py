@@ -71,6 +71,8 @@ class Report:
     # one sentence in index.md), and the figure that shows it, right under them.
     answer: list[str] = field(default_factory=list)
     answer_figure: str | None = None  # the name of one of ``figures``
+    # Other files the report writes as they are, by name (a strategy card's text and JSON).
+    files: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         check_answer(self.answer)
@@ -117,6 +119,8 @@ def write_report(report: Report, folder: Claim | str | Path) -> Path:
             table.to_parquet(inside(directory, f"{name}.parquet", "a table"), index=False)
         for name, draw in report.figures.items():
             draw(inside(directory, f"{name}.png", "a figure"))
+        for name, text in report.files.items():
+            inside(directory, name, "a file of the report").write_text(text)
         (directory / "report.md").write_text(render_markdown(report))
         meta = {
             "kind": report.kind,
@@ -207,6 +211,8 @@ def render_markdown(report: Report) -> str:
         for figure in section.figures:
             lines += [f"![{figure}]({figure}.png)", ""]
     saved = ", ".join(f"`{name}.csv`" for name in report.tables)
+    if not report.tables:
+        return "\n".join(lines)
     lines += [
         "## Data",
         "",

@@ -520,75 +520,6 @@ def gain_map(
     _save(fig, path)
 
 
-def knock_lines(
-    path: Path,
-    table: pd.DataFrame,
-    x: str,
-    hue: str | None,
-    title: str,
-    x_label: str,
-    thin: int = 0,
-) -> None:
-    """Knock lines (``line``, ``low``, ``high`` per value of ``x``, one line per value of
-    ``hue``; ``experiments.advice.knock_model``), each with its 95% interval as a band.
-    Lines are real numbers and may lie above 10; a rising line (knock above it) is a
-    triangle, a falling one (knock below) a circle; a point without a crossing is left out,
-    an interval end at ±inf is drawn at the plot's edge; points resting on fewer than
-    ``thin`` positions are hollow."""
-    fig, ax = _pyplot().subplots(figsize=(6.4, 4.6))
-    groups = [(None, table)] if hue is None else list(table.groupby(hue, sort=False))
-    levels = list(dict.fromkeys(table[x].astype(str)))
-    finite = np.concatenate(
-        [table[c].to_numpy(np.float64) for c in ("line", "low", "high")] + [np.array([10.0])]
-    )
-    finite = finite[np.isfinite(finite)]
-    top = max(10.5, min(float(finite.max()) + 0.5, 30.0))
-    bottom = min(-0.5, max(float(finite.min()) - 0.5, -10.0))
-    for offset, (label, group) in enumerate(groups):
-        places = np.array([levels.index(str(v)) + 0.06 * offset for v in group[x]], float)
-        shown = np.isfinite(group["line"].to_numpy(np.float64))
-        values = group["line"].to_numpy(np.float64)
-        low = np.clip(group["low"].to_numpy(np.float64), bottom, top)
-        high = np.clip(group["high"].to_numpy(np.float64), bottom, top)
-        (drawn,) = ax.plot(
-            places[shown], values[shown], marker="o", label=None if hue is None else str(label)
-        )
-        ax.vlines(places, low, high, color=drawn.get_color(), alpha=0.4, linewidth=6)
-        rising = shown & (group["direction"] == "above").to_numpy()
-        ax.plot(  # a rising line advises knocking above it: a different mark
-            places[rising], values[rising], "^", markersize=9, color=drawn.get_color()
-        )
-        few = shown & (group["positions"] < thin).to_numpy()
-        ax.plot(
-            places[few], values[few], "o", markersize=7,
-            markerfacecolor="white", markeredgecolor=drawn.get_color(),
-        )  # fmt: skip
-        fitted = np.isfinite(group["slope"].to_numpy(np.float64))
-        for place, has_line, has_fit in zip(places, shown, fitted, strict=True):
-            if not has_line:  # say why there is no point
-                ax.text(
-                    place, bottom + 0.2, "no crossing" if has_fit else "no line", rotation=90,
-                    fontsize=6, color=drawn.get_color(), ha="center", va="bottom",
-                )  # fmt: skip
-    ax.axhspan(10, top, color="0.92", zorder=0)
-    ax.set_xticks(range(len(levels)), levels)
-    ax.set_xlabel(x_label)
-    ax.set_ylabel("knock line (deadwood where\nthe fitted gain is 0)")
-    ax.set_ylim(bottom, top)
-    hollow = f"; hollow: fewer than {thin} positions" if thin else ""
-    ax.set_title(
-        f"{title}\nbar: 95% interval (bootstrap over deals), cut at the edges{hollow}\n"
-        "circle: knock below the line (grey, above 10: at any deadwood)\n"
-        "triangle: the gain rises with deadwood: knock above the line",
-        fontsize=8,
-    )
-    if hue is not None:
-        ax.legend(title=hue, fontsize=8)
-    ax.grid(alpha=0.3)
-    fig.tight_layout()
-    _save(fig, path)
-
-
 def knock_fits(
     path: Path, fit: pd.DataFrame, line: pd.DataFrame, panel: str, title: str, thin: int = 0
 ) -> None:
@@ -616,15 +547,15 @@ def knock_fits(
         row = line[line[panel].astype(str) == name]
         if len(row) and np.isfinite(row["line"].iloc[0]) and 1 <= row["line"].iloc[0] <= 10:
             ax.axvline(row["line"].iloc[0], color="C3", linestyle="--", linewidth=1)
-        ax.set_title(name, fontsize=9)
-        ax.set_xlabel("deadwood")
+        ax.set_title(f"{name} cards left", fontsize=9)
+        ax.set_xlabel("your deadwood")
         ax.set_xticks(range(1, 11, 3))
         ax.grid(alpha=0.3)
     axes[0][0].set_ylabel("gain of knocking (points per hand)")
     hollow = f"; hollow: fewer than {thin} positions" if thin else ""
     fig.suptitle(
         f"{title}\ndots: cell means per decision; line and band: weighted least-squares fit "
-        f"with its 95% bootstrap interval; dashed: the knock line{hollow}",
+        f"with its 95% bootstrap interval; dashed: where the fit crosses 0{hollow}",
         fontsize=9,
     )
     fig.tight_layout()

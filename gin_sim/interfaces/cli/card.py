@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from gin_sim.experiments.distill import ADVISED_CHECK_DECKS, ADVISED_CHECK_SEED
 from gin_sim.game.limits import check_count, check_seed
 from gin_sim.interfaces.cli import options
 from gin_sim.interfaces.cli.common import echo_json, user_errors
@@ -24,13 +25,7 @@ def card(
         ),
     ] = PUBLISHED_REPORT,
     rules: options.RuleSets = None,  # type: ignore[assignment]
-    out: Annotated[
-        str | None,
-        typer.Option(
-            help="Write each card as card-RULES.png, .svg (print), .md and .json into this "
-            "folder (new, empty, or cards gin-sim wrote)."
-        ),
-    ] = None,
+    out: options.ReportOut = None,  # type: ignore[assignment]
     json_output: options.Json = False,
     advised_decks: Annotated[
         int,
@@ -38,10 +33,10 @@ def card(
             help="Duplicate decks on which the shipped `advised` plays `expert` under each "
             "rule set, for the card's last line (0: leave it out)."
         ),
-    ] = 100_000,
+    ] = ADVISED_CHECK_DECKS,
     advised_seed: Annotated[
         int, typer.Option(help="Seed of those decks (one used for no choice).")
-    ] = 4301,
+    ] = ADVISED_CHECK_SEED,
     threads: options.Threads = None,
 ) -> None:
     """The strategy card of each rule set of an advice report: when to knock and when to
@@ -50,47 +45,25 @@ def card(
 
     Example: gin-sim card docs/advice-run --rules hollywood
     """
-    from gin_sim.experiments.distill import advised_against_expert
     from gin_sim.experiments.simulate import use_threads
-    from gin_sim.game.rules import load_rules
-    from gin_sim.reports.card import (
-        AdvisedGain,
-        card_json,
-        card_markdown,
-        read_cards,
-        write_cards,
-    )
+    from gin_sim.reports.build import with_advised, write_cards
+    from gin_sim.reports.card import card_json, card_markdown, read_cards
 
     with user_errors():
         if advised_decks:
             check_count(advised_decks, "advised decks", 2, MAX_ADVISED_DECKS)
         check_seed(advised_seed)
         names = _names(rules)
-        cards = read_cards(report, names)
-        if advised_decks:
-            use_threads(threads)
-            for one in cards:
-                gain, same = advised_against_expert(
-                    load_rules(one.rules), advised_decks, advised_seed
-                )
-                one.advised = AdvisedGain(
-                    gain.mean, gain.half_width, advised_decks, advised_seed, same
-                )
+        use_threads(threads)
         if out is not None:
-            settings = {
-                "report": report,
-                "rules": ",".join(c.rules for c in cards),
-                "advised_decks": advised_decks,
-                "advised_seed": advised_seed,
-            }
-            folder = write_cards(cards, out, settings)
+            folder = write_cards(report, names, advised_decks, advised_seed, out)
+            typer.echo(f"cards: {folder}/report.md (card-RULES.png, .svg, .md, .json)")
+            return
+        cards = with_advised(read_cards(report, names), advised_decks, advised_seed)
     if json_output:
         echo_json([card_json(one) for one in cards])
-    elif out is None:
-        typer.echo("\n".join(card_markdown(one) for one in cards))
     else:
-        for one in cards:
-            typer.echo(f"{one.rules}: {folder}/card-{one.rules}.png (.svg, .md, .json)")
+        typer.echo("\n".join(card_markdown(one) for one in cards))
 
 
 def _names(text: str | None) -> list[str]:
