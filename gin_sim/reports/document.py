@@ -311,8 +311,10 @@ def _sibling_reports(directory: Path) -> list[tuple[str, dict]]:
                 stacklevel=2,
             )
             continue
-        entries.append((meta_file.parent.name, {"title": title, "headline": headline}))
-    return entries
+        first = meta.get("kind") == "card"  # the answer a player wants leads the index
+        entries.append((meta_file.parent.name, {"title": title, "headline": headline}, first))
+    entries.sort(key=lambda entry: not entry[2])  # stable: by folder name otherwise
+    return [(name, meta) for name, meta, _ in entries]
 
 
 def write_index(root: str | Path) -> Path | None:
