@@ -288,6 +288,13 @@ def test_the_readme_shows_the_published_cards():
     assert "docs/cards/card-hollywood.png" in readme
     for rules in RULE_SETS:
         assert f"docs/cards/card-{rules}" in readme
+    # the README's rules of thumb are the hollywood card's, word for word
+    between = readme.split("<!-- advice-headlines:start -->")[1].split(
+        "<!-- advice-headlines:end -->"
+    )[0]
+    shown = [line[4:-2] for line in between.strip().splitlines()]
+    card = json.loads((CARDS / "card-hollywood.json").read_text())
+    assert shown == [rule["text"] for rule in card["rules_of_thumb"]]
 
 
 # ---------------------------------------------------------------------------- command
