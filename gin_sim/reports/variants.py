@@ -12,7 +12,7 @@ from gin_sim.game.rules import Rules
 from gin_sim.players.strategies import Strategy
 from gin_sim.reports import figures, tables
 from gin_sim.reports.document import Report, Section, format_value
-from gin_sim.reports.knock import run_setup, value
+from gin_sim.reports.knock import knock_action, points, run_setup, value
 from gin_sim.reports.sweeps import Sweep
 from gin_sim.reports.tables import MATCHES_WON, NET
 
@@ -175,6 +175,37 @@ def variant_findings(
     return findings
 
 
+def variant_answer(sweeps: Mapping[str, Sweep], best: pd.DataFrame) -> list[str]:
+    """The report's opening (issue 43): the knock threshold to play under each rule set, by
+    how much it leads, and whether the rule sets change play or only its scoring."""
+    rows = list(best.itertuples())
+    shown = rows if len(rows) <= 4 else rows[:3]
+    answer = []
+    for row in shown:
+        sweep = sweeps[row.rules]
+        lead = (
+            f"{points(row.lead, row.lead_half_width)} more than threshold {row.next_best}"
+            if row.lead_significant
+            else f"not told apart from threshold {row.next_best} on {sweep.deals:,} decks"
+        )
+        answer.append(
+            f"Under `{row.rules}` against `{sweep.opponent.name}`, "
+            f"{knock_action(row.best_threshold, sweep.rules.knock_limit)}: it scores "
+            f"{points(row.net_points, row.net_points_half_width)} points a hand, {lead}."
+        )
+    if len(rows) > len(shown):
+        answer.append(
+            f"The other {len(rows) - len(shown)} rule sets are in the table of best thresholds below."
+        )
+    same = same_play(sweeps)
+    if len(answer) < 5 and len(same) > 1:
+        answer.append(
+            f"{', '.join(f'`{n}`' for n in same)} differ only in scoring: the same play, "
+            "scored differently, moves the best threshold."
+        )
+    return answer
+
+
 def variants_report(sweeps: Mapping[str, Sweep], strategy: Strategy, command: str) -> Report:
     """The rule-variant report of knock sweeps played on the same decks under each rule set."""
     names = list(sweeps)
@@ -311,4 +342,6 @@ def variants_report(sweeps: Mapping[str, Sweep], strategy: Strategy, command: st
             f"differences-from-{reference}": differences,
         },
         figures=figure_draws,
+        answer=variant_answer(sweeps, best),
+        answer_figure="net-points-by-rules",
     )
