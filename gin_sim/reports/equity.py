@@ -371,11 +371,13 @@ def equity_report(study: EquityStudy, command: str) -> Report:
         ("I deal", _grid(study.game, "me")),
         ("the opponent deals", _grid(study.game, "opponent")),
     ]
+    answer = _answer(study)
     figure_functions = {
         game_figure: lambda path: figures.equity_maps(
             path,
             game_grids,
-            f"{me} against {opponent}: probability of winning a game to {target} ({rules.name})",
+            figures.finding_title(answer[0].replace("`", ""), 90)
+            + f"\nyour chance of winning a game to {target} by the score",
             f"my score ({me})",
             f"opponent's score ({opponent})",
         ),
@@ -404,6 +406,6 @@ def equity_report(study: EquityStudy, command: str) -> Report:
             "match-validation": study.match_validation,
         },
         figures=figure_functions,
-        answer=_answer(study),
+        answer=answer,
         answer_figure=game_figure,
     )

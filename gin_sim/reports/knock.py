@@ -204,6 +204,13 @@ def knock_report(sweep: Sweep, strategy: Strategy, command: str) -> Report:
         }
     )
     title = f"Knock thresholds under {rules.name} against {sweep.opponent.name}"
+    answer = knock_answer(sweep)
+    others = differences[differences["threshold"] != best]
+    worse = int((others["significant"] & (others["mean"] < 0)).sum())
+    difference_title = (
+        f"{threshold_words(best).capitalize()} scores the most: {worse} of the other "
+        f"{len(others)} thresholds score fewer points a hand, beyond doubt (paired 95% intervals)"
+    )
 
     def draw_figures(path: Path) -> None:
         figures.lines_with_bands(
@@ -211,8 +218,8 @@ def knock_report(sweep: Sweep, strategy: Strategy, command: str) -> Report:
             sweep.figures,
             "threshold",
             shown,
-            title=title,
-            x_label="knock threshold (deadwood allowed)",
+            title=figures.finding_title(answer[0], 100),
+            x_label="knock threshold (the most deadwood you knock with)",
             mark={"": best},
         )
 
@@ -221,8 +228,8 @@ def knock_report(sweep: Sweep, strategy: Strategy, command: str) -> Report:
             path,
             differences.assign(threshold=differences["threshold"].map(threshold_words)),
             "threshold",
-            f"Net points per hand minus threshold {best} (paired, 95% intervals)",
-            "net points per hand vs the best",
+            figures.finding_title(difference_title),
+            f"points a hand compared with {threshold_words(best)}",
             highlight=[threshold_words(best)],
         )
 
@@ -257,6 +264,6 @@ def knock_report(sweep: Sweep, strategy: Strategy, command: str) -> Report:
         ],
         tables={"figures": sweep.figures, "differences": differences},
         figures={"figures-by-threshold": draw_figures, "difference-from-best": draw_differences},
-        answer=knock_answer(sweep),
+        answer=answer,
         answer_figure="difference-from-best",
     )

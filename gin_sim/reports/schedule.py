@@ -363,8 +363,14 @@ def schedule_report(search: ScheduleSearch, strategy: Strategy, command: str) ->
             path,
             differences,
             "schedule",
-            f"Net points per hand minus the reference ({single}), holdout decks, adjusted 95%",
-            "net points per hand vs the reference",
+            figures.finding_title(
+                f"On the holdout decks {int((differences['low'] > 0).sum())} of "
+                f"{int((differences['schedule'] != single).sum())} schedules score more points "
+                f"a hand than threshold {single.split(':')[1]} throughout, beyond doubt "
+                "(95% intervals adjusted for the comparisons)",
+                75,
+            ),
+            f"points a hand compared with threshold {single.split(':')[1]} throughout",
             highlight=[search.best_schedule(), single],
         ),
     }

@@ -415,17 +415,23 @@ def tournament_report(tournament: Tournament, command: str, runs: str | None) ->
                 path,
                 rows,
                 order,
-                f"Net points per hand of the row strategy against the column ({rules})",
-                "net points per hand",
+                f"Points a hand of the row strategy against the column ({rules}), strongest first",
+                "points a hand",
             )
         )
-        figure_draws[ranked_figure] = lambda path, table=fitted, rules=rules: (
+        ranking_title = figures.finding_title(
+            f"Under {rules}, {fitted['player'].iloc[0]} is strongest and "
+            f"{fitted['player'].iloc[-1]} weakest (points a hand against the field's average, "
+            "95% bootstrap intervals)",
+            75,
+        )
+        figure_draws[ranked_figure] = lambda path, table=fitted, title=ranking_title: (
             figures.interval_points(
                 path,
                 table.rename(columns={"rating": "mean"}),
                 "player",
-                f"Ratings under {rules}: net points per hand against the field (95% bootstrap)",
-                "rating",
+                title,
+                "points a hand against the field's average",
             )
         )
         sections.append(

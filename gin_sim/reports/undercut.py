@@ -157,6 +157,9 @@ def undercut_report(sweep: Sweep, strategy: Strategy, command: str) -> Report:
     parts = undercut_tables(knocks)
     rules = sweep.rules
     title = f"Undercut risk under {rules.name} against {sweep.opponent.name}"
+    answer = undercut_answer(knocks, parts, strategy.name, sweep.opponent.name, rules.name)
+    by_deadwood_title = answer[1] if len(answer) > 1 else "Undercut rate by your deadwood"
+    by_stock_title = answer[-1] if len(answer) > 2 else "Undercut rate by cards left in the stock"
 
     def draw_heat_map(path: Path) -> None:
         figures.heat_map(
@@ -166,8 +169,10 @@ def undercut_report(sweep: Sweep, strategy: Strategy, command: str) -> Report:
             "stock_left",
             "rate",
             "knocks",
-            f"Undercut rate (%) of {strategy.name}'s knocks (all thresholds) against {sweep.opponent.name}, {rules.name}",
-            "knocker's deadwood",
+            figures.finding_title(by_deadwood_title, 110)
+            + f"\nundercut rate (%) of {strategy.name}'s knocks (all thresholds) against "
+            f"{sweep.opponent.name}, {rules.name}",
+            "deadwood you knock with",
             "cards left in the stock when knocking (the hand goes on to the right)",
             min_count=MIN_CELL_KNOCKS,
             count_label="knocks",
@@ -180,8 +185,8 @@ def undercut_report(sweep: Sweep, strategy: Strategy, command: str) -> Report:
             _as_figure(parts["undercut-by-deadwood"]),
             "knocker_deadwood",
             [RATE],
-            title="Undercut rate by the knocker's deadwood",
-            x_label="knocker's deadwood",
+            title=figures.finding_title(by_deadwood_title, 70),
+            x_label="deadwood you knock with",
         )
 
     def draw_by_stock(path: Path) -> None:
@@ -191,7 +196,7 @@ def undercut_report(sweep: Sweep, strategy: Strategy, command: str) -> Report:
             _as_figure(by_stock[by_stock["knocks"] >= MIN_PLOTTED_KNOCKS]),
             "stock_left",
             [RATE],
-            title="Undercut rate by cards left in the stock",
+            title=figures.finding_title(by_stock_title, 70),
             x_label="cards left in the stock when knocking",
             reverse_x=True,
         )
@@ -238,6 +243,6 @@ def undercut_report(sweep: Sweep, strategy: Strategy, command: str) -> Report:
             "undercut-by-deadwood": draw_by_deadwood,
             "undercut-by-stock": draw_by_stock,
         },
-        answer=undercut_answer(knocks, parts, strategy.name, sweep.opponent.name, rules.name),
+        answer=answer,
         answer_figure="undercut-heat-map",
     )

@@ -265,8 +265,13 @@ def variants_report(sweeps: Mapping[str, Sweep], strategy: Strategy, command: st
             "threshold",
             [NET],
             hue="rules",
-            title=f"{strategy.name} against {first.opponent.name}: net points per hand",
-            x_label="knock threshold",
+            title=figures.finding_title(
+                "Best knock threshold: "
+                + ", ".join(f"{row.best_threshold} under {row.rules}" for row in best.itertuples())
+                + f" ({strategy.name} against {first.opponent.name}; dashed: the best)",
+                70,
+            ),
+            x_label="knock threshold (the most deadwood you knock with)",
             mark=marks,
         ),
     }
@@ -285,8 +290,16 @@ def variants_report(sweeps: Mapping[str, Sweep], strategy: Strategy, command: st
             "threshold",
             [MATCHES_WON],
             hue="rules",
-            title=f"{strategy.name} against {first.opponent.name}: matches won",
-            x_label="knock threshold",
+            title=figures.finding_title(
+                "Most Hollywood matches won at threshold "
+                + ", ".join(
+                    f"{sweeps[name].ranking(MATCHES_WON)['threshold'].iloc[0]} under {name}"
+                    for name in names
+                )
+                + f" ({strategy.name} against {first.opponent.name})",
+                70,
+            ),
+            x_label="knock threshold (the most deadwood you knock with)",
         )
     if not differences.empty:
         shown = side_by_side(differences, NET)
