@@ -62,7 +62,7 @@ def finding_title(sentence: str, width: int = 80) -> str:
     answer), without its full stop, wrapped to lines of at most ``width`` characters."""
     import textwrap
 
-    return textwrap.fill(sentence.rstrip("."), width)
+    return textwrap.fill(sentence.rstrip(".").replace("`", ""), width)
 
 
 def lines_with_bands(

@@ -185,7 +185,7 @@ def undercut_report(sweep: Sweep, strategy: Strategy, command: str) -> Report:
             _as_figure(parts["undercut-by-deadwood"]),
             "knocker_deadwood",
             [RATE],
-            title=figures.finding_title(by_deadwood_title, 70),
+            title=figures.finding_title(by_deadwood_title, 55),
             x_label="deadwood you knock with",
         )
 
@@ -196,7 +196,7 @@ def undercut_report(sweep: Sweep, strategy: Strategy, command: str) -> Report:
             _as_figure(by_stock[by_stock["knocks"] >= MIN_PLOTTED_KNOCKS]),
             "stock_left",
             [RATE],
-            title=figures.finding_title(by_stock_title, 70),
+            title=figures.finding_title(by_stock_title, 55),
             x_label="cards left in the stock when knocking",
             reverse_x=True,
         )
