@@ -269,7 +269,7 @@ def variants_report(sweeps: Mapping[str, Sweep], strategy: Strategy, command: st
                 "Best knock threshold: "
                 + ", ".join(f"{row.best_threshold} under {row.rules}" for row in best.itertuples())
                 + f" ({strategy.name} against {first.opponent.name}; dashed: the best)",
-                70,
+                55,
             ),
             x_label="knock threshold (the most deadwood you knock with)",
             mark=marks,
@@ -297,7 +297,7 @@ def variants_report(sweeps: Mapping[str, Sweep], strategy: Strategy, command: st
                     for name in names
                 )
                 + f" ({strategy.name} against {first.opponent.name})",
-                70,
+                55,
             ),
             x_label="knock threshold (the most deadwood you knock with)",
         )
