@@ -313,7 +313,17 @@ def variants_report(sweeps: Mapping[str, Sweep], strategy: Strategy, command: st
             )
         )
         panels = differences.assign(
-            figure=differences["rules"] + f" minus {reference}: net points per hand"
+            figure=differences["rules"] + f" minus {reference}: points a hand"
+        )
+        spans = []
+        for name, rows in differences.groupby("rules", sort=False):
+            rows = rows.set_index("threshold")["mean"]
+            spans.append(
+                f"{name} scores {rows.min():+.2f} (threshold {rows.idxmin()}) to "
+                f"{rows.max():+.2f} (threshold {rows.idxmax()}) points a hand against {reference}"
+            )
+        difference_title = figures.finding_title(
+            "; ".join(spans) + " (the same decks, 95% intervals)", 110
         )
         figure_draws[f"difference-from-{safe_name(reference)}"] = lambda path: (
             figures.lines_with_bands(
@@ -321,8 +331,8 @@ def variants_report(sweeps: Mapping[str, Sweep], strategy: Strategy, command: st
                 panels,
                 "threshold",
                 list(dict.fromkeys(panels["figure"])),
-                title="Paired differences on the same decks (95% intervals)",
-                x_label="knock threshold",
+                title=difference_title,
+                x_label="knock threshold (the most deadwood you knock with)",
             )
         )
     sections.append(
@@ -339,8 +349,13 @@ def variants_report(sweeps: Mapping[str, Sweep], strategy: Strategy, command: st
         "threshold",
         list(PLAY_FIGURES[:4]),
         hue="rules",
-        title=f"{strategy.name} against {first.opponent.name}",
-        x_label="knock threshold",
+        title=(
+            f"The same play under {', '.join(same_play(sweeps))}: they differ only in scoring "
+            f"({strategy.name} against {first.opponent.name})"
+            if len(same_play(sweeps)) == len(sweeps)
+            else f"How the play changes by rule set ({strategy.name} against {first.opponent.name})"
+        ),
+        x_label="knock threshold (the most deadwood you knock with)",
     )
     return Report(
         kind="variants",
