@@ -135,7 +135,8 @@ def test_every_report_type_renders_its_figures_and_tables(default_set):
         for section in ("## What was run", "## Findings", "Reproduce with:", "## Data"):
             assert section in markdown, (folder, section)
         embedded = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", markdown)
-        assert sorted(embedded) == sorted(f"{name}.png" for name in figures), folder
+        # the answer's figure is shown twice: under the opening and in its own section
+        assert sorted(set(embedded)) == sorted(f"{name}.png" for name in figures), folder
         for name in figures:
             png = directory / f"{name}.png"
             assert png.stat().st_size > 1000 and png.read_bytes()[:4] == b"\x89PNG", png
@@ -144,6 +145,32 @@ def test_every_report_type_renders_its_figures_and_tables(default_set):
             from_parquet = pd.read_parquet(csv.with_suffix(".parquet"))
             assert len(from_csv) == len(from_parquet) > 0, csv
             assert list(from_csv.columns) == list(from_parquet.columns)
+
+
+def test_every_report_opens_with_its_answer(default_set):
+    """Issue 43: each report.md opens, between its title and "## What was run", with at most
+    5 sentences of at most 40 words (then at most its answer's figure), and index.md gives
+    each report the first of them."""
+    index = (default_set / "index.md").read_text()
+    # The advice report's opening is the strategy card's work (checked with it).
+    folders = [f for f in [*SMALL.folders(), "tournament"] if not f.startswith("advice-")]
+    for folder in folders:
+        markdown = (default_set / folder / "report.md").read_text()
+        title, _, rest = markdown.partition("\n")
+        opening, marker, _ = rest.partition("## What was run")
+        assert title.startswith("# ") and marker, folder
+        paragraphs = [p for p in opening.strip().split("\n\n") if p]
+        assert 1 <= len(paragraphs) <= 2, (folder, paragraphs)
+        answer = paragraphs[0]
+        if len(paragraphs) == 2:
+            assert re.fullmatch(r"!\[[^\]]+\]\([^)]+\.png\)", paragraphs[1]), folder
+        sentences = re.split(r"(?<=[.!?])\s+(?=[A-Z`])", answer)
+        assert 1 <= len(sentences) <= 5, (folder, sentences)
+        for sentence in sentences:
+            assert len(sentence.split()) <= 40, (folder, sentence)
+        assert f"({folder}/report.md): {sentences[0]}" in index, folder
+        # no negative or infinite threshold or deadwood in the opening
+        assert "∞" not in answer and not re.search(r"(threshold|deadwood) -", answer), folder
 
 
 def _rows(folder: Path, name: str) -> pd.DataFrame:

@@ -83,6 +83,45 @@ def _disagreements(study: EquityStudy) -> list[str]:
     ]
 
 
+def _answer(study: EquityStudy) -> list[str]:
+    """The report's opening (issue 43): what a lead is worth, what the deal is worth, and what
+    game 1 of a match is worth, each a chance of winning with its 95% interval."""
+    rules, target = study.rules, study.rules.game_target
+    me, opponent = study.players[0].name, study.players[1].name
+    game = study.game.set_index(["me", "opponent", "dealer"])
+    both = (_grid(study.game, "me") + _grid(study.game, "opponent")) / 2
+    lead = max(1, round(target / 5))
+    late = round(0.7 * target)
+    answer = []
+    if late + lead < target:
+        answer.append(
+            f"Under `{rules.name}`, `{me}` against `{opponent}`: a lead of {lead} points adds "
+            f"{100 * (both[lead, 0] - both[0, 0]):.1f} percentage points to your chance of "
+            f"winning a game to {target} at 0:0, and "
+            f"{100 * (both[late + lead, late] - both[late, late]):.1f} at {late}:{late}."
+        )
+    first_me, first_opp = game.loc[(0, 0, "me")], game.loc[(0, 0, "opponent")]
+    answer.append(
+        f"Dealing first, you win {_percent(first_me.equity, first_me.low, first_me.high)} of "
+        f"games; when the opponent deals first, "
+        f"{_percent(first_opp.equity, first_opp.low, first_opp.high)}."
+    )
+    near = target - max(1, round(target / 10))
+    answer.append(
+        f"Needing {target - near} points against an opponent on 0, you win "
+        f"{_percent(both[near, 0])} of games."
+    )
+    states = study.match_states.set_index(["state", "dealer"])
+    won = states.loc[("I won game 1, games 2 and 3 level", "me")]
+    lost = states.loc[("I lost game 1, games 2 and 3 level", "me")]
+    answer.append(
+        f"In a Hollywood match, winning game 1 lifts your chance of the match to "
+        f"{_percent(won.equity, won.low, won.high)}; losing it drops it to "
+        f"{_percent(lost.equity, lost.low, lost.high)}."
+    )
+    return answer
+
+
 def _findings(study: EquityStudy) -> list[str]:
     rules, target = study.rules, study.rules.game_target
     names = f"`{study.players[0].name}` (me) against `{study.players[1].name}`"
@@ -332,11 +371,13 @@ def equity_report(study: EquityStudy, command: str) -> Report:
         ("I deal", _grid(study.game, "me")),
         ("the opponent deals", _grid(study.game, "opponent")),
     ]
+    answer = _answer(study)
     figure_functions = {
         game_figure: lambda path: figures.equity_maps(
             path,
             game_grids,
-            f"{me} against {opponent}: probability of winning a game to {target} ({rules.name})",
+            figures.finding_title(answer[0].replace("`", ""), 90)
+            + f"\nyour chance of winning a game to {target} by the score",
             f"my score ({me})",
             f"opponent's score ({opponent})",
         ),
@@ -365,4 +406,6 @@ def equity_report(study: EquityStudy, command: str) -> Report:
             "match-validation": study.match_validation,
         },
         figures=figure_functions,
+        answer=answer,
+        answer_figure=game_figure,
     )

@@ -57,6 +57,14 @@ def _save(fig: plt.Figure, path: Path) -> None:
     _pyplot().close(fig)
 
 
+def finding_title(sentence: str, width: int = 80) -> str:
+    """A figure's title that states its finding (a computed sentence of the report's
+    answer), without its full stop, wrapped to lines of at most ``width`` characters."""
+    import textwrap
+
+    return textwrap.fill(sentence.rstrip(".").replace("`", ""), width)
+
+
 def lines_with_bands(
     path: Path,
     table: pd.DataFrame,
@@ -264,8 +272,8 @@ def heat_map(
     ax.set_xlabel(column_label)
     ax.set_ylabel(row_label)
     ax.set_title(
-        f"{title}\ngrey, hatched: fewer than {min_count:,} {count_label} (the value, then "
-        f"the {count_label} in brackets); blank: no {count_label}",
+        f"{title}\ngrey, hatched = thin: fewer than {min_count:,} {count_label} (the value, "
+        f"then the {count_label} in brackets); blank: no {count_label}",
         fontsize=9,
     )
     fig.colorbar(image, ax=ax, label=value_label)

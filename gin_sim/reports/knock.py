@@ -77,6 +77,74 @@ def threshold_words(threshold: int) -> str:
     return "threshold 0 (gin only)" if threshold == 0 else f"threshold {threshold}"
 
 
+def points(mean: float, half_width: float | None = None) -> str:
+    """Points a hand for a report's opening: 2 decimals, with the 95% half-width."""
+    text = f"{mean:.2f}"
+    return text + (f" ± {half_width:.2f}" if half_width is not None else "")
+
+
+def knock_action(threshold: int, knock_limit: int) -> str:
+    """What a knock threshold tells a player to do, in plain words."""
+    if threshold == 0:
+        return "knock only with gin"
+    if threshold >= knock_limit:
+        return f"knock as soon as you may (deadwood {knock_limit} or less)"
+    return f"knock with deadwood {threshold} or less"
+
+
+def _net(sweep: Sweep, label, figure: str = NET) -> tuple[float, float]:
+    row = sweep.figures[(sweep.figures[sweep.key] == label) & (sweep.figures["figure"] == figure)]
+    return float(row["mean"].iloc[0]), float(row["half_width"].iloc[0])
+
+
+def knock_answer(sweep: Sweep) -> list[str]:
+    """The report's opening: the threshold to play, by how much, and what waiting costs
+    (issue 43: short sentences a player can act on, each figure with its 95% interval)."""
+    best, limit = sweep.best(), sweep.rules.knock_limit
+    opponent, rules = sweep.opponent.name, sweep.rules.name
+    lead = sweep.lead()
+    mean, half = _net(sweep, best)
+    answer = [
+        f"Against `{opponent}` under `{rules}`, {knock_action(best, limit)}: "
+        f"{threshold_words(best)} scores {points(mean, half)} points a hand, the best of "
+        f"thresholds 0 to {limit}."
+    ]
+    if lead["significant"]:
+        answer.append(
+            f"It beats the next best, {threshold_words(lead['next'])}, by "
+            f"{points(lead['mean'], lead['half_width'])} points a hand on the same decks."
+        )
+    else:
+        answer.append(
+            f"It cannot be told apart from {threshold_words(lead['next'])} on "
+            f"{sweep.deals:,} decks (lead {points(lead['mean'], lead['half_width'])} points a hand)."
+        )
+    worst = sweep.ranking()[sweep.key].iloc[-1]
+    if best != 0:
+        gin_mean, gin_half = _net(sweep, 0)
+        answer.append(
+            f"Waiting for gin (threshold 0) scores {points(gin_mean, gin_half)} points a hand; "
+            f"the worst, {threshold_words(worst)}, scores {points(*_net(sweep, worst))}."
+        )
+    else:
+        answer.append(
+            f"The worst, {threshold_words(worst)}, scores {points(*_net(sweep, worst))} points a hand."
+        )
+    if sweep.matches:
+        win, win_half = _net(sweep, best, MATCHES_WON)
+        top = sweep.ranking(MATCHES_WON)[sweep.key].iloc[0]
+        answer.append(
+            f"At {threshold_words(best)} you win {100 * win:.1f}% ± {100 * win_half:.1f} of "
+            f"Hollywood matches"
+            + (
+                ", the most of any threshold."
+                if top == best
+                else f"; {threshold_words(top)} wins the most, {100 * _net(sweep, top, MATCHES_WON)[0]:.1f}%."
+            )
+        )
+    return answer
+
+
 def knock_findings(sweep: Sweep) -> list[str]:
     best = sweep.best()
     opponent = sweep.opponent.name
@@ -136,6 +204,13 @@ def knock_report(sweep: Sweep, strategy: Strategy, command: str) -> Report:
         }
     )
     title = f"Knock thresholds under {rules.name} against {sweep.opponent.name}"
+    answer = knock_answer(sweep)
+    others = differences[differences["threshold"] != best]
+    worse = int((others["significant"] & (others["mean"] < 0)).sum())
+    difference_title = (
+        f"{threshold_words(best).capitalize()} scores the most: {worse} of the other "
+        f"{len(others)} thresholds score fewer points a hand, beyond doubt (paired 95% intervals)"
+    )
 
     def draw_figures(path: Path) -> None:
         figures.lines_with_bands(
@@ -143,8 +218,8 @@ def knock_report(sweep: Sweep, strategy: Strategy, command: str) -> Report:
             sweep.figures,
             "threshold",
             shown,
-            title=title,
-            x_label="knock threshold (deadwood allowed)",
+            title=figures.finding_title(answer[0], 100),
+            x_label="knock threshold (the most deadwood you knock with)",
             mark={"": best},
         )
 
@@ -153,8 +228,8 @@ def knock_report(sweep: Sweep, strategy: Strategy, command: str) -> Report:
             path,
             differences.assign(threshold=differences["threshold"].map(threshold_words)),
             "threshold",
-            f"Net points per hand minus threshold {best} (paired, 95% intervals)",
-            "net points per hand vs the best",
+            figures.finding_title(difference_title),
+            f"points a hand compared with {threshold_words(best)}",
             highlight=[threshold_words(best)],
         )
 
@@ -189,4 +264,6 @@ def knock_report(sweep: Sweep, strategy: Strategy, command: str) -> Report:
         ],
         tables={"figures": sweep.figures, "differences": differences},
         figures={"figures-by-threshold": draw_figures, "difference-from-best": draw_differences},
+        answer=answer,
+        answer_figure="difference-from-best",
     )

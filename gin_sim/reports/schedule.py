@@ -37,7 +37,7 @@ from gin_sim.game.rules import Rules
 from gin_sim.players.strategies import Strategy
 from gin_sim.reports import figures
 from gin_sim.reports.document import Report, Section, display, format_value
-from gin_sim.reports.knock import run_setup
+from gin_sim.reports.knock import knock_action, points, run_setup
 from gin_sim.reports.sweeps import Progress, Sweep, format_schedule, play_sweep, variant
 from gin_sim.reports.tables import NET
 
@@ -278,6 +278,31 @@ def schedule_findings(search: ScheduleSearch) -> list[str]:
     return findings
 
 
+def schedule_answer(search: ScheduleSearch) -> list[str]:
+    """The report's opening (issue 43): whether a threshold that changes as the stock runs
+    down beats one fixed threshold, measured on decks no choice saw."""
+    verification = search.verification
+    best, single = search.best_schedule(), search.best_single()
+    threshold = int(single.split(":")[1])
+    limit = verification.rules.knock_limit
+    gain = search.gain()
+    where = f"Against `{verification.opponent.name}` under `{verification.rules.name}`"
+    if gain["significant"] and gain["mean"] > 0:
+        first = f"{where}, change your knock threshold as the stock runs down: {describe(best)}."
+    else:
+        first = (
+            f"{where}, a knock threshold that changes as the stock runs down does no "
+            f"measurably better than one fixed threshold: {knock_action(threshold, limit)}."
+        )
+    return [
+        first,
+        f"The best schedule found, {best}, means: {describe(best)}.",
+        f"On {verification.deals:,} fresh decks it scored "
+        f"{points(gain['mean'], gain['half_width'])} points a hand more than threshold "
+        f"{threshold} throughout.",
+    ]
+
+
 def schedule_report(search: ScheduleSearch, strategy: Strategy, command: str) -> Report:
     confirmation = search.confirmation
     rules = confirmation.rules
@@ -338,8 +363,14 @@ def schedule_report(search: ScheduleSearch, strategy: Strategy, command: str) ->
             path,
             differences,
             "schedule",
-            f"Net points per hand minus the reference ({single}), holdout decks, adjusted 95%",
-            "net points per hand vs the reference",
+            figures.finding_title(
+                f"On the holdout decks {int((differences['low'] > 0).sum())} of "
+                f"{int((differences['schedule'] != single).sum())} schedules score more points "
+                f"a hand than threshold {single.split(':')[1]} throughout, beyond doubt "
+                "(95% intervals adjusted for the comparisons)",
+                75,
+            ),
+            f"points a hand compared with threshold {single.split(':')[1]} throughout",
             highlight=[search.best_schedule(), single],
         ),
     }
@@ -411,4 +442,6 @@ def schedule_report(search: ScheduleSearch, strategy: Strategy, command: str) ->
             "confirmation-difference": verified,
         },
         figures=figure_draws,
+        answer=schedule_answer(search),
+        answer_figure="confirmation" if "confirmation" in figure_draws else None,
     )

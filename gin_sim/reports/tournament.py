@@ -104,6 +104,36 @@ def adjusted_cells(cells: pd.DataFrame, family: int) -> pd.DataFrame:
     return cells.assign(low=cells["mean"] - half_width, high=cells["mean"] + half_width)
 
 
+def tournament_answer(tournament: Tournament, ratings: dict[str, Ratings]) -> list[str]:
+    """The report's opening (issue 43): the strongest and weakest strategy under each rule
+    set, with the rating's 95% interval, and whether the rule set changes the winner."""
+    count = len(tournament.names)
+    answer = []
+    tops = []
+    names = list(ratings)
+    shown = names if len(names) <= 4 else names[:3]
+    for rules in shown:
+        table = ratings[rules].table()
+        top, bottom = table.iloc[0], table.iloc[-1]
+        shared = table[table["rank_low"] <= 1]["player"].tolist()
+        tops.append(top["player"])
+        lead = (
+            f"`{top['player']}` is the strongest of {count} strategies"
+            if len(shared) == 1
+            else f"{' and '.join(f'`{p}`' for p in shared)} share first place of {count} strategies"
+        )
+        answer.append(
+            f"Under `{rules}`, {lead}: `{top['player']}` scores {top['rating']:+.2f} "
+            f"[{top['low']:+.2f}, {top['high']:+.2f}] points a hand against the field's "
+            f"average; `{bottom['player']}` is weakest, {bottom['rating']:+.2f}."
+        )
+    if len(names) > len(shown):
+        answer.append(f"The other {len(names) - len(shown)} rule sets are ranked below.")
+    elif len(set(tops)) > 1:
+        answer.append("The rule set changes which strategy is best: choose by the rules you play.")
+    return answer
+
+
 def rules_findings(
     tournament: Tournament, rules: str, cross: pd.DataFrame, ratings: Ratings
 ) -> list[str]:
@@ -385,17 +415,23 @@ def tournament_report(tournament: Tournament, command: str, runs: str | None) ->
                 path,
                 rows,
                 order,
-                f"Net points per hand of the row strategy against the column ({rules})",
-                "net points per hand",
+                f"Points a hand of the row strategy against the column ({rules}), strongest first",
+                "points a hand",
             )
         )
-        figure_draws[ranked_figure] = lambda path, table=fitted, rules=rules: (
+        ranking_title = figures.finding_title(
+            f"Under {rules}, {fitted['player'].iloc[0]} is strongest and "
+            f"{fitted['player'].iloc[-1]} weakest (points a hand against the field's average, "
+            "95% bootstrap intervals)",
+            75,
+        )
+        figure_draws[ranked_figure] = lambda path, table=fitted, title=ranking_title: (
             figures.interval_points(
                 path,
                 table.rename(columns={"rating": "mean"}),
                 "player",
-                f"Ratings under {rules}: net points per hand against the field (95% bootstrap)",
-                "rating",
+                title,
+                "points a hand against the field's average",
             )
         )
         sections.append(
@@ -441,4 +477,6 @@ def tournament_report(tournament: Tournament, command: str, runs: str | None) ->
         sections=sections,
         tables={"cross-table": cross, "ranking": ranking},
         figures=figure_draws,
+        answer=tournament_answer(tournament, {rules: ratings[rules] for rules in rule_names}),
+        answer_figure=f"ranking-{safe_name(rule_names[0])}",
     )

@@ -99,6 +99,50 @@ def undercut_findings(knocks: pd.DataFrame, parts: dict[str, pd.DataFrame]) -> l
     ]
 
 
+def _trend(rates: pd.Series) -> str:
+    """'rises' or 'falls' when the rates move one way only, else 'ranges'."""
+    steps = rates.diff().dropna()
+    if len(steps) and (steps > 0).all():
+        return "rises"
+    if len(steps) and (steps < 0).all():
+        return "falls"
+    return "ranges"
+
+
+def undercut_answer(
+    knocks: pd.DataFrame, parts: dict[str, pd.DataFrame], strategy: str, opponent: str, rules: str
+) -> list[str]:
+    """The report's opening (issue 43): how often a knock is undercut, and how the risk moves
+    with the deadwood knocked with and with the cards left in the stock."""
+    overall = tables.undercut_rate(knocks)
+    by_deadwood = parts["undercut-by-deadwood"]
+    by_deadwood = by_deadwood[(by_deadwood["knocker_deadwood"] > 0) & (by_deadwood["knocks"] > 0)]
+    bands = parts["undercut-by-stock-band"]
+    bands = bands[bands["knocks"] > 0]
+    answer = [
+        f"Against `{opponent}` under `{rules}`, "
+        f"{format_rate(overall.mean, *rate_interval(overall, len(knocks)))} of `{strategy}`'s "
+        f"{len(knocks):,} knocks were undercut (a gin never is)."
+    ]
+    if len(by_deadwood) > 1:
+        low, high = by_deadwood.iloc[0], by_deadwood.iloc[-1]
+        answer.append(
+            f"The risk {_trend(by_deadwood['rate'])} with the deadwood you knock with: "
+            f"{format_rate(low['rate'], low['low'], low['high'])} at deadwood "
+            f"{int(low['knocker_deadwood'])}, {format_rate(high['rate'], high['low'], high['high'])} "
+            f"at deadwood {int(high['knocker_deadwood'])}."
+        )
+    if len(bands) > 1:
+        first, last = bands.iloc[0], bands.iloc[-1]
+        answer.append(
+            f"As the stock runs down it {_trend(bands['rate'])}: "
+            f"{format_rate(first['rate'], first['low'], first['high'])} with "
+            f"{first['stock_band']} cards left, {format_rate(last['rate'], last['low'], last['high'])} "
+            f"with {last['stock_band']}."
+        )
+    return answer
+
+
 def undercut_report(sweep: Sweep, strategy: Strategy, command: str) -> Report:
     """The undercut-risk report of the knocks kept by a knock sweep (``Sweep.knocks``).
 
@@ -113,6 +157,9 @@ def undercut_report(sweep: Sweep, strategy: Strategy, command: str) -> Report:
     parts = undercut_tables(knocks)
     rules = sweep.rules
     title = f"Undercut risk under {rules.name} against {sweep.opponent.name}"
+    answer = undercut_answer(knocks, parts, strategy.name, sweep.opponent.name, rules.name)
+    by_deadwood_title = answer[1] if len(answer) > 1 else "Undercut rate by your deadwood"
+    by_stock_title = answer[-1] if len(answer) > 2 else "Undercut rate by cards left in the stock"
 
     def draw_heat_map(path: Path) -> None:
         figures.heat_map(
@@ -122,8 +169,10 @@ def undercut_report(sweep: Sweep, strategy: Strategy, command: str) -> Report:
             "stock_left",
             "rate",
             "knocks",
-            f"Undercut rate (%) of {strategy.name}'s knocks (all thresholds) against {sweep.opponent.name}, {rules.name}",
-            "knocker's deadwood",
+            figures.finding_title(by_deadwood_title, 110)
+            + f"\nundercut rate (%) of {strategy.name}'s knocks (all thresholds) against "
+            f"{sweep.opponent.name}, {rules.name}",
+            "deadwood you knock with",
             "cards left in the stock when knocking (the hand goes on to the right)",
             min_count=MIN_CELL_KNOCKS,
             count_label="knocks",
@@ -136,8 +185,8 @@ def undercut_report(sweep: Sweep, strategy: Strategy, command: str) -> Report:
             _as_figure(parts["undercut-by-deadwood"]),
             "knocker_deadwood",
             [RATE],
-            title="Undercut rate by the knocker's deadwood",
-            x_label="knocker's deadwood",
+            title=figures.finding_title(by_deadwood_title, 55),
+            x_label="deadwood you knock with",
         )
 
     def draw_by_stock(path: Path) -> None:
@@ -147,7 +196,7 @@ def undercut_report(sweep: Sweep, strategy: Strategy, command: str) -> Report:
             _as_figure(by_stock[by_stock["knocks"] >= MIN_PLOTTED_KNOCKS]),
             "stock_left",
             [RATE],
-            title="Undercut rate by cards left in the stock",
+            title=figures.finding_title(by_stock_title, 55),
             x_label="cards left in the stock when knocking",
             reverse_x=True,
         )
@@ -194,4 +243,6 @@ def undercut_report(sweep: Sweep, strategy: Strategy, command: str) -> Report:
             "undercut-by-deadwood": draw_by_deadwood,
             "undercut-by-stock": draw_by_stock,
         },
+        answer=answer,
+        answer_figure="undercut-heat-map",
     )

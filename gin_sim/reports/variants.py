@@ -12,7 +12,7 @@ from gin_sim.game.rules import Rules
 from gin_sim.players.strategies import Strategy
 from gin_sim.reports import figures, tables
 from gin_sim.reports.document import Report, Section, format_value
-from gin_sim.reports.knock import run_setup, value
+from gin_sim.reports.knock import knock_action, points, run_setup, value
 from gin_sim.reports.sweeps import Sweep
 from gin_sim.reports.tables import MATCHES_WON, NET
 
@@ -175,6 +175,37 @@ def variant_findings(
     return findings
 
 
+def variant_answer(sweeps: Mapping[str, Sweep], best: pd.DataFrame) -> list[str]:
+    """The report's opening (issue 43): the knock threshold to play under each rule set, by
+    how much it leads, and whether the rule sets change play or only its scoring."""
+    rows = list(best.itertuples())
+    shown = rows if len(rows) <= 4 else rows[:3]
+    answer = []
+    for row in shown:
+        sweep = sweeps[row.rules]
+        lead = (
+            f"{points(row.lead, row.lead_half_width)} more than threshold {row.next_best}"
+            if row.lead_significant
+            else f"not told apart from threshold {row.next_best} on {sweep.deals:,} decks"
+        )
+        answer.append(
+            f"Under `{row.rules}` against `{sweep.opponent.name}`, "
+            f"{knock_action(row.best_threshold, sweep.rules.knock_limit)}: it scores "
+            f"{points(row.net_points, row.net_points_half_width)} points a hand, {lead}."
+        )
+    if len(rows) > len(shown):
+        answer.append(
+            f"The other {len(rows) - len(shown)} rule sets are in the table of best thresholds below."
+        )
+    same = same_play(sweeps)
+    if len(answer) < 5 and len(same) > 1:
+        answer.append(
+            f"{', '.join(f'`{n}`' for n in same)} differ only in scoring: the same play, "
+            "scored differently, moves the best threshold."
+        )
+    return answer
+
+
 def variants_report(sweeps: Mapping[str, Sweep], strategy: Strategy, command: str) -> Report:
     """The rule-variant report of knock sweeps played on the same decks under each rule set."""
     names = list(sweeps)
@@ -234,8 +265,13 @@ def variants_report(sweeps: Mapping[str, Sweep], strategy: Strategy, command: st
             "threshold",
             [NET],
             hue="rules",
-            title=f"{strategy.name} against {first.opponent.name}: net points per hand",
-            x_label="knock threshold",
+            title=figures.finding_title(
+                "Best knock threshold: "
+                + ", ".join(f"{row.best_threshold} under {row.rules}" for row in best.itertuples())
+                + f" ({strategy.name} against {first.opponent.name}; dashed: the best)",
+                55,
+            ),
+            x_label="knock threshold (the most deadwood you knock with)",
             mark=marks,
         ),
     }
@@ -254,8 +290,16 @@ def variants_report(sweeps: Mapping[str, Sweep], strategy: Strategy, command: st
             "threshold",
             [MATCHES_WON],
             hue="rules",
-            title=f"{strategy.name} against {first.opponent.name}: matches won",
-            x_label="knock threshold",
+            title=figures.finding_title(
+                "Most Hollywood matches won at threshold "
+                + ", ".join(
+                    f"{sweeps[name].ranking(MATCHES_WON)['threshold'].iloc[0]} under {name}"
+                    for name in names
+                )
+                + f" ({strategy.name} against {first.opponent.name})",
+                55,
+            ),
+            x_label="knock threshold (the most deadwood you knock with)",
         )
     if not differences.empty:
         shown = side_by_side(differences, NET)
@@ -269,7 +313,17 @@ def variants_report(sweeps: Mapping[str, Sweep], strategy: Strategy, command: st
             )
         )
         panels = differences.assign(
-            figure=differences["rules"] + f" minus {reference}: net points per hand"
+            figure=differences["rules"] + f" minus {reference}: points a hand"
+        )
+        spans = []
+        for name, rows in differences.groupby("rules", sort=False):
+            rows = rows.set_index("threshold")["mean"]
+            spans.append(
+                f"{name} scores {rows.min():+.2f} (threshold {rows.idxmin()}) to "
+                f"{rows.max():+.2f} (threshold {rows.idxmax()}) points a hand against {reference}"
+            )
+        difference_title = figures.finding_title(
+            "; ".join(spans) + " (the same decks, 95% intervals)", 110
         )
         figure_draws[f"difference-from-{safe_name(reference)}"] = lambda path: (
             figures.lines_with_bands(
@@ -277,8 +331,8 @@ def variants_report(sweeps: Mapping[str, Sweep], strategy: Strategy, command: st
                 panels,
                 "threshold",
                 list(dict.fromkeys(panels["figure"])),
-                title="Paired differences on the same decks (95% intervals)",
-                x_label="knock threshold",
+                title=difference_title,
+                x_label="knock threshold (the most deadwood you knock with)",
             )
         )
     sections.append(
@@ -295,8 +349,13 @@ def variants_report(sweeps: Mapping[str, Sweep], strategy: Strategy, command: st
         "threshold",
         list(PLAY_FIGURES[:4]),
         hue="rules",
-        title=f"{strategy.name} against {first.opponent.name}",
-        x_label="knock threshold",
+        title=(
+            f"The same play under {', '.join(same_play(sweeps))}: they differ only in scoring "
+            f"({strategy.name} against {first.opponent.name})"
+            if len(same_play(sweeps)) == len(sweeps)
+            else f"How the play changes by rule set ({strategy.name} against {first.opponent.name})"
+        ),
+        x_label="knock threshold (the most deadwood you knock with)",
     )
     return Report(
         kind="variants",
@@ -311,4 +370,6 @@ def variants_report(sweeps: Mapping[str, Sweep], strategy: Strategy, command: st
             f"differences-from-{reference}": differences,
         },
         figures=figure_draws,
+        answer=variant_answer(sweeps, best),
+        answer_figure="net-points-by-rules",
     )
