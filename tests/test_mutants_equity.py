@@ -819,7 +819,10 @@ def test_the_game_table_interval_holds_95_percent_of_the_resampled_tables():
     table = equity.game_equity(outcomes, replicates=50, seed=6)
     rng = np.random.default_rng([6, 17])
     draws = np.array(
-        [equity._equity_grid(outcomes, outcomes.win_prob(outcomes.resample(rng))) for _ in range(50)]
+        [
+            equity._equity_grid(outcomes, outcomes.win_prob(outcomes.resample(rng)))
+            for _ in range(50)
+        ]
     )
     low, high = np.nanquantile(draws, [0.025, 0.975], axis=0)
     np.testing.assert_allclose(table["low"], low.ravel())
