@@ -1,8 +1,8 @@
 """Write the smallest table the published advice figures are recomputed from:
 docs/advice-run/rows.parquet, one row per kept position of the published run (mc against
 mc under hollywood), with only the columns the headline tables read, in the narrowest
-types that hold them exactly, zstd-compressed (docs/advice.md, "What the figures are
-computed from"; tests/test_published_rows.py recomputes the figures from it).
+types that hold them exactly, zstd-compressed (docs/advice.md, "The published
+run"; tests/test_published_rows.py recomputes the figures from it).
 
 The run folder's own positions (``positions/``, ``positions-RULES/evaluated.parquet``) are
 ignored by git: hundreds of MB with every evaluated action's value. This keeps, per
