@@ -131,6 +131,16 @@ def test_the_check_flags_exactly_when_the_difference_interval_excludes_0(monkeyp
     same = check_table(*_hand_checked([1.0] * 4)).set_index("cell").loc["knock, deadwood 1 to 5"]
     assert same["difference_mean"] == 1.0 and same["difference_se"] == 0.0
     assert same["detectable"] == 0.0 and not same["flagged"]
+    # detectable with 80% power in a two-sided test at 5%: (1.96 + 0.84) standard errors,
+    # the quantiles written out here (not the module's constant), so 50% power (1.96) fails
+    first = (
+        check_table(*_hand_checked([1.0, 2.0, 3.0, 4.0]))
+        .set_index("cell")
+        .loc["knock, deadwood 1 to 5"]
+    )
+    assert first["detectable"] == pytest.approx(
+        (1.959963984540054 + 0.8416212335729143) * math.sqrt(4 / 3 * 5 / 16)
+    )
     # an interval with an end exactly at 0 holds 0: not flagged (the edge of the rule; the
     # half width made the mean's size, as it can be to the last digit)
     from dataclasses import replace

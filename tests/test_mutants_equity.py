@@ -234,6 +234,11 @@ def test_a_model_cell_agrees_with_direct_play_when_the_difference_is_inside_both
     assert near["agrees"] and near["start"] == "40:80" and near["played"] == 500
     far = _agreement(start, "opponent", model, (0.60, 0.52, 0.68), 500)
     assert not far["agrees"] and far["dealer"] == "opponent"
+    # the test is two-sided: direct play as far below the model (0.40, a difference of
+    # -0.10) does not agree either, and 0.42 (-0.08) does
+    below = _agreement(start, "me", model, (0.40, 0.32, 0.48), 500)
+    assert below["difference"] == pytest.approx(-0.10) and not below["agrees"]
+    assert _agreement(start, "me", model, (0.42, 0.34, 0.50), 500)["agrees"]
     # a difference exactly at the combined half width agrees (the interval's ends are in
     # it): 3/32 and 4/32 make 5/32, all exact in binary
     model = {"equity": 0.5, "low": 0.40625, "high": 0.59375}
@@ -798,3 +803,29 @@ def test_the_game_table_interval_is_a_bootstrap_over_the_decks():
         assert cell["equity"] == pytest.approx(mine)
         assert cell["low"] <= cell["equity"] <= cell["high"]
     assert table.loc[(0, 0, "me"), "high"] - table.loc[(0, 0, "me"), "low"] > 0.3
+
+
+def test_the_game_table_interval_holds_95_percent_of_the_resampled_tables():
+    """Every cell's interval is the 2.5 and 97.5 percentiles of the tables of the seeded
+    deck resamples, recomputed here from the same resamples of 40 made-up decks (each
+    dealer's hand won by either player for 10 or 25, or by nobody); a 90% interval (5 and
+    95) is another one on these draws, so the test tells them apart."""
+    from gin_sim.experiments import equity
+
+    codes = np.random.default_rng(4).integers(-1, 4, size=(40, 2))
+    outcomes = HandOutcomes(
+        replace(RULES, game_target=10), parse_players("simple,simple"), np.array([10, 25]), codes
+    )
+    table = equity.game_equity(outcomes, replicates=50, seed=6)
+    rng = np.random.default_rng([6, 17])
+    draws = np.array(
+        [
+            equity._equity_grid(outcomes, outcomes.win_prob(outcomes.resample(rng)))
+            for _ in range(50)
+        ]
+    )
+    low, high = np.nanquantile(draws, [0.025, 0.975], axis=0)
+    np.testing.assert_allclose(table["low"], low.ravel())
+    np.testing.assert_allclose(table["high"], high.ravel())
+    low90, high90 = np.nanquantile(draws, [0.05, 0.95], axis=0)
+    assert np.nanmax(np.abs(low90 - low)) > 0.01 and np.nanmax(np.abs(high90 - high)) > 0.01

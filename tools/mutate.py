@@ -28,7 +28,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 WORK = ROOT / "mutants"
-LINKED = ("gin_sim", "tests", "configs")
+LINKED = ("gin_sim", "tests", "configs", "docs")
 
 
 def modules() -> dict[str, list[str]]:

@@ -116,6 +116,28 @@ MUTATIONS = (
         'record["flagged"] = False and bool(',
         ("tests/test_mutants_advice.py",),
     ),
+    # issue 47: planted bugs that once passed the tests of their module's selection
+    Mutation(
+        "equity: the model-against-direct agreement made one-sided",
+        EQUITY,
+        '"agrees": bool(abs(difference) <= half)',
+        '"agrees": bool(difference <= half)',
+        ("tests/test_mutants_equity.py",),
+    ),
+    Mutation(
+        "equity: the game table's intervals made 90%",
+        EQUITY,
+        "low, high = np.nanquantile(draws, [0.025, 0.975], axis=0)",
+        "low, high = np.nanquantile(draws, [0.05, 0.95], axis=0)",
+        ("tests/test_mutants_equity.py",),
+    ),
+    Mutation(
+        "advice: the check's detectable difference at 50% power",
+        ADVICE,
+        "DETECTABLE_SES = Z95 + Z80",
+        "DETECTABLE_SES = Z95",
+        ("tests/test_mutants_advice.py",),
+    ),
 )
 
 
