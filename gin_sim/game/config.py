@@ -63,6 +63,8 @@ def shown(value: Any, limit: int = MAX_QUOTED) -> str:
         text = repr(value)
     except RecursionError:
         return f"{type(value).__name__} nested too deeply to be shown"
+    if "\n" in text:  # an array's or a table's repr: a message is one line
+        text = " ".join(text.split())
     if len(text) <= limit:
         return text
     size = (

@@ -16,7 +16,7 @@ from gin_sim.game.cards import (
 )
 from gin_sim.game.config import shown
 from gin_sim.game.environment import check_environment
-from gin_sim.game.limits import check_index, check_seed
+from gin_sim.game.limits import check_index, check_seed, whole_number
 from gin_sim.game.rng import GOLDEN_GAMMA, MASK64, player_stream_state
 from gin_sim.game.rules import Rules, load_rules
 from gin_sim.kernels.enums import (
@@ -176,18 +176,16 @@ class Decider(PreparedStrategy):
         if hand_number is not None:
             if memory is None:
                 raise ValueError("hand_number tells a memory's hands apart: give it with memory")
-            check_index(hand_number, "hand_number")
-        _check_seat(seat)
-        check_seed(seed)
-        check_index(deal, "deal")  # as simulate --deals bounds a run
-        if (
-            isinstance(draws, bool)
-            or not isinstance(draws, int)
-            or not 0 <= draws <= self._most_draws
-        ):
+            hand_number = check_index(hand_number, "hand_number")
+        seat = _check_seat(seat)
+        seed = check_seed(seed)  # a numpy integer is taken as the number it holds
+        deal = check_index(deal, "deal")  # as simulate --deals bounds a run
+        number = whole_number(draws)
+        if number is None or not 0 <= number <= self._most_draws:
             raise ValueError(
                 f"draws = {shown(draws)}: allowed a whole number 0 to {self._most_draws:,} (the most a player draws in one hand of rules {self.rules.name!r})"
             )
+        draws = number
         parsed = parse_view(view, self.rules)
         masks, state = position_from_view(parsed, seat)
         search = None
@@ -261,10 +259,10 @@ def decide(
     ``Decider`` of one's own.
     """
     check_environment()
-    _check_seat(seat)
+    seat = _check_seat(seat)
     _check_kinds(rules, strategy)
-    check_seed(seed)
-    check_index(deal, "deal")
+    seed = check_seed(seed)
+    deal = check_index(deal, "deal")
     decider = _prepared(load_strategy(strategy), load_rules(rules))
     return decider.decide(view, seed, deal=deal, seat=seat, draws=draws)
 

@@ -39,6 +39,7 @@ from gin_sim.players.view import (
     _set_score,
     max_turns,
     parse_score,
+    truth,
 )
 
 # What a host reports when a hand ends (``OpponentMemory.hand_ended``; docs/strategies.md,
@@ -136,9 +137,9 @@ def parse_hand_end(document: Mapping[str, Any], rules: Rules) -> HandEnd:
 
 
 def _parse_knock_end(document: Mapping[str, Any], rules: Rules, knocker: str) -> HandEnd:
-    big_gin = document.get("big_gin", False)
-    if not isinstance(big_gin, bool):
-        _end_fail(f"field 'big_gin' = {shown(big_gin)}: allowed true or false")
+    big_gin = truth(document.get("big_gin", False))
+    if big_gin is None:
+        _end_fail(f"field 'big_gin' = {shown(document['big_gin'])}: allowed true or false")
     if big_gin and rules.big_gin_bonus <= 0:
         _end_fail(f"big gin does not exist under rules {rules.name!r} (R14: big_gin_bonus = 0)")
     dealer = document["dealer"]
@@ -200,9 +201,11 @@ def _parse_knock_end(document: Mapping[str, Any], rules: Rules, knocker: str) ->
         _end_fail(
             f"fields 'own_turns' = {own_turns}, 'opp_turns' = {opp_turns}: the knocker played the last turn and the turns alternate"
         )
-    from_pile = document["taken_from_pile"]
-    if not isinstance(from_pile, bool):
-        _end_fail(f"field 'taken_from_pile' = {shown(from_pile)}: allowed true or false")
+    from_pile = truth(document["taken_from_pile"])
+    if from_pile is None:
+        _end_fail(
+            f"field 'taken_from_pile' = {shown(document['taken_from_pile'])}: allowed true or false"
+        )
     if from_pile and "taken" not in document:
         _end_fail("field 'taken' is missing: the knocker took that card from the pile")
     if from_pile and pile_takes < 1:

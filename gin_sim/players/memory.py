@@ -131,7 +131,7 @@ class OpponentMemory:
     ) -> tuple:
         """The search scratch for ``decider``'s decision at ``view``, after a new hand has
         been taken into account."""
-        _check_seat(seat)
+        seat = _check_seat(seat)
         if not self.belongs_to(decider):
             raise ValueError(
                 "an OpponentMemory belongs to the strategy and rule set of the Decider that made it"
@@ -170,7 +170,7 @@ class OpponentMemory:
         0.014
         """
         if hand_number is not None:
-            check_index(hand_number, "hand_number")
+            hand_number = check_index(hand_number, "hand_number")
         parsed = parse_hand_end(end, self.rules)
         if hand_number is not None and hand_number == self._hand_number and self._stage == _ENDED:
             raise ValueError(f"hand_number {hand_number}: that hand's end was reported already")

@@ -20,6 +20,7 @@ from gin_sim.game.cards import (
 )
 from gin_sim.game.config import shown
 from gin_sim.game.hollywood import HollywoodScore
+from gin_sim.game.limits import whole_number
 from gin_sim.game.match_start import FORMATS, N_GAMES, MatchStart, parse_start, score_text
 from gin_sim.game.rules import Rules
 from gin_sim.kernels.enums import (
@@ -96,9 +97,10 @@ def _fail(message: str) -> None:
 
 def _check_seat(seat: Any) -> int:
     """A seat: 0 or 1 (a whole number: True is not a seat), else a ``ValueError``."""
-    if type(seat) is not int or seat not in (0, 1):
+    number = whole_number(seat)
+    if number is None or number not in (0, 1):
         raise ValueError(f"seat = {shown(seat)}: allowed 0 or 1")
-    return seat
+    return number
 
 
 def _cards(document: Mapping[str, Any], key: str) -> list[int]:
@@ -119,9 +121,15 @@ def _cards(document: Mapping[str, Any], key: str) -> list[int]:
 
 def _count(document: Mapping[str, Any], key: str, low: int, high: int, default: int = 0) -> int:
     value = document.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+    number = whole_number(value)  # a numpy integer is a whole number, True is not
+    if number is None or not low <= number <= high:
         _fail(f"view field {key!r} = {shown(value)}: allowed a whole number {low} to {high}")
-    return value
+    return number
+
+
+def truth(value: Any) -> bool | None:
+    """``value`` as a Python bool when it is one (``True`` or ``np.True_``), else None."""
+    return bool(value) if isinstance(value, bool | np.bool_) else None
 
 
 def _mask(cards: list[int]) -> int:
@@ -246,9 +254,11 @@ def parse_view(document: Mapping[str, Any], rules: Rules) -> View:
     if phase == Phase.DISCARD:
         if "taken_from_pile" not in document:
             _fail("view field 'taken_from_pile' is missing: a discard decision needs it")
-        from_pile = document["taken_from_pile"]
-        if not isinstance(from_pile, bool):
-            _fail(f"view field 'taken_from_pile' = {shown(from_pile)}: allowed true or false")
+        from_pile = truth(document["taken_from_pile"])
+        if from_pile is None:
+            _fail(
+                f"view field 'taken_from_pile' = {shown(document['taken_from_pile'])}: allowed true or false"
+            )
         # After a stock draw nothing reads the card (R11 forbids only the pile's card), so
         # a host that cannot name it may leave it out.
         if from_pile and "taken" not in document:
@@ -395,7 +405,8 @@ def position_from_view(
     if not isinstance(view, View):
         raise TypeError(f"view = {shown(view)}: position_from_view takes a View (parse_view)")
     M, S = PositionMask, PositionSlot
-    me, opponent = _check_seat(seat), 1 - seat
+    me = _check_seat(seat)
+    opponent = 1 - me
     unseen = cards_of(view.unseen)
     if fill is None:
         fill = unseen
