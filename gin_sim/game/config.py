@@ -75,6 +75,28 @@ def shown(value: Any, limit: int = MAX_QUOTED) -> str:
     return f"{text[:limit]}... ({size})"
 
 
+def comma_items(text: str, what: str, example: str, *, unique: bool = True) -> list[str]:
+    """The items of a comma-separated option, stripped. An empty item (``a,,b``, a comma at
+    either end, nothing at all) is a ``ConfigError``, and so is an item given twice when
+    ``unique`` (the last would silently win, or the list hold one thing twice).
+
+    >>> comma_items("expert, simple", "--compare", "expert,simple")
+    ['expert', 'simple']
+    """
+    items = [item.strip() for item in text.split(",")]
+    if not all(items):
+        raise ConfigError(
+            f"{what} {shown(text)}: an empty item: allowed items separated by single commas, such as {example}"
+        )
+    if unique:
+        twice = next((item for i, item in enumerate(items) if item in items[:i]), None)
+        if twice is not None:
+            raise ConfigError(
+                f"{what} {shown(text)}: {twice!r} given twice: allowed each item once, such as {example}"
+            )
+    return items
+
+
 @contextlib.contextmanager
 def opened_user_file(path: Path, limit: int = MAX_FILE_BYTES) -> Iterator[BinaryIO]:
     """A file gin-sim reads (a user's config, a run's manifest or chunk, an owner mark, a
