@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -276,7 +276,8 @@ class PositionsConfig(Chunked):
     seed: int
     deals: int
     chunk_size: int = 100
-    evaluation: Evaluation | None = Evaluation()
+    # Made when a config is (not at import: it reads the rollout and model strategies).
+    evaluation: Evaluation | None = field(default_factory=Evaluation)
     keep: tuple[float, ...] = DEFAULT_KEEP
 
     def __post_init__(self) -> None:

@@ -300,6 +300,10 @@ def read_named_config(
         if len(str(spec)) > MAX_NAME or not path.is_file():
             known = ", ".join(sorted(p.stem for p in folder.glob("*.toml")))
             now = f" ({renamed[spec]})" if isinstance(spec, str) and spec in renamed else ""
+            if not known:  # GIN_SIM_CONFIGS at a folder without the shipped configs
+                known = (
+                    f"none (no {plural} in {folder}: GIN_SIM_CONFIGS may point at the wrong folder)"
+                )
             raise ConfigError(f"unknown {what} {shown(str(spec))}{now}: known {plural} are {known}")
     values = read_toml(path)
     values.setdefault("name", path.stem)

@@ -147,6 +147,12 @@ def check_environment() -> None:
         raise ConfigError(
             f"GIN_SIM_CONFIGS={shown(folder)}: not a folder; allowed a folder holding strategies/ and rules/ (unset it for the configs beside the package)"
         )
+    if folder:
+        missing = [part for part in ("strategies", "rules") if not (Path(folder) / part).is_dir()]
+        if missing:
+            raise ConfigError(
+                f"GIN_SIM_CONFIGS={shown(folder)}: no {missing[0]}/ in it; allowed a folder holding strategies/ and rules/ as configs/ does (unset it for the configs beside the package)"
+            )
 
 
 # -- signals while the command starts ----------------------------------------------------------
