@@ -41,15 +41,27 @@ class _Moment:
         """Whether this can come after ``last`` in the same hand: the stock only shrinks,
         the turns and takes only grow, and between two of its decisions a player's cards
         change by at most one take and one discard."""
+        return self.why_not_after(last) is None
+
+    def why_not_after(self, last: _Moment) -> str | None:
+        """What keeps this from coming after ``last`` in the same hand (``follows``), in
+        words, or None when it can."""
         kept = (self.hand & last.hand).bit_count()
         least = min(self.hand.bit_count(), last.hand.bit_count())
-        return (
-            self.stock_left <= last.stock_left
-            and self.own_turns >= last.own_turns
-            and self.opp_turns >= last.opp_turns
-            and self.pile_takes >= last.pile_takes
-            and kept >= least - 1
-        )
+        if self.stock_left > last.stock_left:
+            return (
+                f"stock_left {self.stock_left} is above the {last.stock_left} of its last decision"
+            )
+        for name, now, before in (
+            ("own_turns", self.own_turns, last.own_turns),
+            ("opp_turns", self.opp_turns, last.opp_turns),
+            ("pile_takes", self.pile_takes, last.pile_takes),
+        ):
+            if now < before:
+                return f"{name} {now} is below the {before} of its last decision"
+        if kept < least - 1:
+            return f"the hand keeps {kept} of the cards of its last decision (one take and one discard change at most one)"
+        return None
 
 
 # Where an OpponentMemory stands in the current hand.
@@ -183,6 +195,16 @@ class OpponentMemory:
                 parsed.pile_takes,
                 parsed.hand,
             )
+        same_hand = (
+            hand_number is not None and hand_number == self._hand_number and self._stage == _PLAYING
+        )
+        if same_hand and moment is not None and self._last is not None:
+            # The end of the hand its decisions were in: it must follow the last of them.
+            why = moment.why_not_after(self._last)
+            if why is not None:
+                raise ValueError(
+                    f"hand end: hand_number {hand_number} is the hand of the last decision, but {why}: allowed the end of that hand, or another hand_number for a new hand"
+                )
         self._begin(moment, hand_number, offer=False)
         if parsed.knocker != "none":
             masks, state = position_from_end(parsed, self._seat)

@@ -63,8 +63,9 @@ report_app = typer.Typer(
 
 
 def _integers(text: str, what: str) -> list[int]:
+    items = comma_items(text, what, "20,10,0", unique=False)
     try:
-        return [int(part) for part in comma_items(text, what, "20,10,0", unique=False)]
+        return [int(part) for part in items]
     except ValueError:
         raise ConfigError(f"{what} {text!r}: expected integers separated by commas") from None
 
