@@ -78,11 +78,14 @@ def shown(value: Any, limit: int = MAX_QUOTED) -> str:
 def comma_items(text: str, what: str, example: str, *, unique: bool = True) -> list[str]:
     """The items of a comma-separated option, stripped. An empty item (``a,,b``, a comma at
     either end, nothing at all) is a ``ConfigError``, and so is an item given twice when
-    ``unique`` (the last would silently win, or the list hold one thing twice).
+    ``unique`` (the last would silently win, or the list hold one thing twice). Blank
+    text is no items.
 
     >>> comma_items("expert, simple", "--compare", "expert,simple")
     ['expert', 'simple']
     """
+    if not text.strip():  # nothing given: no items (a default, an empty schedule)
+        return []
     items = [item.strip() for item in text.split(",")]
     if not all(items):
         raise ConfigError(

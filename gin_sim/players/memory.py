@@ -43,9 +43,10 @@ class _Moment:
         change by at most one take and one discard."""
         return self.why_not_after(last) is None
 
-    def why_not_after(self, last: _Moment) -> str | None:
+    def why_not_after(self, last: _Moment, cards: bool = True) -> str | None:
         """What keeps this from coming after ``last`` in the same hand (``follows``), in
-        words, or None when it can."""
+        words, or None when it can; ``cards``: the hands compared too (not at a hand's
+        end, whose cards may differ from the last decision's by more)."""
         kept = (self.hand & last.hand).bit_count()
         least = min(self.hand.bit_count(), last.hand.bit_count())
         if self.stock_left > last.stock_left:
@@ -59,7 +60,7 @@ class _Moment:
         ):
             if now < before:
                 return f"{name} {now} is below the {before} of its last decision"
-        if kept < least - 1:
+        if cards and kept < least - 1:
             return f"the hand keeps {kept} of the cards of its last decision (one take and one discard change at most one)"
         return None
 
@@ -200,7 +201,7 @@ class OpponentMemory:
         )
         if same_hand and moment is not None and self._last is not None:
             # The end of the hand its decisions were in: it must follow the last of them.
-            why = moment.why_not_after(self._last)
+            why = moment.why_not_after(self._last, cards=False)
             if why is not None:
                 raise ValueError(
                     f"hand end: hand_number {hand_number} is the hand of the last decision, but {why}: allowed the end of that hand, or another hand_number for a new hand"

@@ -283,7 +283,7 @@ def tournament(
     """A round robin: every pair of strategies on the same decks and matches, ranked."""
     with user_errors():
         check_counts(deals, matches)
-        player_names = _names(players, "--players")
+        player_names = _names(players, "--players", unique=False)  # its own message
         rule_names = _names(rules, "--rules")
         settings = tournament_options(player_names, rule_names, deals, matches, seed, out, runs)
         if _finished(out, "tournament", settings):
@@ -339,7 +339,7 @@ def equity(
     from gin_sim.experiments.equity import study_steps
 
     with user_errors():
-        player_names = _names(players, "--players")
+        player_names = _names(players, "--players", unique=False)
         check_equity_counts(player_names, deals, games, matches)
         equity_players(player_names, rules)  # players that play by the score are refused
         settings = equity_options(player_names, rules, deals, games, matches, seed)
