@@ -337,7 +337,10 @@ def test_strategy_objects_and_family_kinds():
 def test_the_module_doctests_run():
     import importlib
 
-    assert doctest.testmod(importlib.import_module("gin_sim.players.decide")).failed == 0
+    assert all(
+        doctest.testmod(importlib.import_module(f"gin_sim.players.{name}")).failed == 0
+        for name in ("decide", "view", "hand_end", "prepared", "memory", "decision")
+    )
 
 
 @pytest.mark.parametrize("rule_set", ["hollywood", "oklahoma"])

@@ -117,10 +117,12 @@ def test_keep_probabilities_are_multiples_of_1_1024_up_to_1():
 
 def test_keep_is_read_from_kind_probability_pairs():
     assert parse_keep("") == DEFAULT_KEEP
-    assert parse_keep(",, ,") == DEFAULT_KEEP
-    assert parse_keep(", knock=0.5") == (1.0, 0.5, 0.125, 0.5)  # an empty part is skipped
+    for text in (",, ,", ", knock=0.5", "draw=0.25,offer=0.5, "):  # issue 47: no empty part
+        with pytest.raises(ConfigError, match="empty item"):
+            parse_keep(text)
+    assert parse_keep(" knock=0.5") == (1.0, 0.5, 0.125, 0.5)
     assert parse_keep("discard=1") == (1.0, 0.5, 1.0, 1.0)
-    assert parse_keep(" draw = 0.25 ,offer=0.5, ") == (0.5, 0.25, 0.125, 1.0)
+    assert parse_keep(" draw = 0.25 ,offer=0.5 ") == (0.5, 0.25, 0.125, 1.0)
     for text, message in (
         ("fold=1", "--keep 'fold=1': unknown kind 'fold'; allowed offer, draw, discard, knock"),
         (" draw ", "--keep 'draw': expected draw=PROBABILITY, such as draw=0.5"),

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -48,7 +48,7 @@ from gin_sim.experiments.runs import (
 from gin_sim.experiments.simulate import _wrapping_arithmetic, use_threads
 from gin_sim.experiments.summary import Estimate
 from gin_sim.game.cards import format_card, parse_card_list
-from gin_sim.game.config import ConfigError, parse_json, read_user_file
+from gin_sim.game.config import ConfigError, comma_items, parse_json, read_user_file
 from gin_sim.game.limits import check_chunks, check_count, check_seed
 from gin_sim.game.rules import Rules, rules_from_dict
 from gin_sim.kernels.advice import (
@@ -167,10 +167,12 @@ def parse_keep(text: str) -> tuple[float, ...]:
     """``--keep``: ``kind=probability`` pairs, comma-separated (any subset of the kinds;
     the others keep ``DEFAULT_KEEP``'s), as probabilities by kind in KINDS order."""
     keep = dict(zip(KINDS, DEFAULT_KEEP, strict=True))
-    for part in text.split(","):
-        if not part.strip():
-            continue
+    given: set[str] = set()
+    for part in comma_items(text, "--keep", "offer=1,draw=0.5"):
         kind, sep, value = (piece.strip() for piece in part.partition("="))
+        if kind in given:  # the last would silently win
+            raise ConfigError(f"--keep {text!r}: kind {kind!r} given twice: allowed each kind once")
+        given.add(kind)
         if kind not in keep:
             raise ConfigError(
                 f"--keep {part.strip()!r}: unknown kind {kind!r}; allowed {', '.join(KINDS)}"
@@ -274,7 +276,8 @@ class PositionsConfig(Chunked):
     seed: int
     deals: int
     chunk_size: int = 100
-    evaluation: Evaluation | None = Evaluation()
+    # Made when a config is (not at import: it reads the rollout and model strategies).
+    evaluation: Evaluation | None = field(default_factory=Evaluation)
     keep: tuple[float, ...] = DEFAULT_KEEP
 
     def __post_init__(self) -> None:

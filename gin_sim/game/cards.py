@@ -56,7 +56,14 @@ def card_value(card: int) -> int:
 
 
 def parse_card(token: str) -> int:
-    """Parse one card such as ``"TD"``, ``"10d"`` or ``"as"`` into its index."""
+    """Parse one card such as ``"TD"``, ``"10d"`` or ``"as"`` into its index. Only ASCII
+    is read: Unicode case folding would make ``kſ`` (long s) a KS and ``ı`` an I."""
+    if not isinstance(token, str):
+        raise TypeError(f"card = {shown(token)}: expected text such as '7H'")
+    if not token.isascii():
+        raise ValueError(
+            f"malformed card {shown(token)}: only ASCII letters and digits, a rank from {RANKS} (or 10) and a suit from {SUITS}"
+        )
     text = token.strip().upper()
     card = _CARD_BY_NAME.get(text)
     if card is not None:
@@ -81,6 +88,11 @@ def parse_card_list(text: str) -> list[int]:
     """Parse cards separated by spaces or commas, keeping their order; duplicates are an error."""
     if not isinstance(text, str):
         raise TypeError(f"cards = {shown(text)}: expected text such as '7H 8H 9H'")
+    if not text.isascii():  # a Unicode space or comma is no separator, a folded letter no card
+        odd = next(c for c in text if not c.isascii())
+        raise ValueError(
+            f"cards {shown(text)}: {odd!r} is not ASCII: cards are written in ASCII, such as '7H 8H 9H', separated by spaces or commas"
+        )
     tokens = [t for t in _TOKEN_SPLIT.split(text.strip()) if t]
     cards: list[int] = []
     seen: set[int] = set()

@@ -63,6 +63,8 @@ def shown(value: Any, limit: int = MAX_QUOTED) -> str:
         text = repr(value)
     except RecursionError:
         return f"{type(value).__name__} nested too deeply to be shown"
+    if "\n" in text:  # an array's or a table's repr: a message is one line
+        text = " ".join(text.split())
     if len(text) <= limit:
         return text
     size = (
@@ -71,6 +73,31 @@ def shown(value: Any, limit: int = MAX_QUOTED) -> str:
         else f"{len(text):,} characters as text"
     )
     return f"{text[:limit]}... ({size})"
+
+
+def comma_items(text: str, what: str, example: str, *, unique: bool = True) -> list[str]:
+    """The items of a comma-separated option, stripped. An empty item (``a,,b``, a comma at
+    either end, nothing at all) is a ``ConfigError``, and so is an item given twice when
+    ``unique`` (the last would silently win, or the list hold one thing twice). Blank
+    text is no items.
+
+    >>> comma_items("expert, simple", "--compare", "expert,simple")
+    ['expert', 'simple']
+    """
+    if not text.strip():  # nothing given: no items (a default, an empty schedule)
+        return []
+    items = [item.strip() for item in text.split(",")]
+    if not all(items):
+        raise ConfigError(
+            f"{what} {shown(text)}: an empty item: allowed items separated by single commas, such as {example}"
+        )
+    if unique:
+        twice = next((item for i, item in enumerate(items) if item in items[:i]), None)
+        if twice is not None:
+            raise ConfigError(
+                f"{what} {shown(text)}: {twice!r} given twice: allowed each item once, such as {example}"
+            )
+    return items
 
 
 @contextlib.contextmanager
@@ -276,6 +303,10 @@ def read_named_config(
         if len(str(spec)) > MAX_NAME or not path.is_file():
             known = ", ".join(sorted(p.stem for p in folder.glob("*.toml")))
             now = f" ({renamed[spec]})" if isinstance(spec, str) and spec in renamed else ""
+            if not known:  # GIN_SIM_CONFIGS at a folder without the shipped configs
+                known = (
+                    f"none (no {plural} in {folder}: GIN_SIM_CONFIGS may point at the wrong folder)"
+                )
             raise ConfigError(f"unknown {what} {shown(str(spec))}{now}: known {plural} are {known}")
     values = read_toml(path)
     values.setdefault("name", path.stem)

@@ -13,10 +13,12 @@ allowed. The command line checks at its start; the library when it sets threads
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
 import shutil
+import tempfile
 import warnings
 from pathlib import Path
 
@@ -29,6 +31,7 @@ _NUMBA_PARSE_WARNING = re.compile(
     re.S,
 )
 _PROBLEMS: list[str] = []
+_FIGURE_PROBLEMS: list[str] = []
 
 
 def cores() -> int:
@@ -96,12 +99,77 @@ def kernel_cache_folder(kernels: Path = KERNELS) -> Path:
     return kernels / "__pycache__" / f"numba-{digest.hexdigest()[:16]}"
 
 
+def writable_folder(folder: Path) -> bool:
+    """Whether ``folder`` exists or can be made, and a file can be written in it (tried,
+    as numba and matplotlib try it: a permission bit does not say it for root or /proc)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=folder).close()
+    except OSError:
+        return False
+    return True
+
+
+def _cache_homes(name: str) -> list[Path]:
+    """Folders for a cache when the install cannot hold it: the user's cache folder
+    (XDG_CACHE_HOME, else ~/.cache), then one of this user's in the temporary folder."""
+    homes = []
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    if xdg and os.path.isabs(xdg):
+        homes.append(Path(xdg))
+    with contextlib.suppress(RuntimeError):  # no home at all
+        homes.append(Path.home() / ".cache")
+    places = [home / "gin-sim" / name for home in homes]
+    return [*places, Path(tempfile.gettempdir()) / f"gin-sim-{os.getuid()}" / name]
+
+
+def _use_matplotlib_folder() -> None:
+    """matplotlib writes a cache in MPLCONFIGDIR, else ~/.config/matplotlib; when it cannot
+    it warns on stderr, several lines. A folder set by the user that cannot be written is a
+    problem for the commands that draw (``check_figures``); without one, and with a home
+    that cannot be written, a folder of this user's in the temporary folder is given."""
+    given = os.environ.get("MPLCONFIGDIR")
+    if given:
+        if not writable_folder(Path(given)):
+            _FIGURE_PROBLEMS.append(
+                f"MPLCONFIGDIR={shown(given)}: not a folder matplotlib can write its cache in; allowed a writable folder (unset it for matplotlib's default)"
+            )
+        return
+    xdg = os.environ.get("XDG_CONFIG_HOME")
+    try:
+        default = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".config"
+    except RuntimeError:
+        default = None
+    if default is not None and writable_folder(default / "matplotlib"):
+        return
+    fallback = Path(tempfile.gettempdir()) / f"gin-sim-{os.getuid()}" / "matplotlib"
+    if writable_folder(fallback):
+        os.environ["MPLCONFIGDIR"] = str(fallback)
+
+
+def check_figures() -> None:
+    """Raise a problem matplotlib would print as warnings (an unusable MPLCONFIGDIR) as one
+    ``ConfigError``: the command line checks at its start, the figures before drawing."""
+    if _FIGURE_PROBLEMS:
+        raise ConfigError(_FIGURE_PROBLEMS[0])
+
+
 def _use_kernel_cache() -> None:
     import sys
 
     if "NUMBA_CACHE_DIR" in os.environ:  # the user's choice
         return
     folder = kernel_cache_folder()
+    if not writable_folder(folder):
+        # An install the user cannot write (a container user without a home too): numba
+        # would find no cache folder and refuse ("cannot cache function ... no locator
+        # available"). The user's cache folder, else the temporary folder, keeps the kernels.
+        folder = next(
+            (candidate for candidate in _cache_homes(folder.name) if writable_folder(candidate)),
+            None,
+        )
+        if folder is None:  # nowhere to write: numba says so when a kernel is compiled
+            return
     for old in folder.parent.glob("numba-*"):
         if old != folder:
             shutil.rmtree(old, ignore_errors=True)  # another process may be removing it too
@@ -117,6 +185,8 @@ def prepare() -> None:
     import sys
 
     _use_kernel_cache()
+    if "matplotlib" not in sys.modules:  # it reads the folder when imported
+        _use_matplotlib_folder()
     if "numba" in sys.modules:  # imported before gin-sim: its own checks have run
         return
     for name, problem in _problems_before_numba():
@@ -147,6 +217,12 @@ def check_environment() -> None:
         raise ConfigError(
             f"GIN_SIM_CONFIGS={shown(folder)}: not a folder; allowed a folder holding strategies/ and rules/ (unset it for the configs beside the package)"
         )
+    if folder:
+        missing = [part for part in ("strategies", "rules") if not (Path(folder) / part).is_dir()]
+        if missing:
+            raise ConfigError(
+                f"GIN_SIM_CONFIGS={shown(folder)}: no {missing[0]}/ in it; allowed a folder holding strategies/ and rules/ as configs/ does (unset it for the configs beside the package)"
+            )
 
 
 # -- signals while the command starts ----------------------------------------------------------

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from gin_sim.game.config import ConfigError, shown
 
 MAX_SEED = (1 << 64) - 1
@@ -47,10 +49,19 @@ MAX_HAND_CARDS = 16
 MAX_SCORE_TABLE_TARGET = 1_000
 
 
+def whole_number(value: Any) -> int | None:
+    """``value`` as a Python int when it is a whole number: an ``int`` or a numpy integer (a
+    value read from an array), not a bool (``True`` or ``np.True_`` is no number); else None."""
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
+        return None
+    return int(value)
+
+
 def _whole_number(value: Any, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
+    number = whole_number(value)
+    if number is None:
         raise ConfigError(f"{what} = {shown(value)}: expected a whole number")
-    return value
+    return number
 
 
 def check_seed(seed: Any) -> int:

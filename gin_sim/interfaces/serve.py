@@ -218,7 +218,7 @@ class Server:
                 except UnicodeDecodeError as error:
                     raise RequestError(f"the line is not UTF-8 ({error.reason})") from None
             try:
-                request = json.loads(line)
+                request = json.loads(line, parse_int=_parse_int)
             except json.JSONDecodeError as error:
                 raise RequestError(
                     f"the line is not JSON: {error.msg} at character {error.pos + 1}"
@@ -229,6 +229,9 @@ class Server:
                 ) from None
             if isinstance(request, dict):
                 request_id = request.get("id")
+                if isinstance(request_id, _LongNumber):
+                    request_id = None
+            _refuse_long_numbers(request)
             document = {"version": PROTOCOL_VERSION, "id": request_id} | self.answer(request)
         except (ValueError, OSError) as error:
             if isinstance(error, OSError):  # a rule set or strategy file that cannot be read
@@ -242,6 +245,39 @@ class Server:
                 request_id, f"internal error ({type(error).__name__}): please report it"
             )
         return _dumps(document)
+
+
+# Python reads a JSON number of at most this many digits (sys.get_int_max_str_digits()'s
+# default): a longer one is kept as its length, and the request is refused naming its field.
+MAX_DIGITS = 4300
+
+
+class _LongNumber(int):
+    """A JSON whole number too long to read (its digits' count stands in for it)."""
+
+
+def _parse_int(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    return _LongNumber(digits) if digits > MAX_DIGITS else int(text)
+
+
+def _refuse_long_numbers(request: Any) -> None:
+    """A ``RequestError`` naming the first field holding a number too long to read."""
+    stack: list[tuple[str, Any]] = [("", request)]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, _LongNumber):
+            where = f"field {path!r}" if path else "the request"
+            raise RequestError(
+                f"{where}: a whole number of {int(value):,} digits: allowed at most {MAX_DIGITS:,} digits (no field takes one so long)"
+            )
+        if isinstance(value, dict):
+            stack.extend(
+                (f"{path}.{key}" if path else str(key), item)
+                for key, item in reversed(value.items())
+            )
+        elif isinstance(value, list):
+            stack.extend((path, item) for item in reversed(value))
 
 
 def error_document(request_id: Any, message: str) -> dict[str, Any]:

@@ -13,6 +13,7 @@ True
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
@@ -26,6 +27,7 @@ from gin_sim.game.config import (
     check_name,
     check_overrides,
     coerce,
+    comma_items,
     configs_dir,
     parse_override,
     read_named_config,
@@ -556,6 +558,14 @@ def _coerce_adapt(value: Any, where: str) -> tuple[Adaptation, ...]:
             if ok_range:
                 low, high = wanted
                 bounds = RULE_BOUNDS[key]
+                if any(math.isnan(x) for x in wanted):  # NaN compares false: it never holds
+                    raise ConfigError(
+                        f"adapt when {key} = {shown(wanted)} in {where}: a bound is NaN, so it never holds; allowed numbers [low, high] (inf for no bound)"
+                    )
+                if low == math.inf or high == -math.inf:
+                    raise ConfigError(
+                        f"adapt when {key} = {shown(wanted)} in {where} never holds: allowed low below inf and high above -inf"
+                    )
                 if low > high:
                     raise ConfigError(
                         f"adapt when {key} = {wanted!r} in {where}: low {low} is above high "
@@ -586,7 +596,7 @@ def _coerce_list(key: str, value: Any, where: str) -> tuple[Any, ...]:
     command line a comma-separated list."""
     kind = str if key == "opponent_panel" else float
     if isinstance(value, str):
-        value = [part.strip() for part in value.split(",") if part.strip()]
+        value = comma_items(value, key, "simple,expert" if kind is str else "1.0,2.0", unique=False)
     if not isinstance(value, list | tuple):
         example = '["simple", "expert"]' if kind is str else "[1.0, 2.0]"
         raise ConfigError(f"{key} = {shown(value)} in {where}: expected a list such as {example}")
@@ -604,7 +614,7 @@ def _coerce_schedule(key: str, value: Any, where: str) -> tuple[tuple[Any, ...],
     from_text = isinstance(value, str)
     given = value
     if from_text:
-        value = [part.strip().split(":") for part in value.split(",") if part.strip()]
+        value = [part.split(":") for part in comma_items(value, key, "20:10,0:2", unique=False)]
     phases = []
     for phase in value if isinstance(value, list | tuple) else [None]:
         try:

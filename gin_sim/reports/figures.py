@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from gin_sim.game.environment import check_figures
 from gin_sim.reports.tables import RATE_FIGURES
 
 if TYPE_CHECKING:
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
 @functools.cache
 def _pyplot():
     """matplotlib's pyplot on the Agg backend, imported once, at the first figure."""
+    check_figures()  # an unusable MPLCONFIGDIR: one line, not matplotlib's warnings
     import matplotlib
 
     matplotlib.use("Agg")

@@ -17,7 +17,7 @@ import sys
 
 import typer
 
-from gin_sim.game.environment import check_environment, starting_handler
+from gin_sim.game.environment import check_environment, check_figures, starting_handler
 from gin_sim.interfaces.cli.common import (
     SIGINT_EXIT,
     SIGTERM_EXIT,
@@ -130,6 +130,7 @@ def main(argv: list[str] | None = None) -> None:
     listen(ctrl_c is signal.default_int_handler or starting_handler(ctrl_c))
     try:
         check_environment()
+        check_figures()
         _check_terminal_width()
         if sys.stdout is None:  # Python's stand-in when file descriptor 1 is closed
             raise ValueError(

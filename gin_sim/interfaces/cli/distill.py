@@ -48,11 +48,15 @@ def distill(
         check_count(deals, "deals", 2, MAX_DISTILL_DEALS)
         check_seed(seed)
         path = Path(out)
-        if path.exists() and not overwrite:
+        exists = path.exists() or path.is_symlink()
+        # Checked before --overwrite is advised: --overwrite replaces only a regular file.
+        if exists and (path.is_symlink() or not path.is_file()):
+            raise ConfigError(
+                f"--out {out} is not a regular file (a folder, a device or a link): allowed a new file's path, or a strategy distill wrote with --overwrite"
+            )
+        if exists and not overwrite:
             raise ConfigError(f"{out} exists: give --overwrite to replace it, or another --out")
-        if path.exists() and not path.is_file():
-            raise ConfigError(f"{out} is not a regular file: give a file path for --out")
-        if path.exists() or path.is_symlink():
+        if exists:
             _check_replaceable(path)
         if not path.parent.is_dir():
             raise ConfigError(f"the folder of {out} does not exist: create it first")

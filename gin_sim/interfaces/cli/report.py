@@ -14,7 +14,7 @@ import typer
 from gin_sim import reports
 from gin_sim.experiments.cluster import dask_client
 from gin_sim.experiments.tournament import tournament_runs
-from gin_sim.game.config import ConfigError
+from gin_sim.game.config import ConfigError, comma_items
 from gin_sim.game.limits import MAX_FINALISTS, check_count, check_seed
 from gin_sim.game.rules import load_rules
 from gin_sim.interfaces.cli import options
@@ -63,8 +63,9 @@ report_app = typer.Typer(
 
 
 def _integers(text: str, what: str) -> list[int]:
+    items = comma_items(text, what, "20,10,0", unique=False)
     try:
-        return [int(part) for part in text.split(",") if part.strip()]
+        return [int(part) for part in items]
     except ValueError:
         raise ConfigError(f"{what} {text!r}: expected integers separated by commas") from None
 
@@ -185,7 +186,7 @@ def variants(
     """The knock sweep under each rule set on the same decks, side by side."""
     with user_errors():
         check_counts(deals, matches)
-        names = _names(rules)
+        names = _names(rules, "--rules")
         settings = variants_options(names, strategy, opponent, deals, matches, seed)
         if _finished(out, "variants", settings):
             return
@@ -282,8 +283,8 @@ def tournament(
     """A round robin: every pair of strategies on the same decks and matches, ranked."""
     with user_errors():
         check_counts(deals, matches)
-        player_names = _names(players)
-        rule_names = _names(rules)
+        player_names = _names(players, "--players", unique=False)  # its own message
+        rule_names = _names(rules, "--rules")
         settings = tournament_options(player_names, rule_names, deals, matches, seed, out, runs)
         if _finished(out, "tournament", settings):
             return
@@ -338,7 +339,7 @@ def equity(
     from gin_sim.experiments.equity import study_steps
 
     with user_errors():
-        player_names = _names(players)
+        player_names = _names(players, "--players", unique=False)
         check_equity_counts(player_names, deals, games, matches)
         equity_players(player_names, rules)  # players that play by the score are refused
         settings = equity_options(player_names, rules, deals, games, matches, seed)
@@ -384,8 +385,8 @@ def advice(
     """Advice from strong play: knock or play on, take or draw, undercut risk, across rule
     sets, checked against play; the positions datasets are kept in OUT (rerun to resume)."""
     with user_errors():
-        compared = [] if compare.strip() == "none" else _names(compare)
-        pair = _names(players)
+        compared = [] if compare.strip() == "none" else _names(compare, "--compare")
+        pair = _names(players, "--players", unique=False)  # a player against itself
         kept = resolve_keep(keep)
         check_advice(rules, compared, pair, deals, samples, check_positions, continuations)
         settings = advice_options(
@@ -415,8 +416,8 @@ def advice(
     )
 
 
-def _names(text: str) -> list[str]:
-    return [name.strip() for name in text.split(",") if name.strip()]
+def _names(text: str, what: str, unique: bool = True) -> list[str]:
+    return comma_items(text, what, "hollywood,oklahoma", unique=unique)
 
 
 @report_app.command("default")

@@ -22,7 +22,7 @@ from gin_sim.experiments.tuner import (
     top_candidates,
     trials_table,
 )
-from gin_sim.game.config import MAX_NAME
+from gin_sim.game.config import MAX_NAME, comma_items
 from gin_sim.game.limits import (
     MAX_FINALISTS,
     MAX_REPORT_DEALS,
@@ -113,7 +113,9 @@ def tune(
         if matches is not None:
             check_count(matches, "matches", 1, MAX_REPORT_MATCHES)
         rule_set = load_rules(rules)
-        opponent_list = [load_strategy(n.strip()) for n in opponents.split(",") if n.strip()]
+        opponent_list = [
+            load_strategy(n) for n in comma_items(opponents, "--opponents", "simple,expert")
+        ]
         settings = settings_from(
             load_strategy(strategy), space, opponent_list, rule_set,
             objective=objective, blocks=blocks, seed=seed, **counts,
