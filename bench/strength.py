@@ -5,10 +5,10 @@
 a pair's score is the share of its two games ``mc`` won (0, 0.5 or 1), so the luck of the
 cards cancels within the pair and the interval is clustered by pair. The intervals are
 Bonferroni-adjusted for the opponents of the run (95% jointly), so "the low end is above
-50%" holds for all of them at once. The seed is required: give one that no tuning or
-choice ever used, and say which in what you publish.
+50%" holds for all of them at once. The seeds are required (several are pooled, pair by
+pair): give ones that no tuning or choice ever used, and say which in what you publish.
 
-    .venv/bin/python bench/strength.py --seed 46101 --games 300
+    .venv/bin/python bench/strength.py --seed 46101,46103 --games 200
 
 The default opponents are the sparring partners (tuned to beat ``mc``, never in its
 opponent panel), the two strong gin hunters, ``expert`` and ``mc-fixed``. With ``--save
@@ -59,9 +59,31 @@ def interval(values: np.ndarray, z: float) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
+def play(args, rules, start, name: str, pair, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """One opponent's per-pair shares and margins on one seed, read back from ``--save``
+    when that run was played before."""
+    path = None
+    if args.save:
+        stem = f"{args.player}_{args.rules}_{name}_{seed}_{args.games}"
+        path = Path(args.save) / f"{stem}.npz"
+    if path is not None and path.exists():
+        saved = np.load(path)
+        return saved["shares"], saved["margins"]
+    frame, _ = head_to_head_matches(
+        rules, pair, args.games, seed, threads=args.threads, start=start
+    )
+    shares, margins = pair_shares(frame)
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.savez(path, shares=shares, margins=margins)
+    return shares, margins
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seed", type=int, required=True, help="a seed no choice ever used")
+    parser.add_argument(
+        "--seed", required=True, help="seeds no choice ever used, comma-separated (pooled)"
+    )
     parser.add_argument("--games", type=int, default=300, help="duplicate pairs per opponent")
     parser.add_argument("--player", default="mc")
     parser.add_argument("--opponents", default=OPPONENTS)
@@ -71,6 +93,10 @@ def main() -> None:
     args = parser.parse_args()
     if args.games < 2:
         parser.error(f"--games {args.games}: allowed 2 or more")
+    try:
+        seeds = [int(seed) for seed in args.seed.split(",")]
+    except ValueError:
+        parser.error(f"--seed {args.seed}: allowed whole numbers, comma-separated")
     rules = load_rules(args.rules)
     start = parse_start("0:0", "game", None, rules)
     opponents = args.opponents.split(",")
@@ -79,28 +105,16 @@ def main() -> None:
     z = NormalDist().inv_cdf(1 - 0.025 / len(opponents))
     print(
         f"{args.player} in duplicate games to {rules.game_target} under {args.rules}, seed "
-        f"{args.seed}, {args.games} pairs per opponent; Bonferroni for {len(opponents)} "
+        f"{args.seed}, {args.games} pairs per opponent and seed; Bonferroni for {len(opponents)} "
         f"(z = {z:.3f})",
         flush=True,
     )
     rows = []
     for name, pair in pairs.items():
-        path = None
-        if args.save:
-            stem = f"{args.player}_{args.rules}_{name}_{args.seed}_{args.games}"
-            path = Path(args.save) / f"{stem}.npz"
         started = time.time()
-        if path is not None and path.exists():
-            saved = np.load(path)
-            shares, margins = saved["shares"], saved["margins"]
-        else:
-            frame, _ = head_to_head_matches(
-                rules, pair, args.games, args.seed, threads=args.threads, start=start
-            )
-            shares, margins = pair_shares(frame)
-            if path is not None:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                np.savez(path, shares=shares, margins=margins)
+        played = [play(args, rules, start, name, pair, seed) for seed in seeds]
+        shares = np.concatenate([p[0] for p in played])
+        margins = np.concatenate([p[1] for p in played])
         share, low, high = interval(shares, z)
         margin, margin_low, margin_high = interval(margins, z)
         row = (
