@@ -181,6 +181,22 @@ def test_the_pair_hunter_is_not_in_the_adaptive_panel():
     assert "gin-hunter-pairs" not in load_strategy("mc").opponent_panel
 
 
+def test_no_searcher_learns_from_the_sparring_partners():
+    """Issue 46: the sparring partners were tuned to beat mc and stand in for strong
+    opponents it has never seen, so the measure stays honest only while no search player's
+    opponent panel (or fixed model) holds one of them."""
+    sparring = [n for n in named_strategies() if n.startswith("sparring-")]
+    assert len(sparring) >= 2
+    for name in sparring:
+        assert load_strategy(name).kind == "family" and load_strategy(name).description
+    for name in named_strategies():
+        searcher = load_strategy(name)
+        if searcher.kind != "mc":
+            continue
+        models = [*searcher.opponent_panel, searcher.opponent_model, searcher.rollout]
+        assert not [m for m in models if m.startswith("sparring-")], name
+
+
 def test_a_pair_weight_keeps_a_high_pair_that_the_deadwood_rule_breaks():
     """Discard, step 4: with no melds, the least-deadwood discard throws a king of the pair
     K-K; ``pair(K, h) = 10`` per king held with it, so a pair weight of 1 makes each king
