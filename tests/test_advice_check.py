@@ -1,5 +1,22 @@
-"""The check against play has power (issue 25, part 3; docs/advice.md, "The check against
-play"): it flags a deliberately wrong opponent model and does not flag gains that are right.
+"""The check against play has power (issue 25, part 3; issue 47; docs/advice.md, "The check
+against play"): it flags a deliberately wrong opponent model and does not flag gains that are
+right, and its two parts say which: the policies (play less the search's own rollout policies
+from the same real cards and stocks) pass a matched opponent model and flag a wrong one, the
+worlds (those rollouts less the search) test the search's inferred hidden cards.
+
+Matched against wrong, ``expert`` against ``expert`` (issue 47's replication): the search's
+rollouts are ``expert`` for the player, and its opponent model ``expert`` (matched),
+``gin-hunter`` or ``early-knocker`` (wrong). Measured at the published size (1,000 positions
+a cell, 4 continuations, 64 worlds) on seeds 4701 (2,500 deals) and 4702 (4,000), the
+policies part with the matched model is 0 at every position (deterministic players on the
+same cards and stocks play the same hands); with ``gin-hunter`` it is -1.74 ± 0.56 and
+-1.71 ± 0.60 at deadwood 6 to 10 (standard error about 0.30: flagged with power above
+0.999 at a true -1.7) and -0.93 ± 0.81, -1.16 ± 0.65 at 1 to 5 (power about 0.8); with
+``early-knocker`` +0.23 ± 0.34, +0.57 ± 0.36 at 6 to 10 (power about 0.6: a model that
+plays much as the real opponent moves the gains little). The whole difference (play less
+search) with the matched model is its worlds part, flagged on 4702 (+2.30 ± 0.56 at 6 to
+10, -0.92 ± 0.67 at 1 to 5): the search's inferred hands, not its model. The tests below
+run on seed 4703, which none of those figures came from.
 
 Positions: `basic` against `basic` under hollywood. `gin-hunter` is `basic` but for its
 knocking (it holds out for gin while 6 or more cards are in the stock), so an evaluation
@@ -30,6 +47,8 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
+from tiers import size
+
 from gin_sim.experiments.advice import check_rows, check_table, per_decision
 from gin_sim.experiments.positions import (
     Evaluation,
@@ -37,6 +56,7 @@ from gin_sim.experiments.positions import (
     evaluate_frame,
     execute,
     play_headline,
+    rollout_headline,
 )
 from gin_sim.game.rules import load_rules
 from gin_sim.players.strategies import parse_players
@@ -96,3 +116,72 @@ def test_the_check_flags_a_wrong_opponent_model_and_not_right_gains():
         shift = (part["play_gain_wrong"] - part["gain_wrong"]) - (part["play_gain"] - part["gain"])
         estimate = per_decision(part, shift.to_numpy())
         assert estimate.mean + estimate.half_width < 0, (cell, estimate)
+
+
+# ------------------------------------------------- matched against wrong (issue 47)
+EXPERTS = parse_players("expert,expert")
+MATCHED_SEED = 4703  # no figure of the module docstring came from it
+# The published size (1,000 positions a cell by 4 continuations) in the full tier; in the
+# fast one the knock cells of 1,500 deals (1,000 and about 370 positions) by 2
+# continuations, where gin-hunter's -1.7 is flagged with power about 0.98.
+MATCHED_DEALS = size(fast=1500, full=4000)
+MATCHED_PER_CELL = 1000
+MATCHED_CONTINUATIONS = size(fast=2, full=4)
+MATCHED_SAMPLES = size(fast=32, full=64)
+
+
+@pytest.fixture(scope="module")
+def matched_and_wrong() -> dict[str, pd.DataFrame]:
+    """Per opponent model of the search: the check's table (``check_table``) with the
+    policies and the worlds, ``expert`` against ``expert`` under hollywood."""
+    config = PositionsConfig(
+        rules=RULES, players=EXPERTS, seed=MATCHED_SEED, deals=MATCHED_DEALS,
+        chunk_size=MATCHED_DEALS, evaluation=None,
+    )  # fmt: skip
+    frame = pd.concat(execute(config), ignore_index=True)
+    frame["kind"] = frame["kind"].astype(str)
+    kinds = ("knock",) if MATCHED_DEALS < 4000 else ("offer", "draw", "knock")
+    frame = frame[frame["kind"].isin(kinds)]
+    play = None
+    tables = {}
+    for model in ("expert", "gin-hunter"):
+        evaluation = Evaluation(
+            samples=MATCHED_SAMPLES, select=MATCHED_SAMPLES // 4, rollout="expert",
+            opponent_model=model,
+        )  # fmt: skip
+        evaluated = evaluate_frame(frame, RULES, evaluation, MATCHED_SEED)
+        evaluated["kind"] = evaluated["kind"].astype(str)
+        checked = check_rows(evaluated, MATCHED_PER_CELL)
+        if play is None:  # play does not depend on the search: the same for every model
+            play = play_headline(
+                checked, RULES, EXPERTS, MATCHED_CONTINUATIONS, MATCHED_SEED
+            )
+        checked = checked.join(play).join(
+            rollout_headline(checked, RULES, evaluation, MATCHED_CONTINUATIONS, MATCHED_SEED)
+        )
+        tables[model] = check_table(evaluated, checked).set_index("cell")
+    return tables
+
+
+def test_a_matched_opponent_model_passes_the_policies_part(matched_and_wrong):
+    """The search's own policies (``expert`` for both, as the real players) on the real
+    cards and the same stocks play the very hands the real players play: the policies
+    part is 0 at every position, not flagged; the whole difference is then the worlds."""
+    table = matched_and_wrong["expert"]
+    checked = table[table["checked"] > 0]
+    assert len(checked) >= 2 and (checked["checked"] >= 300).all(), checked["checked"]
+    for cell, row in checked.iterrows():
+        assert row["policies_mean"] == 0.0 and row["policies_se"] == 0.0, cell
+        assert not row["policies_flagged"], cell
+        assert row["difference_mean"] == pytest.approx(row["worlds_mean"], abs=1e-9), cell
+        assert row["rollout_mean"] == pytest.approx(row["play_mean"], abs=1e-9), cell
+
+
+def test_a_wrong_opponent_model_is_flagged_by_the_policies_part(matched_and_wrong):
+    """``gin-hunter`` as the model of an ``expert`` opponent: the policies part flags the
+    knock cell of deadwood 6 to 10, play below the search's policies (module docstring:
+    -1.7 on two other seeds, power above 0.98 at either tier's size)."""
+    row = matched_and_wrong["gin-hunter"].loc["knock, deadwood 6 to 10"]
+    assert row["checked"] >= 500
+    assert row["policies_flagged"] and row["policies_high"] < 0, row.to_dict()
+    assert row["policies_detectable"] < 1.7, row.to_dict()  # the power the docstring says

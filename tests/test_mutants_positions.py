@@ -580,11 +580,15 @@ def _record_play(monkeypatch) -> list[dict]:
     the made-up difference only when the headline and the baseline share their key."""
     calls = []
 
-    def play(rules, strategies, undercut, equity, masks, states, actions, keys, values_out):
+    def play(
+        rules, strategies, undercut, equity, masks, states, actions, keys, values_out, seed,
+        deals, decisions,
+    ):  # fmt: skip
         calls.append(
             {"rules": rules, "strategies": strategies, "undercut": undercut,
              "equity": equity, "masks": masks, "states": states, "actions": actions.copy(),
-             "keys": keys, "values": values_out.copy(), "shape": values_out.shape,
+             "keys": keys, "seed": seed, "deals": deals.copy(), "decisions": decisions.copy(),
+             "values": values_out.copy(), "shape": values_out.shape,
              "dtype": values_out.dtype, "threads": numba.get_num_threads(),
              "over": np.geterr()["over"]}
         )  # fmt: skip
@@ -627,6 +631,14 @@ def test_play_forces_the_headline_and_the_baseline_on_the_same_streams(monkeypat
     check = np.uint64(STREAM_DOMAINS["check"] ^ seed)
     keys = [int(evaluation_key_nb(check, d, k)) for d, k in ((4, 0), (4, 3), (9, 5))]
     assert call["keys"].tolist() == keys + keys
+    # family players remember nothing from one decision to the next: no replay (-1)
+    assert call["seed"] == seed and call["deals"].tolist() == [4, 4, 9] * 2
+    assert call["decisions"].tolist() == [-1] * 6
+    # a searcher with an opponent panel remembers: each row replayed from its deal of seed
+    module.play_headline(rows, rules, parse_players("mc,expert"), 3, seed, threads=1)
+    assert calls[-1]["seed"] == seed and calls[-1]["deals"].tolist() == [4, 4, 9] * 2
+    assert calls[-1]["decisions"].tolist() == [0, 3, 5] * 2
+    calls.pop()
     assert call["shape"] == (6, 3) and call["dtype"] == np.float64
     assert not call["values"].any()
     # by hand: take less decline or draw [2, 0, 2]; the knock less the discard [2, 4, 0]

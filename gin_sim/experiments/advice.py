@@ -510,6 +510,34 @@ def check_rows(positions: pd.DataFrame, per_cell: int) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True)
 
 
+# The parts of the check's paired difference (``check_table``): name, what is subtracted
+# from what, per position. ``difference`` (play less search) is the sum of the other two.
+CHECK_PARTS = (
+    ("difference", "play_gain", "gain"),  # play less search: the whole check
+    ("policies", "play_gain", "rollout_gain"),  # play less the search's policies, real cards
+    ("worlds", "rollout_gain", "gain"),  # the search's policies: real cards less its worlds
+)
+
+
+def _tested(part: pd.DataFrame, values: np.ndarray, label: str) -> dict[str, object]:
+    """``label``'s paired difference as a mean per decision with its 95% interval, its
+    standard error, ``detectable`` ((1.96 + 0.84) standard errors: the smallest true
+    difference detected with 80% power in a two-sided test at 5%) and ``flagged`` (the
+    interval excludes 0)."""
+    estimate = per_decision(part, values)
+    record: dict[str, object] = {
+        f"{label}_{k}": v for k, v in estimate_row(estimate).items() if k != "n"
+    }
+    se = math.sqrt(estimate.variance) if estimate.variance >= 0 else math.nan
+    prefix = "" if label == "difference" else f"{label}_"
+    record[f"{label}_se"] = se
+    record[f"{prefix}detectable"] = DETECTABLE_SES * se
+    record[f"{prefix}flagged"] = bool(
+        estimate.half_width > 0 and abs(estimate.mean) > estimate.half_width
+    )
+    return record
+
+
 def check_table(positions: pd.DataFrame, checked: pd.DataFrame) -> pd.DataFrame:
     """Per checked cell, each figure a mean per decision (``per_decision``) with its 95%
     interval: the table's gain over the whole cell (``table_*``), the search's and play's
@@ -518,14 +546,20 @@ def check_table(positions: pd.DataFrame, checked: pd.DataFrame) -> pd.DataFrame:
     deal), with ``difference_se`` its standard error; ``flagged``: the difference's
     interval excludes 0; ``detectable``: the smallest true difference the check would
     detect with 80% power in a two-sided test at 5%, (1.96 + 0.84) standard errors
-    (``DETECTABLE_SES``)."""
+    (``DETECTABLE_SES``).
+
+    With ``rollout_gain`` in ``checked`` (``positions.rollout_headline``: the search's own
+    rollout policies playing from the real cards on play's stocks), the difference is
+    split in two, each tested alike (``CHECK_PARTS``): ``policies_*`` (play less the
+    rollouts: the real players against the search's policies and opponent model, on the
+    same cards and stocks; ``policies_flagged``, ``policies_detectable``) and ``worlds_*``
+    (the rollouts less the search: the real hidden cards against the search's worlds,
+    under the same policies; ``worlds_flagged``, ``worlds_detectable``)."""
+    parts = CHECK_PARTS if "rollout_gain" in checked else CHECK_PARTS[:1]
     records = []
     for name, kinds, keep in CHECK_CELLS:
         cell = _cell_rows(positions, kinds, keep)
         part = checked[checked["cell"] == name]
-        search = part["gain"].to_numpy(np.float64)
-        play = part["play_gain"].to_numpy(np.float64)
-        difference = per_decision(part, play - search)
         record: dict[str, object] = {
             "cell": name,
             "cell_positions": len(cell),
@@ -533,17 +567,16 @@ def check_table(positions: pd.DataFrame, checked: pd.DataFrame) -> pd.DataFrame:
         }
         for label, estimate in (
             ("table", per_decision(cell, cell["gain"].to_numpy(np.float64))),
-            ("search", per_decision(part, search)),
-            ("play", per_decision(part, play)),
-            ("difference", difference),
+            ("search", per_decision(part, part["gain"].to_numpy(np.float64))),
+            ("play", per_decision(part, part["play_gain"].to_numpy(np.float64))),
         ):
             record |= {f"{label}_{k}": v for k, v in estimate_row(estimate).items() if k != "n"}
-        se = math.sqrt(difference.variance) if difference.variance >= 0 else math.nan
-        record["difference_se"] = se
-        record["detectable"] = DETECTABLE_SES * se
-        record["flagged"] = bool(
-            difference.half_width > 0 and abs(difference.mean) > difference.half_width
-        )
+        if len(parts) > 1:
+            rollouts = per_decision(part, part["rollout_gain"].to_numpy(np.float64))
+            record |= {f"rollout_{k}": v for k, v in estimate_row(rollouts).items() if k != "n"}
+        for label, minuend, subtrahend in parts:
+            values = part[minuend].to_numpy(np.float64) - part[subtrahend].to_numpy(np.float64)
+            record |= _tested(part, values, label)
         records.append(record)
     return pd.DataFrame.from_records(records)
 

@@ -93,6 +93,7 @@ from gin_sim.players.search_value import equity_tables
 from gin_sim.players.strategies import (
     MAX_SAMPLES,
     Strategy,
+    load_strategy,
     strategies_to_kernel,
     strategy_from_dict,
 )
@@ -640,6 +641,53 @@ def headline_actions(frame: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     return headline, baseline
 
 
+def remembers(players: tuple[Strategy, Strategy]) -> bool:
+    """Whether a player carries what it learned in the hand from one decision to the next
+    (a searcher with an opponent panel: its posterior and its last discard)."""
+    return any(p.kind == "mc" and bool(p.opponent_panel) for p in players)
+
+
+def _forced_gains(
+    frame: pd.DataFrame,
+    rules: Rules,
+    players: tuple[Strategy, Strategy],
+    continuations: int,
+    seed: int,
+    threads: int | None,
+    remember: bool,
+) -> pd.DataFrame:
+    """The headline's points less the baseline's, forced from each row's position as it
+    was and played out by ``players`` (by seat) on the check's stocks and streams of
+    ``seed`` (``play_headline``); ``remember``: each row replayed from its deal under
+    ``seed`` first, so that the searchers start from what they knew there."""
+    check_count(continuations, "continuations", 1, 100_000)
+    headline, baseline = headline_actions(frame)
+    masks, states = position_arrays(frame)
+    keys = evaluation_keys(
+        seed ^ _CHECK_DOMAIN, frame["deal"].to_numpy(), frame["decision"].to_numpy()
+    )
+    deals = frame["deal"].to_numpy(np.int64)
+    decisions = frame["decision"].to_numpy(np.int64) if remember else np.full(len(frame), -1)
+    use_threads(threads)
+    values = np.zeros((2 * len(frame), continuations), np.float64)
+    with _wrapping_arithmetic():
+        play_forced_parallel(
+            rules.to_kernel(), strategies_to_kernel(players, rules), load_undercut_table(),
+            equity_tables(players, rules), np.concatenate([masks, masks]), np.concatenate([states, states]),
+            np.concatenate([headline, baseline]), np.concatenate([keys, keys]), values,
+            seed, np.concatenate([deals, deals]), np.concatenate([decisions, decisions]),
+        )  # fmt: skip
+    lost = np.isnan(values).any(axis=1)[: len(frame)]
+    if lost.any():
+        r = int(np.flatnonzero(lost)[0])
+        raise ValueError(
+            f"deal {frame['deal'].iat[r]}, decision {frame['decision'].iat[r]}: replayed under seed {seed} by {players[0].name},{players[1].name} it is not the stored position; the check against play needs the dataset's own seed and players"
+        )
+    gains = values[: len(frame)] - values[len(frame) :]
+    se = gains.std(axis=1, ddof=1) / np.sqrt(continuations) if continuations > 1 else np.nan
+    return pd.DataFrame({"gain": gains.mean(axis=1), "se": se}, index=frame.index)
+
+
 def play_headline(
     frame: pd.DataFrame,
     rules: Rules,
@@ -653,25 +701,43 @@ def play_headline(
     baseline are each forced and ``players`` (by seat) play the hand out, ``continuations``
     times with the stock reshuffled (unseen by both, so every order is as likely as the
     real one) and fresh player streams, both actions on the same stocks and streams.
+    Players who carry what they learned in the hand (``remembers``: ``mc``'s opponent
+    posterior) start every continuation from what they knew at the position, as they
+    played: the rows must be positions of the dataset ``players`` played under ``seed``
+    (each is replayed from its deal to find it; else a ValueError).
     Returns ``play_gain`` and ``play_gain_se`` (across continuations) per row. The stream
     of row ``(deal, decision)`` depends only on ``seed``, the deal and the decision."""
-    check_count(continuations, "continuations", 1, 100_000)
-    headline, baseline = headline_actions(frame)
-    masks, states = position_arrays(frame)
-    keys = evaluation_keys(
-        seed ^ _CHECK_DOMAIN, frame["deal"].to_numpy(), frame["decision"].to_numpy()
+    found = _forced_gains(
+        frame, rules, players, continuations, seed, threads, remembers(players)
     )
-    use_threads(threads)
-    values = np.zeros((2 * len(frame), continuations), np.float64)
-    with _wrapping_arithmetic():
-        play_forced_parallel(
-            rules.to_kernel(), strategies_to_kernel(players, rules), load_undercut_table(),
-            equity_tables(players, rules), np.concatenate([masks, masks]), np.concatenate([states, states]),
-            np.concatenate([headline, baseline]), np.concatenate([keys, keys]), values,
-        )  # fmt: skip
-    gains = values[: len(frame)] - values[len(frame) :]
-    se = gains.std(axis=1, ddof=1) / np.sqrt(continuations) if continuations > 1 else np.nan
-    return pd.DataFrame({"play_gain": gains.mean(axis=1), "play_gain_se": se}, index=frame.index)
+    return found.rename(columns={"gain": "play_gain", "se": "play_gain_se"})
+
+
+def rollout_headline(
+    frame: pd.DataFrame,
+    rules: Rules,
+    evaluation: Evaluation,
+    continuations: int,
+    seed: int,
+    threads: int | None = None,
+) -> pd.DataFrame:
+    """The headline gain as the search's policies play it from the real cards: as
+    ``play_headline`` (the position as it was, the same stocks: paired with it), but the
+    player to move plays on by the evaluation's ``rollout`` and its opponent by its
+    ``opponent_model``, as in the search's rollouts. Against ``play_headline`` it measures
+    the policies alone (the real players against the search's model of them); against the
+    search's gain, the worlds alone (the real hidden cards against the inferred ones).
+    Returns ``rollout_gain`` and ``rollout_gain_se`` per row."""
+    rollout, model = load_strategy(evaluation.rollout), load_strategy(evaluation.opponent_model)
+    seats = position_arrays(frame)[1][:, PositionSlot.PLAYER]
+    parts = []
+    for seat, players in ((0, (rollout, model)), (1, (model, rollout))):
+        rows = frame[seats == seat]
+        if len(rows):
+            parts.append(_forced_gains(rows, rules, players, continuations, seed, threads, False))
+    found = pd.concat(parts) if parts else pd.DataFrame({"gain": [], "se": []})
+    found = found.reindex(frame.index)
+    return found.rename(columns={"gain": "rollout_gain", "se": "rollout_gain_se"})
 
 
 def play_chunk(config: PositionsConfig, chunk: int, threads: int | None = None) -> pd.DataFrame:

@@ -24,6 +24,7 @@ from numba import njit
 from gin_sim.kernels.deadwood import min_deadwood_nb
 from gin_sim.kernels.decisions import least_deadwood_discard_nb
 from gin_sim.kernels.enums import (
+    ACTION_CARD,
     ACTION_KNOCK,
     FAMILY_PARAMS,
     KEEP_SCALE,
@@ -35,6 +36,7 @@ from gin_sim.kernels.enums import (
     PositionMask,
     PositionSlot,
     RuleParam,
+    StrategyKind,
     StrategyParam,
 )
 from gin_sim.kernels.playout import decide_nb, play_on_nb, scratch_nb
@@ -54,7 +56,7 @@ from gin_sim.kernels.rng import (
     shuffle_deck_nb,
     splitmix64_nb,
 )
-from gin_sim.kernels.search import forget_nb, sample_world_nb
+from gin_sim.kernels.search import MEMORY_DISCARD, MEMORY_TURN, forget_nb, sample_world_nb
 from gin_sim.kernels.work import claimed_nb, run_workers
 
 _ONE = np.uint64(1)
@@ -369,6 +371,40 @@ def shuffle_stock_nb(state, rng):
         state[j], state[k] = state[k], state[j]
 
 
+@njit(cache=True, _nrt=False)
+def replay_to_nb(seed, deal, decision, rules, strategies, undercut_table, equity, scratch, deck,
+                 deck_state, masks, state):  # fmt: skip
+    """Play deal ``deal`` of ``seed`` as ``sample_deal_nb`` plays it (the same deck, dealer
+    and player streams) up to decision ``decision``, and let the player to move make its
+    real decision there without applying it; returns whether the position reached is
+    ``masks``/``state`` (the stored position, hidden cards included). ``scratch``'s search
+    memory then holds what every searcher knew after that decision: its opponent posterior
+    and its last discard (``kernels.search``'s panel memory), as it played."""
+    streams, at_masks, at_state, _, _, search = scratch
+    shuffle_deck_nb(seed, deal, deck, deck_state)
+    streams[0] = player_key_nb(seed, deal, 0)
+    streams[1] = player_key_nb(seed, deal, 1)
+    deal_nb(deck, deal % 2, rules, at_masks, at_state)
+    forget_nb(search)
+    for _ in range(decision):
+        if at_state[_S.PHASE] == Phase.OVER:
+            return False
+        action = decide_nb(
+            at_masks, at_state, rules, strategies, undercut_table, equity, streams, search
+        )
+        apply_nb(at_masks, at_state, rules, action)
+    for j in range(N_POSITION_MASKS):
+        if at_masks[j] != masks[j]:
+            return False
+    for j in range(N_POSITION_SLOTS):
+        if at_state[j] != state[j]:
+            return False
+    if at_state[_S.PHASE] == Phase.OVER:
+        return False
+    decide_nb(at_masks, at_state, rules, strategies, undercut_table, equity, streams, search)
+    return True
+
+
 @njit(cache=True, nogil=True)
 def play_forced_nb(
     rules,
@@ -379,6 +415,9 @@ def play_forced_nb(
     states,
     actions,
     keys,
+    seed,
+    deals,
+    decisions,
     values_out,
     counter,
     block,
@@ -391,10 +430,39 @@ def play_forced_nb(
     (one position, different actions) are played on the same stocks: paired. One worker of
     ``play_forced_parallel``: it plays the rows it claims from ``counter`` (kernels/work.py). Any
     threads give the same values. ``equity``: the score-aware searchers' tables (a position from a
-    deal has no score, so a search values it by the hand's points whatever it reads)."""
+    deal has no score, so a search values it by the hand's points whatever it reads).
+
+    The searchers' memory: with ``decisions[i] >= 0`` the row is decision ``decisions[i]``
+    of deal ``deals[i]`` (int64[n] both) of ``seed`` (uint64) played by ``strategies``, and
+    every continuation starts from what each searcher knew there, as it played: the hand
+    is replayed from the deal to the position and the player's real decision there
+    (``replay_to_nb``), and a forced discard is remembered as the searcher's own (its
+    opponent's answer to it is evidence at its next draw, as in ``search_nb``). A row whose
+    replay does not reach its position gets NaN values (the caller refuses them). With
+    ``decisions[i] < 0`` every continuation starts from the prior (nothing remembered)."""
     total = masks.shape[0]
     for i in claimed_nb(counter, block, total):
-        streams, roll_masks, roll_state, chains, result, search = scratch_nb()
+        scratch = scratch_nb()
+        streams, roll_masks, roll_state, chains, result, search = scratch
+        memory = search[17]
+        known = np.zeros_like(memory)
+        if decisions[i] >= 0:
+            deck = np.empty(52, np.int8)
+            deck_state = np.empty(1, np.uint64)
+            if not replay_to_nb(
+                seed, deals[i], decisions[i], rules, strategies, undercut_table, equity,
+                scratch, deck, deck_state, masks[i], states[i],
+            ):  # fmt: skip
+                for r in range(values_out.shape[1]):
+                    values_out[i, r] = np.nan
+                continue
+            known[:] = memory
+            player = states[i, _S.PLAYER]
+            searcher = strategies[player, StrategyParam.KIND] == StrategyKind.MC
+            if searcher and strategies[player, StrategyParam.MC_PANEL_SIZE] > 0:
+                if states[i, _S.PHASE] == Phase.DISCARD:  # the forced discard, not the real one
+                    known[player, MEMORY_DISCARD] = actions[i] & ACTION_CARD
+                    known[player, MEMORY_TURN] = states[i, _S.TURNS_BY + player] + 1
         rng = np.zeros(1, np.uint64)
         player = states[i, _S.PLAYER]
         for r in range(values_out.shape[1]):
@@ -405,7 +473,7 @@ def play_forced_nb(
             streams[0] = splitmix64_nb(base ^ np.uint64(0x9E3779B97F4A7C15))
             streams[1] = splitmix64_nb(base ^ np.uint64(0xBF58476D1CE4E5B9))
             apply_nb(roll_masks, roll_state, rules, actions[i])
-            forget_nb(search)  # each continuation starts from the position alone
+            memory[:] = known  # what each searcher knew at the position (nothing: the prior)
             play_on_nb(
                 roll_masks, roll_state, rules, strategies, undercut_table, equity, streams,
                 search,
@@ -416,10 +484,17 @@ def play_forced_nb(
 
 
 def play_forced_parallel(
-    rules, strategies, undercut_table, equity, masks, states, actions, keys, values_out
+    rules, strategies, undercut_table, equity, masks, states, actions, keys, values_out,
+    seed=0, deals=None, decisions=None,
 ):  # fmt: skip
-    """``play_forced_nb`` on every thread, a row at a time (kernels/work.py)."""
+    """``play_forced_nb`` on every thread, a row at a time (kernels/work.py); without
+    ``decisions`` every continuation starts from the prior (nothing remembered)."""
+    n = masks.shape[0]
+    if decisions is None:
+        deals = np.zeros(n, np.int64)
+        decisions = np.full(n, -1, np.int64)
     run_workers(
-        play_forced_nb, masks.shape[0], 1, rules, strategies, undercut_table, equity, masks,
-        states, actions, keys, values_out,
+        play_forced_nb, n, 1, rules, strategies, undercut_table, equity, masks, states,
+        actions, keys, np.uint64(seed), np.ascontiguousarray(deals, np.int64),
+        np.ascontiguousarray(decisions, np.int64), values_out,
     )  # fmt: skip

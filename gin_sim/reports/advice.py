@@ -319,23 +319,50 @@ def _check_shown(check: pd.DataFrame) -> pd.DataFrame:
             for m, h, n in zip(means, halves, counts, strict=True)
         ]
 
-    return pd.DataFrame(
-        {
-            "cell": check["cell"],
-            "table (whole cell)": pair("table", "cell_positions"),
-            "search (checked positions)": pair("search", "checked"),
-            "play (checked positions)": pair("play"),
-            "play less search (paired)": pair("difference"),
-            "flagged (interval excludes 0)": ["yes" if f else "no" for f in check["flagged"]],
-            "detectable difference (80% power)": [
-                "n/a" if not np.isfinite(d) else f"{d:.2f}" for d in check["detectable"]
-            ],
+    def tested(flagged: str, detectable: str) -> list[str]:
+        return [
+            ("flagged" if f else "not flagged")
+            + ("" if not np.isfinite(d) else f", detectable {d:.2f}")
+            for f, d in zip(check[flagged], check[detectable], strict=True)
+        ]
+
+    shown = {
+        "cell": check["cell"],
+        "table (whole cell)": pair("table", "cell_positions"),
+        "search (checked positions)": pair("search", "checked"),
+        "play (checked positions)": pair("play"),
+    }
+    split = "policies_mean" in check
+    if split:
+        shown["search's policies, real cards"] = pair("rollout")
+    shown |= {
+        "play less search (paired)": pair("difference"),
+        "flagged (interval excludes 0)": ["yes" if f else "no" for f in check["flagged"]],
+        "detectable difference (80% power)": [
+            "n/a" if not np.isfinite(d) else f"{d:.2f}" for d in check["detectable"]
+        ],
+    }
+    if split:
+        shown |= {
+            "policies: play less search's policies": pair("policies"),
+            "policies tested": tested("policies_flagged", "policies_detectable"),
+            "worlds: real cards less search's worlds": pair("worlds"),
+            "worlds tested": tested("worlds_flagged", "worlds_detectable"),
         }
-    )
+    return pd.DataFrame(shown)
+
+
+def _part_verdict(row, label: str, what: str) -> str:
+    estimate = _gain(getattr(row, f"{label}_mean"), getattr(row, f"{label}_half_width"))
+    detectable = getattr(row, f"{label}_detectable")
+    if getattr(row, f"{label}_flagged"):
+        return f"{what} flagged ({estimate})"
+    return f"{what} not flagged ({estimate}; {detectable:.2f} detectable)"
 
 
 def _check_findings(check: pd.DataFrame, players: tuple[str, str]) -> str:
     parts = []
+    split = "policies_mean" in check
     for row in check.itertuples():
         if row.checked < 2 or not np.isfinite(row.detectable):
             parts.append(f"{row.cell}: too few positions to check ({row.checked})")
@@ -345,14 +372,22 @@ def _check_findings(check: pd.DataFrame, players: tuple[str, str]) -> str:
             if row.flagged
             else f"not flagged (play less search {_gain(row.difference_mean, row.difference_half_width)})"
         )
-        parts.append(
+        text = (
             f"{row.cell}: search {row.search_mean:+.2f}, play {row.play_mean:+.2f}, {verdict}; "
             f"the check could have detected a difference of {row.detectable:.2f} points"
         )
+        if split:
+            text += (
+                f" ({_part_verdict(row, 'policies', 'the policies')}, "
+                f"{_part_verdict(row, 'worlds', 'the worlds')})"
+            )
+        parts.append(text)
     return (
-        f"Checked against play ({players[0]} against {players[1]} playing the hands out; per "
-        "decision, paired position by position; a difference is detectable with 80% power "
-        "at (1.96 + 0.84) standard errors): " + "; ".join(parts) + "."
+        f"Checked against play ({players[0]} against {players[1]} playing the hands out, "
+        "each from what it knew at the position; per decision, paired position by position; "
+        "a difference is detectable with 80% power at (1.96 + 0.84) standard errors): "
+        + "; ".join(parts)
+        + "."
     )
 
 
@@ -787,7 +822,13 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
             "two-sided test at 5%, (1.96 + 0.84) times the difference's standard error: a "
             "cell not flagged says only that the difference is probably smaller than that, "
             "not that search and play agree. The whole cell's mean (first column) differs "
-            "from the checked positions' by which positions were checked.",
+            "from the checked positions' by which positions were checked. A searcher plays "
+            "each continuation from what it knew at the position (its opponent posterior, "
+            "replayed from the deal). The difference is split in two, each tested alike: "
+            "the policies (play less the search's own rollout policies and opponent model "
+            "playing from the same real cards on the same stocks: a wrong opponent model "
+            "shows here) and the worlds (those rollouts less the search: the real hidden "
+            "cards against the worlds the search draws from the player's view).",
             _check_shown(check),
             [],
         )

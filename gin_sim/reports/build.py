@@ -652,6 +652,7 @@ def write_advice(
         check_keep,
         execute,
         play_headline,
+        rollout_headline,
     )
     from gin_sim.reports.advice import AdviceStudy, advice_report, check_rows
 
@@ -696,6 +697,11 @@ def write_advice(
                 paired[other.name] = False
         checked = check_rows(positions, check_positions)
         checked = checked.join(play_headline(checked, own_rules, pair, continuations, seed))
+        # The search's own policies from the same cards and stocks: the check in two parts
+        # (the policies, the worlds; experiments.advice.check_table).
+        checked = checked.join(
+            rollout_headline(checked, own_rules, evaluation, continuations, seed)
+        )
         basic_decks = ADVICE_BASIC_DECKS_PER_DEAL * deals
         sweep = knock_sweep(
             own_rules, load_strategy("basic"), load_strategy("simple"), basic_decks, 0, seed
