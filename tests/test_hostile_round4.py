@@ -59,6 +59,8 @@ END = {
     "opp_taken": "KD",
     "opp_passed": "QH",
 }
+# A hand that shares no card with END's hand (nor its opponent's, nor the pile).
+NO_COMMON = "4C 5C 6C 8C QC KC 4D 5D 6D 8D"
 # The offer before that end, from the same player's side (the dealer: the upcard QH was
 # declined by the opponent, R8).
 OFFER = {
@@ -240,6 +242,10 @@ def test_a_consistent_hand_end_is_read(adaptive):
     "change, fragment",
     [
         ({"stock_left": 30}, "stock_left 31 is above the 30"),
+        # no card in common with the offer's hand, and no turn of the player's since
+        ({"hand": NO_COMMON}, "keeps 0 of the 10 cards of its last decision, and 0 turns"),
+        # one card in common: still 8 more changes than its turns allow
+        ({"hand": NO_COMMON.replace("4C", "2C")}, "keeps 1 of the 10 cards"),
     ],
 )
 def test_a_hand_end_that_cannot_follow_its_hands_decisions_is_refused(adaptive, change, fragment):
@@ -253,6 +259,29 @@ def test_a_hand_end_that_cannot_follow_its_hands_decisions_is_refused(adaptive, 
     clear(lambda: memory.hand_ended(END, hand_number=4), "hand_number 4", fragment)
     assert memory.posterior == before  # nothing read
     memory.hand_ended(END, hand_number=5)  # another number: another hand, read
+
+
+def test_a_hand_end_may_differ_by_the_cards_its_turns_allow(adaptive):
+    """The control of the cards' bound: the last decision's own turn may change one card
+    (its discard, or its take and discard), so an end that keeps 9 of its 10 is read."""
+    memory = adaptive.memory()
+    adaptive.decide(OFFER | {"hand": END["hand"].replace("2C", "4C")}, memory=memory, hand_number=4)
+    before = memory.posterior
+    memory.hand_ended(END, hand_number=4)
+    assert memory.posterior != before
+
+
+def test_serve_refuses_a_hand_end_with_no_card_in_common_and_keeps_answering():
+    server = Server(strategy="mc", rules="standard")
+    game = {"game": "g", "hand_number": 1}
+    offer = OFFER | {"hand": NO_COMMON}
+    first = json.loads(server.answer_line(json.dumps(game | {"id": 1, "view": offer})))
+    assert "error" not in first, first
+    answer = json.loads(server.answer_line(json.dumps(game | {"id": 2, "hand_end": END})))
+    assert answer["id"] == 2 and "keeps 0 of the 10 cards" in answer["error"], answer
+    assert "\n" not in answer["error"]
+    after = json.loads(server.answer_line(json.dumps(game | {"id": 3, "view": offer})))
+    assert "error" not in after, after
 
 
 def test_serve_refuses_a_contradicting_hand_end_and_keeps_answering():
@@ -348,6 +377,12 @@ def test_advise_refuses_a_folded_card():
         (["report", "tournament", "--players", "simple,,expert"], ["--players", "empty item"]),
         (["report", "equity", "--players", "simple,expert,"], ["--players", "empty item"]),
         (["report", "schedule", "--thresholds", "1,,2"], ["thresholds", "empty item"]),
+        (["report", "schedule", "--thresholds", "0,2,2"], ["--thresholds", "given twice"]),
+        (["report", "schedule", "--thresholds", "0,2,02"], ["--thresholds", "2 given twice"]),
+        (["report", "schedule", "--thresholds", ","], ["--thresholds", "empty item"]),
+        (["report", "schedule", "--phases", "20,20"], ["--phases", "given twice"]),
+        (["report", "schedule", "--phases", "20,,10"], ["--phases", "empty item"]),
+        (["report", "schedule", "--phases", "20,x"], ["--phases", "whole numbers"]),
         (
             ["simulate", "--deals", "2", "--param1", "opponent_panel=simple,,expert"],
             ["opponent_panel", "empty item"],

@@ -359,7 +359,7 @@ def test_cli_writes_a_report_and_the_index(tmp_path):
         (["knock", "--opponent", "nope"], "unknown strategy 'nope'"),
         (["schedule", "--thresholds", "0,11"], "thresholds [0, 11]"),
         (["schedule", "--phases", "10,20"], "must fall strictly"),
-        (["schedule", "--phases", "x"], "expected integers"),
+        (["schedule", "--phases", "x"], "expected whole numbers"),
         (["schedule", "--thresholds", "4"], "two or more different thresholds"),
         (["knock", "--rules", "tests/data/knock-limit-0.toml"], "two or more variants"),
     ],

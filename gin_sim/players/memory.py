@@ -62,6 +62,11 @@ class _Moment:
                 return f"{name} {now} is below the {before} of its last decision"
         if cards and kept < least - 1:
             return f"the hand keeps {kept} of the cards of its last decision (one take and one discard change at most one)"
+        # At a hand's end: each of the player's turns since changes at most one card, and
+        # the last decision's own turn one more (its discard, or its take and discard).
+        turns = self.own_turns - last.own_turns
+        if not cards and kept < least - turns - 1:
+            return f"the hand keeps {kept} of the {least} cards of its last decision, and {turns} turns of yours since change at most {turns + 1}"
         return None
 
 

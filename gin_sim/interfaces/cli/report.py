@@ -62,12 +62,22 @@ report_app = typer.Typer(
 )
 
 
-def _integers(text: str, what: str) -> list[int]:
-    items = comma_items(text, what, "20,10,0", unique=False)
+def _integers(text: str, what: str, example: str) -> list[int]:
+    """A comma-separated option of whole numbers, each once (a repeat would hold one phase
+    or threshold twice, or fail later as something else): else a one-line ConfigError."""
+    items = comma_items(text, what, example)
     try:
-        return [int(part) for part in items]
+        numbers = [int(part) for part in items]
     except ValueError:
-        raise ConfigError(f"{what} {text!r}: expected integers separated by commas") from None
+        raise ConfigError(
+            f"{what} {text!r}: expected whole numbers separated by commas, such as {example}"
+        ) from None
+    twice = next((n for i, n in enumerate(numbers) if n in numbers[:i]), None)
+    if twice is not None:
+        raise ConfigError(
+            f"{what} {text!r}: {twice} given twice: allowed each number once, such as {example}"
+        )
+    return numbers
 
 
 def _run(
@@ -227,7 +237,10 @@ def schedule(
         check_counts(deals)
         check_counts(confirm_deals, what="confirm deals")
         check_count(finalists, "finalists", 1, MAX_FINALISTS)
-        stocks, grid = _integers(phases, "phases"), _integers(thresholds, "thresholds")
+        stocks, grid = (
+            _integers(phases, "--phases", "20,10"),
+            _integers(thresholds, "--thresholds", "0,2,4,6,8,10"),
+        )
         rule_set = load_rules(rules)
         check_grid(rule_set, stocks, grid)
         settings = schedule_options(
