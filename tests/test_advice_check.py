@@ -46,7 +46,6 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
-
 from tiers import size
 
 from gin_sim.experiments.advice import check_rows, check_table, per_decision
@@ -153,9 +152,7 @@ def matched_and_wrong() -> dict[str, pd.DataFrame]:
         evaluated["kind"] = evaluated["kind"].astype(str)
         checked = check_rows(evaluated, MATCHED_PER_CELL)
         if play is None:  # play does not depend on the search: the same for every model
-            play = play_headline(
-                checked, RULES, EXPERTS, MATCHED_CONTINUATIONS, MATCHED_SEED
-            )
+            play = play_headline(checked, RULES, EXPERTS, MATCHED_CONTINUATIONS, MATCHED_SEED)
         checked = checked.join(play).join(
             rollout_headline(checked, RULES, evaluation, MATCHED_CONTINUATIONS, MATCHED_SEED)
         )
@@ -185,3 +182,38 @@ def test_a_wrong_opponent_model_is_flagged_by_the_policies_part(matched_and_wron
     assert row["checked"] >= 500
     assert row["policies_flagged"] and row["policies_high"] < 0, row.to_dict()
     assert row["policies_detectable"] < 1.7, row.to_dict()  # the power the docstring says
+
+
+# ------------------------------------------- play by the player as it plays (issue 47)
+def test_a_searcher_plays_each_continuation_from_what_it_knew():
+    """``mc`` (an opponent panel, samples cut to 8) against ``expert``: every checked
+    position is replayed from its deal (the kernel refuses a row whose replay does not
+    reach the stored position, hidden cards and stock order included), and the
+    continuations start from the posterior the searcher had there, so play differs from
+    play that forgets it (the prior, as before issue 47) at some rows; players who
+    remember nothing play the same either way; another seed's deals are not these
+    positions, and that is one line."""
+    import gin_sim.experiments.positions as positions
+    from gin_sim.players.strategies import load_strategy
+
+    players = (load_strategy("mc", ["samples=8"]), load_strategy("expert"))
+    config = PositionsConfig(
+        rules=RULES, players=players, seed=4711, deals=6, chunk_size=6,
+        evaluation=Evaluation(samples=4, select=1),
+    )  # fmt: skip
+    frame = pd.concat(execute(config), ignore_index=True)
+    rows = frame[frame["kind"].astype(str) != "discard"]
+    assert len(rows) >= 20 and (rows["decision"] > 0).sum() >= 15
+    kept = play_headline(rows, RULES, players, 2, 4711)
+    assert kept["play_gain"].notna().all()
+    forgot = positions._forced_gains(rows, RULES, players, 2, 4711, None, False)
+    assert (kept["play_gain"].to_numpy() != forgot["gain"].to_numpy()).sum() >= 3
+    family = parse_players("expert,expert")
+    assert not positions.remembers(family) and positions.remembers(players)
+    same = play_headline(rows, RULES, family, 2, 4711)
+    again = positions._forced_gains(rows, RULES, family, 2, 4711, None, False)
+    assert same["play_gain"].tolist() == again["gain"].tolist()
+    with pytest.raises(ValueError) as error:
+        play_headline(rows, RULES, players, 2, 4712)
+    assert "\n" not in str(error.value)
+    assert "replayed under seed 4712 by mc,expert it is not the stored position" in str(error.value)

@@ -707,9 +707,7 @@ def play_headline(
     (each is replayed from its deal to find it; else a ValueError).
     Returns ``play_gain`` and ``play_gain_se`` (across continuations) per row. The stream
     of row ``(deal, decision)`` depends only on ``seed``, the deal and the decision."""
-    found = _forced_gains(
-        frame, rules, players, continuations, seed, threads, remembers(players)
-    )
+    found = _forced_gains(frame, rules, players, continuations, seed, threads, remembers(players))
     return found.rename(columns={"gain": "play_gain", "se": "play_gain_se"})
 
 

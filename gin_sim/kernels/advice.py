@@ -458,11 +458,15 @@ def play_forced_nb(
                 continue
             known[:] = memory
             player = states[i, _S.PLAYER]
-            searcher = strategies[player, StrategyParam.KIND] == StrategyKind.MC
-            if searcher and strategies[player, StrategyParam.MC_PANEL_SIZE] > 0:
-                if states[i, _S.PHASE] == Phase.DISCARD:  # the forced discard, not the real one
-                    known[player, MEMORY_DISCARD] = actions[i] & ACTION_CARD
-                    known[player, MEMORY_TURN] = states[i, _S.TURNS_BY + player] + 1
+            panel = (
+                strategies[player, StrategyParam.KIND] == StrategyKind.MC
+                and strategies[player, StrategyParam.MC_PANEL_SIZE] > 0
+            )
+            if (
+                panel and states[i, _S.PHASE] == Phase.DISCARD
+            ):  # the forced discard, not the real one
+                known[player, MEMORY_DISCARD] = actions[i] & ACTION_CARD
+                known[player, MEMORY_TURN] = states[i, _S.TURNS_BY + player] + 1
         rng = np.zeros(1, np.uint64)
         player = states[i, _S.PLAYER]
         for r in range(values_out.shape[1]):
