@@ -371,3 +371,46 @@ def test_the_card_page_is_the_same_bytes_from_the_same_cells(tmp_path):
     assert (tmp_path / "a.png").read_bytes() == (tmp_path / "b.png").read_bytes()
     assert (tmp_path / "a.svg").read_bytes() == (tmp_path / "b.svg").read_bytes()
     assert np.frombuffer((tmp_path / "a.png").read_bytes()[:8], np.uint8)[1] == ord("P")
+
+
+# ------------------------------------------------------------- the check's caveat
+def _check(means: list[float], flags: list[bool], policies: bool = False) -> pd.DataFrame:
+    cells = ["knock, deadwood 1 to 5", "knock, deadwood 6 to 10", "take or draw, x"]
+    frame = pd.DataFrame(
+        {
+            "cell": cells[: len(means)],
+            "difference_mean": means,
+            "difference_low": [m - 0.5 for m in means],
+            "difference_high": [m + 0.5 for m in means],
+            "flagged": flags,
+        }
+    )
+    if policies:
+        frame = frame.assign(
+            policies_mean=[m / 2 for m in means],
+            policies_low=[m / 2 - 0.25 for m in means],
+            policies_high=[m / 2 + 0.25 for m in means],
+        )
+    return frame
+
+
+def test_the_check_caveat_says_which_way_play_differs():
+    """``check_caveat``: only flagged knock cells, the way real play differs from the
+    search (a take cell or an unflagged knock cell never counts), and the policies' part
+    where the check was split (issue 47)."""
+    from gin_sim.reports.card import check_caveat
+
+    assert check_caveat(_check([1.3, 3.4, 9.0], [False, False, True]), "mc") == ""
+    more = check_caveat(_check([1.3, 3.4], [True, True]), "mc")
+    assert more == (
+        "In mc's own play, knocking was worth more than these cells say (checked against "
+        "play, real less search, points per hand: deadwood 1 to 5: +1.3 (+0.8 to +1.8); "
+        "deadwood 6 to 10: +3.4 (+2.9 to +3.9)), so a PLAY ON cell near 0 may be a knock."
+    )
+    less = check_caveat(_check([-1.3, 3.4], [True, False]), "mc")
+    assert "worth less than" in less and "6 to 10" not in less
+    assert less.endswith("so a KNOCK cell near 0 may be a play on.")
+    mixed = check_caveat(_check([-1.3, 3.4], [True, True], policies=True), "mc")
+    assert "worth more or less than" in mixed and mixed.endswith("may go either way.")
+    assert "the search's rollout policies against the real players, from the same cards: " in mixed
+    assert "deadwood 1 to 5: -0.7 (-0.9 to -0.4); deadwood 6 to 10: +1.7 (+1.4 to +1.9)" in mixed

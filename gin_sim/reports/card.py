@@ -423,20 +423,34 @@ def advised_gain(estimate: Estimate, decks: int, seed: int, same_play: bool) -> 
 
 def check_caveat(check: pd.DataFrame, player: str) -> str:
     """What the check against play (``check-against-play.csv``) says of the knock cells:
-    the flagged ones, by how much real play differs from the search (empty if none)."""
+    the flagged ones, by how much and which way real play differs from the search, and,
+    where the check was split, how much of it the search's policies account for (empty if
+    none is flagged)."""
     flagged = check[check["cell"].str.startswith("knock") & check["flagged"].astype(bool)]
     if flagged.empty:
         return ""
-    parts = [
-        f"{r.cell.removeprefix('knock, ')}: {r.difference_mean:+.1f} "
-        f"({r.difference_low:+.1f} to {r.difference_high:+.1f})"
-        for r in flagged.itertuples()
-    ]
-    return (
-        f"In {player}'s own play, knocking was worth more than these cells say (checked "
-        "against play, real less search, points per hand: " + "; ".join(parts) + "), so a "
-        "PLAY ON cell near 0 may be a knock."
+
+    def said(r, label: str) -> str:
+        mean, low, high = (getattr(r, f"{label}_{k}") for k in ("mean", "low", "high"))
+        return f"{r.cell.removeprefix('knock, ')}: {mean:+.1f} ({low:+.1f} to {high:+.1f})"
+
+    parts = [said(r, "difference") for r in flagged.itertuples()]
+    if (flagged["difference_mean"] > 0).all():
+        way, then = "more than", "a PLAY ON cell near 0 may be a knock"
+    elif (flagged["difference_mean"] < 0).all():
+        way, then = "less than", "a KNOCK cell near 0 may be a play on"
+    else:
+        way, then = "more or less than", "a cell near 0 may go either way"
+    text = (
+        f"In {player}'s own play, knocking was worth {way} these cells say (checked "
+        "against play, real less search, points per hand: " + "; ".join(parts) + ")"
     )
+    if "policies_mean" in flagged:
+        text += (
+            "; the search's rollout policies against the real players, from the same cards: "
+            + "; ".join(said(r, "policies") for r in flagged.itertuples())
+        )
+    return text + f", so {then}."
 
 
 # ------------------------------------------------------------------------ text
