@@ -561,9 +561,9 @@ def _check_check_and_gap_findings(study, report):
     se = math.sqrt(1 / 3)  # differences 1, 2, 3 (or -1, 0, 1) about their mean
     half, detectable = Z95 * se, (Z95 + 0.8416212335729143) * se
     assert report.findings[-2] == (
-        "Checked against play (alpha against beta playing the hands out; per decision, paired "
-        "position by position; a difference is detectable with 80% power at (1.96 + 0.84) "
-        "standard errors): "
+        "Checked against play (alpha against beta playing the hands out, each from what it "
+        "knew at the position; per decision, paired position by position; a difference is "
+        "detectable with 80% power at (1.96 + 0.84) standard errors): "
         f"knock, deadwood 1 to 5: search -1.00, play +1.00, flagged: play differs from the "
         f"search by +2.00 ± {half:.2f}; the check could have detected a difference of "
         f"{detectable:.2f} points; "
@@ -586,6 +586,43 @@ def _check_check_and_gap_findings(study, report):
         f"+3.00 ± 0.00 (9); discard -5.00 (1); knock {gap:+.2f} ± {half:.2f} (64)."
     )
     assert len(report.findings) == 8  # lines, split, take, undercut, rule sets, change, check, gaps
+
+
+def test_the_check_against_play_is_split_into_the_policies_and_the_worlds():
+    """With the search's own rollouts from the real cards (``rollout_gain``) the check's
+    findings and table give each part, tested alike (issue 47): here the rollouts are the
+    search's gains plus a third of play's offsets, so the policies are two thirds of the
+    difference and the worlds one third, each with the difference's flag where its
+    interval excludes 0."""
+    study = make_study()
+    checked = study.checked
+    offsets = checked["play_gain"] - checked["gain"]
+    study.checked = checked.assign(rollout_gain=checked["gain"] + offsets / 3)
+    report = make_report(study)
+    se = math.sqrt(1 / 3)
+    line = report.findings[-2]
+    first = (
+        f"knock, deadwood 1 to 5: search -1.00, play +1.00, flagged: play differs from the "
+        f"search by +2.00 ± {Z95 * se:.2f}; the check could have detected a difference of "
+        f"{(Z95 + 0.8416212335729143) * se:.2f} points (the policies flagged (+1.33 ± "
+        f"{Z95 * se * 2 / 3:.2f}), the worlds flagged (+0.67 ± {Z95 * se / 3:.2f}))"
+    )
+    assert first in line, line
+    assert (
+        f"knock, deadwood 6 to 10: search -1.33, play -1.33, not flagged (play less search "
+        f"+0.00 ± {Z95 * se:.2f}); the check could have detected a difference of "
+        f"{(Z95 + 0.8416212335729143) * se:.2f} points (the policies not flagged (+0.00 ± "
+        f"{Z95 * se * 2 / 3:.2f}; {(Z95 + 0.8416212335729143) * se * 2 / 3:.2f} detectable), "
+        f"the worlds not flagged (+0.00 ± {Z95 * se / 3:.2f}; "
+        f"{(Z95 + 0.8416212335729143) * se / 3:.2f} detectable))"
+    ) in line, line
+    table = _table(report, "Check against play").set_index("cell")
+    row = table.loc["knock, deadwood 1 to 5"]
+    assert row["policies: play less search's policies"].startswith("+1.33 ± ")
+    assert row["policies tested"].startswith("flagged, detectable ")
+    assert row["worlds: real cards less search's worlds"].startswith("+0.67 ± ")
+    assert table.loc["knock, deadwood 6 to 10", "worlds tested"].startswith("not flagged")
+    assert row["search's policies, real cards"].startswith("-0.33 ± ")
 
 
 def _table(report, heading: str) -> pd.DataFrame:
@@ -1103,9 +1140,9 @@ def test_the_check_table_and_findings_at_their_edges():
     assert shown["flagged (interval excludes 0)"].tolist() == ["yes", "no", "no", "no"]
     words = _check_findings(check, ("p", "q"))
     assert words == (
-        "Checked against play (p against q playing the hands out; per decision, paired "
-        "position by position; a difference is detectable with 80% power at (1.96 + 0.84) "
-        "standard errors): a: search +1.00, play +1.50, flagged: play differs from the search "
+        "Checked against play (p against q playing the hands out, each from what it knew at "
+        "the position; per decision, paired position by position; a difference is detectable "
+        "with 80% power at (1.96 + 0.84) standard errors): a: search +1.00, play +1.50, flagged: play differs from the search "
         "by +0.50 ± 0.75; the check could have detected a difference of 1.25 points; b: too "
         "few positions to check (1); c: too few positions to check (5); d: too few positions "
         "to check (5)."
@@ -1206,7 +1243,13 @@ def _section_texts() -> dict[str, str]:
             "power in a two-sided test at 5%, (1.96 + 0.84) times the difference's standard "
             "error: a cell not flagged says only that the difference is probably smaller than "
             "that, not that search and play agree. The whole cell's mean (first column) "
-            "differs from the checked positions' by which positions were checked."
+            "differs from the checked positions' by which positions were checked. A searcher "
+            "plays each continuation from what it knew at the position (its opponent "
+            "posterior, replayed from the deal). The difference is split in two, each tested "
+            "alike: the policies (play less the search's own rollout policies and opponent "
+            "model playing from the same real cards on the same stocks: a wrong opponent "
+            "model shows here) and the worlds (those rollouts less the search: the real "
+            "hidden cards against the worlds the search draws from the player's view)."
         ),
         "The search's values against the hands' real outcomes": (
             "For every kind: the search's value of the move the player made, the real points "
