@@ -650,3 +650,38 @@ def test_the_knock_line_bootstrap_is_the_generators_stream_of_deal_draws():
             design = np.stack([np.ones(has.sum()), d[has]], axis=1) * root[:, None]
             (a_r, b_r), *_ = np.linalg.lstsq(design, (y[has] / w[has]) * root, rcond=None)
             assert a[r] == pytest.approx(a_r) and b[r] == pytest.approx(b_r)
+
+
+def test_the_check_splits_into_the_policies_and_the_worlds():
+    """With ``rollout_gain`` (the search's policies from the real cards), the policies are
+    play less rollouts and the worlds rollouts less search, each tested as the whole
+    difference is (issue 47): hand-computed on the four positions of
+    ``_hand_checked`` (search 0): play 1, 2, 3, 4 and rollouts 1, 1, 1, 1 give policies 0,
+    1, 2, 3 (mean 1.5, flagged) and worlds 1, 1, 1, 1 (standard error 0: not flagged,
+    detectable 0); rollouts 2, 1, 4, 3 give worlds with mean 2.5 and policies -1, 1, -1, 1
+    (mean 0, not flagged). The parts sum to the whole; the columns are absent without
+    rollouts."""
+    positions, checked = _hand_checked([1.0, 2.0, 3.0, 4.0])
+    plain = check_table(positions, checked)
+    assert not any(c.startswith(("policies", "worlds", "rollout")) for c in plain.columns)
+    se = math.sqrt(4 / 3 * 5 / 16)  # of 1, 2, 3, 4 (or any shift of it)
+    detectable = (1.959963984540054 + 0.8416212335729143) * se
+    row = check_table(positions, checked.assign(rollout_gain=1.0)).set_index("cell").iloc[0]
+    assert row["rollout_mean"] == 1.0
+    assert row["policies_mean"] == pytest.approx(1.5)
+    assert row["policies_se"] == pytest.approx(se)
+    assert row["policies_half_width"] == pytest.approx(Z95 * se)
+    assert row["policies_low"] == pytest.approx(1.5 - Z95 * se)
+    assert row["policies_detectable"] == pytest.approx(detectable)
+    assert row["policies_flagged"]
+    assert row["worlds_mean"] == 1.0 and row["worlds_se"] == 0.0
+    assert row["worlds_detectable"] == 0.0 and not row["worlds_flagged"]
+    assert row["difference_mean"] == pytest.approx(row["policies_mean"] + row["worlds_mean"])
+    assert row["flagged"] and row["detectable"] == pytest.approx(detectable)
+    other = checked.assign(rollout_gain=[2.0, 1.0, 4.0, 3.0])
+    row = check_table(positions, other).set_index("cell").iloc[0]
+    assert row["worlds_mean"] == pytest.approx(2.5) and row["worlds_flagged"]
+    assert row["worlds_se"] == pytest.approx(se)
+    assert row["policies_mean"] == pytest.approx(0.0) and not row["policies_flagged"]
+    assert row["policies_se"] == pytest.approx(math.sqrt(4 / 3 * 4 / 16))
+    assert row["policies_high"] == pytest.approx(Z95 * math.sqrt(4 / 3 * 4 / 16))
