@@ -30,7 +30,7 @@ from gin_sim.experiments.outputs import read_owner
 from gin_sim.experiments.positions import load_positions, play_headline
 from gin_sim.game.rules import load_rules
 from gin_sim.players.strategies import parse_players
-from gin_sim.reports.card import verdict
+from gin_sim.reports.card import build_card, verdict
 
 CHUNK = 2000
 KEPT = ["deal", "decision", "weight", "gain", "deadwood", "stock_left"]
@@ -95,6 +95,22 @@ def main(argv: list[str]) -> int:
     moved = np.average(table["difference_mean"].fillna(0), weights=table["positions"])
     print(f"{len(changed)} of {len(table)} cells change verdict; mean move {moved:+.2f} points")
     print(changed.to_string(index=False))
+    # The card both ways: its knock grid from the search (as published) and from play, its
+    # take grids as published.
+    options = read_owner(run)["options"]
+    rules = load_rules(options["rules"]).name
+    take = pd.read_csv(run / "take-cells-by-rules.csv")
+    take = take[take["rules"] == rules]
+    rows = played(run, work, continuations)
+    rows = rows.assign(stock_band=stock_band(rows["stock_left"]))
+    for name, gains in (("search", rows["gain"]), ("play", rows["play_gain"])):
+        card = build_card(
+            rules, "", "", int(options["deals"]), int(options["seed"]), str(run), name,
+            knock_cells(rows.assign(gain=gains)), take,
+        )  # fmt: skip
+        print(f"rules of thumb, knock cells by {name}:")
+        for rule in card.rules_of_thumb:
+            print(f"  {rule.text}")
     return 0
 
 
