@@ -57,7 +57,10 @@ def play(
     """Play Gin against a strategy at the terminal (or through a pipe, one move a line).
 
     Moves: t/take, p/pass, d/draw, a card to discard (7h, 7H, 10h, Th), k 7h to knock with
-    it, g for big gin, ? for help, q to stop. The end of the input stops the game too."""
+    it, g for big gin, ? for help, q to stop. The end of the input stops the game too.
+
+    Example: `gin-sim play --opponent mc --format hollywood --hints mc --save game.json`
+    """
     from gin_sim.game.limits import check_seed
     from gin_sim.game.rules import load_rules
     from gin_sim.interfaces.play import FORMATS, Game, GameSettings, RecordFile
