@@ -114,7 +114,13 @@ MAX_ADAPTATIONS = 64
 
 @dataclass(frozen=True)
 class Strategy:
-    """One player's strategy; field meanings and ranges in docs/strategies.md."""
+    """One player's strategy; field meanings and ranges in docs/strategies.md.
+
+    ``kind`` is ``family`` (the rule-based strategies: ``simple``, ``basic``, ``expert``,
+    ``advised``, the gin hunters, ...), ``random``, or a search player (``mc``, ``mc-fixed``,
+    ``mc-match``). The named ones are the TOML files of ``configs/strategies/``
+    (``gin-sim strategies`` lists them); ``load_strategy`` reads one, with overrides.
+    """
 
     name: str = "simple"
     description: str = ""
@@ -678,7 +684,16 @@ RENAMED = {
 
 
 def load_strategy(spec: str | Path | Strategy, overrides: list[str] | None = None) -> Strategy:
-    """A strategy by name or TOML path, with ``key=value`` overrides applied."""
+    """A strategy by name or TOML path, with ``key=value`` overrides applied.
+
+    An unknown name, key or value out of range is a ``ValueError`` that says what is
+    allowed.
+
+    Examples:
+        >>> strategy = load_strategy("basic", ["knock_threshold=7"])
+        >>> strategy.name, strategy.kind, strategy.knock_threshold
+        ('basic', 'family', 7)
+    """
     overrides = check_overrides(overrides, "strategy overrides")
     if isinstance(spec, Strategy):
         strategy = spec
