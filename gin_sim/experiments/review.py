@@ -348,10 +348,12 @@ def value_decisions(
     game_format: str = "hand",
     progress: Callable[[int], None] | None = None,
     batch: int = 32,
+    keys: Sequence[int] | None = None,
 ) -> list[Judged]:
     """Value and judge each decision from its view (module docstring); decision ``d``'s
-    worlds come from ``review_key_nb(seed, d.hand, d.number)``, so the same decisions give
-    the same values whatever the batch or the threads. ``progress(k)``: k more done."""
+    worlds come from ``review_key_nb(seed, d.hand, d.number)`` (or ``keys[i]`` when given),
+    so the same decisions give the same values whatever the batch or the threads.
+    ``progress(k)``: k more done."""
     value = value_format(game_format)
     strategy = settings.searcher(value)
     params = strategy.to_kernel(rules)
@@ -370,13 +372,17 @@ def value_decisions(
         k = len(part)
         masks = np.zeros((k, N_POSITION_MASKS), np.uint64)
         states = np.zeros((k, N_POSITION_SLOTS), np.int64)
-        keys = np.zeros(k, np.uint64)
+        worlds = np.zeros(k, np.uint64)
         hands = []
         for i, decision in enumerate(part):
             parsed = parse_view(decision.view, rules)
             masks[i], states[i] = position_from_view(parsed, decision.seat)
             with np.errstate(over="ignore"):
-                keys[i] = review_key_nb(np.uint64(seed), decision.hand, decision.number)
+                worlds[i] = (
+                    review_key_nb(np.uint64(seed), decision.hand, decision.number)
+                    if keys is None
+                    else np.uint64(keys[start + i])
+                )
             hands.append(parsed.hand)
         actions = np.full((k, MAX_REVIEW_ACTIONS), -1, np.int64)
         counts = np.zeros(k, np.int64)
@@ -384,7 +390,7 @@ def value_decisions(
         equity = np.zeros((k, settings.depth, MAX_REVIEW_ACTIONS))
         with np.errstate(over="ignore"):
             review_positions_parallel(
-                params, kernel_rules, undercut, table, masks, states, keys, actions, counts,
+                params, kernel_rules, undercut, table, masks, states, worlds, actions, counts,
                 points, equity,
             )  # fmt: skip
         for i, decision in enumerate(part):

@@ -3,7 +3,8 @@
 
 ``review_actions_nb`` lists what the player to move may do (R7 to R14): at an offer or a
 draw decline or draw (0) and take (1); at a discard big gin when it scores (R14), every
-card it may discard (R11: not the card just taken from the pile), then a knock with each
+card it may discard (R11: not the card just taken from the pile, unless
+``may_discard_drawn_upcard``), then a knock with each
 of those cards that leaves deadwood within the hand's limit (R12; with deadwood 0, gin).
 ``review_position_nb`` values each of them in the same sampled worlds (common random
 numbers): worlds drawn from the decider's view alone (``kernels.search.sample_world_nb``,
@@ -68,7 +69,7 @@ def review_actions_nb(masks, state, rules, actions):
         actions[1] = 1
         return 2
     hand = masks[_M.HAND + state[_S.PLAYER]]
-    forbidden = forbidden_discard_nb(state)
+    forbidden = -1 if rules[RuleParam.MAY_DISCARD_DRAWN_UPCARD] else forbidden_discard_nb(state)
     n = 0
     if rules[RuleParam.BIG_GIN_BONUS] > 0 and min_deadwood_nb(hand) == 0:  # R14
         actions[n] = ACTION_BIG_GIN
