@@ -598,3 +598,150 @@ def place_on_scale(rate: float, scale: Sequence[tuple[str, float]]) -> str:
         if low <= rate <= high:
             return f"between `{better}` ({low:.2f}) and `{worse}` ({high:.2f})"
     return ""
+
+
+# ------------------------------------------------------------ measuring the scale
+SCALE_STRATEGIES = ("random", "simple", "basic", "expert", "advised", "mc-fixed", "mc")
+SCALE_OPPONENT = "expert"
+# The order of the named strategies' head-to-head strength, weakest first, from the
+# published figures (docs/review.md, "The scale"): the tournament's ratings under hollywood
+# (simple < basic < expert), `advised` playing as `expert` under hollywood (README), `mc`
+# above `expert` (docs/search-tournament) and above `mc-fixed` (docs/strength.md), `mc-fixed`
+# above `expert`; `random` below all (it loses every pairing by far).
+PUBLISHED_STRENGTH = {
+    "random": 0.0,
+    "simple": 1.0,
+    "basic": 2.0,
+    "expert": 3.5,  # advised plays as expert under hollywood: a tie
+    "advised": 3.5,
+    "mc-fixed": 5.0,
+    "mc": 6.0,
+}
+
+
+def measure_scale(
+    rules: Rules,
+    strategies: Sequence[str],
+    opponent: str,
+    seed: int,
+    deals: int,
+    settings: ReviewSettings,
+    progress: Callable[[int], None] | None = None,
+) -> Any:
+    """Each strategy plays deals ``0 .. deals - 1`` of ``seed`` as player 1 against
+    ``opponent`` (the same decks and dealers for all), and its decisions are reviewed: a
+    row per (strategy, deal) with its decisions, the sum of their losses, and the hand's
+    points from player 1's side (its head-to-head result on that deal)."""
+    import pandas as pd
+
+    rows = []
+    for name in strategies:
+        pair = (_load(name, rules), _load(opponent, rules))
+        for hand in simulated_hands(seed, 0, deals, rules, pair):
+            own = [d for d in hand.decisions if d.seat == 0]
+            judged = value_decisions(own, rules, settings, seed)
+            record = hand.record
+            winner, points = int(record["winner"]), int(record["points"])
+            rows.append(
+                {
+                    "strategy": name,
+                    "deal": hand.hand,
+                    "decisions": len(judged),
+                    "loss": float(sum(j.loss for j in judged)),
+                    "blunders": sum(j.mark == "blunder" for j in judged),
+                    "points": 0 if winner < 0 else (points if winner == 0 else -points),
+                }
+            )
+            if progress is not None:
+                progress(1)
+    return pd.DataFrame(rows)
+
+
+def _load(name: str, rules: Rules) -> Strategy:
+    from gin_sim.players.strategies import load_strategy
+
+    return load_strategy(name).for_rules(rules)
+
+
+def _spearman(a: np.ndarray, b: np.ndarray) -> float:
+    """Spearman's rank correlation (average ranks for ties)."""
+    import pandas as pd
+
+    ra = pd.Series(a).rank().to_numpy()
+    rb = pd.Series(b).rank().to_numpy()
+    if ra.std() == 0 or rb.std() == 0:
+        return math.nan
+    return float(np.corrcoef(ra, rb)[0, 1])
+
+
+def scale_table(frame: Any, replicates: int = 2000, seed: int = 0) -> tuple[Any, dict[str, Any]]:
+    """The scale from ``measure_scale``'s rows: per strategy its error rate (losses over
+    decisions, pooled over the deals), its blunders per decision and its points per hand
+    against the opponent, each with a 95% percentile interval from a bootstrap over the
+    deals (the same resampled deals for every strategy: they share the decks); and the rank
+    correlation (Spearman) of the error rates, fewest first, with the published strength
+    order and with the points measured here, with the same bootstrap's 95% intervals."""
+    import pandas as pd
+
+    names = list(dict.fromkeys(frame["strategy"]))
+    deals = np.sort(frame["deal"].unique())
+    index = {d: i for i, d in enumerate(deals)}
+
+    def grid(column: str) -> np.ndarray:
+        out = np.zeros((len(names), len(deals)))
+        for row in frame.itertuples(index=False):
+            out[names.index(row.strategy), index[row.deal]] = getattr(row, column)
+        return out
+
+    loss, count, blunders, points = (
+        grid("loss"),
+        grid("decisions"),
+        grid("blunders"),
+        grid("points"),
+    )
+    published = np.array([PUBLISHED_STRENGTH.get(n, math.nan) for n in names])
+
+    def figures(take: np.ndarray) -> tuple[np.ndarray, ...]:
+        n = count[:, take].sum(axis=1)
+        rate = loss[:, take].sum(axis=1) / n
+        return rate, blunders[:, take].sum(axis=1) / n, points[:, take].mean(axis=1)
+
+    rate, blunder_rate, mean_points = figures(np.arange(len(deals)))
+    rng = np.random.default_rng(seed)
+    draws = [figures(rng.integers(0, len(deals), len(deals))) for _ in range(replicates)]
+    boot = [np.array([d[k] for d in draws]) for k in range(3)]
+    low = [np.percentile(b, 2.5, axis=0) for b in boot]
+    high = [np.percentile(b, 97.5, axis=0) for b in boot]
+    table = pd.DataFrame(
+        {
+            "strategy": names,
+            "error_rate": rate,
+            "low": low[0],
+            "high": high[0],
+            "blunders_per_decision": blunder_rate,
+            "points_per_hand": mean_points,
+            "points_low": low[2],
+            "points_high": high[2],
+            "decisions": count.sum(axis=1).astype(int),
+            "deals": len(deals),
+        }
+    )
+    known = ~np.isnan(published)
+    # Fewer errors for a stronger player: the correlation of -error rate with strength.
+    rho_published = _spearman(-rate[known], published[known])
+    rho_points = _spearman(-rate, mean_points)
+    boot_published = [_spearman(-d[0][known], published[known]) for d in draws]
+    boot_points = [_spearman(-d[0], d[2]) for d in draws]
+
+    def interval(values: list[float]) -> list[float]:
+        finite = np.array([v for v in values if not math.isnan(v)])
+        return [float(np.percentile(finite, 2.5)), float(np.percentile(finite, 97.5))]
+
+    agreement = {
+        "spearman_published": rho_published,
+        "spearman_published_interval": interval(boot_published),
+        "spearman_points": rho_points,
+        "spearman_points_interval": interval(boot_points),
+        "replicates": replicates,
+    }
+    return table.sort_values("error_rate").reset_index(drop=True), agreement

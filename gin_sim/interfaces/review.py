@@ -401,3 +401,77 @@ def _summary_row(who: str, hand: str, s: Summary) -> dict[str, Any]:
         "low": s.error_low,
         "high": s.error_high,
     }
+
+
+# ------------------------------------------------------------------------ the scale
+def scale_lines(table: Any, agreement: dict[str, Any], opponent: str) -> list[str]:
+    """The scale as text: each strategy's error rate, blunders and points against the
+    opponent, fewest errors first; then how well the order agrees with strength."""
+    lines = [
+        f"{'strategy':<10}{'error rate':>11}  {'95% interval':<16}{'blunders':>9}"
+        f"  {'points v ' + opponent:>17}  {'95% interval':<16}{'decisions':>10}"
+    ]
+    for row in table.itertuples(index=False):
+        lines.append(
+            f"{row.strategy:<10}{row.error_rate:11.3f}  {_interval(row.low, row.high, 3):<16}"
+            f"{row.blunders_per_decision:9.3f}  {row.points_per_hand:17.2f}"
+            f"  {_interval(row.points_low, row.points_high, 2):<16}{row.decisions:10d}"
+        )
+    p, q = agreement["spearman_published_interval"], agreement["spearman_points_interval"]
+    lines.append(
+        f"Rank correlation of fewer errors with the published strength order:"
+        f" {agreement['spearman_published']:.2f} [{p[0]:.2f}, {p[1]:.2f}]; with the points"
+        f" against {opponent} measured here: {agreement['spearman_points']:.2f}"
+        f" [{q[0]:.2f}, {q[1]:.2f}] (95% bootstrap over the deals)."
+    )
+    return lines
+
+
+def write_scale(
+    table: Any,
+    agreement: dict[str, Any],
+    frame: Any,
+    out: str | Path,
+    command: str,
+    settings: Any,
+    opponent: str,
+) -> Path:
+    """The scale as a report folder: ``review-scale.csv`` (the file the review reads, to be
+    copied to configs/models/), the rows per strategy and deal, and the agreement."""
+    import json
+
+    from gin_sim.reports.document import Report, Section, claim_report, write_report
+
+    best, worst = table.iloc[0], table.iloc[-1]
+    rho = agreement["spearman_published"]
+    p = agreement["spearman_published_interval"]
+    answer = [
+        f"Fewest errors: `{best.strategy}`, {best.error_rate:.2f} points per decision;"
+        f" most: `{worst.strategy}`, {worst.error_rate:.2f}.",
+        f"The order agrees with the published strength order: Spearman {rho:.2f}"
+        f" [{p[0]:.2f}, {p[1]:.2f}].",
+    ]
+    shown = table.copy()
+    for column in ("error_rate", "low", "high", "blunders_per_decision"):
+        shown[column] = shown[column].map(lambda v: f"{v:.3f}")
+    for column in ("points_per_hand", "points_low", "points_high"):
+        shown[column] = shown[column].map(lambda v: f"{v:.2f}")
+    report = Report(
+        kind="review-scale",
+        title="The review's scale: the error rates of the named strategies",
+        command=command,
+        setup=[
+            f"Each strategy played the same deals as player 1 against `{opponent}`;"
+            " its decisions were reviewed.",
+            f"Each decision valued by {settings.name}.",
+        ],
+        findings=scale_lines(table, agreement, opponent)[-1:],
+        sections=[Section("The scale", "Fewest errors first.", shown)],
+        tables={"review-scale": table, "deals": frame},
+        answer=answer,
+        files={"agreement.json": json.dumps(agreement, indent=2) + "\n"},
+    )
+    with claim_report(out, "review-scale", {"command": command}) as claim:
+        if claim.finished:
+            return claim.folder
+        return write_report(report, claim)

@@ -62,6 +62,13 @@ def review(
     out: options.ReportOut = None,  # type: ignore[assignment]
     threads: options.Threads = None,
     quiet: options.Quiet = False,
+    scale: Annotated[
+        int | None,
+        typer.Option(
+            help="Measure the scale instead: the error rates of the named strategies, each"
+            " playing this many deals of --seed against expert (docs/review.md)."
+        ),
+    ] = None,
 ) -> None:
     """Review a game like a coach: each decision's actions valued by a deep search from what
     its player saw, the move played against the best, marks (inaccuracy, mistake, blunder)
@@ -87,6 +94,11 @@ def review(
 
     with user_errors():
         settings = ReviewSettings(depth=depth)
+        if scale is not None:
+            _scale(
+                context, record, scale, seed, rules, rule, settings, out, as_json, threads, quiet
+            )
+            return
         if record is not None:
             ignored = given_options(context, RECORD_IGNORES)
             if ignored:
@@ -135,6 +147,60 @@ def review(
         echo_json(review_json(review, source))
     else:
         typer.echo("\n".join(review_lines(review, source, every)))
+
+
+SCALE_IGNORES = ("deal", "hands", "players", "param1", "param2", "player", "every")
+SCALE_SEED = 45001  # used for nothing else
+
+
+def _scale(context, record, deals, seed, rules, rule, settings, out, as_json, threads, quiet):
+    """``--scale``: the named strategies' error rates on the same deals, their points per
+    hand against the opponent on those deals, and how well the two orders agree."""
+    from gin_sim.experiments.review import (
+        SCALE_OPPONENT,
+        SCALE_STRATEGIES,
+        measure_scale,
+        scale_table,
+    )
+    from gin_sim.experiments.simulate import use_threads
+    from gin_sim.game.limits import check_count, check_seed
+    from gin_sim.game.rules import load_rules
+
+    ignored = given_options(context, SCALE_IGNORES)
+    if record is not None or ignored:
+        raise ConfigError(
+            f"--scale plays its own deals: drop {ignored[0] if ignored else 'the record'}"
+        )
+    check_count(deals, "--scale", 2, 100_000)
+    seed = check_seed(SCALE_SEED if seed is None else seed)
+    rule_set = load_rules(rules, rule)
+    command = (
+        f"gin-sim review --scale {deals} --seed {seed} --rules {rules}"
+        + "".join(f" --rule {r}" for r in rule or [])
+        + f" --depth {settings.depth}"
+        + (f" --out {out}" if out is not None else "")
+    )
+    if out is not None:
+        _check_out(out, None, command)
+    use_threads(threads)
+    total = deals * len(SCALE_STRATEGIES)
+    with progress_bar(total, "deals", not quiet) as advance:
+        frame = measure_scale(
+            rule_set, SCALE_STRATEGIES, SCALE_OPPONENT, seed, deals, settings, advance
+        )
+    table, agreement = scale_table(frame, seed=seed)
+    if out is not None:
+        from gin_sim.interfaces.review import write_scale
+
+        folder = write_scale(table, agreement, frame, out, command, settings, SCALE_OPPONENT)
+        typer.echo(f"scale: {folder}/report.md (review-scale.csv)")
+        return
+    if as_json:
+        echo_json({"scale": table.to_dict(orient="records"), "agreement": agreement})
+        return
+    from gin_sim.interfaces.review import scale_lines
+
+    typer.echo("\n".join(scale_lines(table, agreement, SCALE_OPPONENT)))
 
 
 def _check_out(out: str, record: str | None, command: str) -> None:
