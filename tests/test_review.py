@@ -320,3 +320,23 @@ def test_marks_need_an_interval_that_excludes_zero_and_the_scale_reads_in_words(
     assert place_on_scale(0.05, scale).startswith("fewer errors than `mc`")
     assert place_on_scale(12.0, scale).startswith("more errors than `random`")
     assert np.isnan(summary([]).error_rate)
+
+
+def test_the_tutor_stops_a_blunder_through_a_pipe_and_plays_it_when_confirmed(tmp_path):
+    """``play --tutor``: breaking the run 4S 5S 6S 7S is named with the better move and the
+    loss, and asked again; ``n`` chooses again (5H, the best, passes without a word);
+    ``y`` plays the move named. Without --tutor the same input plays at once."""
+    args = ["play", "--format", "hand", "--seed", "4", "--opponent", "simple", "--tutor"]
+    result = runner.invoke(app, args, input="p\n4s\nn\n5h\nq\n")
+    lines = result.stdout.splitlines()
+    tutor = [line for line in lines if "tutor:" in line]
+    assert len(tutor) == 1 and "discard 4S looks like a blunder: discard 5H is worth" in tutor[0]
+    assert "You discard 5H." in lines and "You discard 4S." not in lines
+    record = tmp_path / "hand.json"
+    confirmed = runner.invoke(app, [*args, "--save", str(record)], input="p\n4s\ny\nq\n")
+    assert "You discard 4S." in confirmed.stdout.splitlines()
+    assert json.loads(record.read_text())["unfinished"]["moves"][:3] == [
+        "decline", "decline", "discard 4S",
+    ]  # fmt: skip
+    plain = runner.invoke(app, args[:-1], input="p\n4s\nq\n")
+    assert "tutor:" not in plain.stdout and "You discard 4S." in plain.stdout.splitlines()
