@@ -69,7 +69,7 @@ PHASES = ("offer", "draw", "discard")
 # interval holds 0 (a close call), a move is fine.
 MARKS = ("fine", "inaccuracy", "mistake", "blunder")
 THRESHOLDS = (1.0, 3.0, 6.0)
-DEFAULT_DEPTH = 512  # worlds per decision: a 10-hand game in well under a minute on 2 cores
+DEFAULT_DEPTH = 1024  # worlds per decision: a 10-hand game in well under a minute on 2 cores
 MIN_DEPTH = 8
 COSTLIEST = 3  # the costliest decisions a summary names
 

@@ -17,6 +17,8 @@ from gin_sim.interfaces.cli.common import (
     user_errors,
 )
 
+from gin_sim.experiments.review import DEFAULT_DEPTH
+
 # Options that a record (RECORD) makes meaningless: it holds its own deals, players, rules.
 RECORD_IGNORES = ("seed", "deal", "hands", "rules", "players", "rule", "param1", "param2")
 MAX_HANDS = 10_000
@@ -54,7 +56,7 @@ def review(
         typer.Option(
             help="Worlds each decision's actions are valued in (fewer: a faster, rougher look)."
         ),
-    ] = 1024,
+    ] = DEFAULT_DEPTH,
     every: Annotated[
         bool, typer.Option("--all", help="Show every decision's candidates, not only the marked.")
     ] = False,
