@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from gin_sim.experiments.review import DEFAULT_DEPTH
 from gin_sim.game.config import ConfigError
 from gin_sim.interfaces.cli import options
 from gin_sim.interfaces.cli.common import (
@@ -16,8 +17,6 @@ from gin_sim.interfaces.cli.common import (
     resolve_players,
     user_errors,
 )
-
-from gin_sim.experiments.review import DEFAULT_DEPTH
 
 # Options that a record (RECORD) makes meaningless: it holds its own deals, players, rules.
 RECORD_IGNORES = ("seed", "deal", "hands", "rules", "players", "rule", "param1", "param2")
