@@ -340,3 +340,24 @@ def test_the_tutor_stops_a_blunder_through_a_pipe_and_plays_it_when_confirmed(tm
     ]  # fmt: skip
     plain = runner.invoke(app, args[:-1], input="p\n4s\nq\n")
     assert "tutor:" not in plain.stdout and "You discard 4S." in plain.stdout.splitlines()
+
+
+def test_the_published_scale_ranks_random_last_and_the_review_reads_it(tmp_path):
+    """configs/models/review-scale.csv (``gin-sim review --scale``, docs/review.md): every
+    named strategy once, ``random`` with the most errors, the searchers below the family's
+    weakest; a review prints where a rate falls on it."""
+    from gin_sim.experiments.review import SCALE_STRATEGIES, load_scale
+
+    scale = load_scale()
+    names = [name for name, _ in scale]
+    assert sorted(names) == sorted(SCALE_STRATEGIES)
+    rates = dict(scale)
+    assert names[-1] == "random" and rates["random"] > 3 * rates["simple"]
+    assert max(rates["mc"], rates["mc-fixed"]) < min(rates["simple"], rates["basic"])
+    result = runner.invoke(
+        app, ["review", "--seed", "3", "--deal", "0", "--players", "random,mc", "--depth", "32",
+              "--player", "1"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    placed = [line for line in result.stdout.splitlines() if line.startswith("  error rate ")]
+    assert len(placed) == 1 and "points per decision: " in placed[0] and "`" in placed[0]
