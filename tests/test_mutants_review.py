@@ -186,3 +186,22 @@ def test_moves_formats_and_settings():
             ReviewSettings(depth=depth)
     ReviewSettings(depth=8)
     ReviewSettings(depth=4096)
+
+
+def test_the_summary_of_nothing_and_of_decisions_with_equity():
+    empty = summary([])
+    assert (empty.decisions, empty.marks, empty.costliest) == (0, dict.fromkeys(MARKS, 0), [])
+    assert all(math.isnan(v) for v in (empty.error_rate, empty.error_low, empty.error_high))
+    codes = np.array([0, 1])
+    points = np.array([[0.0, 1.0], [0.0, 1.0], [0.0, 0.2], [0.0, 0.4]])
+    equity = np.array([[0.0, 0.1], [0.0, 0.1], [0.0, 0.02], [0.0, 0.06]])
+    scored = judge(_decision(0, "draw"), codes, points, equity, 2, HAND)
+    best = judge(_decision(1, "draw"), codes, points, None, 2, HAND)  # no loss, no equity
+    s = summary([scored, best])
+    assert s.equity_rate == pytest.approx(0.04)  # the decisions with an equity figure only
+    assert s.error_rate == pytest.approx(0.15) and s.costliest == []  # nothing marked
+    # A loss without an interval (one measuring world) adds no error.
+    lone = judge(_decision(0, "draw"), codes, points[:3], None, 2, HAND)
+    assert math.isnan(lone.loss_high) and lone.loss == pytest.approx(0.2)
+    alone = summary([lone])
+    assert alone.error_low == alone.error_high == pytest.approx(0.2)

@@ -361,3 +361,62 @@ def test_the_published_scale_ranks_random_last_and_the_review_reads_it(tmp_path)
     assert result.exit_code == 0, result.output
     placed = [line for line in result.stdout.splitlines() if line.startswith("  error rate ")]
     assert len(placed) == 1 and "points per decision: " in placed[0] and "`" in placed[0]
+
+
+def test_batches_keys_and_scores_change_nothing_they_should_not():
+    """Decisions valued together in batches are valued as each alone with its own key; a
+    view with a score gets equity figures in a game or a match (from different tables),
+    none in a single hand or without a score."""
+    pair = (load_strategy("simple"), load_strategy("expert"))
+    hands = list(simulated_hands(8, 0, 4, HOLLYWOOD, pair))
+    decisions = [d for h in hands for d in h.decisions][:40]
+    assert len(decisions) == 40  # more than a batch of 32
+    keys = list(range(100, 140))
+    settings = ReviewSettings(depth=8)
+    together = value_decisions(decisions, HOLLYWOOD, settings, 0, keys=keys)
+    steps = []
+    by_seed = value_decisions(decisions, HOLLYWOOD, settings, 0, progress=steps.append)
+    assert sum(steps) == 40 and len(steps) == 2
+    for i in (0, 31, 32, 39):
+        alone = value_decisions([decisions[i]], HOLLYWOOD, settings, 0, keys=[keys[i]])[0]
+        assert alone == together[i]
+        again = value_decisions([decisions[i]], HOLLYWOOD, settings, 0)[0]
+        assert again == by_seed[i]
+    view = complete_view(
+        GIN_ON_OFFER | {"score": {"format": "hollywood", "columns": "60:40,20:0,0:0"}}
+    )
+    decision = Decision(0, 0, 0, view, action_code(parse_move("9h", "discard")))
+    game, match, hand = (
+        value_decisions([decision], HOLLYWOOD, settings, 0, f, keys=[5])[0]
+        for f in ("game", "hollywood", "hand")
+    )
+    assert not np.isnan(game.equity_loss) and not np.isnan(match.equity_loss)
+    assert game.candidates[0].equity != match.candidates[0].equity
+    assert np.isnan(hand.equity_loss) and np.isnan(hand.candidates[0].equity)
+    plain = Decision(0, 0, 0, complete_view(GIN_ON_OFFER), decision.played)
+    assert np.isnan(
+        value_decisions([plain], HOLLYWOOD, settings, 0, "game", keys=[5])[0].equity_loss
+    )
+    assert game.loss == hand.loss  # the points do not depend on the format
+
+
+def test_the_scale_is_measured_on_the_same_deals_for_every_strategy():
+    from gin_sim.experiments.review import measure_scale
+
+    settings = ReviewSettings(depth=8)
+    steps = []
+    frame = measure_scale(
+        HOLLYWOOD, ("random", "simple"), "expert", 4, 3, settings, progress=steps.append
+    )
+    assert list(frame["strategy"]) == ["random"] * 3 + ["simple"] * 3 and sum(steps) == 6
+    assert list(frame["deal"]) == [0, 1, 2, 0, 1, 2]
+    for row in frame.itertuples(index=False):
+        pair = (load_strategy(row.strategy), load_strategy("expert"))
+        (hand,) = simulated_hands(4, row.deal, 1, HOLLYWOOD, pair)
+        own = [d for d in hand.decisions if d.seat == 0]
+        judged = value_decisions(own, HOLLYWOOD, settings, 4)
+        assert row.decisions == len(own)
+        assert row.loss == pytest.approx(sum(j.loss for j in judged))
+        assert row.blunders == sum(j.mark == "blunder" for j in judged)
+        winner, points = hand.record["winner"], hand.record["points"]
+        assert row.points == (0 if winner < 0 else points if winner == 0 else -points)
