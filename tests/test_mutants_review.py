@@ -205,3 +205,38 @@ def test_the_summary_of_nothing_and_of_decisions_with_equity():
     assert math.isnan(lone.loss_high) and lone.loss == pytest.approx(0.2)
     alone = summary([lone])
     assert alone.error_low == alone.error_high == pytest.approx(0.2)
+
+
+def test_a_position_and_a_decision_read_as_their_player_saw_them():
+    from gin_sim.experiments.review import candidates_of, judged_row, view_line
+
+    discard = VIEW | {"taken": "KD", "taken_from_pile": True, "pile": "7C", "stock_left": 28}
+    assert view_line(discard) == f"hand {VIEW['hand']}, took KD from the pile, stock 28"
+    stock = discard | {"taken_from_pile": False, "opp_taken": "QS QC"}
+    assert view_line(stock) == (
+        f"hand {VIEW['hand']}, took KD from the stock, stock 28, opponent took QS QC"
+    )
+    draw = {"decision": "draw", "hand": "AS 2S", "pile": "7C 5D", "stock_left": 20}
+    assert view_line(draw) == "hand AS 2S, pile top 5D, stock 20"
+    assert view_line(draw | {"pile": ""}) == "hand AS 2S, pile top none, stock 20"
+    codes = np.array([0, 1])
+    points = np.array([[0.0, 1.0], [0.0, 1.0], [0.0, 7.0], [0.0, 9.0]])
+    judged = judge(Decision(2, 5, 1, draw, 0), codes, points, None, 2, HAND)
+    row = judged_row(judged)
+    assert row == {
+        "hand": 3, "decision": 6, "player": 2, "phase": "draw",
+        "position": "hand AS 2S, pile top 5D, stock 20", "played": "draw", "best": "take",
+        "loss": 8.0, "loss_low": row["loss_low"], "loss_high": row["loss_high"],
+        "mark": "blunder", "equity_loss": row["equity_loss"],
+        "equity_loss_low": row["equity_loss_low"], "equity_loss_high": row["equity_loss_high"],
+        "worlds": 4,
+    }  # fmt: skip
+    assert row["loss_low"] < 8.0 < row["loss_high"] and math.isnan(row["equity_loss"])
+    assert math.isnan(row["equity_loss_low"]) and math.isnan(row["equity_loss_high"])
+    first, second = candidates_of(judged)
+    assert (first["action"], first["played"], first["best"]) == ("draw", True, False)
+    assert (second["action"], second["played"], second["best"]) == ("take", False, True)
+    assert second["mean"] == pytest.approx(4.5) and second["low"] < 4.5 < second["high"]
+    assert math.isnan(second["equity"]) and set(second) == {
+        "action", "mean", "low", "high", "equity", "equity_low", "equity_high", "played", "best",
+    }  # fmt: skip
