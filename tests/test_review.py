@@ -280,6 +280,17 @@ def _edited(document: dict) -> dict:
         (None, ["--player", "bob"], "no such player: allowed 1, 2, both"),
         (None, ["--depth", "2"], "--depth 2: allowed 8 to"),
         (None, ["--seed", "1"], "a record holds its own game"),
+        (
+            lambda d, t: t.write_text(
+                json.dumps(
+                    d
+                    | {"hands": [], "finished": False, "points": [[0, 0, 0], [0, 0, 0]]}
+                    | {"unfinished": d["hands"][0] | {"moves": []}}
+                )
+            ),
+            [],
+            "player 1 made no decision in this game: nothing to review",
+        ),
     ],
 )
 def test_bad_records_and_options_are_one_line_errors(hand_record, tmp_path, make, args, message):

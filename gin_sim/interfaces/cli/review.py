@@ -133,6 +133,9 @@ def review(
         seats = parse_player(player, source)
         use_threads(threads)
         total = decisions_to_review(source.hands, seats)
+        if total == 0:
+            who = " and ".join(f"player {seat + 1}" for seat in seats)
+            raise ConfigError(f"{who} made no decision in this game: nothing to review")
         with progress_bar(total, "decisions", not quiet and total > 50) as advance:
             review = review_game(
                 source.hands, source.rules, settings, source.seed, seats,
