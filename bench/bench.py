@@ -22,7 +22,7 @@ from gin_sim.game.rules import load_rules
 from gin_sim.kernels.deadwood import min_deadwood_many_parallel
 from gin_sim.players.strategies import parse_players
 
-SECTIONS = ("kernels", "search", "serve", "positions", "runs")
+SECTIONS = ("kernels", "search", "serve", "positions", "review", "runs")
 
 
 def random_hands(n: int, size: int, seed: int) -> np.ndarray:
@@ -69,6 +69,12 @@ def main() -> None:
     parser.add_argument(
         "--serve-requests", type=int, default=2000, help="requests sent to gin-sim serve"
     )
+    parser.add_argument(
+        "--review-deals",
+        type=int,
+        default=40,
+        help="deals of expert play whose decisions are reviewed",
+    )
     parser.add_argument("--check", action="store_true", help="verify results against the reference")
     parser.add_argument(
         "--only",
@@ -90,6 +96,7 @@ def main() -> None:
         "search": bench_search,
         "serve": bench_serve,
         "positions": bench_positions,
+        "review": bench_review,
         "runs": bench_runs,
     }
     for name in SECTIONS if args.only is None else (args.only,):
@@ -374,6 +381,68 @@ def bench_positions(args: argparse.Namespace) -> None:
     print(
         f"dataset deals/s mc vs mc: {deals / seconds:.1f}  ({rows:,} positions from {deals:,} deals "
         f"played and evaluated at the default depth, hollywood, {numba.config.NUMBA_NUM_THREADS} threads, once)"
+    )
+
+
+def bench_review(args: argparse.Namespace) -> None:
+    """``gin-sim review`` at the default depth: decisions reviewed per second (both players'
+    decisions of deals of expert against expert, all cores); then a 10-hand Hollywood match
+    played through ``play`` (an expert at the table against mc) and saved, reviewed by the
+    real command, start to end (the process's start, the kernels' load and the match
+    equity table included)."""
+    import subprocess
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    from gin_sim.experiments.review import ReviewSettings, simulated_hands, value_decisions
+    from gin_sim.interfaces.play import Game, GameSettings, InputEnded, parse_move
+    from gin_sim.players.decide import Decider
+    from gin_sim.players.strategies import load_strategy
+    from gin_sim.reference.views import view_from_situation
+
+    rules = load_rules("hollywood")
+    settings = ReviewSettings()
+    pair = (load_strategy("expert"), load_strategy("expert"))
+    decisions = [
+        d for h in simulated_hands(2, 0, args.review_deals, rules, pair) for d in h.decisions
+    ]
+    value_decisions(decisions[:4], rules, settings, 2)  # compile
+    runs = max(1, min(args.repeats, 3))
+    seconds = median_seconds(lambda: value_decisions(decisions, rules, settings, 2), runs)
+    print(
+        f"decisions reviewed/s: {len(decisions) / seconds:.1f}  (default depth: {settings.name}; "
+        f"hollywood, {len(decisions):,} decisions of {args.review_deals:,} deals of expert play, "
+        f"{numba.config.NUMBA_NUM_THREADS} threads, median of {runs})"
+    )
+
+    class ExpertAtTheTable(Game):
+        """The person's moves are expert's; the person leaves after 10 hands (as the end
+        of the input stops a game: the record keeps them, and the next hand's moves so far)."""
+
+        expert = Decider("expert", rules)
+
+        def _your_move(self, hand, deal, move):
+            if len(self.hands) >= 10:
+                raise InputEnded()
+            view = view_from_situation(hand.situation(hand.view()))
+            return parse_move(self.expert.decide(view).action, hand.phase)
+
+    with tempfile.TemporaryDirectory() as folder:
+        record = Path(folder) / "match.json"
+        game = GameSettings(rules, load_strategy("mc").for_rules(rules), "hollywood", seed=45)
+        ExpertAtTheTable(game, lambda prompt: None, lambda line: None, record).play()
+        start = time.perf_counter()
+        done = subprocess.run(
+            [sys.executable, "-m", "gin_sim", "review", str(record), "--json", "--quiet"],
+            capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        seconds = time.perf_counter() - start
+    reviewed = len(__import__("json").loads(done.stdout)["decisions"])
+    print(
+        f"10-hand match reviewed in s: {seconds:.1f}  (gin-sim review of a play record, hollywood "
+        f"format, {reviewed} decisions of the person at the default depth, match equity too, "
+        f"{numba.config.NUMBA_NUM_THREADS} threads, once, the process's start included)"
     )
 
 

@@ -49,6 +49,7 @@ from gin_sim.interfaces.cli import (  # noqa: E402  (they register on app)
     positions,
     replay,
     report,
+    review,
     serve,
     simulate,
     summarize,
@@ -60,6 +61,7 @@ simulate.register(app)
 match.register(app)
 summarize.register(app)
 replay.register(app)
+review.register(app)
 card.register(app)
 listing.register(app)
 report.register(app)

@@ -53,6 +53,14 @@ def play(
             help="Save the game (after every hand) as a record: gin-sim replay --record FILE."
         ),
     ] = None,
+    tutor: Annotated[
+        bool,
+        typer.Option(
+            "--tutor",
+            help="Before a move the review would mark a mistake or a blunder, say so with the"
+            " better move and ask to confirm.",
+        ),
+    ] = False,
 ) -> None:
     """Play Gin against a strategy at the terminal (or through a pipe, one move a line).
 
@@ -79,6 +87,7 @@ def play(
             game_format,
             chosen_seed,
             None if hints is None else load_strategy(hints).for_rules(rule_set),
+            tutor=tutor,
         )
         # The record is held for this game alone: a finished game's record, a file gin-sim
         # did not write and a record another game is saving to are refused here.
