@@ -75,7 +75,7 @@ def review(
     its player saw, the move played against the best, marks (inaccuracy, mistake, blunder)
     and the error rate.
 
-    Examples: gin-sim review game.json; gin-sim review --seed 7 --deal 0 --players random,mc
+    Example: `gin-sim review --seed 7 --deal 0 --players random,mc`
     """
     from gin_sim.experiments.review import (
         ReviewSettings,
