@@ -87,7 +87,9 @@ def main() -> None:
     parser.add_argument(
         "--seed", default="", help="--only strength: seeds no choice used (bench/strength.py)"
     )
-    parser.add_argument("--games", type=int, default=200, help="--only strength: pairs per opponent")
+    parser.add_argument(
+        "--games", type=int, default=200, help="--only strength: pairs per opponent"
+    )
     parser.add_argument(
         "--opponents", default="", help="--only strength: opponents (default: bench/strength.py's)"
     )
