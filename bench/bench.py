@@ -85,6 +85,11 @@ def main() -> None:
         help="hands of mc vs gin-hunter-strong whose decisions are timed through Decider",
     )
     parser.add_argument(
+        "--decider-strategy",
+        default="mc",
+        help="the strategy (a name or a TOML file) timed through Decider (a lever's A/B)",
+    )
+    parser.add_argument(
         "--seed", default="", help="--only strength: seeds no choice used (bench/strength.py)"
     )
     parser.add_argument(
@@ -310,7 +315,7 @@ def bench_decider(args: argparse.Namespace) -> None:
 
     standard = load_rules("standard")
     hands = decider_hands(standard, args.decider_hands)
-    decider = Decider("mc", standard)
+    decider = Decider(args.decider_strategy, standard)
     count = sum(len(views) for views, _ in hands)
 
     def decide_all() -> None:
@@ -327,7 +332,8 @@ def bench_decider(args: argparse.Namespace) -> None:
     seconds = median_seconds(decide_all, max(1, min(args.repeats, 3)))
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
     print(
-        f"mc decision ms through Decider: {seconds / count * 1e3:.3f}  (Decider('mc', 'standard') "
+        f"{args.decider_strategy} decision ms through Decider: {seconds / count * 1e3:.3f}  "
+        f"(Decider({args.decider_strategy!r}, 'standard') "
         f"with one memory, each hand's end reported; {count:,} decisions in {args.decider_hands} "
         f"hands against gin-hunter-strong, 1 thread, mean per decision, median of "
         f"{max(1, min(args.repeats, 3))})"
