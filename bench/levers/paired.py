@@ -1,7 +1,7 @@
 """A lever against mc on the same decks: the per-pair shares of games won that
 bench/strength.py --save kept for both players, paired by deck sequence.
 
-    .venv/bin/python bench/levers/paired.py DIR VARIANT --seed 46301 --games 150 \
+    .venv/bin/python bench/levers/paired.py DIR VARIANT --seed 46301,46302 --games 150,250 \
         --opponents gin-hunter-strong,sparring-hollywood [--compare 3]
 
 The interval is the normal interval of the per-pair difference, Bonferroni-adjusted for
@@ -24,7 +24,7 @@ def main() -> None:
     parser.add_argument("variant", help="the --player given to bench/strength.py")
     parser.add_argument("--baseline", default="mc")
     parser.add_argument("--seed", required=True)
-    parser.add_argument("--games", type=int, required=True)
+    parser.add_argument("--games", required=True, help="pairs per seed, comma-separated as --seed")
     parser.add_argument("--opponents", required=True)
     parser.add_argument("--rules", default="standard")
     parser.add_argument("--compare", type=int, default=0, help="comparisons (default: opponents)")
@@ -34,10 +34,13 @@ def main() -> None:
     pooled = []
     for name in opponents:
         diffs = []
-        for seed in args.seed.split(","):
+        seeds, games = args.seed.split(","), args.games.split(",")
+        for seed, count in zip(
+            seeds, games * len(seeds) if len(games) == 1 else games, strict=False
+        ):
             shares = []
             for player in (args.variant, args.baseline):
-                stem = f"{player}_{args.rules}_{name}_{seed}_{args.games}"
+                stem = f"{player}_{args.rules}_{name}_{seed}_{count}"
                 shares.append(np.load(Path(args.folder) / f"{stem}.npz")["shares"])
             diffs.append(shares[0] - shares[1])
         diff = np.concatenate(diffs)
