@@ -108,8 +108,12 @@ mutation-scores: $(DEV)
 named-mutations: $(DEV)
 	nice -n 10 $(BIN)/python tools/named_mutations.py
 
+# BENCH passes options: make bench BENCH="--only search" (mc's time per decision through
+# Decider on one core and mc games/s), make bench BENCH="--only strength --seed 46201"
+# (bench/strength.py: mc against its named opponents, on seeds no choice ever used).
+BENCH ?=
 bench: $(STAMP)
-	$(BIN)/python bench/bench.py
+	$(BIN)/python bench/bench.py $(BENCH)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache mutants site
