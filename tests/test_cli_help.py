@@ -12,23 +12,14 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from gin_sim.interfaces.cli import app
+from gin_sim.interfaces.cli import app, leaf_commands
 
 WIDTH = 100
 EXAMPLE = re.compile(r"^Example: `(gin-sim [^`]+)`$", re.M)
 
 
-def _commands(command, path: tuple[str, ...] = ()):
-    """(path, command) for every leaf command of the app, subcommands of groups included."""
-    if hasattr(command, "commands"):  # a group (typer vendors its own click classes)
-        for name, sub in command.commands.items():
-            yield from _commands(sub, (*path, name))
-    else:
-        yield path, command
-
-
 ROOT = typer.main.get_command(app)
-COMMANDS = dict(_commands(ROOT))
+COMMANDS = dict(leaf_commands(ROOT))
 
 
 def _help(*path: str) -> str:

@@ -26,7 +26,6 @@ import inspect
 import re
 import shlex
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -249,9 +248,7 @@ def _run_command(words: list[str], scratch: Path, fast_only: bool) -> bool:
     if path in NOT_RUN or (fast_only and path[0] not in FAST_COMMANDS):
         return False
     args = _local(small(words), scratch)
-    started = time.perf_counter()
     result = CliRunner().invoke(app, args, input=STDIN.get(path[0]))
-    print(f"{time.perf_counter() - started:6.2f} s  gin-sim {' '.join(words)}")
     assert result.exit_code == 0, f"gin-sim {' '.join(args)}\n{result.output}"
     return True
 

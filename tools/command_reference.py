@@ -17,9 +17,7 @@ import inspect
 import sys
 from pathlib import Path
 
-import typer
-
-from gin_sim.interfaces.cli import app
+from gin_sim.interfaces.cli import leaf_commands
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "reference" / "commands.md"
@@ -40,14 +38,6 @@ own files). Ctrl-C exits with 130 and SIGTERM with 143, each after a line saying
 saved. More on errors, files, signals and determinism: [Bounds, errors, files and
 determinism](../command-line.md).
 """
-
-
-def _commands(command, path=()):
-    if hasattr(command, "commands"):  # a group (typer vendors its own click classes)
-        for name, sub in command.commands.items():
-            yield from _commands(sub, (*path, name))
-    else:
-        yield path, command
 
 
 def _cell(text: str) -> str:
@@ -123,8 +113,7 @@ def _limits() -> list[tuple[str, str, str]]:
 def reference() -> str:
     """The page, as Markdown."""
     out = [INTRO]
-    root = typer.main.get_command(app)
-    for path, command in _commands(root):
+    for path, command in leaf_commands():
         name = " ".join(path)
         prose, example = _description(command.help)
         out += [f"## `gin-sim {name}`", "", prose, ""]

@@ -73,6 +73,18 @@ advise.register(app)
 play.register(app)
 
 
+def leaf_commands(command=None, path: tuple[str, ...] = ()):
+    """(path, command) for every command of the app that runs, the subcommands of groups
+    (``report knock``) included: what the command reference and the help's tests walk."""
+    if command is None:
+        command = typer.main.get_command(app)
+    if hasattr(command, "commands"):  # a group (typer vendors its own click classes)
+        for name, sub in command.commands.items():
+            yield from leaf_commands(sub, (*path, name))
+    else:
+        yield path, command
+
+
 def _is_usage_error(error: Exception) -> bool:
     # typer raises click's exceptions (vendored in newer typer): match them by shape.
     return hasattr(error, "format_message") and isinstance(getattr(error, "exit_code", None), int)
