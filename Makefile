@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEV := $(VENV)/.dev
 
-.PHONY: run test test-all lint format bench clean mutate mutation-scores named-mutations
+.PHONY: run test test-all docs lint format bench clean mutate mutation-scores named-mutations
 
 # What gin-sim needs to run (make run, make bench), or that and the dev extra (tests, lint)
 # in one install, so make run installs no test tools and make test resolves and builds the
@@ -70,6 +70,17 @@ $(OPENSPIEL): $(DEV)
 	if timeout 300 $(INSTALL) -e '.[openspiel]'; then touch $(OPENSPIEL); \
 	else echo "warning: the openspiel extra did not install: tests/test_openspiel_bot.py skips"; fi
 
+# The documentation site (mkdocs.yml) into site/, which git ignores. --strict: a broken
+# link, a page missing from the navigation or an API name without its docstring fails.
+DOCS := $(VENV)/.docs
+$(DOCS): pyproject.toml
+	test -x $(BIN)/pip || $(NEW_VENV)
+	$(INSTALL) -e '.[docs]'
+	touch $(STAMP) $(DOCS)
+
+docs: $(DOCS)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
+
 lint: $(DEV)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -97,8 +108,12 @@ mutation-scores: $(DEV)
 named-mutations: $(DEV)
 	nice -n 10 $(BIN)/python tools/named_mutations.py
 
+# BENCH passes options: make bench BENCH="--only search" (mc's time per decision through
+# Decider on one core and mc games/s), make bench BENCH="--only strength --seed 46201"
+# (bench/strength.py: mc against its named opponents, on seeds no choice ever used).
+BENCH ?=
 bench: $(STAMP)
-	$(BIN)/python bench/bench.py
+	$(BIN)/python bench/bench.py $(BENCH)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache mutants
+	rm -rf $(VENV) .pytest_cache .ruff_cache mutants site

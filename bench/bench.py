@@ -22,7 +22,10 @@ from gin_sim.game.rules import load_rules
 from gin_sim.kernels.deadwood import min_deadwood_many_parallel
 from gin_sim.players.strategies import parse_players
 
-SECTIONS = ("kernels", "search", "serve", "positions", "runs")
+SECTIONS = ("kernels", "search", "serve", "positions", "review", "runs")
+# Sections played only when asked for (--only): the strength bench takes minutes per
+# opponent (bench/strength.py; its seeds come on the command line, --seed).
+ASKED_ONLY = ("decider", "strength")
 
 
 def random_hands(n: int, size: int, seed: int) -> np.ndarray:
@@ -69,11 +72,37 @@ def main() -> None:
     parser.add_argument(
         "--serve-requests", type=int, default=2000, help="requests sent to gin-sim serve"
     )
+    parser.add_argument(
+        "--review-deals",
+        type=int,
+        default=40,
+        help="deals of expert play whose decisions are reviewed",
+    )
     parser.add_argument("--check", action="store_true", help="verify results against the reference")
     parser.add_argument(
         "--only",
-        choices=SECTIONS,
-        help="run one section (A/B timing of one change): kernels, search, serve, positions or runs",
+        choices=SECTIONS + ASKED_ONLY,
+        help="run one section (A/B timing of one change): kernels, search (mc's time per decision through Decider and games/s among them), serve, positions, runs; decider (only mc's time per decision through Decider); strength (bench/strength.py, needs --seed)",
+    )
+    parser.add_argument(
+        "--decider-hands",
+        type=int,
+        default=60,
+        help="hands of mc vs gin-hunter-strong whose decisions are timed through Decider",
+    )
+    parser.add_argument(
+        "--decider-strategy",
+        default="mc",
+        help="the strategy (a name or a TOML file) timed through Decider (a lever's A/B)",
+    )
+    parser.add_argument(
+        "--seed", default="", help="--only strength: seeds no choice used (bench/strength.py)"
+    )
+    parser.add_argument(
+        "--games", type=int, default=200, help="--only strength: pairs per opponent"
+    )
+    parser.add_argument(
+        "--opponents", default="", help="--only strength: opponents (default: bench/strength.py's)"
     )
     parser.add_argument("--run-deals", type=int, default=2_000_000, help="decks of the Parquet run")
     parser.add_argument(
@@ -90,7 +119,10 @@ def main() -> None:
         "search": bench_search,
         "serve": bench_serve,
         "positions": bench_positions,
+        "review": bench_review,
         "runs": bench_runs,
+        "decider": bench_decider,
+        "strength": bench_strength,
     }
     for name in SECTIONS if args.only is None else (args.only,):
         sections[name](args)
@@ -240,10 +272,102 @@ def adaptive_positions(rules, hands: int) -> list[tuple]:
     return positions
 
 
+def decider_hands(rules, hands: int) -> list[tuple[list[tuple[dict, int]], dict]]:
+    """Hands of ``mc`` (seat 0) against ``gin-hunter-strong`` under ``rules`` (deals 0.. of
+    seed 3), played by the kernels as a simulation plays them, its panel memory kept from
+    hand to hand: per hand mc's views with the numbers drawn before each, and the hand's end
+    as plain data (what a host reports)."""
+    from gin_sim.kernels.enums import Phase, PositionSlot
+    from gin_sim.kernels.playout import decide_nb, scratch_nb
+    from gin_sim.kernels.position import apply_nb, deal_nb
+    from gin_sim.kernels.rng import player_key_nb, shuffle_deck_nb
+    from gin_sim.kernels.search import forget_nb, new_hand_nb, showdown_update_nb
+    from gin_sim.players.calibration import load_undercut_table
+    from gin_sim.players.decide import _drawn, hand_end_of_position, view_of_position
+    from gin_sim.players.search_value import NO_TABLES
+    from gin_sim.players.strategies import load_strategy, strategies_to_kernel
+
+    rules_vector = rules.to_kernel()
+    table = load_undercut_table()
+    pair = strategies_to_kernel((load_strategy("mc"), load_strategy("gin-hunter-strong")), rules)
+    streams, masks, state, _, _, search = scratch_nb()
+    forget_nb(search)
+    deck, deck_state = np.empty(52, np.int8), np.empty(1, np.uint64)
+    played = []
+    with np.errstate(over="ignore"):
+        for deal in range(hands):
+            shuffle_deck_nb(3, deal, deck, deck_state)
+            streams[0], streams[1] = player_key_nb(3, deal, 0), player_key_nb(3, deal, 1)
+            key = int(streams[0])
+            deal_nb(deck, deal % 2, rules_vector, masks, state)
+            new_hand_nb(search, pair)
+            views = []
+            while state[PositionSlot.PHASE] != Phase.OVER:
+                if state[PositionSlot.PLAYER] == 0:
+                    views.append((view_of_position(masks, state), _drawn(key, streams[0])))
+                action = decide_nb(
+                    masks, state, rules_vector, pair, table, NO_TABLES, streams, search
+                )
+                apply_nb(masks, state, rules_vector, action)
+            played.append((views, hand_end_of_position(masks, state, 0)))
+            showdown_update_nb(masks, state, rules_vector, pair, table, search)
+    return played
+
+
+def bench_decider(args: argparse.Namespace) -> None:
+    """mc's time per decision through the public ``Decider`` on one core at its default
+    settings: one memory for the run, each hand's end reported, the hands of mc against
+    gin-hunter-strong under standard (a strong opponent, so the posterior moves as in play)."""
+    from gin_sim.players.decide import Decider
+
+    standard = load_rules("standard")
+    hands = decider_hands(standard, args.decider_hands)
+    decider = Decider(args.decider_strategy, standard)
+    count = sum(len(views) for views, _ in hands)
+
+    def decide_all() -> None:
+        memory = decider.memory()
+        for number, (views, end) in enumerate(hands):
+            for view, draws in views:
+                decider.decide(
+                    view, 3, deal=number, seat=0, draws=draws, memory=memory, hand_number=number
+                )
+            memory.hand_ended(end, hand_number=number)
+
+    numba.set_num_threads(1)
+    decide_all()  # compile, prepare
+    seconds = median_seconds(decide_all, max(1, min(args.repeats, 3)))
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    print(
+        f"{args.decider_strategy} decision ms through Decider: {seconds / count * 1e3:.3f}  "
+        f"(Decider({args.decider_strategy!r}, 'standard') "
+        f"with one memory, each hand's end reported; {count:,} decisions in {args.decider_hands} "
+        f"hands against gin-hunter-strong, 1 thread, mean per decision, median of "
+        f"{max(1, min(args.repeats, 3))})"
+    )
+
+
+def bench_strength(args: argparse.Namespace) -> None:
+    """bench/strength.py: mc against its named opponents in duplicate games to 100, with
+    Bonferroni-adjusted intervals, on the seeds given (--seed)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    if not args.seed:
+        raise SystemExit("--only strength needs --seed: seeds no tuning or choice ever used")
+    command = [sys.executable, str(Path(__file__).with_name("strength.py")), "--seed", args.seed]
+    command += ["--games", str(args.games)]
+    if args.opponents:
+        command += ["--opponents", args.opponents]
+    subprocess.run(command, check=True)
+
+
 def bench_search(args: argparse.Namespace) -> None:
     """The search players: mc-fixed's decisions and rollouts per second on one thread at
     positions from expert play, mc's (the adaptive searcher) at its own positions in play
-    beside mc-fixed's there, and whole games to 100 per second (mc vs simple, standard)."""
+    beside mc-fixed's there, mc's time per decision through Decider (bench_decider), and
+    whole games to 100 per second (mc vs simple, standard)."""
     from gin_sim.experiments.simulate import head_to_head_matches
     from gin_sim.kernels.playout import scratch_nb
     from gin_sim.kernels.search import search_nb, search_scratch_nb
@@ -302,6 +426,8 @@ def bench_search(args: argparse.Namespace) -> None:
         f"hands against simple under standard, each from the panel memory it had in play, 1 thread, "
         f"median of {args.repeats})"
     )
+
+    bench_decider(args)
 
     pair = (load_strategy("mc"), load_strategy("simple"))
     head_to_head_matches(standard, pair, 2, seed=0)  # compile
@@ -374,6 +500,68 @@ def bench_positions(args: argparse.Namespace) -> None:
     print(
         f"dataset deals/s mc vs mc: {deals / seconds:.1f}  ({rows:,} positions from {deals:,} deals "
         f"played and evaluated at the default depth, hollywood, {numba.config.NUMBA_NUM_THREADS} threads, once)"
+    )
+
+
+def bench_review(args: argparse.Namespace) -> None:
+    """``gin-sim review`` at the default depth: decisions reviewed per second (both players'
+    decisions of deals of expert against expert, all cores); then a 10-hand Hollywood match
+    played through ``play`` (an expert at the table against mc) and saved, reviewed by the
+    real command, start to end (the process's start, the kernels' load and the match
+    equity table included)."""
+    import subprocess
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    from gin_sim.experiments.review import ReviewSettings, simulated_hands, value_decisions
+    from gin_sim.interfaces.play import Game, GameSettings, InputEnded, parse_move
+    from gin_sim.players.decide import Decider
+    from gin_sim.players.strategies import load_strategy
+    from gin_sim.reference.views import view_from_situation
+
+    rules = load_rules("hollywood")
+    settings = ReviewSettings()
+    pair = (load_strategy("expert"), load_strategy("expert"))
+    decisions = [
+        d for h in simulated_hands(2, 0, args.review_deals, rules, pair) for d in h.decisions
+    ]
+    value_decisions(decisions[:4], rules, settings, 2)  # compile
+    runs = max(1, min(args.repeats, 3))
+    seconds = median_seconds(lambda: value_decisions(decisions, rules, settings, 2), runs)
+    print(
+        f"decisions reviewed/s: {len(decisions) / seconds:.1f}  (default depth: {settings.name}; "
+        f"hollywood, {len(decisions):,} decisions of {args.review_deals:,} deals of expert play, "
+        f"{numba.config.NUMBA_NUM_THREADS} threads, median of {runs})"
+    )
+
+    class ExpertAtTheTable(Game):
+        """The person's moves are expert's; the person leaves after 10 hands (as the end
+        of the input stops a game: the record keeps them, and the next hand's moves so far)."""
+
+        expert = Decider("expert", rules)
+
+        def _your_move(self, hand, deal, move):
+            if len(self.hands) >= 10:
+                raise InputEnded()
+            view = view_from_situation(hand.situation(hand.view()))
+            return parse_move(self.expert.decide(view).action, hand.phase)
+
+    with tempfile.TemporaryDirectory() as folder:
+        record = Path(folder) / "match.json"
+        game = GameSettings(rules, load_strategy("mc").for_rules(rules), "hollywood", seed=45)
+        ExpertAtTheTable(game, lambda prompt: None, lambda line: None, record).play()
+        start = time.perf_counter()
+        done = subprocess.run(
+            [sys.executable, "-m", "gin_sim", "review", str(record), "--json", "--quiet"],
+            capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        seconds = time.perf_counter() - start
+    reviewed = len(__import__("json").loads(done.stdout)["decisions"])
+    print(
+        f"10-hand match reviewed in s: {seconds:.1f}  (gin-sim review of a play record, hollywood "
+        f"format, {reviewed} decisions of the person at the default depth, match equity too, "
+        f"{numba.config.NUMBA_NUM_THREADS} threads, once, the process's start included)"
     )
 
 

@@ -247,6 +247,23 @@ def hand_with(hand: Any, hidden: Hidden) -> Any:
 REFERENCE = Access(hidden_of_hand, hand_with)
 
 
+def view_decision(value: Callable[[dict, int, int, int], Any]) -> Callable[[Any, int], Any]:
+    """A probe decision on reference ``Hand`` positions (``REFERENCE``) for whatever works
+    from the plain view, as a record's reader does (``gin-sim review``, ``advise``):
+    ``value(view, seat, played, leak)`` with the view of the player to move
+    (``view_from_situation``), its seat and the action its strategy plays there (a kernel
+    action code)."""
+    from gin_sim.experiments.review import action_code
+    from gin_sim.reference.views import view_from_situation
+
+    def decision(hand: Any, leak: int) -> Any:
+        view = view_from_situation(hand.situation(hand.view()))
+        played = action_code(copy.deepcopy(hand).decide())  # deciding may draw from a stream
+        return value(view, int(hand.to_move), played, leak)
+
+    return decision
+
+
 # -------------------------------------------------------------------------- the probe
 def same(first: Any, second: Any) -> bool:
     """Whether two answers are equal, arrays element by element and NaN equal to NaN (a

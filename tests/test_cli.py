@@ -136,6 +136,7 @@ def test_shared_options_read_the_same_in_every_command():
     own_meaning = {
         ("replay", "--seed"),  # the seed of the run a replayed deal comes from
         ("play", "--seed"),  # optional: a new seed, shown, when not given
+        ("review", "--seed"),  # the seed of the run a reviewed deal comes from (or the scale's)
         ("report tournament", "--players"),  # two or more
         ("report equity", "--players"),  # A,B: the equities are A's
         ("tune", "--strategy"),  # the starting point of the search

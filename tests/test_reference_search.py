@@ -280,6 +280,8 @@ def test_search_changes_the_play():
         ("hollywood", mc("mc-fast", samples=3, infer=False)),
         ("standard", mc("mc-fixed", samples=2, infer=True, infer_weight=0.5)),
         ("standard", mc("mc-fast", samples=5, screen=2, candidates=1, infer=True)),
+        # late_stock (issue 46): more worlds once the stock is short
+        ("standard", mc("mc-fast", samples=2, late_stock=20, late_samples=5, infer=True)),
     ],
 )
 @pytest.mark.first_case
@@ -290,6 +292,7 @@ def test_kernel_figures_equal_the_references_at_every_search(rule_set, searcher)
     dropped with theirs; its stream is the player's after one number per earlier search."""
     rules = load_rules(rule_set)
     compared = screened_out = 0
+    worlds = set()
     for deal in range(6):
         events: list = []
         draws = 0
@@ -332,6 +335,7 @@ def test_kernel_figures_equal_the_references_at_every_search(rule_set, searcher)
                 ]
                 screened_out += len(dropped)
                 compared += 1
+                worlds.add((figures.worlds, situation.view.stock_left <= searcher.late_stock))
             if isinstance(action, bool):
                 assert got.take == action
             elif action == BIG_GIN:
@@ -340,6 +344,8 @@ def test_kernel_figures_equal_the_references_at_every_search(rule_set, searcher)
                 assert (got.discard, got.knock) == (format_card(action.card), action.knock)
     assert compared > 40
     assert (screened_out > 10) == (1 < searcher.screen < searcher.samples), screened_out
+    if searcher.late_stock and not searcher.screen:  # both depths played, each where it should
+        assert worlds == {(searcher.samples, False), (searcher.late_samples, True)}, worlds
 
 
 # ------------------------------------------------------------------ the parts

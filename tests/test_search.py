@@ -217,6 +217,9 @@ def test_mc_fast_beats_simple():
         ("infer_weight=2", "infer_weight = 2.0"),
         ("confidence=-1", "confidence = -1.0"),
         ("value=points", "value = 'points'"),
+        ("late_stock=32", "late_stock = 32"),
+        ("late_stock=5", "late_samples = 0"),
+        ("late_samples=64", "late_samples in"),
     ],
 )
 def test_bad_search_settings_are_one_line_errors(override, message):

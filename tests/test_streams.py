@@ -5,6 +5,8 @@ positions dataset keeps."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from gin_sim.experiments import positions
 from gin_sim.game import rng as reference_rng
 from gin_sim.kernels import equity as equity_kernel
@@ -32,6 +34,7 @@ def test_kernels_and_reference_key_their_streams_from_the_one_table():
         "match": (int(match_kernel.MATCH_DOMAIN), reference_match.MATCH_KEY),
         "model": (int(equity_kernel.MODEL_DOMAIN), int(equity_kernel.MODEL_DOMAIN)),
         "check": (positions._CHECK_DOMAIN, positions._CHECK_DOMAIN),
+        "review": (int(kernel_rng.REVIEW_DOMAIN), reference_rng.REVIEW_KEY),
     }
     assert set(used) == set(domains)
     for name, keys in used.items():
@@ -49,3 +52,7 @@ def test_the_streams_of_one_seed_and_counter_differ_by_feature():
     assert len(set(firsts.values())) == len(firsts)
     assert firsts["match"] == reference_match.match_key(seed, counter)
     assert firsts["sample"] == reference_rng.sample_stream_state(seed, counter)
+    assert firsts["review"] == reference_rng.review_stream_state(seed, 0, counter)
+    with np.errstate(over="ignore"):
+        kernel = kernel_rng.review_key_nb(np.uint64(seed), 3, counter)
+    assert int(kernel) == reference_rng.review_stream_state(seed, 3, counter)

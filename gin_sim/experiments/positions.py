@@ -888,7 +888,13 @@ def _play_dataset(
 
 def load_positions(directory: str | Path) -> pd.DataFrame:
     """The rows of a finished dataset folder as one DataFrame (docs/advice.md): ``kind``
-    a categorical in ``KINDS`` order; ``attrs["config"]`` holds the manifest's."""
+    a categorical in ``KINDS`` order; ``attrs["config"]`` holds the manifest's.
+
+    The folder is one written by ``gin-sim positions --out DIR`` (or the positions folders
+    of an advice report). Each row is a decision position kept with probability ``p``
+    (its ``weight`` is ``1/p``), with the player's view and, when evaluated, each action's
+    value by deep search. An unfinished or broken folder is a ``ValueError`` that says so.
+    """
     config = read_positions_manifest(directory)
     dataset = PositionSet(Path(directory), config)
     missing = dataset.missing()

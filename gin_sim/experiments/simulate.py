@@ -43,7 +43,15 @@ def play_hand(
 ) -> dict[str, int | bool]:
     """Play one hand from an explicit 52-card order (card 0 to the non-dealer first).
 
-    ``seed`` and ``deal`` key the random streams of the ``random`` strategy only.
+    ``deck`` is a card string or a sequence of 52 card indices or strings; the hands are
+    dealt one card at a time, the 21st card is the upcard. Returns the hand's record as a
+    dict (its fields: docs/engine.md). ``seed`` and ``deal`` key the random streams of the
+    ``random`` strategy only.
+
+    Examples:
+        >>> record = play_hand(list(range(52)), rules="hollywood", players=("expert", "simple"))
+        >>> record["knocker"], record["winner"], record["points"]
+        (1, 1, 7)
     """
     order = np.array(parse_deck(deck), dtype=np.int8)
     if dealer not in (0, 1):
@@ -116,8 +124,17 @@ def simulate_deals(
 ) -> np.ndarray:
     """Play deals ``first_deal ..`` and return their HAND_RECORD array.
 
-    Work goes to the kernel in chunks (so ``on_chunk`` can report progress); the result
-    does not depend on ``chunk`` or ``threads``.
+    Deal ``i``'s deck depends only on ``(seed, i)``, and the dealer alternates with the deal
+    index, so runs that differ only in a rule or a strategy play the same decks. Work goes
+    to the kernel in chunks (so ``on_chunk`` can report progress); the result does not
+    depend on ``chunk`` or ``threads``. ``records_to_frame`` turns it into a DataFrame.
+
+    Examples:
+        >>> from gin_sim import load_rules, load_strategy
+        >>> pair = (load_strategy("expert"), load_strategy("simple"))
+        >>> records = simulate_deals(load_rules("standard"), pair, deals=1000, seed=7)
+        >>> len(records), records["deal"][:3].tolist()
+        (1000, [0, 1, 2])
     """
     rule_vector, strategy_matrix, undercut_table = _kernel_arguments(
         rules, players, "deals", deals, seed, chunk, threads
@@ -140,7 +157,18 @@ def simulate_deals(
 
 
 def records_to_frame(records: np.ndarray, swapped: bool = False) -> pd.DataFrame:
-    """Hand records as a DataFrame, plus ``swapped``: seat 0 played ``players[1]``."""
+    """Hand records as a DataFrame, plus ``swapped``: seat 0 played ``players[1]``.
+
+    One row per hand, a column per field of the record (docs/engine.md: the hands dealt,
+    the dealer, the knocker, gin, undercut, the winner and points, the stock left, ...).
+
+    Examples:
+        >>> from gin_sim import load_rules, load_strategy, simulate_deals
+        >>> pair = (load_strategy("expert"), load_strategy("simple"))
+        >>> frame = records_to_frame(simulate_deals(load_rules("hollywood"), pair, 100, seed=1))
+        >>> len(frame), "winner" in frame.columns, bool(frame["swapped"].any())
+        (100, True, False)
+    """
     frame = pd.DataFrame.from_records(records)
     frame["swapped"] = swapped
     return frame

@@ -108,8 +108,17 @@ def parse_card_list(text: str) -> list[int]:
 def parse_cards(text: str, count: int | None = None) -> int:
     """Parse a card string into a hand bitmask; ``count`` requires exactly that many cards.
 
-    >>> parse_cards("AC 2C") == 0b11
-    True
+    Cards are a rank (A, 2 to 9, T or 10, J, Q, K) and a suit (C, D, H, S), in either case,
+    separated by spaces or commas. Card ``c`` is bit ``c`` of the mask: clubs A to K are 0
+    to 12, then diamonds, hearts and spades. A malformed, repeated or missing card is a
+    ``ValueError`` naming it.
+
+    Examples:
+        >>> parse_cards("AC 2C") == 0b11
+        True
+        >>> from gin_sim import format_cards
+        >>> format_cards(parse_cards("qs 10h 2c"))
+        '2C TH QS'
     """
     cards = parse_card_list(text)
     if count is not None and len(cards) != count:
@@ -145,7 +154,17 @@ def format_card(card: int) -> str:
 
 
 def format_cards(hand: int | Iterable[int]) -> str:
-    """Format a hand bitmask (or a list of indices, kept in order) as card strings."""
+    """Format a hand bitmask (or a list of indices, kept in order) as card strings.
+
+    A mask is written in card order (clubs, diamonds, hearts, spades; A to K), a list in
+    its own order.
+
+    Examples:
+        >>> format_cards(0b11)
+        'AC 2C'
+        >>> format_cards([51, 0])
+        'KS AC'
+    """
     if isinstance(hand, str | bytes) or not isinstance(hand, int | Iterable):
         raise TypeError(f"hand = {shown(hand)}: expected a card mask or a list of card indices")
     cards = cards_of(hand) if isinstance(hand, int) else list(hand)

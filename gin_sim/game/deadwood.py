@@ -27,14 +27,33 @@ def _check_hand(hand: int) -> int:
 
 
 def min_deadwood(hand: int) -> int:
-    """The exact minimum deadwood of a hand (R4) of 0 to ``MAX_HAND_CARDS`` (16) cards."""
+    """The exact minimum deadwood of a hand (R4) of 0 to ``MAX_HAND_CARDS`` (16) cards.
+
+    ``hand`` is a card mask (``parse_cards``). The numba kernel is checked against the
+    plain exhaustive search over every arrangement (tests/test_kernel_deadwood.py).
+
+    Examples:
+        >>> from gin_sim import parse_cards
+        >>> min_deadwood(parse_cards("AS 2S 3S 4H 4D 4C 9H TH JH QS"))
+        10
+        >>> min_deadwood(parse_cards("QS KS AS"))  # no run wraps around from K to A (R1)
+        21
+    """
     return int(min_deadwood_nb(np.uint64(_check_hand(hand))))
 
 
 def min_deadwood_many(hands: np.ndarray) -> np.ndarray:
     """Minimum deadwood of each hand in a uint64 array, in parallel; returns int64.
 
-    Each hand holds 0 to ``MAX_HAND_CARDS`` (16) cards.
+    Each hand holds 0 to ``MAX_HAND_CARDS`` (16) cards; each value is ``min_deadwood`` of
+    that hand.
+
+    Examples:
+        >>> import numpy as np
+        >>> from gin_sim import parse_cards
+        >>> hands = np.array([parse_cards("AS 2S 3S"), parse_cards("KC KD 9H")], dtype=np.uint64)
+        >>> min_deadwood_many(hands).tolist()
+        [0, 29]
     """
     array = np.ascontiguousarray(hands)
     if array.dtype != np.uint64:

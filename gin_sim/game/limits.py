@@ -21,7 +21,7 @@ import numpy as np
 
 from gin_sim.game.config import ConfigError, shown
 
-MAX_SEED = (1 << 64) - 1
+MAX_SEED = (1 << 64) - 1  # every --seed: the random streams take 64-bit seeds
 # Decks or matches of one run. Runs stream chunk by chunk (memory stays one or two chunks),
 # so the bound is about time and disk: 10**10 duplicate decks are 2 * 10**10 hands, about
 # 700 GB of Parquet and hours on a cluster.
@@ -35,8 +35,8 @@ MAX_CHUNKS = 10**6
 MAX_CHUNK_SIZE = 10**7
 # Reports hold every variant's records in memory at once.
 MAX_REPORT_DEALS = 10**7
-MAX_REPORT_MATCHES = 10**6
-MAX_WORKERS = 256
+MAX_REPORT_MATCHES = 10**6  # a report's matches, held in memory at once too
+MAX_WORKERS = 256  # --workers: local Dask worker processes (capped to the cores and memory)
 MAX_FINALISTS = 1000  # also tune --top and --blocks
 MAX_TRIALS = 100_000  # tune --trials
 # A hand in play holds 10 cards, 11 during a turn (R6, R10). Larger card sets are accepted up

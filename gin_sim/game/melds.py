@@ -176,7 +176,18 @@ def min_deadwood_exhaustive(hand: int) -> int:
 
 @dataclass(frozen=True)
 class Arrangement:
-    """One way to lay out a hand: its melds (card masks, ascending) and unmatched cards."""
+    """One way to lay out a hand: its melds (card masks, ascending) and unmatched cards.
+
+    ``melds`` are card masks (bit ``c`` for card index ``c``), ``unmatched`` the mask of the
+    cards in no meld, and ``deadwood`` the count of those cards (R4). ``describe()`` writes
+    it as a person would; ``best_arrangement`` gives one.
+
+    Examples:
+        >>> from gin_sim import best_arrangement, parse_cards
+        >>> arrangement = best_arrangement(parse_cards("AS 2S 3S 4H 4D 4C 9H TH JH QS"))
+        >>> arrangement.deadwood, len(arrangement.melds)
+        (10, 3)
+    """
 
     melds: tuple[int, ...]
     unmatched: int
@@ -272,9 +283,10 @@ def best_arrangement(hand: int, all: bool = False) -> Arrangement | list[Arrange
     Canonical: the numerically smallest mask of cards in sets, then the fewest melds
     (every block of consecutive run cards is one run).
 
-    >>> from gin_sim.game.cards import parse_cards
-    >>> print(best_arrangement(parse_cards("4C 4D 4H 4S 5S 6S 2H 3H")).describe())
-    [4C 4D 4H] [4S 5S 6S] | 2H 3H (deadwood 5)
+    Examples:
+        >>> from gin_sim.game.cards import parse_cards
+        >>> print(best_arrangement(parse_cards("4C 4D 4H 4S 5S 6S 2H 3H")).describe())
+        [4C 4D 4H] [4S 5S 6S] | 2H 3H (deadwood 5)
     """
     arrangements = all_arrangements(hand)
     return arrangements if all else arrangements[0]

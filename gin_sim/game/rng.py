@@ -22,6 +22,7 @@ DECK_KEY = STREAM_DOMAINS["deck"]
 PLAYER_KEY = STREAM_DOMAINS["player"]
 SAMPLE_KEY = STREAM_DOMAINS["sample"]  # which decisions of a deal a positions dataset keeps
 EVALUATION_KEY = STREAM_DOMAINS["evaluation"]  # the worlds of a position's evaluation
+REVIEW_KEY = STREAM_DOMAINS["review"]  # the worlds of a reviewed decision
 
 
 def mix(z: int) -> int:
@@ -99,4 +100,16 @@ def evaluation_stream_state(seed: int, deal: int, decision: int) -> int:
         raise ValueError(f"decision must be below 256, got {decision}")
     return splitmix64(
         (splitmix64((seed & MASK64) ^ EVALUATION_KEY) + 256 * deal + decision) & MASK64
+    )
+
+
+def review_stream_state(seed: int, hand: int, decision: int) -> int:
+    """The initial state of the world stream of reviewed decision ``decision`` (its number
+    in the hand, below 2**20) of hand ``hand`` of a game (docs/review.md)."""
+    hand = _check_index(hand, "hand")
+    decision = _check_index(decision, "decision")
+    if decision >= 1 << 20:
+        raise ValueError(f"decision must be below 2**20, got {decision}")
+    return splitmix64(
+        (splitmix64((seed & MASK64) ^ REVIEW_KEY) + (1 << 20) * hand + decision) & MASK64
     )

@@ -49,7 +49,12 @@ RULE_BOUNDS: dict[str, tuple[int, int | None]] = {
 
 @dataclass(frozen=True)
 class Rules:
-    """One rule set. Defaults are the seed rules (RULES.md); names cite the rule."""
+    """One rule set. Defaults are the seed rules (RULES.md); names cite the rule.
+
+    The named rule sets are the TOML files of ``configs/rules/`` (``gin-sim rules`` lists
+    them); ``load_rules`` reads one, with overrides. Each field's comment cites the rule it
+    sets; a value out of its range is a ``ConfigError`` (a ``ValueError``) naming it.
+    """
 
     name: str = "hollywood"
     knock_limit: int = 10  # R12: deadwood allowed when knocking, 0 to 10
@@ -120,7 +125,18 @@ def named_rules() -> list[str]:
 
 
 def load_rules(spec: str | Path | Rules = "hollywood", overrides: list[str] | None = None) -> Rules:
-    """A rule set by name or TOML path, with ``key=value`` overrides applied."""
+    """A rule set by name or TOML path, with ``key=value`` overrides applied.
+
+    An unknown name, key or value out of range is a ``ValueError`` that says what is
+    allowed.
+
+    Examples:
+        >>> rules = load_rules("hollywood", ["gin_bonus=20"])
+        >>> rules.gin_bonus, rules.undercut_bonus
+        (20, 10)
+        >>> load_rules("standard").undercut_bonus
+        25
+    """
     overrides = check_overrides(overrides, "rule overrides")
     if isinstance(spec, Rules):
         rules = spec

@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gin_sim.experiments.review import Decision as ReviewDecision
+from gin_sim.experiments.review import ReviewSettings, action_code, value_decisions
 from gin_sim.game.cards import format_card, format_cards, parse_card, parse_deck
 from gin_sim.game.config import (
     ConfigError,
@@ -74,6 +76,7 @@ TAKE_WORDS = ("t", "take", "pile", "y", "yes")
 PASS_WORDS = ("p", "pass", "decline", "n", "no")
 DRAW_WORDS = ("d", "draw", "s", "stock")
 QUIT_WORDS = ("q", "quit", "exit")
+TUTOR_MARKS = ("mistake", "blunder")  # what the tutor stops you before
 HELP_WORDS = ("?", "h", "help")
 MOVES_HELP = {
     OFFER: "t (take the upcard) or p (pass)",
@@ -151,6 +154,9 @@ class GameSettings:
     format: str = "game"
     seed: int = 0
     hints: Strategy | None = None
+    # The tutor: before a move the review would mark a mistake or a blunder is made, say so
+    # with the better move and the loss, and ask to confirm (docs/review.md, "The tutor").
+    tutor: bool = False
 
     @property
     def key(self) -> int:
@@ -196,6 +202,7 @@ class Game:
         # takes its own choices for the moves played, and you need not follow them.
         self.opponent_memory = self.opponent.memory()
         self.hinter = None if settings.hints is None else Decider(settings.hints, settings.rules)
+        self.tutor_settings = ReviewSettings() if settings.tutor else None
         games = 1 if settings.format != "hollywood" else N_GAMES
         self.score = HollywoodScore(target=self.rules.game_target, games=games)
         self.hands: list[dict[str, Any]] = []
@@ -381,9 +388,35 @@ class Game:
                 self.say(f"  {error}")
                 continue
             problem = move_problem(hand, action)
-            if problem is None:
+            if problem is not None:
+                self.say(f"  not allowed: {problem}")
+                continue
+            if self.tutor_settings is None or self._tutor_agrees(hand, deal, move, action):
                 return action
-            self.say(f"  not allowed: {problem}")
+
+    def _tutor_agrees(self, hand: Any, deal: int, move: int, action: Action) -> bool:
+        """The tutor's word on ``action`` (the review of this decision, from your view
+        alone, its worlds keyed by the game's seed, the hand and the move): a move it would
+        mark a mistake or a blunder is named with the better move and the loss, and played
+        only if you confirm it."""
+        view = view_from_situation(hand.situation(hand.view()))
+        decision = ReviewDecision(deal, move, YOU, view, action_code(action))
+        game_format = self.settings.format
+        assert self.tutor_settings is not None
+        judged = value_decisions(
+            [decision], self.rules, self.tutor_settings, self.settings.key, game_format
+        )[0]
+        if judged.mark not in TUTOR_MARKS:
+            return True
+        best, played = judged.candidates[judged.best], judged.candidates[judged.played]
+        self.say(
+            f"  tutor: {played.action} looks like a {judged.mark}: {best.action} is worth"
+            f" {judged.loss:.1f} points more [{judged.loss_low:.1f}, {judged.loss_high:.1f}]"
+        )
+        text = self.read_line("Play it anyway? y (yes) or n (choose again) > ")
+        if text is None or text.strip().lower() in QUIT_WORDS:
+            raise InputEnded(quit=text is not None)
+        return text.strip().lower() in ("y", "yes")
 
     def _save(self) -> None:
         if self.save is None:

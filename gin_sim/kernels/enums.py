@@ -84,13 +84,17 @@ class StrategyParamT(NamedTuple):
     MC_PANEL_KNOCK_TURN: int = 382
     # 1: read the opponent's choice at the opening upcard offer (R7, R8)
     MC_PANEL_OFFER: int = 383
+    # Deeper play late in the hand (issue 46): at a decision with at most this many cards
+    # left in the stock the search plays MC_LATE_SAMPLES worlds instead; 0: off
+    MC_LATE_STOCK: int = 384
+    MC_LATE_SAMPLES: int = 385
 
 
 StrategyParam = StrategyParamT()
 # The slots a family decision reads: KIND to the pair weight.
 FAMILY_PARAMS = StrategyParam.PAIR_WEIGHT + 1
 MAX_PANEL = 8  # opponent models a search player may weigh
-N_STRATEGY_PARAMS = StrategyParam.MC_PANEL_OFFER + 1
+N_STRATEGY_PARAMS = StrategyParam.MC_LATE_SAMPLES + 1
 assert StrategyParam.MC_PANEL_INFER == StrategyParam.MC_PANEL + MAX_PANEL * FAMILY_PARAMS
 # The slots follow one another: each vector block is FAMILY_PARAMS long.
 assert StrategyParam.MC_SAMPLES == FAMILY_PARAMS

@@ -26,11 +26,13 @@ STREAM_DOMAINS = {
     "sample": 0x510E527FADE682D1,  # which decisions of a deal a positions dataset keeps
     "evaluation": 0x9B05688C2B3E6C1F,  # the worlds of a position's evaluation
     "check": 0x1F83D9ABFB41BD6B,  # the continuations of the advice check against play
+    "review": 0x5BE0CD19137E2179,  # the worlds of a reviewed decision (gin-sim review)
 }
 DECK_DOMAIN = np.uint64(STREAM_DOMAINS["deck"])
 PLAYER_DOMAIN = np.uint64(STREAM_DOMAINS["player"])
 SAMPLE_DOMAIN = np.uint64(STREAM_DOMAINS["sample"])
 EVALUATION_DOMAIN = np.uint64(STREAM_DOMAINS["evaluation"])
+REVIEW_DOMAIN = np.uint64(STREAM_DOMAINS["review"])
 _S30 = np.uint64(30)
 _S27 = np.uint64(27)
 _S31 = np.uint64(31)
@@ -86,6 +88,14 @@ def evaluation_key_nb(seed, deal, decision):
     of a seed has its own stream."""
     base = splitmix64_nb(np.uint64(seed) ^ EVALUATION_DOMAIN)
     return splitmix64_nb(base + np.uint64(256) * np.uint64(deal) + np.uint64(decision))
+
+
+@njit(cache=True, _nrt=False)
+def review_key_nb(seed, hand, decision):
+    """The world stream of reviewed decision ``decision`` (its number in the hand, both
+    players' decisions counted, below 2**20) of hand ``hand`` of a reviewed game."""
+    base = splitmix64_nb(np.uint64(seed) ^ REVIEW_DOMAIN)
+    return splitmix64_nb(base + np.uint64(1 << 20) * np.uint64(hand) + np.uint64(decision))
 
 
 @njit(cache=True, _nrt=False)

@@ -1022,6 +1022,9 @@ def _search_nb(params, masks, state, rules, undercut_table, equity, streams, pla
         load_score_nb(state, score)
         before = score_equity_nb(score, games, target, table, player, state[_S.DEALER], value_kind)
     samples = np.int64(params[StrategyParam.MC_SAMPLES])
+    late = params[StrategyParam.MC_LATE_STOCK]
+    if late > 0 and 52 - state[_S.STOCK_POS] <= late:  # few cards left: a deeper search
+        samples = np.int64(params[StrategyParam.MC_LATE_SAMPLES])
     screen = np.int64(params[StrategyParam.MC_SCREEN])
     keep = np.int64(params[StrategyParam.MC_CANDIDATES])
     worlds = samples  # the worlds the figures (and the choice) are over

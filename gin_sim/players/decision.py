@@ -141,11 +141,12 @@ class Decider(PreparedStrategy):
     set's vector and the undercut table. ``decide`` is then the kernels' work alone: a
     family decision costs a few tens of microseconds, a search about the search itself.
 
-    >>> decider = Decider("simple", "hollywood")
-    >>> view = {"decision": "draw", "hand": "AS 2S 3S 4H 4D 4C 9H TH JH QS",
-    ...         "pile": "7C 4S", "stock_left": 30, "opp_turns": 1, "dealer": "me"}
-    >>> decider.decide(view).action, decider.decide(view | {"pile": "7C 5D"}).action
-    ('take', 'draw')
+    Examples:
+        >>> decider = Decider("simple", "hollywood")
+        >>> view = {"decision": "draw", "hand": "AS 2S 3S 4H 4D 4C 9H TH JH QS",
+        ...         "pile": "7C 4S", "stock_left": 30, "opp_turns": 1, "dealer": "me"}
+        >>> decider.decide(view).action, decider.decide(view | {"pile": "7C 5D"}).action
+        ('take', 'draw')
     """
 
     def decide(
@@ -257,6 +258,12 @@ def decide(
     it is given as: a name or a path is read again on every call, its rollout and
     opponent-model strategies are not. Many calls with one strategy are fastest through a
     ``Decider`` of one's own.
+
+    Examples:
+        >>> view = {"decision": "offer", "hand": "7H 8H 9H 2C 2D 2S 5S 6D JC KD",
+        ...         "pile": "TH", "stock_left": 31, "dealer": "opponent"}
+        >>> decide(view, "hollywood", "expert").action
+        'take'
     """
     check_environment()
     seat = _check_seat(seat)

@@ -103,6 +103,8 @@ SEARCH_KEYS = (
     "panel_infer",
     "panel_knock_turn",
     "panel_offer",
+    "late_stock",
+    "late_samples",
 )
 KIND_KEYS = {"family": FAMILY_KEYS, "mc": SEARCH_KEYS, "random": ()}
 MAX_CLOSING_DISTANCE = 100_000  # points to a game's target (the largest target a rule set allows)
@@ -114,7 +116,13 @@ MAX_ADAPTATIONS = 64
 
 @dataclass(frozen=True)
 class Strategy:
-    """One player's strategy; field meanings and ranges in docs/strategies.md."""
+    """One player's strategy; field meanings and ranges in docs/strategies.md.
+
+    ``kind`` is ``family`` (the rule-based strategies: ``simple``, ``basic``, ``expert``,
+    ``advised``, the gin hunters, ...), ``random``, or a search player (``mc``, ``mc-fixed``,
+    ``mc-match``). The named ones are the TOML files of ``configs/strategies/``
+    (``gin-sim strategies`` lists them); ``load_strategy`` reads one, with overrides.
+    """
 
     name: str = "simple"
     description: str = ""
@@ -156,6 +164,10 @@ class Strategy:
     # Read the opponent's choice at the opening upcard offer (R7, R8): each model's chance
     # of it, averaged over the hands the opponent may have held then.
     panel_offer: bool = False
+    # Deeper play late in the hand: with at most late_stock cards left in the stock, a
+    # search plays late_samples worlds instead of samples (0: off).
+    late_stock: int = 0
+    late_samples: int = 0
     adapt: tuple[Adaptation, ...] = ()
 
     def __post_init__(self) -> None:
@@ -195,6 +207,18 @@ class Strategy:
         if not 1 <= self.samples <= MAX_SAMPLES:
             raise ConfigError(
                 f"samples = {self.samples} in {where} is out of range: allowed 1 to {MAX_SAMPLES}"
+            )
+        if not 0 <= self.late_stock <= 31:
+            raise ConfigError(
+                f"late_stock = {self.late_stock} in {where} is out of range: allowed 0 (off) to 31"
+            )
+        if self.late_stock and not 1 <= self.late_samples <= MAX_SAMPLES:
+            raise ConfigError(
+                f"late_samples = {self.late_samples} in {where} is out of range: allowed 1 to {MAX_SAMPLES} with late_stock"
+            )
+        if not self.late_stock and self.late_samples:
+            raise ConfigError(
+                f"late_samples in {where} does nothing without late_stock: give late_stock or drop late_samples"
             )
         if not 1 <= self.candidates <= 11:
             raise ConfigError(
@@ -388,6 +412,8 @@ class Strategy:
             del document["panel_knock_turn"]
         if not self.panel_offer:  # likewise
             del document["panel_offer"]
+        if not self.late_stock:  # likewise (issue 46)
+            del document["late_stock"], document["late_samples"]
         if not self.opponent_panel:
             del document["opponent_panel"], document["panel_prior"], document["panel_memory"]
         else:
@@ -444,6 +470,8 @@ class Strategy:
             v[StrategyParam.MC_PANEL_INFER] = float(self.panel_infer)
             v[StrategyParam.MC_PANEL_KNOCK_TURN] = float(self.panel_knock_turn)
             v[StrategyParam.MC_PANEL_OFFER] = float(self.panel_offer)
+            v[StrategyParam.MC_LATE_STOCK] = self.late_stock
+            v[StrategyParam.MC_LATE_SAMPLES] = self.late_samples
             for i, name in enumerate(self.opponent_panel):
                 v[StrategyParam.MC_PANEL_PRIOR + i] = (
                     self.panel_prior[i] if self.panel_prior else 1.0
@@ -678,7 +706,16 @@ RENAMED = {
 
 
 def load_strategy(spec: str | Path | Strategy, overrides: list[str] | None = None) -> Strategy:
-    """A strategy by name or TOML path, with ``key=value`` overrides applied."""
+    """A strategy by name or TOML path, with ``key=value`` overrides applied.
+
+    An unknown name, key or value out of range is a ``ValueError`` that says what is
+    allowed.
+
+    Examples:
+        >>> strategy = load_strategy("basic", ["knock_threshold=7"])
+        >>> strategy.name, strategy.kind, strategy.knock_threshold
+        ('basic', 'family', 7)
+    """
     overrides = check_overrides(overrides, "strategy overrides")
     if isinstance(spec, Strategy):
         strategy = spec

@@ -859,9 +859,12 @@ def search(
         before = score_equity(
             situation.score, table, situation.player, situation.dealer, strategy.value
         )
-    worlds = strategy.samples  # the worlds the figures (and the choice) are over
+    samples = strategy.samples
+    if strategy.late_stock and situation.view.stock_left <= strategy.late_stock:
+        samples = strategy.late_samples  # few cards left: a deeper search (issue 46)
+    worlds = samples  # the worlds the figures (and the choice) are over
     dropped: tuple[ScreenedOut, ...] = ()
-    for world in range(strategy.samples):
+    for world in range(samples):
         if world == strategy.screen > 1:  # 4b. screening
             kept = screened(candidates, sums, gains, gain_squares, world, strategy.candidates)
             dropped = tuple(
@@ -876,7 +879,7 @@ def search(
                 break
             # The survivors were picked on these worlds: the choice (step 5) is made on
             # the worlds still to come, which the screening did not see.
-            worlds = strategy.samples - world
+            worlds = samples - world
             n = len(candidates)
             sums, squares, gains, gain_squares = [0.0] * n, [0.0] * n, [0.0] * n, [0.0] * n
         model = None

@@ -35,6 +35,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode="markdown",
 )
 
 from gin_sim.interfaces.cli import (  # noqa: E402  (they register on app)
@@ -48,6 +49,7 @@ from gin_sim.interfaces.cli import (  # noqa: E402  (they register on app)
     positions,
     replay,
     report,
+    review,
     serve,
     simulate,
     summarize,
@@ -59,6 +61,7 @@ simulate.register(app)
 match.register(app)
 summarize.register(app)
 replay.register(app)
+review.register(app)
 card.register(app)
 listing.register(app)
 report.register(app)
@@ -68,6 +71,18 @@ distill.register(app)
 serve.register(app)
 advise.register(app)
 play.register(app)
+
+
+def leaf_commands(command=None, path: tuple[str, ...] = ()):
+    """(path, command) for every command of the app that runs, the subcommands of groups
+    (``report knock``) included: what the command reference and the help's tests walk."""
+    if command is None:
+        command = typer.main.get_command(app)
+    if hasattr(command, "commands"):  # a group (typer vendors its own click classes)
+        for name, sub in command.commands.items():
+            yield from leaf_commands(sub, (*path, name))
+    else:
+        yield path, command
 
 
 def _is_usage_error(error: Exception) -> bool:

@@ -106,7 +106,10 @@ def advise(
 
     The position's fields are those of "Decisions from outside" (docs/strategies.md), as
     options or as a JSON file (--view). The stock and the turn counts default to what the
-    cards imply. The seed draws a search's worlds."""
+    cards imply. The seed draws a search's worlds.
+
+    Example: `gin-sim advise --hand "7h 8h 9h 2c 2d 2s 5s 6d jc kd" --phase offer --upcard 10h --strategy expert`
+    """
     from gin_sim.interfaces.advise import PHASES, advice_lines, complete_view
     from gin_sim.interfaces.serve import decision_document
     from gin_sim.players.decide import Decider

@@ -43,7 +43,7 @@ def card(
     take a discard, one verdict a cell, the close calls marked, with rules of thumb derived
     from the cells.
 
-    Example: gin-sim card docs/advice-run --rules hollywood
+    Example: `gin-sim card docs/advice-run --rules hollywood`
     """
     from gin_sim.experiments.simulate import use_threads
     from gin_sim.reports.build import with_advised, write_cards

@@ -18,7 +18,10 @@ def deadwood(
         bool, typer.Option("--all", help="List every minimum-deadwood arrangement.")
     ] = False,
 ) -> None:
-    """Print the minimum deadwood of CARDS and an arrangement that reaches it."""
+    """Print the minimum deadwood of CARDS and an arrangement that reaches it.
+
+    Example: `gin-sim deadwood "AS 2S 3S 4H 4D 4C 9H TH JH QS"`
+    """
     from gin_sim.game.melds import best_arrangement
 
     with user_errors():

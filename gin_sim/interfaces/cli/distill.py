@@ -40,7 +40,10 @@ def distill(
     """Distil an advice report's tables into a family strategy: every change the tables
     propose (knock lines per rule set, the take rule) is played against the base and kept
     only if it wins there; writes the strategy as TOML with what was measured. The seed's
-    decks decide what is kept: confirm the result on another seed."""
+    decks decide what is kept: confirm the result on another seed.
+
+    Example: `gin-sim distill reports/advice-hollywood --seed 9611 --out advised.toml`
+    """
     from gin_sim.experiments.distill import distill as build
     from gin_sim.experiments.distill import proposals_of_report
 

@@ -12,7 +12,10 @@ from gin_sim.players.strategies import load_strategy, named_strategies
 
 
 def rules() -> None:
-    """List the named rule sets and their parameters (RULES.md)."""
+    """List the named rule sets and their parameters (RULES.md).
+
+    Example: `gin-sim rules`
+    """
     with user_errors():
         table = Table(title="Rule sets (configs/rules/)")
         table.add_column("name")
@@ -23,7 +26,10 @@ def rules() -> None:
 
 
 def strategies() -> None:
-    """List the named strategies with their descriptions."""
+    """List the named strategies with their descriptions.
+
+    Example: `gin-sim strategies`
+    """
     with user_errors():
         table = Table(title="Strategies (configs/strategies/)")
         table.add_column("name")

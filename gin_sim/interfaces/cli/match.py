@@ -110,7 +110,10 @@ def match(
     run: RunOptions,
 ) -> None:
     """Play MATCHES Hollywood matches (three games to the game target at once), or plain
-    games to the target (--format game), from the start or from any score (--start)."""
+    games to the target (--format game), from the start or from any score (--start).
+
+    Example: `gin-sim match --rules standard --players expert,simple --matches 10000 --seed 3`
+    """
     frames: list[pd.DataFrame] = []
     with user_errors():
         run.check(with_hands)

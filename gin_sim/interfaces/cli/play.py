@@ -53,11 +53,22 @@ def play(
             help="Save the game (after every hand) as a record: gin-sim replay --record FILE."
         ),
     ] = None,
+    tutor: Annotated[
+        bool,
+        typer.Option(
+            "--tutor",
+            help="Before a move the review would mark a mistake or a blunder, say so with the"
+            " better move and ask to confirm.",
+        ),
+    ] = False,
 ) -> None:
     """Play Gin against a strategy at the terminal (or through a pipe, one move a line).
 
     Moves: t/take, p/pass, d/draw, a card to discard (7h, 7H, 10h, Th), k 7h to knock with
-    it, g for big gin, ? for help, q to stop. The end of the input stops the game too."""
+    it, g for big gin, ? for help, q to stop. The end of the input stops the game too.
+
+    Example: `gin-sim play --opponent mc --format hollywood --hints mc --save game.json`
+    """
     from gin_sim.game.limits import check_seed
     from gin_sim.game.rules import load_rules
     from gin_sim.interfaces.play import FORMATS, Game, GameSettings, RecordFile
@@ -76,6 +87,7 @@ def play(
             game_format,
             chosen_seed,
             None if hints is None else load_strategy(hints).for_rules(rule_set),
+            tutor=tutor,
         )
         # The record is held for this game alone: a finished game's record, a file gin-sim
         # did not write and a record another game is saving to are refused here.

@@ -77,7 +77,10 @@ def positions(
 ) -> None:
     """Play DEALS deals, keep each decision position of a kind (offer, draw, discard, knock)
     with that kind's probability (--keep) and evaluate every action there by deep search;
-    print a summary (per decision: rows weighted by 1 / their keep probability)."""
+    print a summary (per decision: rows weighted by 1 / their keep probability).
+
+    Example: `gin-sim positions --players mc,mc --deals 1000 --out runs/positions`
+    """
     frames = []
     with user_errors():
         run.check()

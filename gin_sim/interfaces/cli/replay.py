@@ -58,7 +58,10 @@ def replay(
     ] = None,
     score_format: options.ScoreFormat = "game",
 ) -> None:
-    """Print one deal as a person would follow it: hands, offer, draws, discards, showdown, score."""
+    """Print one deal as a person would follow it: hands, offer, draws, discards, showdown, score.
+
+    Example: `gin-sim replay --seed 7 --deal 42 --players expert,simple`
+    """
     if record is not None:
         with user_errors():
             # A record holds its deals, players, rules and score: any other option would be

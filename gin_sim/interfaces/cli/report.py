@@ -140,7 +140,10 @@ def knock(
     *,
     run: RunOptions,
 ) -> None:
-    """Sweep the knock threshold from 0 (gin only) to the knock limit on the same decks."""
+    """Sweep the knock threshold from 0 (gin only) to the knock limit on the same decks.
+
+    Example: `gin-sim report knock --rules hollywood --opponent simple --deals 200000 --out reports/knock-hollywood`
+    """
     with user_errors():
         check_counts(deals, matches)
         if _finished(out, "knock", knock_options(rules, strategy, opponent, deals, matches, seed)):
@@ -167,7 +170,10 @@ def undercut(
     *,
     run: RunOptions,
 ) -> None:
-    """Undercut rate by the knocker's deadwood and the cards left in the stock (heat map)."""
+    """Undercut rate by the knocker's deadwood and the cards left in the stock (heat map).
+
+    Example: `gin-sim report undercut --rules hollywood --deals 200000 --out reports/undercut`
+    """
     with user_errors():
         check_counts(deals)
         if _finished(out, "undercut", undercut_options(rules, strategy, opponent, deals, seed)):
@@ -193,7 +199,10 @@ def variants(
     *,
     run: RunOptions,
 ) -> None:
-    """The knock sweep under each rule set on the same decks, side by side."""
+    """The knock sweep under each rule set on the same decks, side by side.
+
+    Example: `gin-sim report variants --rules hollywood,hollywood-gin20,standard --out reports/variants`
+    """
     with user_errors():
         check_counts(deals, matches)
         names = _names(rules, "--rules")
@@ -232,7 +241,10 @@ def schedule(
     *,
     run: RunOptions,
 ) -> None:
-    """Search knock schedules (thresholds by stock depth) by a paired two-stage search."""
+    """Search knock schedules (thresholds by stock depth) by a paired two-stage search.
+
+    Example: `gin-sim report schedule --rules hollywood --phases 20,10 --out reports/schedule`
+    """
     with user_errors():
         check_counts(deals)
         check_counts(confirm_deals, what="confirm deals")
@@ -293,7 +305,10 @@ def tournament(
     *,
     run: RunOptions,
 ) -> None:
-    """A round robin: every pair of strategies on the same decks and matches, ranked."""
+    """A round robin: every pair of strategies on the same decks and matches, ranked.
+
+    Example: `gin-sim report tournament --rules hollywood,standard --out reports/tournament`
+    """
     with user_errors():
         check_counts(deals, matches)
         player_names = _names(players, "--players", unique=False)  # its own message
@@ -348,7 +363,10 @@ def equity(
     run: RunOptions,
 ) -> None:
     """Game-to-target and Hollywood match equity tables: the probability of winning from
-    every score, with 95% intervals, checked against play from the state."""
+    every score, with 95% intervals, checked against play from the state.
+
+    Example: `gin-sim report equity --rules hollywood --out reports/equity`
+    """
     from gin_sim.experiments.equity import study_steps
 
     with user_errors():
@@ -396,7 +414,10 @@ def advice(
     run: RunOptions,
 ) -> None:
     """Advice from strong play: knock or play on, take or draw, undercut risk, across rule
-    sets, checked against play; the positions datasets are kept in OUT (rerun to resume)."""
+    sets, checked against play; the positions datasets are kept in OUT (rerun to resume).
+
+    Example: `gin-sim report advice --deals 2000 --out reports/advice-hollywood`
+    """
     with user_errors():
         compared = [] if compare.strip() == "none" else _names(compare, "--compare")
         pair = _names(players, "--players", unique=False)  # a player against itself
@@ -443,7 +464,10 @@ def default(
     *,
     run: RunOptions,
 ) -> None:
-    """The default report set of make run (knock, undercut, variants, schedule, tournament, advice)."""
+    """The default report set of make run (knock, undercut, variants, schedule, tournament, advice).
+
+    Example: `gin-sim report default --out reports`
+    """
     with user_errors():
         check_counts(deals, matches)
         check_seed(seed)

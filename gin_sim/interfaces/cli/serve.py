@@ -18,7 +18,10 @@ def serve(
     ] = "mc",
 ) -> None:
     """Answer decision requests, one JSON object per line on stdin, one answer per line on
-    stdout, until stdin ends. The protocol: docs/serve.md."""
+    stdout, until stdin ends. The protocol: docs/serve.md.
+
+    Example: `gin-sim serve --strategy mc < requests.jsonl`
+    """
     from gin_sim.interfaces.serve import Server, serve_lines
 
     with user_errors():

@@ -62,6 +62,8 @@ def simulate(
 
     The dealer alternates with the deal index; with --duplicate (the default) each deck
     is played twice, seats swapped, and the figures are paired by deck.
+
+    Example: `gin-sim simulate --players expert,simple --deals 100000 --seed 7 --out runs/expert-simple`
     """
     summary = HeadToHead()
     with user_errors():

@@ -19,7 +19,10 @@ def summarize(
     directory: Annotated[str, typer.Argument(help="A run folder written with --out.")],
     as_json: options.Json = False,
 ) -> None:
-    """Print the summary table of a finished run from its Parquet files."""
+    """Print the summary table of a finished run from its Parquet files.
+
+    Example: `gin-sim summarize runs/expert-simple`
+    """
     with user_errors():
         run = open_existing(directory)
         missing = run.missing()

@@ -91,7 +91,10 @@ def tune(
     quiet: options.Quiet = False,
 ) -> None:
     """Search the parameters of STRATEGY against OPPONENTS; write the report and best.toml.
-    The seed draws the tuning decks and the sampler's choices."""
+    The seed draws the tuning decks and the sampler's choices.
+
+    Example: `gin-sim tune --strategy expert --space "knock_threshold=0:10" --opponents simple --trials 50 --out runs/tune-expert`
+    """
     started = time.perf_counter()
     with user_errors():
         if objective not in OBJECTIVES:

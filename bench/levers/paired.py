@@ -1,0 +1,56 @@
+"""A lever against mc on the same decks: the per-pair shares of games won that
+bench/strength.py --save kept for both players, paired by deck sequence.
+
+    .venv/bin/python bench/levers/paired.py DIR VARIANT --seed 46301,46302 --games 150,250 \
+        --opponents gin-hunter-strong,sparring-hollywood [--compare 3]
+
+The interval is the normal interval of the per-pair difference, Bonferroni-adjusted for
+``--compare`` comparisons (the levers times the opponents looked at together).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from pathlib import Path
+from statistics import NormalDist
+
+import numpy as np
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("folder")
+    parser.add_argument("variant", help="the --player given to bench/strength.py")
+    parser.add_argument("--baseline", default="mc")
+    parser.add_argument("--seed", required=True)
+    parser.add_argument("--games", required=True, help="pairs per seed, comma-separated as --seed")
+    parser.add_argument("--opponents", required=True)
+    parser.add_argument("--rules", default="standard")
+    parser.add_argument("--compare", type=int, default=0, help="comparisons (default: opponents)")
+    args = parser.parse_args()
+    opponents = args.opponents.split(",")
+    z = NormalDist().inv_cdf(1 - 0.025 / (args.compare or len(opponents)))
+    pooled = []
+    for name in opponents:
+        diffs = []
+        seeds, games = args.seed.split(","), args.games.split(",")
+        for seed, count in zip(
+            seeds, games * len(seeds) if len(games) == 1 else games, strict=False
+        ):
+            shares = []
+            for player in (args.variant, args.baseline):
+                stem = f"{player}_{args.rules}_{name}_{seed}_{count}"
+                shares.append(np.load(Path(args.folder) / f"{stem}.npz")["shares"])
+            diffs.append(shares[0] - shares[1])
+        diff = np.concatenate(diffs)
+        pooled.append(diff)
+        half = z * diff.std(ddof=1) / math.sqrt(len(diff))
+        print(
+            f"{name}: {100 * diff.mean():+.1f} points of share [{100 * (diff.mean() - half):+.1f}, "
+            f"{100 * (diff.mean() + half):+.1f}] ({len(diff)} pairs, z = {z:.3f})"
+        )
+
+
+if __name__ == "__main__":
+    main()
