@@ -141,6 +141,17 @@ def test_the_advice_report_is_written_resumed_and_refused(tmp_path):
     positions = load_positions(folder / "positions")
     assert cells["positions"].sum() == (positions["kind"] == "knock").sum()
     assert {"positions", "mean", "low", "high", "thin"} <= set(cells.columns)
+    # the card's knock cells by play (issue 47): every knock position played, the hand's
+    # band order in the report's grid, play's cells on the hollywood card only
+    by_play = pd.read_csv(folder / "knock-cells-by-play.csv")
+    assert by_play["positions"].sum() == cells["positions"].sum()
+    assert by_play["search_mean"].dropna().tolist() == pytest.approx(
+        cells["mean"].dropna().tolist()
+    )
+    section = text.split("## Knock or play on, by play")[1].split("\n## ")[0]
+    assert "| deadwood | 25-31 | 19-24 | 13-18 | 7-12 | 0-6 |" in section
+    assert len(list((folder / "knock-play").glob("part-*.parquet"))) >= 1
+    assert "The knock cells are valued by expert's own play" in text
     check = pd.read_csv(folder / "check-against-play.csv")
     assert len(check) == 4 and (check["checked"] <= 3).all()
     assert {"flagged", "detectable", "difference_se"} <= set(check.columns)

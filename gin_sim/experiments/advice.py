@@ -184,6 +184,32 @@ def knock_cells(knocks: pd.DataFrame, by: Sequence[str] = ("stock_band",)) -> pd
     return gain_cells(knocks, by, "deadwood", range(highest_deadwood(knocks) + 1))
 
 
+def knock_cells_by_play(knocks: pd.DataFrame, played: pd.DataFrame) -> pd.DataFrame:
+    """``knock_cells`` by stock band of the knock positions valued by play instead of by the
+    search: ``played`` (``positions.play_in_parts``: ``deal``, ``decision``, ``play_gain``)
+    gives each position's gain of knocking in the players' own play. Beside play's cell
+    (``positions``, ``mean``, ``half_width``, ``low``, ``high``, ``n``, ``thin``): the
+    search's over the same positions (``search_*``) and their paired difference, play less
+    search (``difference_*``), each a mean per decision clustered by deal."""
+    rows = knocks.merge(
+        played[["deal", "decision", "play_gain"]], on=["deal", "decision"], validate="one_to_one"
+    )
+    table = knock_cells(rows.assign(gain=rows["play_gain"]))
+    keys = ["stock_band", "deadwood"]
+    for label, gains in (
+        ("search", rows["gain"]),
+        ("difference", rows["play_gain"] - rows["gain"]),
+    ):
+        other = knock_cells(rows.assign(gain=gains))
+        shown = other[[*keys, "mean", "half_width", "low", "high"]]
+        table = table.merge(
+            shown.rename(columns={c: f"{label}_{c}" for c in shown.columns if c not in keys}),
+            on=keys,
+            how="left",
+        )
+    return table
+
+
 def take_cells(takes: pd.DataFrame, by: Sequence[str] = ("kind",)) -> pd.DataFrame:
     """``gain_cells`` of the offer and draw positions by ``by`` and what the card does for
     the hand (CARD_DOES): the gain of taking over drawing (or declining the offer)."""

@@ -352,6 +352,13 @@ _TABLE_COLUMNS: dict[str, dict[str, Any]] = {
         "cell": "text", "flagged": "text", "difference_mean": "number",
         "difference_low": "number", "difference_high": "number",
     },
+    # The card's knock cells under the report's own rules, by play (reports.card).
+    "knock-cells-by-play": {
+        "rules": "text", "stock_band": "band", "deadwood": (0, 10), "positions": (0, None),
+        "mean": "number", "half_width": "number", "low": "number", "high": "number",
+        "n": (0, None), "search_mean": "number", "search_low": "number",
+        "search_high": "number", "difference_mean": "number",
+    },
 }  # fmt: skip
 _CARD_TABLES = ("knock-cells-by-rules", "take-cells-by-rules")
 

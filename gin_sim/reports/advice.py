@@ -28,6 +28,7 @@ from gin_sim.experiments.advice import (  # noqa: F401 (the report's readers imp
     check_table,
     gain_cells,
     knock_cells,
+    knock_cells_by_play,
     knock_line,
     knock_model,
     knock_positions,
@@ -48,11 +49,12 @@ from gin_sim.reports.card import (
     AdvisedGain,
     Card,
     build_card,
+    card_knock_cells,
     card_markdown,
-    check_caveat,
     draw_card,
     knock_cells_of,
     knock_summary,
+    play_caveat,
 )
 from gin_sim.reports.document import Report, Section, format_rate
 from gin_sim.reports.tables import stock_band, undercut_rates
@@ -120,6 +122,9 @@ class AdviceStudy:
     rule_sets: dict[str, Rules]  # the rule sets of ``rules`` and ``compared``, by name
     # The shipped ``advised`` against ``expert`` under each rule set (for the cards).
     advised: dict[str, AdvisedGain] = field(default_factory=dict)
+    # Every knock position played out by ``players`` (``positions.play_in_parts``): the
+    # card's knock cells under ``rules`` (``knock-cells-by-play``); None: the search's.
+    knock_played: pd.DataFrame | None = None
 
 
 # ------------------------------------------------------------------------ layout
@@ -391,6 +396,30 @@ def _check_findings(check: pd.DataFrame, players: tuple[str, str]) -> str:
     )
 
 
+def _by_play_section(parts: dict[str, pd.DataFrame], study: AdviceStudy) -> list[Section]:
+    """The knock cells valued by the players' own play, the card's (none without them)."""
+    if "knock-cells-by-play" not in parts:
+        return []
+    a, b = study.players
+    cells = parts["knock-cells-by-play"]
+    bands = [f"{low}-{high}" for low, high in STOCK_BANDS]  # the hand's order, not the labels'
+    ordered = cells.assign(stock_band=pd.Categorical(cells["stock_band"], bands, ordered=True))
+    return [
+        Section(
+            "Knock or play on, by play",
+            f"The strategy card's knock cells. Every knock position above, from the position "
+            f"as it was, knocked (least-deadwood discard) and played on (the search's best "
+            f"discard), each then played out by {a} and {b} {study.continuations} times on "
+            "the same stocks (each searcher from what it knew there, as in the check against "
+            f"play below); each cell the gain of knocking in that play, {PER_DECISION} "
+            "(`knock-cells-by-play.csv`, which also has the search's gain over the same "
+            f"positions and the paired difference, play less search). " + play_caveat(cells, a),
+            _grid(ordered, "deadwood", "stock_band", "deadwood"),
+            [],
+        )
+    ]
+
+
 def _gap_findings(gaps: pd.DataFrame, study: AdviceStudy) -> str:
     words = [
         f"{r.kind} {_gain(r.gap_mean, r.gap_half_width)} ({r.positions})"
@@ -458,6 +487,10 @@ def advice_tables(study: AdviceStudy) -> dict[str, pd.DataFrame]:
                 takes, take_positions(frame), "card_does", CARD_DOES
             )
     parts["knock-cells-by-rules"] = _rules_first(knock_by_rules)
+    if study.knock_played is not None:
+        parts["knock-cells-by-play"] = _rules_first(
+            [knock_cells_by_play(knocks, study.knock_played).assign(rules=study.rules)]
+        )
     parts["take-cells-by-rules"] = _rules_first(take_by_rules)
     if lines:
         parts["knock-line-by-rules"] = pd.concat(
@@ -482,7 +515,7 @@ def study_cards(study: AdviceStudy, parts: dict[str, pd.DataFrame]) -> list[Card
     from gin_sim.experiments.advice import shares_positions
 
     a, b = study.players
-    knocks, takes = parts["knock-cells-by-rules"], parts["take-cells-by-rules"]
+    takes = parts["take-cells-by-rules"]
     cards = []
     for name in [study.rules, *study.compared]:
         if name == study.rules:
@@ -491,21 +524,14 @@ def study_cards(study: AdviceStudy, parts: dict[str, pd.DataFrame]) -> list[Card
             how = f"the same positions valued again under {name}'s scoring (paired)"
         else:
             how = "its own positions (its knock limit differs), valued by the same search"
-        cards.append(
-            build_card(
-                name,
-                a,
-                b,
-                study.deals,
-                study.seed,
-                "this report",
-                how,
-                knocks[knocks["rules"] == name],
-                takes[takes["rules"] == name],
-                study.advised.get(name),
-                check_caveat(parts["check-against-play"], a) if name == study.rules else "",
-            )
+        knocks, how, caveat = card_knock_cells(
+            name, study.rules, a, how, study.continuations, parts
         )
+        card = build_card(
+            name, a, b, study.deals, study.seed, "this report", how, knocks,
+            takes[takes["rules"] == name], study.advised.get(name), caveat,
+        )  # fmt: skip
+        cards.append(card)
     return cards
 
 
@@ -627,6 +653,7 @@ def advice_report(study: AdviceStudy, command: str) -> Report:
             knock_grid,
             ["knock-gain-map"],
         ),
+        *_by_play_section(parts, study),
         Section(
             "The fitted line (a detail)",
             "Per stock band, the gain of knocking is also fitted on the deadwood 1 to 10 (0 "

@@ -652,6 +652,7 @@ def write_advice(
         check_keep,
         execute,
         play_headline,
+        play_in_parts,
         rollout_headline,
     )
     from gin_sim.reports.advice import AdviceStudy, advice_report, check_rows
@@ -702,6 +703,13 @@ def write_advice(
         checked = checked.join(
             rollout_headline(checked, own_rules, evaluation, continuations, seed)
         )
+        # Every knock position played out by the players themselves (the search undervalues
+        # knocking against their play: the check above): the card's knock cells
+        # (experiments.advice.knock_cells_by_play), kept in parts so the report resumes.
+        knocks = positions[(positions["kind"] == "knock") & positions["gain"].notna()]
+        knock_played = play_in_parts(
+            knocks, own_rules, pair, continuations, seed, folder / "knock-play"
+        )
         basic_decks = ADVICE_BASIC_DECKS_PER_DEAL * deals
         sweep = knock_sweep(
             own_rules, load_strategy("basic"), load_strategy("simple"), basic_decks, 0, seed
@@ -711,6 +719,7 @@ def write_advice(
             positions, compared, paired, checked, continuations, sweep.knocks,
             f"basic against simple ({basic_decks:,} decks, every knock threshold)",
             {own_rules.name: own_rules} | {load_rules(n).name: load_rules(n) for n in compare},
+            knock_played=knock_played,
         )  # fmt: skip
         study.advised = {name: _advised(rule_set) for name, rule_set in study.rule_sets.items()}
         return advice_report(study, command)

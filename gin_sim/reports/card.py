@@ -421,11 +421,12 @@ def advised_gain(estimate: Estimate, decks: int, seed: int, same_play: bool) -> 
     return AdvisedGain(estimate.mean, estimate.half_width, decks, seed, same_play)
 
 
-def check_caveat(check: pd.DataFrame, player: str) -> str:
+def check_caveat(check: pd.DataFrame, player: str, under: str | None = None) -> str:
     """What the check against play (``check-against-play.csv``) says of the knock cells:
     the flagged ones, by how much and which way real play differs from the search, and,
     where the check was split, how much of it the search's policies account for (empty if
-    none is flagged)."""
+    none is flagged). ``under``: the rule set the check played, when the card is another's
+    (the search's cells there were not checked)."""
     flagged = check[check["cell"].str.startswith("knock") & check["flagged"].astype(bool)]
     if flagged.empty:
         return ""
@@ -441,9 +442,11 @@ def check_caveat(check: pd.DataFrame, player: str) -> str:
         way, then = "less than", "a KNOCK cell near 0 may be a play on"
     else:
         way, then = "more or less than", "a cell near 0 may go either way"
+    where = f"Under {under}, in {player}'s own play" if under else f"In {player}'s own play"
+    these = "the search's cells said" if under else "these cells say"
     text = (
-        f"In {player}'s own play, knocking was worth {way} these cells say (checked "
-        "against play, real less search, points per hand: " + "; ".join(parts) + ")"
+        f"{where}, knocking was worth {way} {these} (checked against play, real less "
+        "search, points per hand: " + "; ".join(parts) + ")"
     )
     if "policies_mean" in flagged:
         text += (
@@ -451,6 +454,52 @@ def check_caveat(check: pd.DataFrame, player: str) -> str:
             + "; ".join(said(r, "policies") for r in flagged.itertuples())
         )
     return text + f", so {then}."
+
+
+def play_caveat(cells: pd.DataFrame, player: str) -> str:
+    """What valuing the knock cells by play (``knock-cells-by-play``) changed: the mean
+    move from the search's cells (play less search, weighted by positions) and the cells
+    whose verdict it changes."""
+    shown = cells[cells["positions"] > 0]
+    if shown.empty:
+        return ""
+    moved = float(np.average(shown["difference_mean"].fillna(0), weights=shown["positions"]))
+    changed = sum(
+        verdict("knock", r.mean, r.low, r.high, int(r.positions))
+        != verdict("knock", r.search_mean, r.search_low, r.search_high, int(r.positions))
+        for r in shown.itertuples()
+    )
+    way = "more" if moved >= 0 else "less"
+    return (
+        f"The knock cells are valued by {player}'s own play, not by the search: in that "
+        f"play knocking was worth {abs(moved):.1f} points a decision {way} than the search "
+        f"says (the mean over the cells), and {changed} of {len(shown)} cells would read "
+        "otherwise by the search (knock-cells-by-play)."
+    )
+
+
+def card_knock_cells(
+    name: str, own: str, player: str, how: str, continuations: int, tables: dict
+) -> tuple[pd.DataFrame, str, str]:
+    """The knock cells a card of rule set ``name`` shows, with how they were valued
+    (``how`` extended) and the card's caveat, from an advice report's ``tables``: under the
+    report's own rule set ``own``, the cells valued by the players' own play where the
+    report played them (``knock-cells-by-play``: the check against play finds the search
+    undervaluing knocking against that play); otherwise the search's
+    (``knock-cells-by-rules``), with the check's caveat where it flagged them."""
+    by_play = tables.get("knock-cells-by-play")
+    check = tables.get("check-against-play")
+    if name == own and by_play is not None:
+        cells = by_play[by_play["rules"] == name]
+        how = (
+            f"{how}; its knock cells by {player}'s own play instead: each knock position "
+            f"played out {continuations} times from what the players knew there, knocking "
+            "and playing on paired"
+        )
+        return cells, how, play_caveat(cells, player)
+    search = tables["knock-cells-by-rules"]
+    caveat = "" if check is None else check_caveat(check, player, None if name == own else own)
+    return search[search["rules"] == name], how, caveat
 
 
 # ------------------------------------------------------------------------ text
@@ -753,7 +802,9 @@ def _wrap(text: str, width: int) -> str:
 
 
 # ------------------------------------------------------------------------ reading
-CARD_TABLES = ("knock-cells-by-rules", "take-cells-by-rules", "check-against-play")
+CARD_TABLES = (
+    "knock-cells-by-rules", "take-cells-by-rules", "check-against-play", "knock-cells-by-play",
+)  # fmt: skip
 
 
 def read_cards(folder: str | Path, rules: Sequence[str] = ()) -> list[Card]:
@@ -787,7 +838,7 @@ def read_cards(folder: str | Path, rules: Sequence[str] = ()) -> list[Card]:
                 )
             if found not in chosen:
                 chosen.append(found)
-    check = tables.get("check-against-play")
+    continuations = int(options.get("continuations", 0) or 0)
     cards = []
     for name in chosen:
         if name == own.name:
@@ -796,23 +847,13 @@ def read_cards(folder: str | Path, rules: Sequence[str] = ()) -> list[Card]:
             how = f"the same positions valued again under {name}'s scoring (paired)"
         else:
             how = f"its own positions (its knock limit differs), valued by {samples} worlds"
-        knock = tables["knock-cells-by-rules"]
+        knock, how, caveat = card_knock_cells(name, own.name, player, how, continuations, tables)
         take = tables["take-cells-by-rules"]
-        caveat = check_caveat(check, player) if check is not None and name == own.name else ""
-        cards.append(
-            build_card(
-                name,
-                player,
-                opponent,
-                deals,
-                seed,
-                str(folder),
-                how,
-                knock[knock["rules"] == name],
-                take[take["rules"] == name],
-                caveat=caveat,
-            )
-        )
+        card = build_card(
+            name, player, opponent, deals, seed, str(folder), how, knock,
+            take[take["rules"] == name], caveat=caveat,
+        )  # fmt: skip
+        cards.append(card)
     return cards
 
 
