@@ -11,6 +11,10 @@ hollywood-gin20 and standard, the knock line by rule set (those three rule sets)
 search-against-real-play gaps. A few are also recomputed by plain numpy (a weighted mean,
 a clustered variance), so a wrong row or a wrong function could not agree by accident.
 
+The strategy card's hollywood knock cells are valued by play (``knock-cells-by-play``,
+issue 47): the rows keep each knock position's ``play_gain``, and the table is recomputed
+from them too, one cell by plain numpy.
+
 Not recomputable from these rows: the check against play (its continuations' rows are not
 kept by the run) and oklahoma's knock line (another dataset, played under oklahoma).
 """
@@ -76,6 +80,29 @@ def test_the_knock_and_take_cells_are_recomputed(rows):
     _same(advice.knock_cells(knocks, by_opponent), _published("knock-cells-by-opponent"), CELL)
     _same(advice.take_cells(takes, ("kind",)), _published("take-cells"), CELL)
     _same(advice.take_cells(takes, ("stock_band",)), _published("take-cells-by-stock"), CELL)
+
+
+def test_the_cards_knock_cells_by_play_are_recomputed(rows):
+    """``knock-cells-by-play``: play's cells, the search's over the same positions and
+    the paired difference, from the rows' ``play_gain``; every knock position has one, and
+    no other kind; the cell 13-18 cards, deadwood 8 by plain numpy (a Hajek mean of play's
+    gains, and of play less search)."""
+    knocks = advice.knock_positions(rows)
+    assert knocks["play_gain"].notna().all()
+    assert rows.loc[rows["kind"] != "knock", "play_gain"].isna().all()
+    played = knocks[["deal", "decision", "play_gain"]]
+    table = advice.knock_cells_by_play(knocks, played)
+    published = _published("knock-cells-by-play")
+    assert (published["rules"] == "hollywood").all()
+    columns = [*CELL, "search_mean", "search_low", "search_high", "difference_mean",
+               "difference_low", "difference_high"]  # fmt: skip
+    _same(table, published, columns)
+    cell = knocks[knocks["stock_left"].between(13, 18) & (knocks["deadwood"] == 8)]
+    w = cell["weight"].to_numpy()
+    play = (w * cell["play_gain"]).sum() / w.sum()
+    moved = (w * (cell["play_gain"] - cell["gain"])).sum() / w.sum()
+    row = published.set_index(["stock_band", "deadwood"]).loc[("13-18", 8)]
+    assert play == pytest.approx(row["mean"]) and moved == pytest.approx(row["difference_mean"])
 
 
 def test_a_knock_cell_and_the_take_rule_by_plain_numpy(rows):

@@ -17,7 +17,10 @@ the search-against-real-play gaps use:
   deal (``positions-<rules>/evaluated.parquet``; missing where it was not re-evaluated);
 - ``knocked`` (the player knocked: ``played`` starts with ``knock``), ``hand_points`` (the
   hand's real points for the player), ``played_value`` (the search's value of the move the
-  player made, missing where it was not among the evaluated actions).
+  player made, missing where it was not among the evaluated actions);
+- ``play_gain``: at a knock position, the gain of knocking in the players' own play (the
+  mean over the run's continuations, ``knock-play/part-*.parquet``: the strategy card's
+  knock cells, ``knock-cells-by-play``); missing at the other kinds.
 
     .venv/bin/python tools/publish_advice_rows.py RUN_FOLDER [OUT]
 """
@@ -81,6 +84,17 @@ def compact_rows(run: Path) -> pd.DataFrame:
         _played_value(a, v, p)
         for a, v, p in zip(rows["actions"], rows["values"], rows["played"], strict=True)
     ]
+    played = pd.concat(
+        [pd.read_parquet(f) for f in sorted((run / "knock-play").glob("part-*.parquet"))],
+        ignore_index=True,
+    )
+    gains = played.set_index(["deal", "decision"])["play_gain"]
+    out["play_gain"] = gains.reindex(pd.MultiIndex.from_frame(rows[["deal", "decision"]])).to_numpy(
+        np.float64
+    )
+    knocks = (rows["kind"] == "knock") & rows["gain"].notna()
+    if out["play_gain"][knocks.to_numpy()].isna().any() or len(played) != knocks.sum():
+        raise SystemExit(f"{run}: knock-play/ does not hold every knock position's play")
     # exactly what the run holds: every narrowed column reads back to the same numbers
     for name in ("deal", "decision", "weight", "stock_left", "deadwood", "knock_limit",
                  "opp_takes", "card_lowers", "hand_points"):  # fmt: skip
