@@ -191,7 +191,7 @@ def knock_cells_by_play(knocks: pd.DataFrame, played: pd.DataFrame) -> pd.DataFr
     (``positions``, ``mean``, ``half_width``, ``low``, ``high``, ``n``, ``thin``): the
     search's over the same positions (``search_*``) and their paired difference, play less
     search (``difference_*``), each a mean per decision clustered by deal."""
-    rows = knocks.merge(
+    rows = knocks.drop(columns="play_gain", errors="ignore").merge(
         played[["deal", "decision", "play_gain"]], on=["deal", "decision"], validate="one_to_one"
     )
     table = knock_cells(rows.assign(gain=rows["play_gain"]))
