@@ -90,6 +90,12 @@ def main() -> None:
     parser.add_argument("--rules", default="standard")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--save", default="", help="a folder for per-pair results (reused)")
+    parser.add_argument(
+        "--comparisons",
+        type=int,
+        default=0,
+        help="the Bonferroni count when one claim spans several runs (default: the opponents of this run)",
+    )
     args = parser.parse_args()
     if args.games < 2:
         parser.error(f"--games {args.games}: allowed 2 or more")
@@ -102,10 +108,15 @@ def main() -> None:
     opponents = args.opponents.split(",")
     player = load_strategy(args.player)
     pairs = {name: (player, load_strategy(name)) for name in opponents}  # bad names fail first
-    z = NormalDist().inv_cdf(1 - 0.025 / len(opponents))
+    comparisons = args.comparisons or len(opponents)
+    if comparisons < len(opponents):
+        parser.error(
+            f"--comparisons {comparisons}: allowed at least the {len(opponents)} opponents"
+        )
+    z = NormalDist().inv_cdf(1 - 0.025 / comparisons)
     print(
         f"{args.player} in duplicate games to {rules.game_target} under {args.rules}, seed "
-        f"{args.seed}, {args.games} pairs per opponent and seed; Bonferroni for {len(opponents)} "
+        f"{args.seed}, {args.games} pairs per opponent and seed; Bonferroni for {comparisons} "
         f"(z = {z:.3f})",
         flush=True,
     )

@@ -685,3 +685,12 @@ def test_the_check_splits_into_the_policies_and_the_worlds():
     assert row["policies_mean"] == pytest.approx(0.0) and not row["policies_flagged"]
     assert row["policies_se"] == pytest.approx(math.sqrt(4 / 3 * 4 / 16))
     assert row["policies_high"] == pytest.approx(Z95 * math.sqrt(4 / 3 * 4 / 16))
+    # exactly these columns: each estimate's mean, half-width and bounds (its deal count
+    # once, as ``checked``), the parts' standard errors, detectable sizes and flags
+    estimates = ["mean", "half_width", "low", "high"]
+    expected = {"cell", "cell_positions", "checked", "difference_se", "detectable", "flagged"}
+    for label in ("table", "search", "play", "rollout", "difference", "policies", "worlds"):
+        expected |= {f"{label}_{k}" for k in estimates}
+    for label in ("policies", "worlds"):
+        expected |= {f"{label}_se", f"{label}_detectable", f"{label}_flagged"}
+    assert set(check_table(positions, other).columns) == expected
