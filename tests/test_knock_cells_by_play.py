@@ -129,6 +129,7 @@ def test_play_in_parts_keeps_each_part_and_reads_it_back(tmp_path, monkeypatch):
     calls = []
 
     def fake(rows, rules, players, continuations, seed, threads=None):
+        assert (rules, players) == ("RULES", "PLAYERS")  # passed on as given
         calls.append(len(rows))
         gains = rows["deal"].to_numpy(np.float64) * 10 + continuations + seed
         return pd.DataFrame({"play_gain": gains, "play_gain_se": 0.5}, index=rows.index)
@@ -139,20 +140,26 @@ def test_play_in_parts_keeps_each_part_and_reads_it_back(tmp_path, monkeypatch):
                          index=[40, 41, 42, 43, 44, 45, 46])  # fmt: skip
     seen = []
     got = positions.play_in_parts(
-        frame, None, None, 2, 1, tmp_path / "kp", lambda d, n: seen.append((d, n))
+        frame, "RULES", "PLAYERS", 2, 1, tmp_path / "new" / "kp", lambda d, n: seen.append((d, n))
     )
     assert calls == [3, 3, 1] and seen == [(3, 7), (6, 7), (7, 7)]
     assert got["deal"].tolist() == frame["deal"].tolist()
     assert got["play_gain"].tolist() == [d * 10 + 3.0 for d in frame["deal"]]
-    assert sorted(p.name for p in (tmp_path / "kp").iterdir()) == [
+    assert sorted(p.name for p in (tmp_path / "new" / "kp").iterdir()) == [
         "part-000.parquet",
         "part-001.parquet",
         "part-002.parquet",
     ]
     calls.clear()
-    again = positions.play_in_parts(frame, None, None, 2, 1, tmp_path / "kp")
+    again = positions.play_in_parts(frame, "RULES", "PLAYERS", 2, 1, tmp_path / "new" / "kp")
     assert calls == [] and again.equals(got)
     other = frame.assign(deal=frame["deal"] + 100)
-    moved = positions.play_in_parts(other, None, None, 2, 1, tmp_path / "kp")
+    moved = positions.play_in_parts(other, "RULES", "PLAYERS", 2, 1, tmp_path / "new" / "kp")
     assert calls == [3, 3, 1] and moved["play_gain"].tolist()[0] == 1053.0
-    assert positions.play_in_parts(frame.iloc[:0], None, None, 2, 1).empty
+    columns = ["deal", "decision", "play_gain", "play_gain_se"]
+    assert got.columns.tolist() == columns and got.index.equals(pd.RangeIndex(7))
+    empty = positions.play_in_parts(frame.iloc[:0], "RULES", "PLAYERS", 2, 1)
+    assert empty.empty and empty.columns.tolist() == columns
+    calls.clear()
+    unkept = positions.play_in_parts(frame, "RULES", "PLAYERS", 2, 1)  # no folder: nothing kept
+    assert calls == [3, 3, 1] and unkept.equals(got)
