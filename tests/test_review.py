@@ -365,6 +365,9 @@ def test_the_published_scale_ranks_random_last_and_the_review_reads_it(tmp_path)
     rates = dict(scale)
     assert names[-1] == "random" and rates["random"] > 3 * rates["simple"]
     assert max(rates["mc"], rates["mc-fixed"]) < min(rates["simple"], rates["basic"])
+    # the family in the order of its head-to-head strength, advised playing as expert
+    assert rates["simple"] > rates["basic"] > rates["expert"] == rates["advised"]
+    assert rates["expert"] > max(rates["mc"], rates["mc-fixed"])
     result = runner.invoke(
         app, ["review", "--seed", "3", "--deal", "0", "--players", "random,mc", "--depth", "32",
               "--player", "1"],
@@ -411,23 +414,47 @@ def test_batches_keys_and_scores_change_nothing_they_should_not():
     assert game.loss == hand.loss  # the points do not depend on the format
 
 
-def test_the_scale_is_measured_on_the_same_deals_for_every_strategy():
-    from gin_sim.experiments.review import measure_scale
+def test_the_scale_judges_every_strategy_at_the_same_positions():
+    """``measure_scale``: the positions are every decision of `expert` against `expert`
+    on the deals, both seats, valued once; each strategy's move there (a fresh
+    ``Decider`` memory) is judged as the review judges a move, so every strategy has the
+    same positions per deal. `expert` asked at `expert`'s own positions plays what was
+    played (a family player decides by its cards alone), so its losses are the review of
+    those hands; the points are each strategy's own hands against `expert`."""
+    from dataclasses import replace
+
+    from gin_sim.experiments.review import _action_of, action_code, measure_scale
+    from gin_sim.players.decide import Decider
 
     settings = ReviewSettings(depth=8)
     steps = []
-    frame = measure_scale(
-        HOLLYWOOD, ("random", "simple"), "expert", 4, 3, settings, progress=steps.append
-    )
-    assert list(frame["strategy"]) == ["random"] * 3 + ["simple"] * 3 and sum(steps) == 6
-    assert list(frame["deal"]) == [0, 1, 2, 0, 1, 2]
+    names = ("random", "simple", "expert")
+    frame = measure_scale(HOLLYWOOD, names, "expert", 4, 3, settings, progress=steps.append)
+    assert list(frame["strategy"]) == [n for n in names for _ in range(3)]
+    assert list(frame["deal"]) == [0, 1, 2] * 3 and sum(steps) == 3 * (1 + len(names))
+    experts = (load_strategy("expert"), load_strategy("expert"))
+    hands = list(simulated_hands(4, 0, 3, HOLLYWOOD, experts))
     for row in frame.itertuples(index=False):
-        pair = (load_strategy(row.strategy), load_strategy("expert"))
-        (hand,) = simulated_hands(4, row.deal, 1, HOLLYWOOD, pair)
-        own = [d for d in hand.decisions if d.seat == 0]
-        judged = value_decisions(own, HOLLYWOOD, settings, 4)
-        assert row.decisions == len(own)
+        hand = hands[row.deal]
+        assert row.decisions == len(hand.decisions)  # both seats, the same for every strategy
+        if row.strategy == "expert":
+            judged = value_decisions(hand.decisions, HOLLYWOOD, settings, 4)
+        else:
+            decider = Decider(load_strategy(row.strategy), HOLLYWOOD)
+            judged = []
+            for d in hand.decisions:
+                chosen = decider.decide(
+                    d.view, 4, deal=d.hand, seat=d.seat, memory=decider.memory(),
+                    hand_number=d.hand,
+                )  # fmt: skip
+                move = action_code(_action_of(chosen, "discard" if d.phase == "discard" else ""))
+                (j,) = value_decisions([replace(d, played=move)], HOLLYWOOD, settings, 4)
+                judged.append(j)
         assert row.loss == pytest.approx(sum(j.loss for j in judged))
         assert row.blunders == sum(j.mark == "blunder" for j in judged)
-        winner, points = hand.record["winner"], hand.record["points"]
+        pair = (load_strategy(row.strategy), load_strategy("expert"))
+        (own,) = simulated_hands(4, row.deal, 1, HOLLYWOOD, pair)
+        winner, points = own.record["winner"], own.record["points"]
         assert row.points == (0 if winner < 0 else points if winner == 0 else -points)
+    losses = frame.groupby("strategy")["loss"].sum()
+    assert losses["random"] > losses["expert"]

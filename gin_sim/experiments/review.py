@@ -354,6 +354,28 @@ def value_decisions(
     worlds come from ``review_key_nb(seed, d.hand, d.number)`` (or ``keys[i]`` when given),
     so the same decisions give the same values whatever the batch or the threads.
     ``progress(k)``: k more done."""
+    return [
+        judge(decision, codes, points, equity, settings.select, hand)
+        for decision, codes, points, equity, hand in valued_actions(
+            decisions, rules, settings, seed, game_format, progress, batch, keys
+        )
+    ]
+
+
+def valued_actions(
+    decisions: Sequence[Decision],
+    rules: Rules,
+    settings: ReviewSettings,
+    seed: int,
+    game_format: str = "hand",
+    progress: Callable[[int], None] | None = None,
+    batch: int = 32,
+    keys: Sequence[int] | None = None,
+) -> Iterator[tuple[Decision, np.ndarray, np.ndarray, np.ndarray | None, int]]:
+    """Each decision's actions valued world by world, before any judging (``value_decisions``
+    judges them; the scale judges every strategy's move at the same valued decisions):
+    per decision its action codes, the points (float64[worlds, actions]), the equity changes
+    (None without a score) and the player's hand."""
     value = value_format(game_format)
     strategy = settings.searcher(value)
     params = strategy.to_kernel(rules)
@@ -366,7 +388,6 @@ def value_decisions(
     )
     kernel_rules = rules.to_kernel()
     undercut = load_undercut_table()
-    judged: list[Judged] = []
     for start in range(0, len(decisions), batch):
         part = decisions[start : start + batch]
         k = len(part)
@@ -396,19 +417,12 @@ def value_decisions(
         for i, decision in enumerate(part):
             n = int(counts[i])
             scored = value != "hand" and "score" in decision.view
-            judged.append(
-                judge(
-                    decision,
-                    actions[i, :n],
-                    points[i, :, :n],
-                    equity[i, :, :n] if scored else None,
-                    settings.select,
-                    int(hands[i]),
-                )
-            )
+            yield (
+                decision, actions[i, :n], points[i, :, :n],
+                equity[i, :, :n] if scored else None, int(hands[i]),
+            )  # fmt: skip
         if progress is not None:
             progress(k)
-    return judged
 
 
 # ---------------------------------------------------------------------- summaries
@@ -628,20 +642,46 @@ def measure_scale(
     settings: ReviewSettings,
     progress: Callable[[int], None] | None = None,
 ) -> Any:
-    """Each strategy plays deals ``0 .. deals - 1`` of ``seed`` as player 1 against
-    ``opponent`` (the same decks and dealers for all), and its decisions are reviewed: a
-    row per (strategy, deal) with its decisions, the sum of their losses, and the hand's
-    points from player 1's side (its head-to-head result on that deal)."""
+    """The error rates of ``strategies`` at the same positions: every decision of both
+    players of ``opponent`` against ``opponent`` on deals ``0 .. deals - 1`` of ``seed``
+    is valued once, and each strategy is asked what it would play there (``Decider``, a
+    fresh memory: a searcher starts from its prior at each position) and judged as the
+    review judges a move. The same positions for every strategy make the rates comparable
+    (paired): had each strategy played its own hands, a player whose hands run longer would
+    meet harder decisions. Besides, each strategy plays the same deals as player 1 against
+    ``opponent`` for its points per hand. A row per (strategy, deal): the positions of the
+    deal, the sum of the losses of the strategy's moves there, its blunders, and its hand's
+    points from player 1's side against ``opponent``. ``progress(1)`` per deal valued and per
+    strategy's deal played."""
     import pandas as pd
 
+    pair = (_load(opponent, rules), _load(opponent, rules))
+    deciders = {name: Decider(_load(name, rules), rules) for name in strategies}
+    found: dict[tuple[str, int], list[Judged]] = {}
+    for hand in simulated_hands(seed, 0, deals, rules, pair):
+        for decision, codes, points, _, mask in valued_actions(
+            hand.decisions, rules, settings, seed
+        ):
+            for name, decider in deciders.items():
+                chosen = decider.decide(
+                    decision.view, seed, deal=decision.hand, seat=decision.seat,
+                    memory=decider.memory(), hand_number=decision.hand,
+                )  # fmt: skip
+                move = action_code(
+                    _action_of(chosen, DISCARD if decision.phase == "discard" else "")
+                )
+                judged = judge(
+                    replace(decision, played=move), codes, points, None, settings.select, mask
+                )
+                found.setdefault((name, hand.hand), []).append(judged)
+        if progress is not None:
+            progress(1)
     rows = []
     for name in strategies:
-        pair = (_load(name, rules), _load(opponent, rules))
-        for hand in simulated_hands(seed, 0, deals, rules, pair):
-            own = [d for d in hand.decisions if d.seat == 0]
-            judged = value_decisions(own, rules, settings, seed)
-            record = hand.record
-            winner, points = int(record["winner"]), int(record["points"])
+        played = (_load(name, rules), _load(opponent, rules))
+        for hand in simulated_hands(seed, 0, deals, rules, played):
+            judged = found.get((name, hand.hand), [])
+            winner, points = int(hand.record["winner"]), int(hand.record["points"])
             rows.append(
                 {
                     "strategy": name,

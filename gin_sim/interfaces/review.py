@@ -461,8 +461,11 @@ def write_scale(
         title="The review's scale: the error rates of the named strategies",
         command=command,
         setup=[
-            f"Each strategy played the same deals as player 1 against `{opponent}`;"
-            " its decisions were reviewed.",
+            f"Positions: every decision of both players of `{opponent}` against `{opponent}`"
+            " on the deals; each strategy was asked its move at each (a fresh memory) and"
+            " judged there, so every strategy is judged at the same positions.",
+            f"Points per hand: each strategy's own hands as player 1 against `{opponent}` on"
+            " the same deals.",
             f"Each decision valued by {settings.name}.",
         ],
         findings=scale_lines(table, agreement, opponent)[-1:],
