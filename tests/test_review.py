@@ -414,7 +414,8 @@ def test_batches_keys_and_scores_change_nothing_they_should_not():
     assert game.loss == hand.loss  # the points do not depend on the format
 
 
-def test_the_scale_judges_every_strategy_at_the_same_positions():
+@pytest.mark.parametrize("rules", ["hollywood", "standard"])
+def test_the_scale_judges_every_strategy_at_the_same_positions(rules):
     """``measure_scale``: the positions are every decision of `expert` against `expert`
     on the deals, both seats, valued once; each strategy's move there (a fresh
     ``Decider`` memory) is judged as the review judges a move, so every strategy has the
@@ -426,21 +427,22 @@ def test_the_scale_judges_every_strategy_at_the_same_positions():
     from gin_sim.experiments.review import _action_of, action_code, measure_scale
     from gin_sim.players.decide import Decider
 
+    rule_set = load_rules(rules)  # expert adapts to standard's undercut bonus ([[adapt]])
     settings = ReviewSettings(depth=8)
     steps = []
-    names = ("random", "simple", "expert")
-    frame = measure_scale(HOLLYWOOD, names, "expert", 4, 3, settings, progress=steps.append)
+    names = ("random", "simple", "expert", "mc-fixed")
+    frame = measure_scale(rule_set, names, "expert", 4, 3, settings, progress=steps.append)
     assert list(frame["strategy"]) == [n for n in names for _ in range(3)]
-    assert list(frame["deal"]) == [0, 1, 2] * 3 and sum(steps) == 3 * (1 + len(names))
+    assert list(frame["deal"]) == [0, 1, 2] * len(names) and sum(steps) == 3 * (1 + len(names))
     experts = (load_strategy("expert"), load_strategy("expert"))
-    hands = list(simulated_hands(4, 0, 3, HOLLYWOOD, experts))
+    hands = list(simulated_hands(4, 0, 3, rule_set, experts))
     for row in frame.itertuples(index=False):
         hand = hands[row.deal]
         assert row.decisions == len(hand.decisions)  # both seats, the same for every strategy
         if row.strategy == "expert":
-            judged = value_decisions(hand.decisions, HOLLYWOOD, settings, 4)
+            judged = value_decisions(hand.decisions, rule_set, settings, 4)
         else:
-            decider = Decider(load_strategy(row.strategy), HOLLYWOOD)
+            decider = Decider(load_strategy(row.strategy), rule_set)
             judged = []
             for d in hand.decisions:
                 chosen = decider.decide(
@@ -448,12 +450,12 @@ def test_the_scale_judges_every_strategy_at_the_same_positions():
                     hand_number=d.hand,
                 )  # fmt: skip
                 move = action_code(_action_of(chosen, "discard" if d.phase == "discard" else ""))
-                (j,) = value_decisions([replace(d, played=move)], HOLLYWOOD, settings, 4)
+                (j,) = value_decisions([replace(d, played=move)], rule_set, settings, 4)
                 judged.append(j)
         assert row.loss == pytest.approx(sum(j.loss for j in judged))
         assert row.blunders == sum(j.mark == "blunder" for j in judged)
         pair = (load_strategy(row.strategy), load_strategy("expert"))
-        (own,) = simulated_hands(4, row.deal, 1, HOLLYWOOD, pair)
+        (own,) = simulated_hands(4, row.deal, 1, rule_set, pair)
         winner, points = own.record["winner"], own.record["points"]
         assert row.points == (0 if winner < 0 else points if winner == 0 else -points)
     losses = frame.groupby("strategy")["loss"].sum()
