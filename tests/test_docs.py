@@ -47,9 +47,10 @@ def relative_links(text: str) -> list[str]:
     return [t for t in _LINK.findall(_prose(text)) if not _EXTERNAL.match(t)]
 
 
-def heading_anchors(text: str) -> set[str]:
+def heading_anchors(text: str, site: bool = False) -> set[str]:
     """The anchors GitHub gives a page's headings: lower case, punctuation dropped, spaces
-    as hyphens, a repeated heading numbered -1, -2, ..."""
+    as hyphens, a repeated heading numbered -1, -2, ...; with ``site``, the docs site's
+    (Python-Markdown's toc: runs of hyphens and spaces as one hyphen)."""
     anchors: set[str] = set()
     seen: dict[str, int] = {}
     for line in _FENCE.sub("", text).splitlines():
@@ -57,6 +58,8 @@ def heading_anchors(text: str) -> set[str]:
         if not heading:
             continue
         slug = re.sub(r"[^\w\- ]", "", heading.group(1).lower()).replace(" ", "-")
+        if site:
+            slug = re.sub(r"-+", "-", slug.strip("-"))
         count = seen.get(slug, 0)
         seen[slug] = count + 1
         anchors.add(slug if count == 0 else f"{slug}-{count}")
@@ -73,6 +76,12 @@ def broken_links(page: Path) -> list[str]:
             problems.append(f"{target}: no file {os.path.relpath(file, ROOT)}")
         elif anchor and file.suffix == ".md" and anchor not in heading_anchors(file.read_text()):
             problems.append(f"{target}: {file.name} has no heading with anchor #{anchor}")
+        elif (
+            anchor
+            and file.suffix == ".md"
+            and anchor not in heading_anchors(file.read_text(), site=True)
+        ):
+            problems.append(f"{target}: {file.name}'s anchor #{anchor} is another on the docs site")
     return problems
 
 
@@ -108,6 +117,11 @@ def test_a_broken_link_or_anchor_is_caught(tmp_path):
 def test_github_anchors():
     text = "# A `code` title (R12)\n## Same\n## Same\n```\n# not a heading\n```\n"
     assert heading_anchors(text) == {"a-code-title-r12", "same", "same-1"}
+    # an option in a heading: GitHub keeps its hyphens, the docs site joins them, so a link
+    # to it works in one place only and is refused
+    option = "# The tutor: `gin-sim play --tutor`\n"
+    assert heading_anchors(option) == {"the-tutor-gin-sim-play---tutor"}
+    assert heading_anchors(option, site=True) == {"the-tutor-gin-sim-play-tutor"}
 
 
 def test_the_index_lists_every_page():
