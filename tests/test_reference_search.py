@@ -235,6 +235,25 @@ PAIRINGS = [
         ),
         10,
     ),
+    # undercut_weight (issue 46): a knock's undercut counts 3 times in the search, the
+    # worlds built by the panel's models, against the hunter standard undercuts most.
+    (
+        "standard",
+        [],
+        (
+            mc(
+                "mc-fast",
+                samples=4,
+                infer=True,
+                opponent_panel=("gin-hunter-strong", "simple", "expert"),
+                panel_infer=True,
+                undercut_weight=3.0,
+                name="mcf-undercut",
+            ),
+            "gin-hunter-strong",
+        ),
+        10,
+    ),
 ]
 
 
@@ -282,6 +301,8 @@ def test_search_changes_the_play():
         ("standard", mc("mc-fast", samples=5, screen=2, candidates=1, infer=True)),
         # late_stock (issue 46): more worlds once the stock is short
         ("standard", mc("mc-fast", samples=2, late_stock=20, late_samples=5, infer=True)),
+        # undercut_weight (issue 46): a knock's undercut priced up
+        ("standard", mc("mc-fixed", samples=6, screen=0, undercut_weight=2.5)),
     ],
 )
 @pytest.mark.first_case
@@ -291,7 +312,7 @@ def test_kernel_figures_equal_the_references_at_every_search(rule_set, searcher)
     and exactly its candidates, mean values and mean gains, and those the screening
     dropped with theirs; its stream is the player's after one number per earlier search."""
     rules = load_rules(rule_set)
-    compared = screened_out = 0
+    compared = screened_out = priced = 0
     worlds = set()
     for deal in range(6):
         events: list = []
@@ -336,6 +357,13 @@ def test_kernel_figures_equal_the_references_at_every_search(rule_set, searcher)
                 screened_out += len(dropped)
                 compared += 1
                 worlds.add((figures.worlds, situation.view.stock_left <= searcher.late_stock))
+                if searcher.undercut_weight > 1.0:  # searches the weight changed
+                    unpriced = replace(searcher, undercut_weight=1.0)
+                    kept = decide(
+                        view_from_situation(situation), rules, unpriced, SEED, deal=deal, seat=1,
+                        draws=draws - 1,
+                    )  # fmt: skip
+                    priced += kept.candidates != got.candidates
             if isinstance(action, bool):
                 assert got.take == action
             elif action == BIG_GIN:
@@ -346,6 +374,40 @@ def test_kernel_figures_equal_the_references_at_every_search(rule_set, searcher)
     assert (screened_out > 10) == (1 < searcher.screen < searcher.samples), screened_out
     if searcher.late_stock and not searcher.screen:  # both depths played, each where it should
         assert worlds == {(searcher.samples, False), (searcher.late_samples, True)}, worlds
+    assert (priced > 0) == (searcher.undercut_weight > 1.0), priced
+
+
+def test_undercut_weight_prices_only_the_knocks_undercuts():
+    """undercut_weight (issue 46) lowers a knock candidate's mean by (weight - 1) times its
+    undercut losses and leaves every other candidate's figures as they were: in the same
+    worlds, weight 3 moves the knock's mean twice as far as weight 2, never up, and down
+    where an undercut was possible."""
+    rules = load_rules("standard")
+    plain = mc("mc-fixed", samples=24, screen=0)
+    knocks = lowered = 0
+    for deal in range(size(fast=6, full=16)):
+        for situation, _action in decisions_reference(SEED, deal, rules, ("expert", "expert")):
+            if situation.phase != DISCARD or situation.player != 1:
+                continue
+            view = view_from_situation(situation)
+            got = [
+                decide(view, rules, replace(plain, undercut_weight=w), SEED, deal=deal, seat=1)
+                for w in (1.0, 2.0, 3.0)
+            ]
+            knock = [c.action.startswith("knock") for c in got[0].candidates]
+            if not any(knock):
+                continue
+            knocks += 1
+            for c, is_knock in enumerate(knock):
+                means = [g.candidates[c].mean for g in got]
+                assert [g.candidates[c].action for g in got] == [got[0].candidates[c].action] * 3
+                if not is_knock:
+                    assert means[1] == means[0] and means[2] == means[0]
+                    continue
+                assert means[1] <= means[0]
+                assert means[2] - means[0] == pytest.approx(2 * (means[1] - means[0]))
+                lowered += means[1] < means[0]
+    assert knocks > 5 and lowered > 0, (knocks, lowered)
 
 
 # ------------------------------------------------------------------ the parts

@@ -220,6 +220,8 @@ def test_mc_fast_beats_simple():
         ("late_stock=32", "late_stock = 32"),
         ("late_stock=5", "late_samples = 0"),
         ("late_samples=64", "late_samples in"),
+        ("undercut_weight=0.5", "undercut_weight = 0.5"),
+        ("undercut_weight=4.5", "undercut_weight = 4.5"),
     ],
 )
 def test_bad_search_settings_are_one_line_errors(override, message):

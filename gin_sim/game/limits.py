@@ -47,6 +47,10 @@ MAX_HAND_CARDS = 16
 # ``"match"``) plays: its game table has a row per score pair (T * T * 2 values) and takes
 # a time in T * T to make, a second at 1,000 and hours at the 100,000 a rule set allows.
 MAX_SCORE_TABLE_TARGET = 1_000
+# A search player's undercut_weight: how many times a knock's undercut counts in its search
+# (1: as it scores). Beyond a few times the search would refuse every knock an opponent
+# could undercut at all, whatever it stands to win.
+MAX_UNDERCUT_WEIGHT = 4.0
 
 
 def whole_number(value: Any) -> int | None:

@@ -1027,6 +1027,7 @@ def _search_nb(params, masks, state, rules, undercut_table, equity, streams, pla
         samples = np.int64(params[StrategyParam.MC_LATE_SAMPLES])
     screen = np.int64(params[StrategyParam.MC_SCREEN])
     keep = np.int64(params[StrategyParam.MC_CANDIDATES])
+    undercut_weight = params[StrategyParam.MC_UNDERCUT_WEIGHT]
     worlds = samples  # the worlds the figures (and the choice) are over
     for world in range(samples):
         if world == screen and screen > 1:  # the screened-out candidates play no more worlds
@@ -1087,6 +1088,8 @@ def _search_nb(params, masks, state, rules, undercut_table, equity, streams, pla
                     state, score, games, target, table, player, result, value_kind, before
                 )
                 value = change + POINT_TIE_BREAK * value
+            if undercut_weight > 1.0 and candidates[c] & ACTION_KNOCK and result[3] != 0:
+                value *= undercut_weight  # the knock was undercut: its loss priced up
             if c == 0:
                 first = value
             sums[c] += value

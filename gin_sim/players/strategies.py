@@ -33,7 +33,7 @@ from gin_sim.game.config import (
     read_named_config,
     shown,
 )
-from gin_sim.game.limits import MAX_SCORE_TABLE_TARGET
+from gin_sim.game.limits import MAX_SCORE_TABLE_TARGET, MAX_UNDERCUT_WEIGHT
 from gin_sim.game.rules import Rules
 from gin_sim.kernels.enums import (
     FAMILY_PARAMS,
@@ -105,6 +105,7 @@ SEARCH_KEYS = (
     "panel_offer",
     "late_stock",
     "late_samples",
+    "undercut_weight",
 )
 KIND_KEYS = {"family": FAMILY_KEYS, "mc": SEARCH_KEYS, "random": ()}
 MAX_CLOSING_DISTANCE = 100_000  # points to a game's target (the largest target a rule set allows)
@@ -168,6 +169,9 @@ class Strategy:
     # search plays late_samples worlds instead of samples (0: off).
     late_stock: int = 0
     late_samples: int = 0
+    # The undercut priced: a knock's rollout that ends in an undercut counts undercut_weight
+    # times its loss in the search (1.0: off, the plain mean of the hand's points).
+    undercut_weight: float = 1.0
     adapt: tuple[Adaptation, ...] = ()
 
     def __post_init__(self) -> None:
@@ -219,6 +223,10 @@ class Strategy:
         if not self.late_stock and self.late_samples:
             raise ConfigError(
                 f"late_samples in {where} does nothing without late_stock: give late_stock or drop late_samples"
+            )
+        if not 1.0 <= self.undercut_weight <= MAX_UNDERCUT_WEIGHT:
+            raise ConfigError(
+                f"undercut_weight = {self.undercut_weight} in {where} is out of range: allowed 1 (off) to {MAX_UNDERCUT_WEIGHT}"
             )
         if not 1 <= self.candidates <= 11:
             raise ConfigError(
@@ -414,6 +422,8 @@ class Strategy:
             del document["panel_offer"]
         if not self.late_stock:  # likewise (issue 46)
             del document["late_stock"], document["late_samples"]
+        if self.undercut_weight == 1.0:  # likewise (issue 46)
+            del document["undercut_weight"]
         if not self.opponent_panel:
             del document["opponent_panel"], document["panel_prior"], document["panel_memory"]
         else:
@@ -472,6 +482,7 @@ class Strategy:
             v[StrategyParam.MC_PANEL_OFFER] = float(self.panel_offer)
             v[StrategyParam.MC_LATE_STOCK] = self.late_stock
             v[StrategyParam.MC_LATE_SAMPLES] = self.late_samples
+            v[StrategyParam.MC_UNDERCUT_WEIGHT] = self.undercut_weight
             for i, name in enumerate(self.opponent_panel):
                 v[StrategyParam.MC_PANEL_PRIOR + i] = (
                     self.panel_prior[i] if self.panel_prior else 1.0

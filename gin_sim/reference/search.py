@@ -901,12 +901,21 @@ def search(
         first = 0.0
         for c, action in enumerate(candidates):  # the same world for every candidate
             pair = (policies[0], policies[1])
+            # undercut_weight (issue 46): a knock undercut (R17) counts that many times its loss.
+            priced = strategy.undercut_weight > 1.0 and _is_knock(action)
             if by_score:  # where the score no longer moves the equity, the points decide
                 record = rollout_record(situation, opp_hand, stock, action, pair, random_state)
                 change = score_change(situation, table, strategy.value, record, before)
                 value = change + POINT_TIE_BREAK * float(hand_points(situation.player, record))
+                priced = priced and bool(record["undercut"])
+            elif priced:
+                record = rollout_record(situation, opp_hand, stock, action, pair, random_state)
+                value = float(hand_points(situation.player, record))
+                priced = bool(record["undercut"])
             else:
                 value = float(rollout_value(situation, opp_hand, stock, action, pair, random_state))
+            if priced:
+                value *= strategy.undercut_weight
             if c == 0:
                 first = value
             sums[c] += value
