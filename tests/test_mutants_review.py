@@ -143,6 +143,7 @@ def test_the_scale_table_pools_by_deal_and_ranks_against_strength():
                     "loss": rate * n + (0.01 if deal % 2 else -0.01),
                     "blunders": 1 if name == "random" else 0,
                     "points": -10.0 * rate + deal % 4,
+                    "deal_loss": 0.5 * rate * n + (0.2 if deal % 3 else -0.1),
                 }
             )
     frame = pd.DataFrame(rows)
@@ -162,14 +163,38 @@ def test_the_scale_table_pools_by_deal_and_ranks_against_strength():
     assert random_row["points_per_hand"] == pytest.approx(
         -40.0 + np.mean([d % 4 for d in range(10)])
     )
+    deal_pooled = frame.groupby("strategy")[["deal_loss", "decisions"]].sum()
+    expected = (deal_pooled["deal_loss"] / deal_pooled["decisions"]).loc[table["strategy"]]
+    assert table["deal_rate"].to_numpy() == pytest.approx(expected.to_numpy())
+    assert (table["deal_low"] <= table["deal_rate"]).all()
+    assert (table["deal_rate"] <= table["deal_high"]).all()
+    assert (table["deal_low"] < table["deal_high"]).all()
+    # The steps: each strategy against the next, fewest errors first, paired.
+    steps = agreement["steps"]
+    assert [(s["better"], s["worse"]) for s in steps] == [
+        ("mc", "expert"),
+        ("expert", "basic"),
+        ("basic", "simple"),
+        ("simple", "random"),
+    ]
+    by_name = table.set_index("strategy")
+    for step in steps:
+        for key, column in (("error", "error_rate"), ("deal", "deal_rate")):
+            gap = by_name.loc[step["worse"], column] - by_name.loc[step["better"], column]
+            assert step[key] == pytest.approx(gap)
+            low, high = step[key + "_interval"]
+            assert low <= step[key] <= high and low < high
     assert agreement["spearman_published"] == pytest.approx(1.0)
+    assert agreement["spearman_deal"] == pytest.approx(1.0)
     assert agreement["spearman_points"] == pytest.approx(1.0)
     low, high = agreement["spearman_published_interval"]
     assert low <= 1.0 <= high + 1e-12 and agreement["replicates"] == 200
     # Reversed, the order disagrees completely.
     frame["loss"] = frame["loss"].max() - frame["loss"]
+    frame["deal_loss"] = frame["deal_loss"].max() - frame["deal_loss"]
     _, reversed_agreement = scale_table(frame, replicates=50, seed=1)
     assert reversed_agreement["spearman_published"] == pytest.approx(-1.0)
+    assert reversed_agreement["spearman_deal"] == pytest.approx(-1.0)
 
 
 def test_moves_formats_and_settings():

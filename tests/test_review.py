@@ -32,6 +32,8 @@ from gin_sim.experiments.review import (
     Decision,
     ReviewSettings,
     action_code,
+    action_of_code,
+    deal_valued_actions,
     mark_of,
     place_on_scale,
     simulated_hands,
@@ -45,7 +47,8 @@ from gin_sim.interfaces.cli import app
 from gin_sim.interfaces.play import parse_move
 from gin_sim.players.strategies import load_strategy
 from gin_sim.reference.advice import evaluate
-from gin_sim.reference.engine import Hand, decisions_reference
+from gin_sim.reference.engine import DISCARD, Hand, decisions_reference, start_hand
+from gin_sim.reference.search import rollout_value
 
 runner = CliRunner()
 HOLLYWOOD = load_rules("hollywood")
@@ -150,6 +153,36 @@ def test_review_values_are_the_reference_evaluations():
                 assert means[action_code(act)] * settings.depth == pytest.approx(total, abs=1e-9)
                 compared += 1
     assert compared >= 20
+
+
+def test_deal_values_play_the_deals_own_cards_as_the_reference_engine():
+    """The scale's check on the deal's own cards (docs/review.md, "The scale"): its first
+    order plays the opponent's real hand and the real stock, so each action's points are
+    the reference engine's playout of those cards; the other orders play the same stock
+    cards in other orders (some value differs)."""
+    rollout = load_strategy("expert").for_rules(HOLLYWOOD)
+    settings = ReviewSettings(depth=8)
+    compared, moved = 0, False
+    for hand in simulated_hands(7, 0, size(fast=2, full=5), HOLLYWOOD, (rollout, rollout)):
+        played = start_hand(deck_for_deal(7, hand.hand), HOLLYWOOD, hand.dealer, deal=hand.hand)
+        for decision, codes, points in deal_valued_actions(
+            hand, 7, HOLLYWOOD, settings, orders=3, opponent="expert"
+        ):
+            phase = DISCARD if decision.phase == "discard" else ""
+            situation = played.situation(played.view())
+            table = played.table
+            stock = list(table.deck[table.stock_pos :])
+            for c, code in enumerate(codes):
+                expected = rollout_value(
+                    situation, table.hands[1 - decision.seat], stock,
+                    action_of_code(int(code), phase), (rollout, rollout),
+                )  # fmt: skip
+                assert points[0, c] == expected
+                compared += 1
+            moved = moved or bool((points[1:] != points[0]).any())
+            assert action_code(action_of_code(decision.played, phase)) == decision.played
+            played.apply(action_of_code(decision.played, phase))
+    assert compared >= 50 and moved
 
 
 def _game_review(players: tuple[str, str], deals: int, depth: int = 64):
@@ -436,6 +469,10 @@ def test_the_scale_judges_every_strategy_at_the_same_positions(rules):
     assert list(frame["deal"]) == [0, 1, 2] * len(names) and sum(steps) == 3 * (1 + len(names))
     experts = (load_strategy("expert"), load_strategy("expert"))
     hands = list(simulated_hands(4, 0, 3, rule_set, experts))
+    on_deal = {
+        h.hand: [p for _, _, p in deal_valued_actions(h, 4, rule_set, settings, opponent="expert")]
+        for h in hands
+    }
     for row in frame.itertuples(index=False):
         hand = hands[row.deal]
         assert row.decisions == len(hand.decisions)  # both seats, the same for every strategy
@@ -453,6 +490,12 @@ def test_the_scale_judges_every_strategy_at_the_same_positions(rules):
                 (j,) = value_decisions([replace(d, played=move)], rule_set, settings, 4)
                 judged.append(j)
         assert row.loss == pytest.approx(sum(j.loss for j in judged))
+        # On the deal's own cards: the review's best less the move, the same moves.
+        truth = on_deal[row.deal]
+        expected = sum(
+            p[:, j.best].mean() - p[:, j.played].mean() for p, j in zip(truth, judged, strict=True)
+        )
+        assert row.deal_loss == pytest.approx(expected)
         assert row.blunders == sum(j.mark == "blunder" for j in judged)
         pair = (load_strategy(row.strategy), load_strategy("expert"))
         (own,) = simulated_hands(4, row.deal, 1, rule_set, pair)

@@ -51,12 +51,16 @@ from gin_sim.kernels.enums import (
     N_POSITION_SLOTS,
 )
 from gin_sim.kernels.match_value import VALUE_HEADER
-from gin_sim.kernels.review import MAX_REVIEW_ACTIONS, review_positions_parallel
+from gin_sim.kernels.review import (
+    MAX_REVIEW_ACTIONS,
+    deal_values_parallel,
+    review_positions_parallel,
+)
 from gin_sim.kernels.rng import review_key_nb
 from gin_sim.players.calibration import load_undercut_table
 from gin_sim.players.decide import Decider, action_words, parse_view, position_from_view
 from gin_sim.players.search_value import value_table
-from gin_sim.players.strategies import MAX_SAMPLES, Strategy
+from gin_sim.players.strategies import MAX_SAMPLES, Strategy, load_strategy
 from gin_sim.reference.engine import BIG_GIN, DISCARD, OVER, Action, Discard, start_hand
 from gin_sim.reference.views import hand_end_from_hand, view_from_situation
 
@@ -69,6 +73,7 @@ PHASES = ("offer", "draw", "discard")
 # interval holds 0 (a close call), a move is fine.
 MARKS = ("fine", "inaccuracy", "mistake", "blunder")
 THRESHOLDS = (1.0, 3.0, 6.0)
+DEAL_KEY = 0x5EED_DEA1  # the deal check's streams: apart from the review's own (same seed)
 DEFAULT_DEPTH = 1024  # worlds per decision: a 10-hand game in well under a minute on 2 cores
 MIN_DEPTH = 8
 COSTLIEST = 3  # the costliest decisions a summary names
@@ -235,6 +240,15 @@ def _action_of(decision: Any, phase: str) -> Action:
     if decision.big_gin:
         return BIG_GIN
     return Discard(parse_card(decision.discard), bool(decision.knock))
+
+
+def action_of_code(code: int, phase: str) -> Action:
+    """A kernel action code as the reference engine's action (``action_code``'s inverse)."""
+    if phase != DISCARD:
+        return bool(code)
+    if code == ACTION_BIG_GIN:
+        return BIG_GIN
+    return Discard(code & ACTION_CARD, bool(code & ACTION_KNOCK))
 
 
 # ------------------------------------------------------------------------ valuing
@@ -423,6 +437,64 @@ def valued_actions(
             )  # fmt: skip
         if progress is not None:
             progress(k)
+
+
+DEAL_ORDERS = 16  # stock orders each action is played in on the deal's own cards
+
+
+def deal_valued_actions(
+    hand: HandPlayed,
+    seed: int,
+    rules: Rules,
+    settings: ReviewSettings,
+    orders: int = DEAL_ORDERS,
+    opponent: str | None = None,
+) -> Iterator[tuple[Decision, np.ndarray, np.ndarray]]:
+    """Each decision of ``hand`` (deal ``hand.hand`` of ``seed``, as ``simulated_hands``
+    played it) with its actions valued on the deal's own cards (``kernels.review.
+    deal_values_nb``): the opponent's real hand, the real stock and ``orders - 1`` fresh
+    orders of it; the player's later moves by ``settings.rollout``, the opponent's by
+    ``opponent`` (by default the review's opponent model). Not a review (a review sees
+    only the player's view): the scale's check of the review, on deals whose hidden cards
+    are known. Per decision its action codes and the points float64[orders, actions]."""
+    truth = ReviewSettings(
+        depth=max(orders, MIN_DEPTH), rollout=settings.rollout,
+        opponent_model=opponent or settings.opponent_model,
+    ).searcher("hand")  # fmt: skip
+    params = truth.to_kernel(rules)
+    played = start_hand(list(deck_for_deal(seed, hand.hand)), rules, hand.dealer, deal=hand.hand)
+    k = len(hand.decisions)
+    masks = np.zeros((k, N_POSITION_MASKS), np.uint64)
+    states = np.zeros((k, N_POSITION_SLOTS), np.int64)
+    keys = np.zeros(k, np.uint64)
+    for i, decision in enumerate(hand.decisions):
+        table, seat = played.table, decision.seat
+        opponent_seat = 1 - seat
+        hidden = sorted(
+            c
+            for c in range(52)
+            if (table.hands[opponent_seat] & ~table.taken[opponent_seat]) >> c & 1
+        )
+        fill = hidden + list(table.deck[table.stock_pos :])
+        masks[i], states[i] = position_from_view(parse_view(decision.view, rules), seat, fill)
+        with np.errstate(over="ignore"):
+            keys[i] = review_key_nb(
+                np.uint64(seed) ^ np.uint64(DEAL_KEY), decision.hand, decision.number
+            )
+        played.apply(
+            action_of_code(decision.played, DISCARD if decision.phase == "discard" else "")
+        )
+    actions = np.full((k, MAX_REVIEW_ACTIONS), -1, np.int64)
+    counts = np.zeros(k, np.int64)
+    points = np.zeros((k, orders, MAX_REVIEW_ACTIONS))
+    with np.errstate(over="ignore"):
+        deal_values_parallel(
+            params, rules.to_kernel(), load_undercut_table(), masks, states, keys, actions,
+            counts, points,
+        )  # fmt: skip
+    for i, decision in enumerate(hand.decisions):
+        n = int(counts[i])
+        yield decision, actions[i, :n], points[i, :, :n]
 
 
 # ---------------------------------------------------------------------- summaries
@@ -658,9 +730,14 @@ def measure_scale(
     pair = (_load(opponent, rules), _load(opponent, rules))
     deciders = {name: Decider(_load(name, rules), rules) for name in strategies}
     found: dict[tuple[str, int], list[Judged]] = {}
+    on_deal: dict[tuple[str, int], float] = {}
     for hand in simulated_hands(seed, 0, deals, rules, pair):
-        for decision, codes, points, _, mask in valued_actions(
-            hand.decisions, rules, settings, seed
+        deal_points = [
+            points
+            for _, _, points in deal_valued_actions(hand, seed, rules, settings, opponent=opponent)
+        ]
+        for (decision, codes, points, _, mask), truth in zip(
+            valued_actions(hand.decisions, rules, settings, seed), deal_points, strict=True
         ):
             for name, decider in deciders.items():
                 chosen = decider.decide(
@@ -674,6 +751,10 @@ def measure_scale(
                     replace(decision, played=move), codes, points, None, settings.select, mask
                 )
                 found.setdefault((name, hand.hand), []).append(judged)
+                # The same loss on the deal's own cards: the review's best less the move.
+                on_deal[name, hand.hand] = on_deal.get((name, hand.hand), 0.0) + float(
+                    truth[:, judged.best].mean() - truth[:, judged.played].mean()
+                )
         if progress is not None:
             progress(1)
     rows = []
@@ -688,6 +769,7 @@ def measure_scale(
                     "deal": hand.hand,
                     "decisions": len(judged),
                     "loss": float(sum(j.loss for j in judged)),
+                    "deal_loss": on_deal.get((name, hand.hand), 0.0),
                     "blunders": sum(j.mark == "blunder" for j in judged),
                     "points": 0 if winner < 0 else (points if winner == 0 else -points),
                 }
@@ -698,8 +780,6 @@ def measure_scale(
 
 
 def _load(name: str, rules: Rules) -> Strategy:
-    from gin_sim.players.strategies import load_strategy
-
     return load_strategy(name).for_rules(rules)
 
 
@@ -718,9 +798,12 @@ def scale_table(frame: Any, replicates: int = 2000, seed: int = 0) -> tuple[Any,
     """The scale from ``measure_scale``'s rows: per strategy its error rate (losses over
     decisions, pooled over the deals), its blunders per decision and its points per hand
     against the opponent, each with a 95% percentile interval from a bootstrap over the
-    deals (the same resampled deals for every strategy: they share the decks); and the rank
+    deals (the same resampled deals for every strategy: they share the decks); its error
+    rate on the deal's own cards (``deal_loss``: the same moves, the review's best less
+    the move, played with the opponent's real hand and the stock); and the rank
     correlation (Spearman) of the error rates, fewest first, with the published strength
-    order and with the points measured here, with the same bootstrap's 95% intervals."""
+    order, with the points measured here, and of the deal's-cards rates with the
+    published order, with the same bootstrap's 95% intervals."""
     import pandas as pd
 
     names = list(dict.fromkeys(frame["strategy"]))
@@ -733,23 +816,27 @@ def scale_table(frame: Any, replicates: int = 2000, seed: int = 0) -> tuple[Any,
             out[names.index(row.strategy), index[row.deal]] = getattr(row, column)
         return out
 
-    loss, count, blunders, points = (
+    loss, count, blunders, points, deal_loss = (
         grid("loss"),
         grid("decisions"),
         grid("blunders"),
         grid("points"),
+        grid("deal_loss"),
     )
     published = np.array([PUBLISHED_STRENGTH.get(n, math.nan) for n in names])
 
     def figures(take: np.ndarray) -> tuple[np.ndarray, ...]:
         n = count[:, take].sum(axis=1)
         rate = loss[:, take].sum(axis=1) / n
-        return rate, blunders[:, take].sum(axis=1) / n, points[:, take].mean(axis=1)
+        return (
+            rate, blunders[:, take].sum(axis=1) / n, points[:, take].mean(axis=1),
+            deal_loss[:, take].sum(axis=1) / n,
+        )  # fmt: skip
 
-    rate, blunder_rate, mean_points = figures(np.arange(len(deals)))
+    rate, blunder_rate, mean_points, deal_rate = figures(np.arange(len(deals)))
     rng = np.random.default_rng(seed)
     draws = [figures(rng.integers(0, len(deals), len(deals))) for _ in range(replicates)]
-    boot = [np.array([d[k] for d in draws]) for k in range(3)]
+    boot = [np.array([d[k] for d in draws]) for k in range(4)]
     low = [np.percentile(b, 2.5, axis=0) for b in boot]
     high = [np.percentile(b, 97.5, axis=0) for b in boot]
     table = pd.DataFrame(
@@ -762,6 +849,9 @@ def scale_table(frame: Any, replicates: int = 2000, seed: int = 0) -> tuple[Any,
             "points_per_hand": mean_points,
             "points_low": low[2],
             "points_high": high[2],
+            "deal_rate": deal_rate,
+            "deal_low": low[3],
+            "deal_high": high[3],
             "decisions": count.sum(axis=1).astype(int),
             "deals": len(deals),
         }
@@ -772,16 +862,31 @@ def scale_table(frame: Any, replicates: int = 2000, seed: int = 0) -> tuple[Any,
     rho_points = _spearman(-rate, mean_points)
     boot_published = [_spearman(-d[0][known], published[known]) for d in draws]
     boot_points = [_spearman(-d[0], d[2]) for d in draws]
+    rho_deal = _spearman(-deal_rate[known], published[known])
+    boot_deal = [_spearman(-d[3][known], published[known]) for d in draws]
 
     def interval(values: list[float]) -> list[float]:
         finite = np.array([v for v in values if not math.isnan(v)])
         return [float(np.percentile(finite, 2.5)), float(np.percentile(finite, 97.5))]
 
+    # Each step of the scale, paired at the same positions: the next strategy less this one.
+    order = np.argsort(rate, kind="stable")
+    whole = (rate, blunder_rate, mean_points, deal_rate)
+    steps = []
+    for a, b in itertools.pairwise(order):
+        step: dict[str, Any] = {"better": names[a], "worse": names[b]}
+        for key, k in (("error", 0), ("deal", 3)):
+            step[key] = float(whole[k][b] - whole[k][a])
+            step[key + "_interval"] = interval([float(d[k][b] - d[k][a]) for d in draws])
+        steps.append(step)
     agreement = {
+        "steps": steps,
         "spearman_published": rho_published,
         "spearman_published_interval": interval(boot_published),
         "spearman_points": rho_points,
         "spearman_points_interval": interval(boot_points),
+        "spearman_deal": rho_deal,
+        "spearman_deal_interval": interval(boot_deal),
         "replicates": replicates,
     }
     return table.sort_values("error_rate").reset_index(drop=True), agreement

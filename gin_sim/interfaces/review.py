@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from gin_sim.experiments.review import (
+    DEAL_ORDERS,
     MARKS,
     THRESHOLDS,
     GameReview,
@@ -409,22 +410,59 @@ def scale_lines(table: Any, agreement: dict[str, Any], opponent: str) -> list[st
     opponent, fewest errors first; then how well the order agrees with strength."""
     lines = [
         f"{'strategy':<10}{'error rate':>11}  {'95% interval':<16}{'blunders':>9}"
+        f"  {'on the deal':>12}  {'95% interval':<16}"
         f"  {'points v ' + opponent:>17}  {'95% interval':<16}{'decisions':>10}"
     ]
     for row in table.itertuples(index=False):
         lines.append(
             f"{row.strategy:<10}{row.error_rate:11.3f}  {_interval(row.low, row.high, 3):<16}"
-            f"{row.blunders_per_decision:9.3f}  {row.points_per_hand:17.2f}"
+            f"{row.blunders_per_decision:9.3f}  {row.deal_rate:12.3f}"
+            f"  {_interval(row.deal_low, row.deal_high, 3):<16}  {row.points_per_hand:17.2f}"
             f"  {_interval(row.points_low, row.points_high, 2):<16}{row.decisions:10d}"
         )
     p, q = agreement["spearman_published_interval"], agreement["spearman_points_interval"]
+    r = agreement["spearman_deal_interval"]
     lines.append(
         f"Rank correlation of fewer errors with the published strength order:"
-        f" {agreement['spearman_published']:.2f} [{p[0]:.2f}, {p[1]:.2f}]; with the points"
-        f" against {opponent} measured here: {agreement['spearman_points']:.2f}"
-        f" [{q[0]:.2f}, {q[1]:.2f}] (95% bootstrap over the deals)."
+        f" {agreement['spearman_published']:.2f} [{p[0]:.2f}, {p[1]:.2f}]; of fewer errors"
+        f" on the deal's own cards: {agreement['spearman_deal']:.2f} [{r[0]:.2f}, {r[1]:.2f}];"
+        f" of fewer errors with the points against {opponent} measured here:"
+        f" {agreement['spearman_points']:.2f} [{q[0]:.2f}, {q[1]:.2f}] (95% bootstrap over"
+        " the deals)."
     )
     return lines
+
+
+def scale_steps(agreement: dict[str, Any]) -> Any:
+    """Each step of the scale as a table: the next strategy's error rate less this one's,
+    by the review and on the deal's own cards, paired at the same positions."""
+    import pandas as pd
+
+    return pd.DataFrame(
+        [
+            {
+                "step": f"`{s['worse']}` less `{s['better']}`",
+                "by the review": f"{s['error']:+.3f} {_interval(*s['error_interval'], 3)}",
+                "on the deal's own cards": f"{s['deal']:+.3f} {_interval(*s['deal_interval'], 3)}",
+            }
+            for s in agreement["steps"]
+        ]
+    )
+
+
+# The scale table's columns as a report shows them.
+SCALE_HEADINGS = {
+    "error_rate": "error rate, points per decision",
+    "low": "95% low",
+    "high": "95% high",
+    "blunders_per_decision": "blunders per decision",
+    "points_per_hand": "points per hand against the opponent",
+    "points_low": "points 95% low",
+    "points_high": "points 95% high",
+    "deal_rate": "error rate on the deal's own cards",
+    "deal_low": "on the deal 95% low",
+    "deal_high": "on the deal 95% high",
+}
 
 
 def write_scale(
@@ -445,17 +483,29 @@ def write_scale(
     best, worst = table.iloc[0], table.iloc[-1]
     rho = agreement["spearman_published"]
     p = agreement["spearman_published_interval"]
+    d = agreement["spearman_deal_interval"]
     answer = [
         f"Fewest errors: `{best.strategy}`, {best.error_rate:.2f} points per decision;"
         f" most: `{worst.strategy}`, {worst.error_rate:.2f}.",
         f"The order agrees with the published strength order: Spearman {rho:.2f}"
         f" [{p[0]:.2f}, {p[1]:.2f}].",
+        "Judged instead on the deal's own cards (the opponent's real hand and stock), it"
+        f" agrees as well: Spearman {agreement['spearman_deal']:.2f} [{d[0]:.2f}, {d[1]:.2f}].",
     ]
     shown = table.copy()
-    for column in ("error_rate", "low", "high", "blunders_per_decision"):
+    for column in (
+        "error_rate",
+        "low",
+        "high",
+        "blunders_per_decision",
+        "deal_rate",
+        "deal_low",
+        "deal_high",
+    ):
         shown[column] = shown[column].map(lambda v: f"{v:.3f}")
     for column in ("points_per_hand", "points_low", "points_high"):
         shown[column] = shown[column].map(lambda v: f"{v:.2f}")
+    shown = shown.rename(columns=SCALE_HEADINGS)
     report = Report(
         kind="review-scale",
         title="The review's scale: the error rates of the named strategies",
@@ -467,9 +517,21 @@ def write_scale(
             f"Points per hand: each strategy's own hands as player 1 against `{opponent}` on"
             " the same deals.",
             f"Each decision valued by {settings.name}.",
+            "On the deal's own cards (the check): the same moves, the review's best less the"
+            " move, each played out with the opponent's real hand and the real stock (and"
+            f" {DEAL_ORDERS - 1} fresh orders of the stock), expert rollouts, `{opponent}` for"
+            " the opponent: no searcher's model of the hidden cards.",
         ],
         findings=scale_lines(table, agreement, opponent)[-1:],
-        sections=[Section("The scale", "Fewest errors first.", shown)],
+        sections=[
+            Section("The scale", "Fewest errors first.", shown),
+            Section(
+                "Each step, paired",
+                "The next strategy's error rate less this one's at the same positions, with"
+                " 95% bootstrap intervals over the deals.",
+                scale_steps(agreement),
+            ),
+        ],
         tables={"review-scale": table, "deals": frame},
         answer=answer,
         files={"agreement.json": json.dumps(agreement, indent=2) + "\n"},

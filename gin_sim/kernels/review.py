@@ -45,6 +45,7 @@ from gin_sim.kernels.position import (
     hand_value_nb,
     play_out_with_family_nb,
 )
+from gin_sim.kernels.rng import bounded_nb, next_nb
 from gin_sim.kernels.search import load_score_nb, sample_world_nb, score_equity_nb, score_value_nb
 from gin_sim.kernels.work import claimed_nb, run_workers
 
@@ -185,4 +186,72 @@ def review_positions_parallel(
     run_workers(
         review_positions_nb, masks.shape[0], 1, params, rules, undercut_table, table, masks,
         states, keys, actions, counts, points_out, equity_out,
+    )  # fmt: skip
+
+
+@njit(cache=True, _nrt=False)
+def deal_values_nb(
+    params, masks, state, rules, undercut_table, key, actions, n, scratch, points_out
+):  # fmt: skip
+    """Value actions ``actions[:n]`` on the deal's own cards (the review scale's check,
+    docs/review.md): ``masks``/``state`` are the whole true position, the opponent's real
+    hand included. Order 0 plays the real stock; each further order (``points_out``
+    float64[orders, >= n]) the same stock cards in a fresh order from the stream ``key``:
+    the stock's order is independent of everything a player has seen, so each is a draw
+    from the position's true distribution. Every action is played out by the family
+    policies of ``params`` (``MC_ROLLOUT`` for the player to move, ``MC_OPPONENT`` for the
+    opponent); ``points_out`` the hand's points from the side of the player to move."""
+    (world_masks, world_state, roll_masks, roll_state, _, policies, rng, idle, chains,
+     result, _) = scratch  # fmt: skip
+    player = state[_S.PLAYER]
+    opponent = 1 - player
+    for j in range(FAMILY_PARAMS):
+        policies[player, j] = params[StrategyParam.MC_ROLLOUT + j]
+        policies[opponent, j] = params[StrategyParam.MC_OPPONENT + j]
+    rng[0] = key
+    stock_pos = state[_S.STOCK_POS]
+    copy_position_nb(masks, state, world_masks, world_state)
+    for order in range(points_out.shape[0]):
+        if order > 0:  # Fisher-Yates over the stock's slots
+            for j in range(51, stock_pos, -1):
+                k = stock_pos + bounded_nb(next_nb(rng, 0), j - stock_pos + 1)
+                swap = world_state[_S.DECK + j]
+                world_state[_S.DECK + j] = world_state[_S.DECK + k]
+                world_state[_S.DECK + k] = swap
+        for c in range(n):
+            copy_position_nb(world_masks, world_state, roll_masks, roll_state)
+            apply_nb(roll_masks, roll_state, rules, actions[c])
+            idle[0] = 0  # family players: no stream is read
+            idle[1] = 0
+            play_out_with_family_nb(roll_masks, roll_state, rules, policies, undercut_table, idle)
+            points_out[order, c] = np.float64(
+                hand_value_nb(roll_masks, roll_state, rules, chains, result, player)
+            )
+
+
+@njit(cache=True, nogil=True)
+def deal_values_many_nb(
+    params, rules, undercut_table, masks, states, keys, actions, counts, points_out, counter,
+    block,
+):  # fmt: skip
+    """``deal_values_nb`` for true positions ``masks``/``states`` (``actions``/``counts``
+    as ``review_positions_nb`` fills them); ``points_out`` float64[n, orders,
+    MAX_REVIEW_ACTIONS]. One worker of ``deal_values_parallel``."""
+    for i in claimed_nb(counter, block, masks.shape[0]):
+        scratch = review_scratch_nb()
+        n = review_actions_nb(masks[i], states[i], rules, actions[i])
+        counts[i] = n
+        deal_values_nb(
+            params, masks[i], states[i], rules, undercut_table, keys[i], actions[i], n, scratch,
+            points_out[i],
+        )  # fmt: skip
+
+
+def deal_values_parallel(
+    params, rules, undercut_table, masks, states, keys, actions, counts, points_out
+):  # fmt: skip
+    """``deal_values_many_nb`` on every thread, a position at a time."""
+    run_workers(
+        deal_values_many_nb, masks.shape[0], 1, params, rules, undercut_table, masks, states,
+        keys, actions, counts, points_out,
     )  # fmt: skip
