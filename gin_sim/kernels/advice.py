@@ -223,11 +223,12 @@ def sample_positions_parallel(
 
 
 @njit(cache=True)
-def evaluation_scratch_nb():
-    """One thread's scratch for evaluations: (world masks, world state, rollout masks,
-    rollout state, unseen cards int64[52], rollout policies float64[2, FAMILY_PARAMS],
-    world stream uint64[1], idle streams uint64[2], chains int64[16, 2], score int64[8],
-    values float64[MAX_ACTIONS])."""
+def rollout_scratch_nb():
+    """What one thread needs to play actions out in sampled worlds, shared by the
+    evaluations here and the review's (kernels/review.py), each adding its own tail:
+    (world masks, world state, rollout masks, rollout state, unseen cards int64[52],
+    rollout policies float64[2, FAMILY_PARAMS], world stream uint64[1], idle streams
+    uint64[2], chains int64[16, 2])."""
     return (
         np.zeros(N_POSITION_MASKS, np.uint64),
         np.zeros(N_POSITION_SLOTS, np.int64),
@@ -238,9 +239,14 @@ def evaluation_scratch_nb():
         np.zeros(1, np.uint64),
         np.zeros(2, np.uint64),
         np.zeros((16, 2), np.int64),
-        np.zeros(8, np.int64),
-        np.zeros(MAX_ACTIONS, np.float64),
     )
+
+
+@njit(cache=True)
+def evaluation_scratch_nb():
+    """One thread's scratch for evaluations: ``rollout_scratch_nb()``'s, then score
+    int64[8] and values float64[MAX_ACTIONS]."""
+    return (*rollout_scratch_nb(), np.zeros(8, np.int64), np.zeros(MAX_ACTIONS, np.float64))
 
 
 @njit(cache=True, _nrt=False)

@@ -24,14 +24,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gin_sim.kernels.advice import forbidden_discard_nb
+from gin_sim.kernels.advice import forbidden_discard_nb, rollout_scratch_nb
 from gin_sim.kernels.deadwood import min_deadwood_nb
 from gin_sim.kernels.enums import (
     ACTION_BIG_GIN,
     ACTION_KNOCK,
     FAMILY_PARAMS,
-    N_POSITION_MASKS,
-    N_POSITION_SLOTS,
     Phase,
     PositionMask,
     PositionSlot,
@@ -92,23 +90,9 @@ def review_actions_nb(masks, state, rules, actions):
 
 @njit(cache=True)
 def review_scratch_nb():
-    """One thread's scratch: (world masks, world state, rollout masks, rollout state,
-    unseen cards int64[52], rollout policies float64[2, FAMILY_PARAMS], world stream
-    uint64[1], idle streams uint64[2], chains int64[16, 2], result int64[8], score
-    int64[12])."""
-    return (
-        np.zeros(N_POSITION_MASKS, np.uint64),
-        np.zeros(N_POSITION_SLOTS, np.int64),
-        np.zeros(N_POSITION_MASKS, np.uint64),
-        np.zeros(N_POSITION_SLOTS, np.int64),
-        np.zeros(52, np.int64),
-        np.zeros((2, FAMILY_PARAMS), np.float64),
-        np.zeros(1, np.uint64),
-        np.zeros(2, np.uint64),
-        np.zeros((16, 2), np.int64),
-        np.zeros(8, np.int64),
-        np.zeros(12, np.int64),
-    )
+    """One thread's scratch: ``kernels.advice.rollout_scratch_nb()``'s, then result
+    int64[8] and score int64[12]."""
+    return (*rollout_scratch_nb(), np.zeros(8, np.int64), np.zeros(12, np.int64))
 
 
 @njit(cache=True, _nrt=False)
