@@ -265,3 +265,27 @@ def test_a_position_and_a_decision_read_as_their_player_saw_them():
     assert math.isnan(second["equity"]) and set(second) == {
         "action", "mean", "low", "high", "equity", "equity_low", "equity_high", "played", "best",
     }  # fmt: skip
+
+
+def test_a_decision_line_says_best_loss_or_close_call_by_the_interval():
+    """docs/review.md, "Marks": a loss whose interval excludes 0 is shown as the best
+    move and the loss; one whose interval holds 0 is a close call, never "best"."""
+    from gin_sim.experiments.review import Candidate, Decision, Judged
+    from gin_sim.interfaces.review import decision_lines
+
+    view = {"decision": "draw", "hand": "AC 2C 3C 4D 5D 6D 7H 8H 9H KS", "pile": "QS",
+            "stock_left": 30}  # fmt: skip
+    decision = Decision(0, 3, 0, view, 0)
+    candidates = (Candidate("draw", 0, 1.0, 0.0, 2.0), Candidate("take", 1, 3.0, 2.0, 4.0))
+
+    def line(low: float, high: float) -> str:
+        j = Judged(decision, candidates, 0, 1, 2.0, low, high, mark_of(2.0, low))
+        return decision_lines(j, "hand")[1]
+
+    assert "played draw; best take: loss 2.00 points [0.50, 3.50]" in line(0.5, 3.5)
+    assert line(0.5, 3.5).endswith("-> inaccuracy")
+    close = line(-0.5, 4.5)
+    assert "a close call with take (loss +2.00 points [-0.50, 4.50], 0 inside)" in close
+    assert "best" not in close and close.endswith("-> fine")
+    same = Judged(decision, candidates, 1, 1, 0.0, 0.0, 0.0, "fine")
+    assert "played take: the best (3.0 points)" in decision_lines(same, "hand")[1]

@@ -166,10 +166,15 @@ def decision_lines(j: Judged, game_format: str, every: bool = False) -> list[str
     head = f"  {d.number + 1:3d}. {d.phase:<7} {view_line(d.view)}"
     if j.best == j.played:
         verdict = f"played {played.action}: the best ({_figure(played.mean)} points)"
-    else:
+    elif j.loss_low > 0:
         verdict = (
             f"played {played.action}; best {best.action}: loss {_figure(j.loss, 2)} points"
             f" {_interval(j.loss_low, j.loss_high, 2)}"
+        )
+    else:  # the interval holds 0 (or is unknown): the two cannot be told apart
+        verdict = (
+            f"played {played.action}: a close call with {best.action} (loss {j.loss:+.2f}"
+            f" points {_interval(j.loss_low, j.loss_high, 2)}, 0 inside)"
         )
     if not math.isnan(j.equity_loss):
         verdict += f", {100 * j.equity_loss:.2f}% {equity_unit(game_format)}"
