@@ -12,6 +12,7 @@ import pytest
 
 from gin_sim.experiments.review import (
     MARKS,
+    PUBLISHED_STRENGTH,
     THRESHOLDS,
     Z95,
     Decision,
@@ -289,3 +290,89 @@ def test_a_decision_line_says_best_loss_or_close_call_by_the_interval():
     assert "best" not in close and close.endswith("-> fine")
     same = Judged(decision, candidates, 1, 1, 0.0, 0.0, 0.0, "fine")
     assert "played take: the best (3.0 points)" in decision_lines(same, "hand")[1]
+
+
+def _bootstrap_by_hand(frame: pd.DataFrame, replicates: int, seed: int) -> dict:
+    """The scale's figures and their bootstrap intervals recomputed apart from
+    ``scale_table``: the deals resampled with the same generator, each figure pooled by
+    pivoting the rows, the rank correlations as the ranks' Pearson correlation by pandas."""
+    names = list(dict.fromkeys(frame["strategy"]))
+    deals = sorted(frame["deal"].unique())
+
+    def pivot(column):
+        table = frame.pivot(index="strategy", columns="deal", values=column)
+        return table.loc[names, deals].to_numpy(dtype=float)
+
+    loss, count, blunders, points, deal = (
+        pivot(c) for c in ("loss", "decisions", "blunders", "points", "deal_loss")
+    )
+    strength = pd.Series([PUBLISHED_STRENGTH[n] for n in names])
+
+    def rho(a, b):
+        return pd.Series(a).rank().corr(pd.Series(b).rank())  # Spearman: ranks' Pearson
+
+    rng = np.random.default_rng(seed)
+    reps = {k: [] for k in ("rate", "blunders", "points", "deal", "rho_pub", "rho_pts", "rho_deal")}
+    for _ in range(replicates):
+        take = rng.integers(0, len(deals), len(deals))
+        n = count[:, take].sum(axis=1)
+        rate = loss[:, take].sum(axis=1) / n
+        reps["rate"].append(rate)
+        reps["blunders"].append(blunders[:, take].sum(axis=1) / n)
+        reps["points"].append(points[:, take].mean(axis=1))
+        reps["deal"].append(deal[:, take].sum(axis=1) / n)
+        reps["rho_pub"].append(rho(-rate, strength))
+        reps["rho_pts"].append(rho(-rate, reps["points"][-1]))
+        reps["rho_deal"].append(rho(-reps["deal"][-1], strength))
+    out = {"names": names}
+    for key, values in reps.items():
+        values = np.array(values, dtype=float)
+        if values.ndim == 1:
+            values = values[~np.isnan(values)]
+        out[key] = (np.percentile(values, 2.5, axis=0), np.percentile(values, 97.5, axis=0))
+    return out
+
+
+def test_the_scale_tables_intervals_are_the_bootstrap_recomputed_by_hand():
+    rng = np.random.default_rng(7)
+    rows = []
+    for name, rate in {"random": 3.0, "simple": 0.5, "basic": 0.4, "expert": 0.3}.items():
+        for deal in range(12):
+            n = int(rng.integers(8, 20))
+            rows.append(
+                {
+                    "strategy": name, "deal": deal, "decisions": n,
+                    "loss": rate * n * rng.uniform(0.2, 1.8),
+                    "blunders": int(rng.integers(0, 3)),
+                    "points": float(rng.normal(-5 * rate, 8)),
+                    "deal_loss": rate * n * rng.uniform(-0.5, 2.0),
+                }
+            )  # fmt: skip
+    frame = pd.DataFrame(rows)
+    table, agreement = scale_table(frame, replicates=300, seed=5)
+    expected = _bootstrap_by_hand(frame, 300, 5)
+    by_name = table.set_index("strategy").loc[expected["names"]]
+    for key, (low, high) in (
+        ("rate", ("low", "high")),
+        ("points", ("points_low", "points_high")),
+        ("deal", ("deal_low", "deal_high")),
+    ):
+        assert by_name[low].to_numpy() == pytest.approx(expected[key][0])
+        assert by_name[high].to_numpy() == pytest.approx(expected[key][1])
+    for key, name in (
+        ("rho_pub", "spearman_published_interval"),
+        ("rho_pts", "spearman_points_interval"),
+        ("rho_deal", "spearman_deal_interval"),
+    ):
+        assert agreement[name] == pytest.approx(list(expected[key]))
+    assert list(table.columns) == [
+        "strategy", "error_rate", "low", "high", "blunders_per_decision", "points_per_hand",
+        "points_low", "points_high", "deal_rate", "deal_low", "deal_high", "decisions", "deals",
+    ]  # fmt: skip
+    assert list(table.index) == list(range(len(table)))
+    assert table["decisions"].dtype.kind == "i"
+    # The defaults: 2,000 replicates from seed 0.
+    default_table, default_agreement = scale_table(frame)
+    assert default_agreement["replicates"] == 2000
+    seeded = scale_table(frame, replicates=2000, seed=0)[0]
+    pd.testing.assert_frame_equal(default_table, seeded)

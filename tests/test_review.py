@@ -160,10 +160,11 @@ def test_deal_values_play_the_deals_own_cards_as_the_reference_engine():
     order plays the opponent's real hand and the real stock, so each action's points are
     the reference engine's playout of those cards; the other orders play the same stock
     cards in other orders (some value differs)."""
-    rollout = load_strategy("expert").for_rules(HOLLYWOOD)
-    settings = ReviewSettings(depth=8)
+    expert = load_strategy("expert").for_rules(HOLLYWOOD)
+    rollout = load_strategy("simple").for_rules(HOLLYWOOD)  # the player's later moves
+    settings = ReviewSettings(depth=8, rollout="simple")
     compared, moved = 0, False
-    for hand in simulated_hands(7, 0, size(fast=2, full=5), HOLLYWOOD, (rollout, rollout)):
+    for hand in simulated_hands(7, 0, size(fast=2, full=5), HOLLYWOOD, (expert, expert)):
         played = start_hand(deck_for_deal(7, hand.hand), HOLLYWOOD, hand.dealer, deal=hand.hand)
         for decision, codes, points in deal_valued_actions(
             hand, 7, HOLLYWOOD, settings, orders=3, opponent="expert"
@@ -172,10 +173,12 @@ def test_deal_values_play_the_deals_own_cards_as_the_reference_engine():
             situation = played.situation(played.view())
             table = played.table
             stock = list(table.deck[table.stock_pos :])
+            policies = [expert, expert]
+            policies[decision.seat] = rollout
             for c, code in enumerate(codes):
                 expected = rollout_value(
                     situation, table.hands[1 - decision.seat], stock,
-                    action_of_code(int(code), phase), (rollout, rollout),
+                    action_of_code(int(code), phase), (policies[0], policies[1]),
                 )  # fmt: skip
                 assert points[0, c] == expected
                 compared += 1

@@ -458,9 +458,8 @@ def deal_valued_actions(
     only the player's view): the scale's check of the review, on deals whose hidden cards
     are known. Per decision its action codes and the points float64[orders, actions]."""
     truth = ReviewSettings(
-        depth=max(orders, MIN_DEPTH), rollout=settings.rollout,
-        opponent_model=opponent or settings.opponent_model,
-    ).searcher("hand")  # fmt: skip
+        rollout=settings.rollout, opponent_model=opponent or settings.opponent_model
+    ).searcher("hand")  # its policies alone are read: no worlds are sampled
     params = truth.to_kernel(rules)
     played = start_hand(list(deck_for_deal(seed, hand.hand)), rules, hand.dealer, deal=hand.hand)
     k = len(hand.decisions)
