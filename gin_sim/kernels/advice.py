@@ -242,6 +242,15 @@ def rollout_scratch_nb():
     )
 
 
+@njit(cache=True, inline="always")
+def set_rollout_policies_nb(params, policies, player):
+    """The rollouts' family policies from an ``mc`` vector: ``MC_ROLLOUT`` plays
+    ``player``'s later moves, ``MC_OPPONENT`` the opponent's."""
+    for j in range(FAMILY_PARAMS):
+        policies[player, j] = params[StrategyParam.MC_ROLLOUT + j]
+        policies[1 - player, j] = params[StrategyParam.MC_OPPONENT + j]
+
+
 @njit(cache=True)
 def evaluation_scratch_nb():
     """One thread's scratch for evaluations: ``rollout_scratch_nb()``'s, then score
@@ -293,11 +302,8 @@ def evaluate_position_nb(
     (world_masks, world_state, roll_masks, roll_state, cards, policies, rng, idle, chains,
      result, values) = scratch  # fmt: skip
     player = state[_S.PLAYER]
-    opponent = 1 - player
     n = evaluation_actions_nb(masks, state, actions)
-    for j in range(FAMILY_PARAMS):
-        policies[player, j] = params[StrategyParam.MC_ROLLOUT + j]
-        policies[opponent, j] = params[StrategyParam.MC_OPPONENT + j]
+    set_rollout_policies_nb(params, policies, player)
     for c in range(n):
         sums[c] = 0.0
         squares[c] = 0.0

@@ -24,12 +24,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gin_sim.kernels.advice import forbidden_discard_nb, rollout_scratch_nb
+from gin_sim.kernels.advice import (
+    forbidden_discard_nb,
+    rollout_scratch_nb,
+    set_rollout_policies_nb,
+)
 from gin_sim.kernels.deadwood import min_deadwood_nb
 from gin_sim.kernels.enums import (
     ACTION_BIG_GIN,
     ACTION_KNOCK,
-    FAMILY_PARAMS,
     Phase,
     PositionMask,
     PositionSlot,
@@ -110,10 +113,7 @@ def review_position_nb(
     (world_masks, world_state, roll_masks, roll_state, cards, policies, rng, idle, chains,
      result, score) = scratch  # fmt: skip
     player = state[_S.PLAYER]
-    opponent = 1 - player
-    for j in range(FAMILY_PARAMS):
-        policies[player, j] = params[StrategyParam.MC_ROLLOUT + j]
-        policies[opponent, j] = params[StrategyParam.MC_OPPONENT + j]
+    set_rollout_policies_nb(params, policies, player)
     value_kind = np.int64(params[StrategyParam.MC_VALUE])
     games = state[_S.SCORE_GAMES]
     by_score = value_kind != SearchValue.HAND and games > 0
@@ -188,10 +188,7 @@ def deal_values_nb(
     (world_masks, world_state, roll_masks, roll_state, _, policies, rng, idle, chains,
      result, _) = scratch  # fmt: skip
     player = state[_S.PLAYER]
-    opponent = 1 - player
-    for j in range(FAMILY_PARAMS):
-        policies[player, j] = params[StrategyParam.MC_ROLLOUT + j]
-        policies[opponent, j] = params[StrategyParam.MC_OPPONENT + j]
+    set_rollout_policies_nb(params, policies, player)
     rng[0] = key
     stock_pos = state[_S.STOCK_POS]
     copy_position_nb(masks, state, world_masks, world_state)
