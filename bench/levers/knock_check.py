@@ -23,7 +23,7 @@ import math
 import numpy as np
 
 from gin_sim.experiments.review import ReviewSettings, deal_valued_actions, simulated_hands
-from gin_sim.game.cards import parse_card
+from gin_sim.game.cards import parse_cards
 from gin_sim.game.melds import min_deadwood_exhaustive
 from gin_sim.game.rules import load_rules
 from gin_sim.kernels.enums import ACTION_BIG_GIN, ACTION_CARD, ACTION_KNOCK
@@ -35,10 +35,7 @@ DEADWOOD_GROUPS = ((0, 0), (1, 3), (4, 6), (7, 10))  # 0: gin, left out
 
 
 def deadwood_group(view: dict, card: int) -> str:
-    hand = 0
-    for text in str(view["hand"]).split():
-        hand |= 1 << parse_card(text)
-    left = min_deadwood_exhaustive(hand & ~(1 << card))
+    left = min_deadwood_exhaustive(parse_cards(str(view["hand"])) & ~(1 << card))
     for low, high in DEADWOOD_GROUPS:
         if low <= left <= high:
             return f"{low}-{high}" if high > low else f"{low}"

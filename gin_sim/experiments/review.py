@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from gin_sim.game.cards import format_card, parse_card
+from gin_sim.game.cards import cards_of, format_card, parse_card
 from gin_sim.game.config import ConfigError
 from gin_sim.game.hollywood import HollywoodScore
 from gin_sim.game.limits import check_index, check_seed
@@ -469,11 +469,7 @@ def deal_valued_actions(
     for i, decision in enumerate(hand.decisions):
         table, seat = played.table, decision.seat
         opponent_seat = 1 - seat
-        hidden = sorted(
-            c
-            for c in range(52)
-            if (table.hands[opponent_seat] & ~table.taken[opponent_seat]) >> c & 1
-        )
+        hidden = cards_of(table.hands[opponent_seat] & ~table.taken[opponent_seat])
         fill = hidden + list(table.deck[table.stock_pos :])
         masks[i], states[i] = position_from_view(parse_view(decision.view, rules), seat, fill)
         with np.errstate(over="ignore"):
@@ -832,7 +828,8 @@ def scale_table(frame: Any, replicates: int = 2000, seed: int = 0) -> tuple[Any,
             deal_loss[:, take].sum(axis=1) / n,
         )  # fmt: skip
 
-    rate, blunder_rate, mean_points, deal_rate = figures(np.arange(len(deals)))
+    whole = figures(np.arange(len(deals)))
+    rate, blunder_rate, mean_points, deal_rate = whole
     rng = np.random.default_rng(seed)
     draws = [figures(rng.integers(0, len(deals), len(deals))) for _ in range(replicates)]
     boot = [np.array([d[k] for d in draws]) for k in range(4)]
@@ -870,7 +867,6 @@ def scale_table(frame: Any, replicates: int = 2000, seed: int = 0) -> tuple[Any,
 
     # Each step of the scale, paired at the same positions: the next strategy less this one.
     order = np.argsort(rate, kind="stable")
-    whole = (rate, blunder_rate, mean_points, deal_rate)
     steps = []
     for a, b in itertools.pairwise(order):
         step: dict[str, Any] = {"better": names[a], "worse": names[b]}

@@ -492,10 +492,10 @@ def write_scale(
     answer = [
         f"Fewest errors: `{best.strategy}`, {best.error_rate:.2f} points per decision;"
         f" most: `{worst.strategy}`, {worst.error_rate:.2f}.",
-        f"The order agrees with the published strength order: Spearman {rho:.2f}"
-        f" [{p[0]:.2f}, {p[1]:.2f}].",
-        "Judged instead on the deal's own cards (the opponent's real hand and stock), it"
-        f" agrees as well: Spearman {agreement['spearman_deal']:.2f} [{d[0]:.2f}, {d[1]:.2f}].",
+        f"Rank correlation of fewer errors with the published strength order: {rho:.2f}"
+        f" [{p[0]:.2f}, {p[1]:.2f}] (1: the same order).",
+        "Judged instead on the deal's own cards (the opponent's real hand and stock):"
+        f" {agreement['spearman_deal']:.2f} [{d[0]:.2f}, {d[1]:.2f}].",
     ]
     shown = table.copy()
     for column in (
