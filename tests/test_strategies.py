@@ -15,7 +15,7 @@ from named import FAMILY_STYLES
 
 from gin_sim.experiments.simulate import head_to_head, simulate_deals
 from gin_sim.game.config import ConfigError
-from gin_sim.game.rules import load_rules
+from gin_sim.game.rules import load_rules, named_rules
 from gin_sim.kernels.deadwood import min_deadwood_nb
 from gin_sim.kernels.decisions import (
     danger_nb,
@@ -33,7 +33,13 @@ from gin_sim.kernels.decisions import (
 )
 from gin_sim.kernels.enums import FAMILY_PARAMS, PanelMemory, Phase, PositionSlot, StrategyParam
 from gin_sim.kernels.tables import MELDS
-from gin_sim.players.strategies import Strategy, load_strategy, named_strategies, parse_players
+from gin_sim.players.strategies import (
+    Strategy,
+    load_strategy,
+    named_strategies,
+    parse_players,
+    strategies_to_kernel,
+)
 
 NAMED = [*FAMILY_STYLES, "gin-hunter-strong"]
 # the 97.5% normal quantile, from the standard library rather than gin_sim.experiments.summary
@@ -169,6 +175,26 @@ def test_the_panel_goes_into_the_kernel_vector_in_order():
     assert load_strategy("mc-fixed").to_kernel(rules)[StrategyParam.MC_PANEL_SIZE] == 0
 
 
+def test_mc_rolls_out_with_the_family_strategy_that_leads_its_scoring():
+    """mc's own later moves in its rollouts: gin-hunter-strong where the undercut bonus is
+    20 or more (standard; the strongest family strategy of the standard tournament) and
+    expert elsewhere (hollywood's strongest); the adaptation reaches the kernel vector by
+    every way a player is built (docs/strength.md, "The rollout policy")."""
+    for rules_name, rollout in (("standard", "gin-hunter-strong"), ("hollywood", "expert")):
+        rules = load_rules(rules_name)
+        expected = load_strategy(rollout).for_rules(rules).to_kernel()[:FAMILY_PARAMS]
+        slots = slice(StrategyParam.MC_ROLLOUT, StrategyParam.MC_ROLLOUT + FAMILY_PARAMS)
+        played = load_strategy("mc").for_rules(rules)
+        assert played.rollout == rollout
+        assert np.array_equal(played.to_kernel(rules)[slots], expected)
+        pair = strategies_to_kernel((load_strategy("mc"), load_strategy("simple")), rules)
+        assert np.array_equal(pair[0][slots], expected)
+    assert not np.array_equal(
+        load_strategy("gin-hunter-strong").for_rules(load_rules("standard")).to_kernel(),
+        load_strategy("expert").for_rules(load_rules("standard")).to_kernel(),
+    )
+
+
 def test_the_pair_hunter_knocks_only_in_its_first_turns():
     pairs = load_strategy("gin-hunter-pairs")
     assert [pairs.threshold_at(stock) for stock in (31, 27, 26, 10, 0)] == [10, 10, 0, 0, 0]
@@ -178,23 +204,26 @@ def test_the_pair_hunter_is_not_in_the_adaptive_panel():
     """Issue 26: mc (the adaptive searcher) is measured against gin-hunter-pairs without
     tuning on it, so
     the style it infers over must not hold it."""
-    assert "gin-hunter-pairs" not in load_strategy("mc").opponent_panel
+    for rules in named_rules():  # as played under each rule set ([[adapt]]), too
+        played = load_strategy("mc").for_rules(load_rules(rules))
+        assert "gin-hunter-pairs" not in [*played.opponent_panel, played.rollout], rules
 
 
 def test_no_searcher_learns_from_the_sparring_partners():
     """Issue 46: the sparring partners were tuned to beat mc and stand in for strong
     opponents it has never seen, so the measure stays honest only while no search player's
-    opponent panel (or fixed model) holds one of them."""
+    opponent panel, fixed model or rollout policy holds one of them, under any rule set."""
     sparring = [n for n in named_strategies() if n.startswith("sparring-")]
     assert len(sparring) >= 2
     for name in sparring:
         assert load_strategy(name).kind == "family" and load_strategy(name).description
     for name in named_strategies():
-        searcher = load_strategy(name)
-        if searcher.kind != "mc":
+        if load_strategy(name).kind != "mc":
             continue
-        models = [*searcher.opponent_panel, searcher.opponent_model, searcher.rollout]
-        assert not [m for m in models if m.startswith("sparring-")], name
+        for rules in named_rules():  # an [[adapt]] table may change the models per rule set
+            searcher = load_strategy(name).for_rules(load_rules(rules))
+            models = [*searcher.opponent_panel, searcher.opponent_model, searcher.rollout]
+            assert not [m for m in models if m.startswith("sparring-")], (name, rules)
 
 
 def test_a_pair_weight_keeps_a_high_pair_that_the_deadwood_rule_breaks():

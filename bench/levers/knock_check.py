@@ -9,8 +9,8 @@ review` plays a run's deal). At each of its discards where a knock is open, the 
 made and the other way with the same card (knock instead of discarding, or discard instead
 of knocking; a discard whose card could not knock, and gin, are left out) are both played out from the true position: the opponent's real hand, the
 real stock and fresh orders of it, the opponent by its own policy (exact: a family player),
-`mc`'s later moves by `expert` (a caveat: weaker than `mc` itself, so playing on is
-valued a little low). The figure is the other way's points less `mc`'s move's, per
+`mc`'s later moves by its own rollout policy under the rules (`gin-hunter-strong` under
+standard; a caveat: weaker than `mc` itself, so playing on is valued a little low). The figure is the other way's points less `mc`'s move's, per
 decision, split by what `mc` did, with a 95% interval clustered by deal: above 0 where it
 knocked means it knocks too often there; above 0 where it played on, too rarely.
 """
@@ -51,10 +51,15 @@ def other_way(codes: list[int], played: int) -> int | None:
     return other if other in codes else None
 
 
-def measure(seed: int, deals: int, opponent: str, rules_name: str) -> dict[str, tuple]:
+def measure(
+    seed: int, deals: int, opponent: str, rules_name: str, player: str = "mc"
+) -> dict[str, tuple]:
     rules = load_rules(rules_name)
-    pair = (load_strategy("mc").for_rules(rules), load_strategy(opponent).for_rules(rules))
-    settings = ReviewSettings(depth=16)  # only its rollout (expert) is read
+    searcher = load_strategy(player).for_rules(rules)
+    pair = (searcher, load_strategy(opponent).for_rules(rules))
+    # Only the rollout is read: the searcher's later moves are played by its own rollout
+    # policy under these rules (gin-hunter-strong for mc under standard).
+    settings = ReviewSettings(depth=16, rollout=searcher.rollout)
     per_deal: dict[str, list[tuple[float, int]]] = {}
     for index, hand in enumerate(simulated_hands(seed, 0, deals, rules, pair)):
         sums: dict[str, list] = {}
@@ -104,13 +109,14 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=2000)
     parser.add_argument("--opponents", default="gin-hunter-strong,sparring-hollywood")
     parser.add_argument("--rules", default="standard")
+    parser.add_argument("--player", default="mc", help="the search player (a name or TOML file)")
     args = parser.parse_args()
     for opponent in args.opponents.split(","):
         for group, (mean, low, high, n) in measure(
-            args.seed, args.deals, opponent, args.rules
+            args.seed, args.deals, opponent, args.rules, args.player
         ).items():
             print(
-                f"{opponent:20s} mc {group:24s} {n:6d} decisions: the other way"
+                f"{opponent:20s} {args.player} {group:24s} {n:6d} decisions: the other way"
                 f" {mean:+.2f} [{low:+.2f}, {high:+.2f}] points per decision"
             )
 

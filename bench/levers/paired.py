@@ -5,7 +5,8 @@ bench/strength.py --save kept for both players, paired by deck sequence.
         --opponents gin-hunter-strong,sparring-hollywood [--compare 3]
 
 The interval is the normal interval of the per-pair difference, Bonferroni-adjusted for
-``--compare`` comparisons (the levers times the opponents looked at together).
+``--compare`` comparisons (the levers times the opponents looked at together). With several
+opponents, their mean follows as one comparison, clustered by deck sequence.
 """
 
 from __future__ import annotations
@@ -49,6 +50,18 @@ def main() -> None:
         print(
             f"{name}: {100 * diff.mean():+.1f} points of share [{100 * (diff.mean() - half):+.1f}, "
             f"{100 * (diff.mean() + half):+.1f}] ({len(diff)} pairs, z = {z:.3f})"
+        )
+    if len(opponents) > 1:
+        # Every opponent plays the same deck sequences of a seed (the deal's deck depends
+        # only on the seed and its index), so the mean over the opponents is clustered by
+        # deck sequence: one value per sequence, the opponents' differences averaged.
+        mean = np.mean(np.stack(pooled), axis=0)
+        z1 = NormalDist().inv_cdf(0.975)
+        half = z1 * mean.std(ddof=1) / math.sqrt(len(mean))
+        print(
+            f"mean over the {len(opponents)} opponents: {100 * mean.mean():+.1f} points of share "
+            f"[{100 * (mean.mean() - half):+.1f}, {100 * (mean.mean() + half):+.1f}] "
+            f"({len(mean)} deck sequences, one comparison, z = {z1:.3f})"
         )
 
 
