@@ -303,6 +303,9 @@ def test_search_changes_the_play():
         ("standard", mc("mc-fast", samples=2, late_stock=20, late_samples=5, infer=True)),
         # undercut_weight (issue 46): a knock's undercut priced up
         ("standard", mc("mc-fixed", samples=6, screen=0, undercut_weight=2.5)),
+        # extend_samples (issue 46): an undecided choice plays more worlds
+        ("standard", mc("mc-fast", samples=4, extend_samples=5, infer=True)),
+        ("hollywood", mc("mc-fixed", samples=7, screen=3, candidates=2, extend_samples=4)),
     ],
 )
 @pytest.mark.first_case
@@ -375,6 +378,10 @@ def test_kernel_figures_equal_the_references_at_every_search(rule_set, searcher)
     if searcher.late_stock and not searcher.screen:  # both depths played, each where it should
         assert worlds == {(searcher.samples, False), (searcher.late_samples, True)}, worlds
     assert (priced > 0) == (searcher.undercut_weight > 1.0), priced
+    if searcher.extend_samples:  # some choices were undecided and looked again, some not
+        plain = searcher.samples - (searcher.screen if searcher.screen > 1 else 0)
+        depths = {w for w, _ in worlds}
+        assert {plain, plain + searcher.extend_samples} <= depths, depths
 
 
 def test_undercut_weight_prices_only_the_knocks_undercuts():

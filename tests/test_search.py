@@ -222,6 +222,8 @@ def test_mc_fast_beats_simple():
         ("late_samples=64", "late_samples in"),
         ("undercut_weight=0.5", "undercut_weight = 0.5"),
         ("undercut_weight=4.5", "undercut_weight = 4.5"),
+        ("extend_samples=-1", "extend_samples = -1"),
+        ("extend_samples=4097", "extend_samples = 4097"),
     ],
 )
 def test_bad_search_settings_are_one_line_errors(override, message):

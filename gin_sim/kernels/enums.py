@@ -91,13 +91,16 @@ class StrategyParamT(NamedTuple):
     # The undercut priced (issue 46): a knock candidate's rollout that ends in an undercut
     # (R17) counts this many times its value; 1 (or an unset 0): off
     MC_UNDERCUT_WEIGHT: int = 386
+    # An undecided choice looks again (issue 46): this many more worlds when the best
+    # candidate's gain lies within one standard error of the confidence line; 0: off
+    MC_EXTEND_SAMPLES: int = 387
 
 
 StrategyParam = StrategyParamT()
 # The slots a family decision reads: KIND to the pair weight.
 FAMILY_PARAMS = StrategyParam.PAIR_WEIGHT + 1
 MAX_PANEL = 8  # opponent models a search player may weigh
-N_STRATEGY_PARAMS = StrategyParam.MC_UNDERCUT_WEIGHT + 1
+N_STRATEGY_PARAMS = StrategyParam.MC_EXTEND_SAMPLES + 1
 assert StrategyParam.MC_PANEL_INFER == StrategyParam.MC_PANEL + MAX_PANEL * FAMILY_PARAMS
 # The slots follow one another: each vector block is FAMILY_PARAMS long.
 assert StrategyParam.MC_SAMPLES == FAMILY_PARAMS

@@ -84,6 +84,9 @@ HAND_SIZE = 10  # R6: the opponent holds 10 cards whenever the searching player 
 MAX_CANDIDATES = 16  # the heuristic's action, a knock, and up to 11 discards
 MAX_WORLD_TRIES = 16  # rejection sampling gives up after this many worlds (infer)
 DROP_ERRORS = 2.0
+# extend_samples: a choice is undecided while the best gain lies within this many standard
+# errors of the confidence line (at confidence 1: between 0 and 2 standard errors).
+EXTEND_BAND = 1.0
 # A score-aware rollout's value is its equity change plus this much per point of the hand:
 # where the score no longer moves the equity (game 3 of a match already won 2-0, R21) the
 # search still plays for the points the tallies count (R23), and elsewhere it only breaks
@@ -1028,16 +1031,20 @@ def _search_nb(params, masks, state, rules, undercut_table, equity, streams, pla
     screen = np.int64(params[StrategyParam.MC_SCREEN])
     keep = np.int64(params[StrategyParam.MC_CANDIDATES])
     undercut_weight = params[StrategyParam.MC_UNDERCUT_WEIGHT]
-    worlds = samples  # the worlds the figures (and the choice) are over
-    for world in range(samples):
-        if world == screen and screen > 1:  # the screened-out candidates play no more worlds
+    extend = np.int64(params[StrategyParam.MC_EXTEND_SAMPLES])
+    confidence = params[StrategyParam.MC_CONFIDENCE]
+    start = 0  # the first world of the figures and the choice (after the screening)
+    total = samples  # the worlds to play, more if the choice is undecided (extend)
+    world = 0
+    while world < total:
+        if world == screen and screen > 1 and world < samples:
+            # the screened-out candidates play no more worlds
             n = screen_nb(n, keep, world, candidates, sums, squares, gains, gain_squares)
             if n == 1:  # the first is clearly best: the search stops here
-                worlds = world
                 break
             # The survivors were picked for doing well on these worlds: the choice is made
             # on the worlds still to come, which the screening did not see.
-            worlds = samples - world
+            start = world
             for c in range(n):
                 sums[c] = 0.0
                 squares[c] = 0.0
@@ -1096,6 +1103,13 @@ def _search_nb(params, masks, state, rules, undercut_table, equity, streams, pla
             squares[c] += value * value
             gains[c] += value - first
             gain_squares[c] += (value - first) * (value - first)
+        world += 1
+        if world == samples and total == samples and extend > 0 and n > 1:
+            # An undecided choice looks again: the best gain within one standard error of
+            # the confidence line, where more worlds are likeliest to change the choice.
+            if undecided_nb(n, samples - start, confidence, gains, gain_squares):
+                total = samples + extend
+    worlds = world - start
     counts[0] = n
     counts[1] = worlds
     return candidates[choose_nb(params, n, worlds, gains, gain_squares)]
@@ -1170,6 +1184,21 @@ def screen_nb(n, keep, worlds, candidates, sums, squares, gains, gain_squares):
                 gain_squares[j], gain_squares[j - 1] = gain_squares[j - 1], gain_squares[j]
             m += 1
     return m
+
+
+@njit(cache=True, _nrt=False)
+def undecided_nb(n, worlds, confidence, gains, gain_squares):
+    """Whether the choice (``choose_nb``) is undecided after ``worlds`` worlds: the best
+    candidate's mean gain over the first is within EXTEND_BAND standard errors of
+    ``confidence`` standard errors (paired by world)."""
+    best = 0
+    for c in range(1, n):
+        if gains[c] > gains[best]:
+            best = c
+    if best == 0 or worlds < 2:
+        return False
+    mean, error = mean_gain_nb(gains[best], gain_squares[best], worlds)
+    return abs(mean - confidence * error) < EXTEND_BAND * error
 
 
 @njit(cache=True, _nrt=False)

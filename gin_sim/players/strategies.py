@@ -106,6 +106,7 @@ SEARCH_KEYS = (
     "late_stock",
     "late_samples",
     "undercut_weight",
+    "extend_samples",
 )
 KIND_KEYS = {"family": FAMILY_KEYS, "mc": SEARCH_KEYS, "random": ()}
 MAX_CLOSING_DISTANCE = 100_000  # points to a game's target (the largest target a rule set allows)
@@ -172,6 +173,10 @@ class Strategy:
     # The undercut priced: a knock's rollout that ends in an undercut counts undercut_weight
     # times its loss in the search (1.0: off, the plain mean of the hand's points).
     undercut_weight: float = 1.0
+    # An undecided choice looks again: after its worlds, a search whose best candidate's
+    # mean gain over the first lies within one standard error of the confidence line plays
+    # extend_samples more worlds before it chooses (0: off).
+    extend_samples: int = 0
     adapt: tuple[Adaptation, ...] = ()
 
     def __post_init__(self) -> None:
@@ -223,6 +228,10 @@ class Strategy:
         if not self.late_stock and self.late_samples:
             raise ConfigError(
                 f"late_samples in {where} does nothing without late_stock: give late_stock or drop late_samples"
+            )
+        if not 0 <= self.extend_samples <= MAX_SAMPLES:
+            raise ConfigError(
+                f"extend_samples = {self.extend_samples} in {where} is out of range: allowed 0 (off) to {MAX_SAMPLES}"
             )
         if not 1.0 <= self.undercut_weight <= MAX_UNDERCUT_WEIGHT:
             raise ConfigError(
@@ -424,6 +433,8 @@ class Strategy:
             del document["late_stock"], document["late_samples"]
         if self.undercut_weight == 1.0:  # likewise (issue 46)
             del document["undercut_weight"]
+        if not self.extend_samples:  # likewise (issue 46)
+            del document["extend_samples"]
         if not self.opponent_panel:
             del document["opponent_panel"], document["panel_prior"], document["panel_memory"]
         else:
@@ -483,6 +494,7 @@ class Strategy:
             v[StrategyParam.MC_LATE_STOCK] = self.late_stock
             v[StrategyParam.MC_LATE_SAMPLES] = self.late_samples
             v[StrategyParam.MC_UNDERCUT_WEIGHT] = self.undercut_weight
+            v[StrategyParam.MC_EXTEND_SAMPLES] = self.extend_samples
             for i, name in enumerate(self.opponent_panel):
                 v[StrategyParam.MC_PANEL_PRIOR + i] = (
                     self.panel_prior[i] if self.panel_prior else 1.0

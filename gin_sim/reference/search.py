@@ -80,6 +80,7 @@ HAND_SIZE = 10  # R6: the opponent holds 10 cards whenever a search player decid
 MAX_WORLD_TRIES = 16  # with infer: worlds drawn at most, the last always kept
 TWO_TO_MINUS_53 = 2.0**-53
 DROP_ERRORS = 2.0  # screening drops a candidate this many standard errors below the first
+EXTEND_BAND = 1.0  # extend_samples: undecided within this many standard errors of the line
 POINT_TIE_BREAK = 1e-6  # a score-aware rollout's value per point of the hand, besides equity
 # The opponent panel (docs/strategies.md, "Opponent panel"):
 EVIDENCE_WORLDS = 16  # worlds in which each model's likelihood of the opponent's turn is taken
@@ -742,6 +743,19 @@ def choose(
     return best if mean > confidence * error else 0
 
 
+def undecided(
+    confidence: float, worlds: int, gains: Sequence[float], gain_squares: Sequence[float]
+) -> bool:
+    """Whether the choice is undecided (``extend_samples``): the best candidate (as
+    ``choose`` finds it) is not the first, and its mean gain is within EXTEND_BAND standard
+    errors of ``confidence`` standard errors."""
+    best = max(range(len(gains)), key=lambda c: (gains[c], -c))
+    if best == 0 or worlds < 2:
+        return False
+    mean, error = mean_gain(gains[best], gain_squares[best], worlds)
+    return abs(mean - confidence * error) < EXTEND_BAND * error
+
+
 def mean_gain(gain: float, gain_square: float, worlds: int) -> tuple[float, float]:
     """(mean, standard error) of a candidate's gain over the first, paired by world, from
     the sums of the gain and of its square over ``worlds`` (2 or more) worlds."""
@@ -864,8 +878,19 @@ def search(
         samples = strategy.late_samples  # few cards left: a deeper search (issue 46)
     worlds = samples  # the worlds the figures (and the choice) are over
     dropped: tuple[ScreenedOut, ...] = ()
-    for world in range(samples):
-        if world == strategy.screen > 1:  # 4b. screening
+    total = samples  # the worlds to play: more if the choice is undecided after these
+    world = -1
+    while True:
+        world += 1
+        if world == total:
+            # 5b. extend_samples: a choice undecided after its worlds plays that many more
+            more = world == samples and len(candidates) > 1 and strategy.extend_samples > 0
+            if more and undecided(strategy.confidence, worlds, gains, gain_squares):
+                total += strategy.extend_samples
+                worlds += strategy.extend_samples
+            else:
+                break
+        if world == strategy.screen > 1 and world < samples:  # 4b. screening
             kept = screened(candidates, sums, gains, gain_squares, world, strategy.candidates)
             dropped = tuple(
                 ScreenedOut(candidates[c], sums[c], squares[c], gains[c], gain_squares[c])
