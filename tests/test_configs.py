@@ -221,6 +221,13 @@ def strategies_to_check() -> list[tuple[str, Strategy, Rules]]:
             rules = load_rules(rules_path)
             played = load_strategy(path).for_rules(rules)
             checked.append((f"{path.stem}-under-{rules_path.stem}", played, rules))
+    # The benches' strategy files (levers measured against mc): each must still load and
+    # build its vector, or the commands in docs/strength.md no longer reproduce its rows.
+    bench = Path(__file__).resolve().parent.parent / "bench"
+    for path in sorted([*bench.glob("*.toml"), *bench.glob("levers/*.toml")]):
+        for rules_name in ("standard", "hollywood"):
+            played = load_strategy(path).for_rules(load_rules(rules_name))
+            checked.append((f"bench-{path.stem}-under-{rules_name}", played, load_rules(rules_name)))
     checked.append(("distinct", load_strategy("simple", DISTINCT_STRATEGY), HOLLYWOOD))
     checked.append(("schedule-of-one", load_strategy("simple", ["knock_schedule=0:4"]), HOLLYWOOD))
     one_take = load_strategy("simple", ["take_schedule=0:false:2"])
