@@ -384,6 +384,14 @@ def test_kernel_figures_equal_the_references_at_every_search(rule_set, searcher)
         assert {plain, plain + searcher.extend_samples} <= depths, depths
 
 
+def test_an_undecided_choice_looks_again_as_the_reference_does():
+    """extend_samples (issue 46) after a screening, in the fast tier too (the named
+    mutations of its rule run this): the kernel and the reference extend the same
+    searches, over the same worlds, to the same choice."""
+    searcher = mc("mc-fixed", samples=9, screen=3, candidates=2, extend_samples=6)
+    test_kernel_figures_equal_the_references_at_every_search("standard", searcher)
+
+
 def test_undercut_weight_prices_only_the_knocks_undercuts():
     """undercut_weight (issue 46) lowers a knock candidate's mean by (weight - 1) times its
     undercut losses and leaves every other candidate's figures as they were: in the same

@@ -33,6 +33,9 @@ class Mutation:
 EQUITY = "gin_sim/experiments/equity.py"
 DISTILL = "gin_sim/experiments/distill.py"
 ADVICE = "gin_sim/experiments/advice.py"
+LOOKS_AGAIN = (
+    "tests/test_reference_search.py::test_an_undecided_choice_looks_again_as_the_reference_does"
+)
 
 MUTATIONS = (
     Mutation(
@@ -137,6 +140,35 @@ MUTATIONS = (
         "DETECTABLE_SES = Z95 + Z80",
         "DETECTABLE_SES = Z95",
         ("tests/test_mutants_advice.py",),
+    ),
+    # Issue 46: an undecided choice looks again, in the kernel and in the reference engine.
+    Mutation(
+        "search kernel: undecided measured from 0 instead of the confidence line",
+        "gin_sim/kernels/search.py",
+        "return abs(mean - confidence * error) < EXTEND_BAND * error",
+        "return abs(mean) < EXTEND_BAND * error",
+        (LOOKS_AGAIN,),
+    ),
+    Mutation(
+        "search kernel: the screening worlds counted in the undecided test",
+        "gin_sim/kernels/search.py",
+        "if undecided_nb(n, samples - start, confidence, gains, gain_squares):",
+        "if undecided_nb(n, samples, confidence, gains, gain_squares):",
+        (LOOKS_AGAIN,),
+    ),
+    Mutation(
+        "search reference: the extra worlds not counted in the choice",
+        "gin_sim/reference/search.py",
+        "                worlds += strategy.extend_samples\n",
+        "",
+        (LOOKS_AGAIN,),
+    ),
+    Mutation(
+        "mc: the rollout policy's adaptation to standard scoring dropped",
+        "configs/strategies/mc.toml",
+        'rollout = "gin-hunter-strong"',
+        'rollout = "expert"',
+        ("tests/test_strategies.py",),
     ),
 )
 
