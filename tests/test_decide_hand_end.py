@@ -120,7 +120,8 @@ def test_the_server_replays_the_opening_offers_reading(tmp_path):
     decisions and posteriors."""
     path = tmp_path / "mc-offer.toml"
     text = (configs_dir() / "strategies" / "mc.toml").read_text()
-    path.write_text(text.replace('name = "mc"', 'name = "mc-offer"') + "panel_offer = true\n")
+    # a top-level key, so before the file's [[adapt]] tables
+    path.write_text(text.replace('name = "mc"', 'name = "mc-offer"\npanel_offer = true'))
     assert load_strategy(str(path)) == OFFER
     rules = load_rules("standard")
     seat = 0
