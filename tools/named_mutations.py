@@ -145,8 +145,8 @@ MUTATIONS = (
     Mutation(
         "search kernel: undecided measured from 0 instead of the confidence line",
         "gin_sim/kernels/search.py",
-        "return abs(mean - confidence * error) < EXTEND_BAND * error",
-        "return abs(mean) < EXTEND_BAND * error",
+        "error >= 0.0 and abs(mean - confidence * error) < EXTEND_BAND * error",
+        "error >= 0.0 and abs(mean) < EXTEND_BAND * error",
         (LOOKS_AGAIN,),
     ),
     Mutation(

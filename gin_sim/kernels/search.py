@@ -1187,18 +1187,27 @@ def screen_nb(n, keep, worlds, candidates, sums, squares, gains, gain_squares):
 
 
 @njit(cache=True, _nrt=False)
-def undecided_nb(n, worlds, confidence, gains, gain_squares):
-    """Whether the choice (``choose_nb``) is undecided after ``worlds`` worlds: the best
-    candidate's mean gain over the first is within EXTEND_BAND standard errors of
-    ``confidence`` standard errors (paired by world)."""
+def leader_nb(n, worlds, gains, gain_squares):
+    """The candidate with the greatest summed gain over the first (the earliest on ties),
+    and its (mean, standard error) gain over ``worlds`` worlds, paired by world; the error
+    is -1 where there is none (the leader is the first, or one world)."""
     best = 0
     for c in range(1, n):
         if gains[c] > gains[best]:
             best = c
     if best == 0 or worlds < 2:
-        return False
+        return best, 0.0, -1.0
     mean, error = mean_gain_nb(gains[best], gain_squares[best], worlds)
-    return abs(mean - confidence * error) < EXTEND_BAND * error
+    return best, mean, error
+
+
+@njit(cache=True, _nrt=False)
+def undecided_nb(n, worlds, confidence, gains, gain_squares):
+    """Whether the choice (``choose_nb``) is undecided after ``worlds`` worlds: the best
+    candidate's mean gain over the first is within EXTEND_BAND standard errors of
+    ``confidence`` standard errors (paired by world)."""
+    best, mean, error = leader_nb(n, worlds, gains, gain_squares)
+    return error >= 0.0 and abs(mean - confidence * error) < EXTEND_BAND * error
 
 
 @njit(cache=True, _nrt=False)
@@ -1206,13 +1215,9 @@ def choose_nb(params, n, samples, gains, gain_squares):
     """The candidate with the best mean gain over the first (the rollout policy's own
     choice), if that gain is above ``confidence`` standard errors (paired by world);
     else the first. Ties go to the earlier candidate."""
-    best = 0
-    for c in range(1, n):
-        if gains[c] > gains[best]:
-            best = c
-    if best == 0 or samples < 2:
+    best, mean, error = leader_nb(n, samples, gains, gain_squares)
+    if error < 0.0:
         return best
-    mean, error = mean_gain_nb(gains[best], gain_squares[best], samples)
     if mean > params[StrategyParam.MC_CONFIDENCE] * error:
         return best
     return 0
