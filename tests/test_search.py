@@ -88,6 +88,9 @@ PROBE_SETTINGS = [
         STANDARD,
         ["infer=true", "opponent_panel=simple,expert,gin-hunter-pairs,random", "panel_infer=true"],
     ),
+    # mc's rollout policy under standard, and a choice that looks again (issue 46): whether
+    # to play more worlds comes from the worlds alone
+    (STANDARD, ["infer=true", "rollout=gin-hunter-strong", "extend_samples=5"]),
 ]
 
 
