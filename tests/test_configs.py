@@ -204,6 +204,7 @@ DISTINCT_SEARCH = [
     "late_samples=11", "undercut_weight=1.625", "extend_samples=13",
 ]  # fmt: skip
 HOLLYWOOD = load_rules("hollywood")
+STANDARD = load_rules("standard")
 # The take schedule's slots, MAX_SCHEDULE_PHASES each: min_stock, take_melds, take_min_gain.
 TAKE_SCHEDULE_SLOTS = (
     StrategyParam.TAKE_MIN_STOCK,
@@ -225,9 +226,9 @@ def strategies_to_check() -> list[tuple[str, Strategy, Rules]]:
     # build its vector, or the commands in docs/strength.md no longer reproduce its rows.
     bench = Path(__file__).resolve().parent.parent / "bench"
     for path in sorted([*bench.glob("*.toml"), *bench.glob("levers/*.toml")]):
-        for rules_name in ("standard", "hollywood"):
-            played = load_strategy(path).for_rules(load_rules(rules_name))
-            checked.append((f"bench-{path.stem}-under-{rules_name}", played, load_rules(rules_name)))
+        for rules in (STANDARD, HOLLYWOOD):
+            played = load_strategy(path).for_rules(rules)
+            checked.append((f"bench-{path.stem}-under-{rules.name}", played, rules))
     checked.append(("distinct", load_strategy("simple", DISTINCT_STRATEGY), HOLLYWOOD))
     checked.append(("schedule-of-one", load_strategy("simple", ["knock_schedule=0:4"]), HOLLYWOOD))
     one_take = load_strategy("simple", ["take_schedule=0:false:2"])

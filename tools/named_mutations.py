@@ -152,8 +152,8 @@ MUTATIONS = (
     Mutation(
         "search kernel: the screening worlds counted in the undecided test",
         "gin_sim/kernels/search.py",
-        "if undecided_nb(n, samples - start, confidence, gains, gain_squares):",
-        "if undecided_nb(n, samples, confidence, gains, gain_squares):",
+        "undecided_nb(n, samples - start, confidence, gains, gain_squares)",
+        "undecided_nb(n, samples, confidence, gains, gain_squares)",
         (LOOKS_AGAIN,),
     ),
     Mutation(

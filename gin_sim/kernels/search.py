@@ -1104,11 +1104,11 @@ def _search_nb(params, masks, state, rules, undercut_table, equity, streams, pla
             gains[c] += value - first
             gain_squares[c] += (value - first) * (value - first)
         world += 1
-        if world == samples and total == samples and extend > 0 and n > 1:
-            # An undecided choice looks again: the best gain within one standard error of
-            # the confidence line, where more worlds are likeliest to change the choice.
-            if undecided_nb(n, samples - start, confidence, gains, gain_squares):
-                total = samples + extend
+        # An undecided choice looks again: the best gain within one standard error of the
+        # confidence line, where more worlds are likeliest to change the choice.
+        once = world == samples and total == samples and extend > 0 and n > 1
+        if once and undecided_nb(n, samples - start, confidence, gains, gain_squares):
+            total = samples + extend
     worlds = world - start
     counts[0] = n
     counts[1] = worlds
@@ -1206,7 +1206,7 @@ def undecided_nb(n, worlds, confidence, gains, gain_squares):
     """Whether the choice (``choose_nb``) is undecided after ``worlds`` worlds: the best
     candidate's mean gain over the first is within EXTEND_BAND standard errors of
     ``confidence`` standard errors (paired by world)."""
-    best, mean, error = leader_nb(n, worlds, gains, gain_squares)
+    _, mean, error = leader_nb(n, worlds, gains, gain_squares)
     return error >= 0.0 and abs(mean - confidence * error) < EXTEND_BAND * error
 
 

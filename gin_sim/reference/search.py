@@ -727,32 +727,44 @@ def knock_likelihood(model: Strategy, view: View, discard: int | None) -> float:
 
 
 # -------------------------------------------------------------------- 5. choice
-def choose(
-    confidence: float, worlds: int, gains: Sequence[float], gain_squares: Sequence[float]
-) -> int:
+def leader(
+    worlds: int, gains: Sequence[float], gain_squares: Sequence[float]
+) -> tuple[int, tuple[float, float] | None]:
     """The candidate with the greatest summed gain over the first (the earliest on ties),
-    if its mean gain is above ``confidence`` standard errors; else the first. With one
-    world there is no standard error and the best is taken (as the kernel does)."""
+    and its (mean, standard error) gain; None where there is none (the leader is the
+    first, or one world)."""
     best = 0
     for c in range(1, len(gains)):
         if gains[c] > gains[best]:
             best = c
     if best == 0 or worlds < 2:
+        return best, None
+    return best, mean_gain(gains[best], gain_squares[best], worlds)
+
+
+def choose(
+    confidence: float, worlds: int, gains: Sequence[float], gain_squares: Sequence[float]
+) -> int:
+    """The leader if its mean gain is above ``confidence`` standard errors; else the
+    first. With one world there is no standard error and the best is taken (as the kernel
+    does)."""
+    best, figures = leader(worlds, gains, gain_squares)
+    if figures is None:
         return best
-    mean, error = mean_gain(gains[best], gain_squares[best], worlds)
+    mean, error = figures
     return best if mean > confidence * error else 0
 
 
 def undecided(
     confidence: float, worlds: int, gains: Sequence[float], gain_squares: Sequence[float]
 ) -> bool:
-    """Whether the choice is undecided (``extend_samples``): the best candidate (as
-    ``choose`` finds it) is not the first, and its mean gain is within EXTEND_BAND standard
-    errors of ``confidence`` standard errors."""
-    best = max(range(len(gains)), key=lambda c: (gains[c], -c))
-    if best == 0 or worlds < 2:
+    """Whether the choice is undecided (``extend_samples``): the leader is not the first,
+    and its mean gain is within EXTEND_BAND standard errors of ``confidence`` standard
+    errors."""
+    _, figures = leader(worlds, gains, gain_squares)
+    if figures is None:
         return False
-    mean, error = mean_gain(gains[best], gain_squares[best], worlds)
+    mean, error = figures
     return abs(mean - confidence * error) < EXTEND_BAND * error
 
 
