@@ -200,13 +200,25 @@ def test_the_pair_hunter_knocks_only_in_its_first_turns():
     assert [pairs.threshold_at(stock) for stock in (31, 27, 26, 10, 0)] == [10, 10, 0, 0, 0]
 
 
-def test_the_pair_hunter_is_not_in_the_adaptive_panel():
-    """Issue 26: mc (the adaptive searcher) is measured against gin-hunter-pairs without
-    tuning on it, so
-    the style it infers over must not hold it."""
+@pytest.mark.parametrize("hunter", ["gin-hunter-pairs", "gin-hunter-tuned"])
+def test_the_unseen_hunters_are_not_in_the_adaptive_panel(hunter):
+    """Issues 26 and 46: mc (the adaptive searcher) is measured against gin-hunter-pairs and
+    gin-hunter-tuned (bench/strength.py) without tuning on them, so the styles it infers
+    over and its rollout policy must not hold them."""
     for rules in named_rules():  # as played under each rule set ([[adapt]]), too
         played = load_strategy("mc").for_rules(load_rules(rules))
-        assert "gin-hunter-pairs" not in [*played.opponent_panel, played.rollout], rules
+        assert hunter not in [*played.opponent_panel, played.rollout], rules
+
+
+def test_the_tuned_hunter_is_the_strong_hunter_with_other_weights():
+    """gin-hunter-tuned (docs/tuning.md) keeps gin-hunter-strong's knocks, at the limit while
+    25 or more cards are in the stock and then only with gin, and differs in its weights."""
+    tuned = load_strategy("gin-hunter-tuned")
+    strong = load_strategy("gin-hunter-strong")
+    stocks = (31, 26, 25, 24, 10, 0)
+    assert [tuned.threshold_at(s) for s in stocks] == [strong.threshold_at(s) for s in stocks]
+    assert [tuned.threshold_at(s) for s in stocks] == [10, 10, 10, 0, 0, 0]
+    assert tuned.take_min_gain != strong.take_min_gain and tuned.pair_weight > 0
 
 
 def test_no_searcher_learns_from_the_sparring_partners():
