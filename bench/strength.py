@@ -11,7 +11,8 @@ pair): give ones that no tuning or choice ever used, and say which in what you p
     .venv/bin/python bench/strength.py --seed 46101,46103 --games 200
 
 The default opponents are the sparring partners (tuned to beat ``mc``, never in its
-opponent panel), the two strong gin hunters, ``expert`` and ``mc-fixed``. With ``--save
+opponent panel), the three strong gin hunters (``gin-hunter-pairs`` and ``gin-hunter-tuned``
+not in the panel either), ``expert`` and ``mc-fixed``. With ``--save
 DIR`` each opponent's per-pair shares and margins go to ``DIR/<player>_<rules>_<opponent>_
 <seed>_<games>.npz`` and are read back instead of played again.
 """
@@ -32,7 +33,8 @@ from gin_sim.game.rules import load_rules
 from gin_sim.players.strategies import load_strategy
 
 OPPONENTS = (
-    "sparring-standard,sparring-hollywood,gin-hunter-strong,gin-hunter-pairs,expert,mc-fixed"
+    "sparring-standard,sparring-hollywood,gin-hunter-strong,gin-hunter-pairs,gin-hunter-tuned,"
+    "expert,mc-fixed"
 )
 
 
