@@ -61,13 +61,20 @@ def interval(values: np.ndarray, z: float) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
+def saved_result(folder: str, player: str, rules: str, opponent: str, seed, games) -> Path:
+    """Where ``--save`` keeps one opponent's per-pair results on one seed, always inside
+    ``folder``: a player given as a file keeps its folders beneath it (an absolute path or
+    ``..`` would otherwise write elsewhere). bench/levers/paired.py reads them here."""
+    parts = [part for part in Path(player).parts if part not in (Path(player).anchor, "..")]
+    return Path(folder).joinpath(*parts[:-1], f"{parts[-1]}_{rules}_{opponent}_{seed}_{games}.npz")
+
+
 def play(args, rules, start, name: str, pair, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """One opponent's per-pair shares and margins on one seed, read back from ``--save``
     when that run was played before."""
     path = None
     if args.save:
-        stem = f"{args.player}_{args.rules}_{name}_{seed}_{args.games}"
-        path = Path(args.save) / f"{stem}.npz"
+        path = saved_result(args.save, args.player, args.rules, name, seed, args.games)
     if path is not None and path.exists():
         saved = np.load(path)
         return saved["shares"], saved["margins"]

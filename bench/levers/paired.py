@@ -13,10 +13,14 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 from pathlib import Path
 from statistics import NormalDist
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/, for strength.py
+from strength import saved_result  # where bench/strength.py --save wrote them
 
 
 def main() -> None:
@@ -41,8 +45,8 @@ def main() -> None:
         ):
             shares = []
             for player in (args.variant, args.baseline):
-                stem = f"{player}_{args.rules}_{name}_{seed}_{count}"
-                shares.append(np.load(Path(args.folder) / f"{stem}.npz")["shares"])
+                path = saved_result(args.folder, player, args.rules, name, seed, count)
+                shares.append(np.load(path)["shares"])
             diffs.append(shares[0] - shares[1])
         diff = np.concatenate(diffs)
         pooled.append(diff)
