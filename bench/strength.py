@@ -33,8 +33,8 @@ from gin_sim.game.rules import load_rules
 from gin_sim.players.strategies import load_strategy
 
 OPPONENTS = (
-    "sparring-standard,sparring-hollywood,gin-hunter-strong,gin-hunter-pairs,gin-hunter-tuned,"
-    "expert,mc-fixed"
+    "sparring-standard,sparring-hollywood,sparring-hunter,gin-hunter-strong,gin-hunter-pairs,"
+    "gin-hunter-tuned,expert,mc-fixed"
 )
 
 
