@@ -200,14 +200,27 @@ def test_the_pair_hunter_knocks_only_in_its_first_turns():
     assert [pairs.threshold_at(stock) for stock in (31, 27, 26, 10, 0)] == [10, 10, 0, 0, 0]
 
 
+def searchers_models():
+    """(searcher, rule set, the models it learns from) for every named search player under
+    every named rule set (an [[adapt]] table may change them): its opponent panel, fixed
+    opponent model and rollout policy."""
+    for name in named_strategies():
+        if load_strategy(name).kind != "mc":
+            continue
+        for rules in named_rules():
+            searcher = load_strategy(name).for_rules(load_rules(rules))
+            yield name, rules, [*searcher.opponent_panel, searcher.opponent_model, searcher.rollout]
+
+
 @pytest.mark.parametrize("hunter", ["gin-hunter-pairs", "gin-hunter-tuned"])
 def test_the_unseen_hunters_are_not_in_the_adaptive_panel(hunter):
     """Issues 26 and 46: mc (the adaptive searcher) is measured against gin-hunter-pairs and
-    gin-hunter-tuned (bench/strength.py) without tuning on them, so the styles it infers
-    over and its rollout policy must not hold them."""
-    for rules in named_rules():  # as played under each rule set ([[adapt]]), too
-        played = load_strategy("mc").for_rules(load_rules(rules))
-        assert hunter not in [*played.opponent_panel, played.rollout], rules
+    gin-hunter-tuned (bench/strength.py) without tuning on them, so no search player's
+    panel, fixed model or rollout policy may hold them."""
+    checked = list(searchers_models())
+    assert "mc" in [name for name, _, _ in checked]
+    for name, rules, models in checked:
+        assert hunter not in models, (name, rules)
 
 
 def test_the_tuned_hunter_is_the_strong_hunter_with_other_weights():
@@ -229,13 +242,8 @@ def test_no_searcher_learns_from_the_sparring_partners():
     assert len(sparring) >= 2
     for name in sparring:
         assert load_strategy(name).kind == "family" and load_strategy(name).description
-    for name in named_strategies():
-        if load_strategy(name).kind != "mc":
-            continue
-        for rules in named_rules():  # an [[adapt]] table may change the models per rule set
-            searcher = load_strategy(name).for_rules(load_rules(rules))
-            models = [*searcher.opponent_panel, searcher.opponent_model, searcher.rollout]
-            assert not [m for m in models if m.startswith("sparring-")], (name, rules)
+    for name, rules, models in searchers_models():
+        assert not [m for m in models if m.startswith("sparring-")], (name, rules)
 
 
 def test_a_pair_weight_keeps_a_high_pair_that_the_deadwood_rule_breaks():
