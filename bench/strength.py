@@ -14,12 +14,15 @@ The default opponents are the sparring partners (tuned to beat ``mc``, never in 
 opponent panel), the three strong gin hunters (``gin-hunter-pairs`` and ``gin-hunter-tuned``
 not in the panel either), ``expert`` and ``mc-fixed``. With ``--save
 DIR`` each opponent's per-pair shares and margins go to ``DIR/<player>_<rules>_<opponent>_
-<seed>_<games>.npz`` and are read back instead of played again.
+<seed>_<games>_<identity>.npz`` and are read back instead of played again; the identity is
+a digest of both players' kernel vectors under the rules, so a saved result is read back
+only while neither player (nor a rollout or panel model it names) has changed since.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import math
 import time
 from pathlib import Path
@@ -61,12 +64,26 @@ def interval(values: np.ndarray, z: float) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
+def identity(player: str, rules: str, opponent: str) -> str:
+    """A digest of the rules' and both players' kernel vectors (their rollout policies and
+    panel models included): it changes whenever a TOML file that shapes the play does."""
+    played = load_rules(rules)
+    digest = hashlib.sha256(played.to_kernel().tobytes())
+    for name in (player, opponent):
+        digest.update(load_strategy(name).for_rules(played).to_kernel(played).tobytes())
+    return digest.hexdigest()[:12]
+
+
 def saved_result(folder: str, player: str, rules: str, opponent: str, seed, games) -> Path:
     """Where ``--save`` keeps one opponent's per-pair results on one seed, always inside
     ``folder``: a player given as a file keeps its folders beneath it (an absolute path or
-    ``..`` would otherwise write elsewhere). bench/levers/paired.py reads them here."""
+    ``..`` would otherwise write elsewhere). The name ends in the players' ``identity``, so
+    a result played before a player changed is never read back as today's.
+    bench/levers/paired.py reads them here."""
     parts = [part for part in Path(player).parts if part not in (Path(player).anchor, "..")]
-    return Path(folder).joinpath(*parts[:-1], f"{parts[-1]}_{rules}_{opponent}_{seed}_{games}.npz")
+    tag = identity(player, rules, opponent)
+    name = f"{parts[-1]}_{rules}_{opponent}_{seed}_{games}_{tag}.npz"
+    return Path(folder).joinpath(*parts[:-1], name)
 
 
 def play(args, rules, start, name: str, pair, seed: int) -> tuple[np.ndarray, np.ndarray]:

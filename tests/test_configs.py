@@ -188,6 +188,8 @@ SEARCH_POSITIONS = {
 }
 VALUE_POSITION = {"value": StrategyParam.MC_VALUE}  # a SearchValue code, from the name
 POLICY_BLOCKS = {"rollout": StrategyParam.MC_ROLLOUT, "opponent_model": StrategyParam.MC_OPPONENT}
+# knock_rollout: a flag, then a family vector (all zero when off)
+KNOCK_ROLLOUT_SLOTS = (StrategyParam.MC_KNOCK_ROLLOUT_ON, StrategyParam.MC_KNOCK_ROLLOUT)
 # The opponent panel: its size and memory, MAX_PANEL prior weights, MAX_PANEL family vectors.
 PANEL_POSITIONS = {
     "opponent_panel": StrategyParam.MC_PANEL_SIZE,
@@ -201,7 +203,7 @@ PANEL_POSITIONS = {
 DISTINCT_SEARCH = [
     "samples=7", "candidates=5", "screen=3", "infer=true", "infer_weight=0.125", "confidence=1.75",
     "rollout=defensive", "opponent_model=gin-hunter", "value=game", "late_stock=9",
-    "late_samples=11", "undercut_weight=1.625", "extend_samples=13",
+    "late_samples=11", "undercut_weight=1.625", "extend_samples=13", "knock_rollout=basic",
 ]  # fmt: skip
 HOLLYWOOD = load_rules("hollywood")
 STANDARD = load_rules("standard")
@@ -245,7 +247,7 @@ def test_strategy_positions_cover_every_slot_once():
         *FLOAT_POSITIONS.values(), *SEARCH_POSITIONS.values(), *VALUE_POSITION.values(),
         StrategyParam.MC_PANEL_SIZE, StrategyParam.MC_PANEL_MEMORY, StrategyParam.MC_PANEL_WORLDS,
         StrategyParam.MC_PANEL_INFER, StrategyParam.MC_PANEL_KNOCK_TURN, StrategyParam.MC_PANEL_OFFER,
-        StrategyParam.TAKE_PHASES,
+        StrategyParam.TAKE_PHASES, StrategyParam.MC_KNOCK_ROLLOUT_ON,
     ]  # fmt: skip
     slots = [StrategyParam.SCHEDULE_MIN_STOCK + i for i in range(MAX_SCHEDULE_PHASES)]
     for start in TAKE_SCHEDULE_SLOTS:
@@ -253,7 +255,7 @@ def test_strategy_positions_cover_every_slot_once():
     slots += [StrategyParam.MC_PANEL_PRIOR + i for i in range(MAX_PANEL)]
     slots += [StrategyParam.MC_PANEL + i for i in range(MAX_PANEL * FAMILY_PARAMS)]
     slots += [StrategyParam.SCHEDULE_THRESHOLD + i for i in range(MAX_SCHEDULE_PHASES)]
-    for start in POLICY_BLOCKS.values():
+    for start in [*POLICY_BLOCKS.values(), StrategyParam.MC_KNOCK_ROLLOUT]:
         slots += [start + i for i in range(FAMILY_PARAMS)]
     assert sorted(singles + slots) == list(range(N_STRATEGY_PARAMS))
     assert set(FLOAT_POSITIONS) | set(SEARCH_POSITIONS) | set(POLICY_BLOCKS) | set(
@@ -263,6 +265,7 @@ def test_strategy_positions_cover_every_slot_once():
         "knock_schedule",
         "take_schedule",
         "kind",
+        "knock_rollout",
     } == {f.name for f in fields(Strategy)} - {"name", "description", "adapt"}
 
 
@@ -283,6 +286,14 @@ def test_strategy_vector_has_each_field_at_its_position(
             policy = load_strategy(getattr(strategy, key)).for_rules(rules).to_kernel(rules)
             block = vector[start : start + FAMILY_PARAMS]
             assert np.array_equal(block, policy[:FAMILY_PARAMS]), (label, key)
+        flag, start = KNOCK_ROLLOUT_SLOTS
+        block = vector[start : start + FAMILY_PARAMS]
+        assert vector[flag] == float(bool(strategy.knock_rollout)), label
+        if strategy.knock_rollout:
+            policy = load_strategy(strategy.knock_rollout).for_rules(rules).to_kernel(rules)
+            assert np.array_equal(block, policy[:FAMILY_PARAMS]), (label, "knock_rollout")
+        else:
+            assert not block.any(), label
         panel = strategy.opponent_panel
         assert vector[StrategyParam.MC_PANEL_SIZE] == len(panel), label
         assert vector[StrategyParam.MC_PANEL_MEMORY] == PANEL_MEMORIES[strategy.panel_memory]

@@ -254,6 +254,23 @@ PAIRINGS = [
         ),
         10,
     ),
+    # knock_rollout (issue 46): knock decisions valued with another continuation
+    (
+        "standard",
+        [],
+        (
+            mc(
+                "mc-fast",
+                samples=4,
+                infer=True,
+                opponent_panel=("gin-hunter-strong", "simple"),
+                knock_rollout="defensive",
+                name="mcf-knock",
+            ),
+            "gin-hunter-strong",
+        ),
+        10,
+    ),
 ]
 
 
@@ -306,6 +323,8 @@ def test_search_changes_the_play():
         # extend_samples (issue 46): an undecided choice plays more worlds
         ("standard", mc("mc-fast", samples=4, extend_samples=5, infer=True)),
         ("hollywood", mc("mc-fixed", samples=7, screen=3, candidates=2, extend_samples=4)),
+        # knock_rollout (issue 46): where a knock is open, another continuation
+        ("hollywood", mc("mc-fast", samples=4, infer=True, knock_rollout="expert")),
     ],
 )
 @pytest.mark.first_case
@@ -315,7 +334,7 @@ def test_kernel_figures_equal_the_references_at_every_search(rule_set, searcher)
     and exactly its candidates, mean values and mean gains, and those the screening
     dropped with theirs; its stream is the player's after one number per earlier search."""
     rules = load_rules(rule_set)
-    compared = screened_out = priced = 0
+    compared = screened_out = priced = continued = 0
     worlds = set()
     for deal in range(6):
         events: list = []
@@ -367,6 +386,17 @@ def test_kernel_figures_equal_the_references_at_every_search(rule_set, searcher)
                         draws=draws - 1,
                     )  # fmt: skip
                     priced += kept.candidates != got.candidates
+                if searcher.knock_rollout:  # only where a knock is open may it differ
+                    other = replace(searcher, knock_rollout="")
+                    kept = decide(
+                        view_from_situation(situation), rules, other, SEED, deal=deal, seat=1,
+                        draws=draws - 1,
+                    )  # fmt: skip
+                    actions = [*figures.candidates, *(d.action for d in dropped)]
+                    if any(isinstance(a, Discard) and a.knock for a in actions):
+                        continued += kept.candidates != got.candidates
+                    else:
+                        assert kept.candidates == got.candidates
             if isinstance(action, bool):
                 assert got.take == action
             elif action == BIG_GIN:
@@ -378,6 +408,7 @@ def test_kernel_figures_equal_the_references_at_every_search(rule_set, searcher)
     if searcher.late_stock and not searcher.screen:  # both depths played, each where it should
         assert worlds == {(searcher.samples, False), (searcher.late_samples, True)}, worlds
     assert (priced > 0) == (searcher.undercut_weight > 1.0), priced
+    assert (continued > 0) == bool(searcher.knock_rollout), continued
     if searcher.extend_samples:  # some choices were undecided and looked again, some not
         plain = searcher.samples - (searcher.screen if searcher.screen > 1 else 0)
         depths = {w for w, _ in worlds}
@@ -389,6 +420,15 @@ def test_an_undecided_choice_looks_again_as_the_reference_does():
     mutations of its rule run this): the kernel and the reference extend the same
     searches, over the same worlds, to the same choice."""
     searcher = mc("mc-fixed", samples=9, screen=3, candidates=2, extend_samples=6)
+    test_kernel_figures_equal_the_references_at_every_search("standard", searcher)
+
+
+def test_knock_decisions_take_their_own_continuation_as_the_reference_does():
+    """knock_rollout (issue 46), in the fast tier too (the named mutations of its rule run
+    this): where a knock is open the kernel and the reference play the searcher's later
+    moves by it, to the same figures and choices, and elsewhere by rollout (the figures
+    test checks that the searches with a knock open, and only those, changed)."""
+    searcher = mc("mc-fixed", samples=6, screen=3, candidates=2, knock_rollout="simple")
     test_kernel_figures_equal_the_references_at_every_search("standard", searcher)
 
 

@@ -203,13 +203,17 @@ def test_the_pair_hunter_knocks_only_in_its_first_turns():
 def searchers_models():
     """(searcher, rule set, the models it learns from) for every named search player under
     every named rule set (an [[adapt]] table may change them): its opponent panel, fixed
-    opponent model and rollout policy."""
+    opponent model and rollout policies (its knock decisions' too, where it has one)."""
     for name in named_strategies():
         if load_strategy(name).kind != "mc":
             continue
         for rules in named_rules():
             searcher = load_strategy(name).for_rules(load_rules(rules))
-            yield name, rules, [*searcher.opponent_panel, searcher.opponent_model, searcher.rollout]
+            rollouts = [
+                searcher.rollout,
+                *([searcher.knock_rollout] * bool(searcher.knock_rollout)),
+            ]
+            yield name, rules, [*searcher.opponent_panel, searcher.opponent_model, *rollouts]
 
 
 @pytest.mark.parametrize("hunter", ["gin-hunter-pairs", "gin-hunter-tuned"])

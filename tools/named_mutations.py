@@ -36,6 +36,10 @@ ADVICE = "gin_sim/experiments/advice.py"
 LOOKS_AGAIN = (
     "tests/test_reference_search.py::test_an_undecided_choice_looks_again_as_the_reference_does"
 )
+KNOCK_CONTINUATION = (
+    "tests/test_reference_search.py::"
+    "test_knock_decisions_take_their_own_continuation_as_the_reference_does"
+)
 
 MUTATIONS = (
     Mutation(
@@ -162,6 +166,28 @@ MUTATIONS = (
         "                worlds += strategy.extend_samples\n",
         "",
         (LOOKS_AGAIN,),
+    ),
+    # Issue 46: knock decisions valued with their own continuation (knock_rollout).
+    Mutation(
+        "search kernel: the knock continuation never taken",
+        "gin_sim/kernels/search.py",
+        "                own = StrategyParam.MC_KNOCK_ROLLOUT\n",
+        "                own = StrategyParam.MC_ROLLOUT\n",
+        (KNOCK_CONTINUATION,),
+    ),
+    Mutation(
+        "search kernel: the knock continuation taken at every search",
+        "gin_sim/kernels/search.py",
+        "            if candidates[c] & ACTION_KNOCK:  # a knock is open: its own continuation",
+        "            if True:  # a knock is open: its own continuation",
+        (KNOCK_CONTINUATION,),
+    ),
+    Mutation(
+        "search reference: the knock continuation never taken",
+        "gin_sim/reference/search.py",
+        "        policies[situation.player] = knock_rollout\n",
+        "        pass\n",
+        (KNOCK_CONTINUATION,),
     ),
     Mutation(
         "mc: the rollout policy's adaptation to standard scoring dropped",

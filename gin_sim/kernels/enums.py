@@ -94,13 +94,18 @@ class StrategyParamT(NamedTuple):
     # An undecided choice looks again (issue 46): this many more worlds when the best
     # candidate's gain lies within one standard error of the confidence line; 0: off
     MC_EXTEND_SAMPLES: int = 387
+    # Knock decisions by another continuation (issue 46): 1 where the searcher's own later
+    # moves are played by the MC_KNOCK_ROLLOUT vector at a decision where a knock is open
+    # (every candidate's rollouts then, so the comparison stays paired); 0: MC_ROLLOUT always
+    MC_KNOCK_ROLLOUT_ON: int = 388
+    MC_KNOCK_ROLLOUT: int = 389  # FAMILY_PARAMS slots
 
 
 StrategyParam = StrategyParamT()
 # The slots a family decision reads: KIND to the pair weight.
 FAMILY_PARAMS = StrategyParam.PAIR_WEIGHT + 1
 MAX_PANEL = 8  # opponent models a search player may weigh
-N_STRATEGY_PARAMS = StrategyParam.MC_EXTEND_SAMPLES + 1
+N_STRATEGY_PARAMS = StrategyParam.MC_KNOCK_ROLLOUT + FAMILY_PARAMS
 assert StrategyParam.MC_PANEL_INFER == StrategyParam.MC_PANEL + MAX_PANEL * FAMILY_PARAMS
 # The slots follow one another: each vector block is FAMILY_PARAMS long.
 assert StrategyParam.MC_SAMPLES == FAMILY_PARAMS
@@ -108,6 +113,7 @@ assert StrategyParam.MC_ROLLOUT == StrategyParam.MC_CONFIDENCE + 1
 assert StrategyParam.MC_OPPONENT == StrategyParam.MC_ROLLOUT + FAMILY_PARAMS
 assert StrategyParam.MC_SCREEN == StrategyParam.MC_OPPONENT + FAMILY_PARAMS
 assert StrategyParam.MC_PANEL_PRIOR + MAX_PANEL == StrategyParam.MC_PANEL
+assert StrategyParam.MC_KNOCK_ROLLOUT == StrategyParam.MC_KNOCK_ROLLOUT_ON + 1
 
 
 class PositionMaskT(NamedTuple):

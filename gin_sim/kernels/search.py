@@ -983,8 +983,14 @@ def _search_nb(params, masks, state, rules, undercut_table, equity, streams, pla
     if n == 1:
         return candidates[0]
     opponent = 1 - player
+    own = StrategyParam.MC_ROLLOUT
+    if params[StrategyParam.MC_KNOCK_ROLLOUT_ON] != 0.0:
+        for c in range(n):
+            if candidates[c] & ACTION_KNOCK:  # a knock is open: its own continuation
+                own = StrategyParam.MC_KNOCK_ROLLOUT
+                break
     for j in range(FAMILY_PARAMS):
-        policies[player, j] = params[StrategyParam.MC_ROLLOUT + j]
+        policies[player, j] = params[own + j]
         policies[opponent, j] = params[StrategyParam.MC_OPPONENT + j]
     rng[0] = next_nb(streams, player)  # one number per search: a function of the view
     panel = np.int64(params[StrategyParam.MC_PANEL_SIZE])

@@ -107,6 +107,7 @@ SEARCH_KEYS = (
     "late_samples",
     "undercut_weight",
     "extend_samples",
+    "knock_rollout",
 )
 KIND_KEYS = {"family": FAMILY_KEYS, "mc": SEARCH_KEYS, "random": ()}
 MAX_CLOSING_DISTANCE = 100_000  # points to a game's target (the largest target a rule set allows)
@@ -177,6 +178,10 @@ class Strategy:
     # mean gain over the first lies within one standard error of the confidence line plays
     # extend_samples more worlds before it chooses (0: off).
     extend_samples: int = 0
+    # Knock decisions by another continuation: where a knock is a candidate, the family
+    # strategy playing the searcher's own later moves in every candidate's rollouts
+    # ("": rollout there too).
+    knock_rollout: str = ""
     adapt: tuple[Adaptation, ...] = ()
 
     def __post_init__(self) -> None:
@@ -259,8 +264,10 @@ class Strategy:
             )
         self.validate_panel(where)
         if self.kind == "mc":
-            for key in ("rollout", "opponent_model"):
+            for key in ("rollout", "opponent_model", "knock_rollout"):
                 policy = getattr(self, key)
+                if key == "knock_rollout" and not policy:
+                    continue  # off: rollout plays the knock decisions too
                 if policy not in named_strategies() or load_strategy(policy).kind != "family":
                     family = [n for n in named_strategies() if load_strategy(n).kind == "family"]
                     raise ConfigError(
@@ -392,6 +399,8 @@ class Strategy:
         if played.panel_memory == "match":
             readings.append('panel_memory = "match"')
         models = [("rollout", played.rollout), ("opponent_model", played.opponent_model)]
+        if played.knock_rollout:
+            models.append(("knock_rollout", played.knock_rollout))
         models += [("opponent_panel", name) for name in played.opponent_panel]
         for key, name in models:
             distance = load_strategy(name).for_rules(rules).closing_distance
@@ -435,6 +444,8 @@ class Strategy:
             del document["undercut_weight"]
         if not self.extend_samples:  # likewise (issue 46)
             del document["extend_samples"]
+        if not self.knock_rollout:  # likewise (issue 46)
+            del document["knock_rollout"]
         if not self.opponent_panel:
             del document["opponent_panel"], document["panel_prior"], document["panel_memory"]
         else:
@@ -495,6 +506,11 @@ class Strategy:
             v[StrategyParam.MC_LATE_SAMPLES] = self.late_samples
             v[StrategyParam.MC_UNDERCUT_WEIGHT] = self.undercut_weight
             v[StrategyParam.MC_EXTEND_SAMPLES] = self.extend_samples
+            if self.knock_rollout:
+                v[StrategyParam.MC_KNOCK_ROLLOUT_ON] = 1.0
+                policy = load_strategy(self.knock_rollout).for_rules(rules).to_kernel()
+                slot = StrategyParam.MC_KNOCK_ROLLOUT
+                v[slot : slot + FAMILY_PARAMS] = policy[:FAMILY_PARAMS]
             for i, name in enumerate(self.opponent_panel):
                 v[StrategyParam.MC_PANEL_PRIOR + i] = (
                     self.panel_prior[i] if self.panel_prior else 1.0

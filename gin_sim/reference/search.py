@@ -848,9 +848,12 @@ def search(
     player_stream: Stream,
     table: Any = None,
     panel: OpponentPanel | None = None,
+    knock_rollout: Strategy | None = None,
 ) -> tuple[Action, SearchFigures | None]:
     """docs/strategies.md, "The decision", steps 1 to 5. ``table``: the game table of a
-    score-aware searcher (``gin_sim.players.search_value``); ``panel``: its opponent panel."""
+    score-aware searcher (``gin_sim.players.search_value``); ``panel``: its opponent panel;
+    ``knock_rollout``: the policy of its own later moves where a knock is a candidate
+    (None: ``rollout`` there too)."""
     candidates = candidate_actions(strategy, rollout, situation)
     if len(candidates) == 1:
         return candidates[0], None  # no search, no random number
@@ -875,6 +878,9 @@ def search(
     opponent = 1 - situation.player
     policies = [opponent_model, opponent_model]
     policies[situation.player] = rollout
+    if knock_rollout is not None and any(_is_knock(action) for action in candidates):
+        # 3b. a knock is open: every candidate's later moves by the knock continuation
+        policies[situation.player] = knock_rollout
     n = len(candidates)
     sums, squares, gains, gain_squares = [0.0] * n, [0.0] * n, [0.0] * n, [0.0] * n
     # A plain hand has no score: there every searcher plays for the hand's points.
@@ -989,6 +995,9 @@ class Searcher:
         self.strategy = strategy
         self.rollout = _policy(strategy.rollout, rules)
         self.opponent_model = _policy(strategy.opponent_model, rules)
+        self.knock_rollout = (
+            _policy(strategy.knock_rollout, rules) if strategy.knock_rollout else None
+        )
         self.stream = Stream(stream_state)
         self.table = searcher_table(strategy, rules)
         self.panel = None
@@ -1023,6 +1032,7 @@ class Searcher:
             self.stream,
             self.table,
             self.panel,
+            self.knock_rollout,
         )
         if self.panel is not None and situation.phase == DISCARD:
             # For the next search to read the opponent's answer to this discard.
