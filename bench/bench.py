@@ -93,7 +93,7 @@ def main() -> None:
     parser.add_argument(
         "--decider-strategy",
         default="mc",
-        help="the strategy (a name or a TOML file) timed through Decider (a lever's A/B)",
+        help="the strategy (a name or a TOML file) timed through Decider; several, comma-separated, are timed in turns (a lever's A/B)",
     )
     parser.add_argument(
         "--seed", default="", help="--only strength: seeds no choice used (bench/strength.py)"
@@ -317,15 +317,18 @@ def decider_hands(rules, hands: int) -> list[tuple[list[tuple[dict, int]], dict]
 def bench_decider(args: argparse.Namespace) -> None:
     """mc's time per decision through the public ``Decider`` on one core at its default
     settings: one memory for the run, each hand's end reported, the hands of mc against
-    gin-hunter-strong under standard (a strong opponent, so the posterior moves as in play)."""
+    gin-hunter-strong under standard (a strong opponent, so the posterior moves as in play).
+    Several strategies (comma-separated, a lever's A/B) are timed in turns in one process,
+    so that a shared machine's load falls on each alike; each line also gives the ratio of
+    its median to the first's."""
     from gin_sim.players.decide import Decider
 
     standard = load_rules("standard")
     hands = decider_hands(standard, args.decider_hands)
-    decider = Decider(args.decider_strategy, standard)
     count = sum(len(views) for views, _ in hands)
+    names = args.decider_strategy.split(",")
 
-    def decide_all() -> None:
+    def decide_all(decider: Decider) -> None:
         memory = decider.memory()
         for number, (views, end) in enumerate(hands):
             for view, draws in views:
@@ -334,17 +337,26 @@ def bench_decider(args: argparse.Namespace) -> None:
                 )
             memory.hand_ended(end, hand_number=number)
 
+    deciders = [Decider(name, standard) for name in names]
+    repeats = max(1, min(args.repeats, 3)) if len(names) == 1 else max(3, args.repeats)
     numba.set_num_threads(1)
-    decide_all()  # compile, prepare
-    seconds = median_seconds(decide_all, max(1, min(args.repeats, 3)))
+    times: list[list[float]] = [[] for _ in names]
+    for decider in deciders:
+        decide_all(decider)  # compile, prepare
+    for _ in range(repeats):
+        for i, decider in enumerate(deciders):
+            times[i].append(median_seconds(lambda d=decider: decide_all(d), 1))
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
-    print(
-        f"{args.decider_strategy} decision ms through Decider: {seconds / count * 1e3:.3f}  "
-        f"(Decider({args.decider_strategy!r}, 'standard') "
-        f"with one memory, each hand's end reported; {count:,} decisions in {args.decider_hands} "
-        f"hands against gin-hunter-strong, 1 thread, mean per decision, median of "
-        f"{max(1, min(args.repeats, 3))})"
-    )
+    first = statistics.median(times[0])
+    for name, seconds in zip(names, map(statistics.median, times), strict=True):
+        ratio = f", {seconds / first:.3f} x the first's" if len(names) > 1 else ""
+        print(
+            f"{name} decision ms through Decider: {seconds / count * 1e3:.3f}  "
+            f"(Decider({name!r}, 'standard') "
+            f"with one memory, each hand's end reported; {count:,} decisions in {args.decider_hands} "
+            f"hands against gin-hunter-strong, 1 thread, mean per decision, median of "
+            f"{repeats}{ratio})"
+        )
 
 
 def bench_strength(args: argparse.Namespace) -> None:

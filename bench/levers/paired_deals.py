@@ -6,18 +6,22 @@
 Each player plays the same `--deals` deals under standard against the opponent (seat 0;
 deal i's deck, dealer and both players' random streams depend only on the seed and i, so
 two searchers play alike until their first different choice). The figure is each lever's
-net points per hand less the first player's, with a 95% interval over deals: a lever that
+net points per hand less the first player's, with a 95% interval over deals
+(Bonferroni-adjusted with `--comparisons N`, when one claim spans N such figures): a lever that
 changes few decisions leaves most deals equal, so small gains are measured with far fewer
 deals than games to 100 need (docs/strength.md, "Knock decisions valued by holding out
 for gin"). Hands are single deals: a panel's posterior starts from its prior each deal.
-With `--save` each player's hand records are kept and read back on a rerun.
+With `--save` each player's hand records are kept and read back on a rerun while neither
+player has changed (the file's name carries a digest of both players' kernel vectors).
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from pathlib import Path
+from statistics import NormalDist
 
 import numpy as np
 
@@ -25,14 +29,21 @@ from gin_sim.experiments.simulate import simulate_deals
 from gin_sim.game.rules import load_rules
 from gin_sim.players.strategies import load_strategy
 
-Z95 = 1.959963984540054
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/, for strength.py
+from strength import identity  # the players' kernel vectors, digested
+
+
+def z_value(comparisons: int) -> float:
+    """The normal quantile of a 95% interval Bonferroni-adjusted for ``comparisons``."""
+    return NormalDist().inv_cdf(1 - 0.025 / comparisons)
 
 
 def hand_records(
     player: str, opponent: str, seed: int, deals: int, save: Path | None
 ) -> np.ndarray:
     name = Path(player).stem if player.endswith(".toml") else player
-    path = None if save is None else save / f"{name}-{opponent}-{seed}-{deals}.npy"
+    tag = identity(player, "standard", opponent)  # a changed player is played again
+    path = None if save is None else save / f"{name}-{opponent}-{seed}-{deals}-{tag}.npy"
     if path is not None and path.is_file():
         return np.load(path)
     started = time.time()
@@ -67,17 +78,21 @@ def main() -> None:
         "--players", required=True, help="the baseline, then the levers (names or TOML files)"
     )
     parser.add_argument("--save", type=Path, help="a folder that keeps each player's records")
+    parser.add_argument(
+        "--comparisons", type=int, default=1, help="Bonferroni count of the levers' intervals"
+    )
     args = parser.parse_args()
+    z = z_value(args.comparisons)
     base, *levers = args.players.split(",")
     records = hand_records(base, args.opponent, args.seed, args.deals, args.save)
     points = seat0_points(records)
-    half = Z95 * points.std(ddof=1) / np.sqrt(args.deals)
+    half = z_value(1) * points.std(ddof=1) / np.sqrt(args.deals)
     print(f"{base} against {args.opponent}, standard, seed {args.seed}, {args.deals:,} deals")
     print(f"{base}: {points.mean():+.3f} ± {half:.3f} points per hand; {knock_counts(records)}")
     for lever in levers:
         other = hand_records(lever, args.opponent, args.seed, args.deals, args.save)
         gain = seat0_points(other) - points
-        half = Z95 * gain.std(ddof=1) / np.sqrt(args.deals)
+        half = z * gain.std(ddof=1) / np.sqrt(args.deals)
         differ = int((gain != 0).sum() + ((gain == 0) & (other["turns"] != records["turns"])).sum())
         print(
             f"{lever}: {gain.mean():+.3f} ± {half:.3f} points per hand over {base}; "
