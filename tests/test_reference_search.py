@@ -324,7 +324,7 @@ def test_search_changes_the_play():
         ("standard", mc("mc-fast", samples=4, extend_samples=5, infer=True)),
         ("hollywood", mc("mc-fixed", samples=7, screen=3, candidates=2, extend_samples=4)),
         # knock_rollout (issue 46): where a knock is open, another continuation
-        ("hollywood", mc("mc-fast", samples=4, infer=True, knock_rollout="expert")),
+        ("hollywood", mc("mc-fast", samples=4, infer=True, knock_rollout="simple")),
     ],
 )
 @pytest.mark.first_case
