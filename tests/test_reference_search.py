@@ -336,6 +336,12 @@ def test_kernel_figures_equal_the_references_at_every_search(rule_set, searcher)
     rules = load_rules(rule_set)
     compared = screened_out = priced = continued = 0
     worlds = set()
+
+    def searched_again(situation, other, deal, draws):
+        """The same search by ``other`` (one setting changed), from the same stream."""
+        view = view_from_situation(situation)
+        return decide(view, rules, other, SEED, deal=deal, seat=1, draws=draws - 1)
+
     for deal in range(6):
         events: list = []
         draws = 0
@@ -381,17 +387,12 @@ def test_kernel_figures_equal_the_references_at_every_search(rule_set, searcher)
                 worlds.add((figures.worlds, situation.view.stock_left <= searcher.late_stock))
                 if searcher.undercut_weight > 1.0:  # searches the weight changed
                     unpriced = replace(searcher, undercut_weight=1.0)
-                    kept = decide(
-                        view_from_situation(situation), rules, unpriced, SEED, deal=deal, seat=1,
-                        draws=draws - 1,
-                    )  # fmt: skip
+                    kept = searched_again(situation, unpriced, deal, draws)
                     priced += kept.candidates != got.candidates
                 if searcher.knock_rollout:  # only where a knock is open may it differ
-                    other = replace(searcher, knock_rollout="")
-                    kept = decide(
-                        view_from_situation(situation), rules, other, SEED, deal=deal, seat=1,
-                        draws=draws - 1,
-                    )  # fmt: skip
+                    kept = searched_again(
+                        situation, replace(searcher, knock_rollout=""), deal, draws
+                    )
                     actions = [*figures.candidates, *(d.action for d in dropped)]
                     if any(isinstance(a, Discard) and a.knock for a in actions):
                         continued += kept.candidates != got.candidates

@@ -209,10 +209,9 @@ def searchers_models():
             continue
         for rules in named_rules():
             searcher = load_strategy(name).for_rules(load_rules(rules))
-            rollouts = [
-                searcher.rollout,
-                *([searcher.knock_rollout] * bool(searcher.knock_rollout)),
-            ]
+            rollouts = [searcher.rollout]
+            if searcher.knock_rollout:
+                rollouts.append(searcher.knock_rollout)
             yield name, rules, [*searcher.opponent_panel, searcher.opponent_model, *rollouts]
 
 

@@ -1,5 +1,5 @@
 """Were `mc`'s knocks right, judged by `mc`'s own play? (docs/strength.md, "Knock decisions
-judged by mc's own play")
+valued by holding out for gin")
 
     .venv/bin/python bench/levers/knock_play.py --seed 48002 --deals 8000 \
         --opponent gin-hunter-strong
@@ -11,7 +11,8 @@ the evaluation's best discard without knocking as the way to play on). At each o
 real hand, the real stock reshuffled `--continuations` times, the same for both ways) and
 the hand is played out by `mc` and the opponent themselves, each from what it knew there
 (`positions.play_headline`). The figure is knocking's points less playing on's, per
-decision, by stock left and deadwood, with a 95% interval clustered by deal: below 0 where
+decision (each row weighted as it was kept: `advice.per_decision`), by stock left and
+deadwood, with a 95% interval clustered by deal: below 0 where
 `mc` knocked means playing on would have done better. Unlike `knock_check.py`, `mc`'s later
 moves are `mc`'s, not its rollout policy's, so playing on is not valued low.
 """
@@ -21,9 +22,9 @@ from __future__ import annotations
 import argparse
 import time
 
-import numpy as np
 import pandas as pd
 
+from gin_sim.experiments.advice import per_decision
 from gin_sim.experiments.positions import (
     KINDS,
     Evaluation,
@@ -31,31 +32,17 @@ from gin_sim.experiments.positions import (
     play_chunk,
     play_headline,
 )
-from gin_sim.game.rules import load_rules
-from gin_sim.players.strategies import load_strategy
+from gin_sim.game.rules import Rules, load_rules
+from gin_sim.players.strategies import Strategy, load_strategy
 
-Z95 = 1.959963984540054
 ONE_IN_1024 = 1 / 1024  # the smallest keep probability: only the knock rows are wanted
 BANDS = ((25, 31), (19, 24), (13, 18), (7, 12), (0, 6))  # cards left in the stock
 DEADWOOD_GROUPS = ((1, 3), (4, 6), (7, 10))
 
 
-def clustered_mean(values: np.ndarray, deals: np.ndarray) -> tuple[float, float, int]:
-    """The mean per decision and its 95% half-width clustered by deal, and the count."""
-    frame = pd.DataFrame({"v": values, "deal": deals}).groupby("deal")["v"].agg(["sum", "count"])
-    n = int(frame["count"].sum())
-    mean = float(frame["sum"].sum() / n)
-    clusters = len(frame)
-    if clusters < 2:
-        return mean, float("nan"), n
-    residual = frame["sum"] - mean * frame["count"]
-    se = float(np.sqrt((residual**2).sum() * clusters / (clusters - 1)) / n)
-    return mean, Z95 * se, n
-
-
-def knocked_rows(seed: int, deals: int, player: str, opponent: str, samples: int) -> pd.DataFrame:
-    rules = load_rules("standard")
-    players = (load_strategy(player), load_strategy(opponent))
+def knocked_rows(
+    seed: int, deals: int, rules: Rules, players: tuple[Strategy, Strategy], samples: int
+) -> pd.DataFrame:
     keep = tuple(1.0 if kind == "knock" else ONE_IN_1024 for kind in KINDS)
     evaluation = Evaluation(samples=samples, select=samples // 3, rollout="gin-hunter-strong")
     config = PositionsConfig(rules, players, seed, deals, 200, evaluation, keep)
@@ -72,6 +59,13 @@ def knocked_rows(seed: int, deals: int, player: str, opponent: str, samples: int
     return frame[mine & frame["played"].str.startswith("knock")].reset_index(drop=True)
 
 
+def shown(cell: pd.DataFrame) -> str:
+    """The cell's mean per decision with its 95% interval clustered by deal."""
+    found = per_decision(cell, cell["play_gain"])
+    low, high = found.mean - found.half_width, found.mean + found.half_width
+    return f"{found.mean:+.2f} [{low:+.2f}, {high:+.2f}]"
+
+
 def table(rows: pd.DataFrame) -> pd.DataFrame:
     lines = []
     for low, high in BANDS:
@@ -81,17 +75,8 @@ def table(rows: pd.DataFrame) -> pd.DataFrame:
             ]
             if not len(cell):
                 continue
-            mean, half, n = clustered_mean(cell["play_gain"].to_numpy(), cell["deal"].to_numpy())
-            lines.append(
-                (
-                    f"{low}-{high}",
-                    f"{dlow}-{dhigh}",
-                    n,
-                    f"{mean:+.2f} [{mean - half:+.2f}, {mean + half:+.2f}]",
-                )
-            )
-    mean, half, n = clustered_mean(rows["play_gain"].to_numpy(), rows["deal"].to_numpy())
-    lines.append(("all", "1-10", n, f"{mean:+.2f} [{mean - half:+.2f}, {mean + half:+.2f}]"))
+            lines.append((f"{low}-{high}", f"{dlow}-{dhigh}", len(cell), shown(cell)))
+    lines.append(("all", "1-10", len(rows), shown(rows)))
     columns = ["cards left", "deadwood", "knocks", "knocking less playing on, points"]
     return pd.DataFrame(lines, columns=columns)
 
@@ -110,12 +95,9 @@ def main() -> None:
         help="worlds of the evaluation that picks the discard for playing on",
     )
     args = parser.parse_args()
-    rows = knocked_rows(args.seed, args.deals, args.player, args.opponent, args.samples)
     rules = load_rules("standard")
-    players = (
-        load_strategy(args.player).for_rules(rules),
-        load_strategy(args.opponent).for_rules(rules),
-    )
+    players = (load_strategy(args.player), load_strategy(args.opponent))
+    rows = knocked_rows(args.seed, args.deals, rules, players, args.samples)
     played = play_headline(rows, rules, players, args.continuations, args.seed)
     rows = rows.assign(play_gain=played["play_gain"].to_numpy())
     print(

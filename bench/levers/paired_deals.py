@@ -1,7 +1,8 @@
 """A lever of `mc` against `mc` on the same deals: points per hand, paired deal by deal.
 
     .venv/bin/python bench/levers/paired_deals.py --seed 48201 --deals 20000 \
-        --opponent gin-hunter-strong --players mc,bench/levers/mc-knock-pure.toml
+        --opponent gin-hunter-strong \
+        --players bench/levers/mc-no-knock-rollout.toml,bench/levers/mc-knock-pure.toml
 
 Each player plays the same `--deals` deals under standard against the opponent (seat 0;
 deal i's deck, dealer and both players' random streams depend only on the seed and i, so

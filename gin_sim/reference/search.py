@@ -879,7 +879,7 @@ def search(
     policies = [opponent_model, opponent_model]
     policies[situation.player] = rollout
     if knock_rollout is not None and any(_is_knock(action) for action in candidates):
-        # 3b. a knock is open: every candidate's later moves by the knock continuation
+        # step 4: a knock is open, so every candidate's later moves by the knock continuation
         policies[situation.player] = knock_rollout
     n = len(candidates)
     sums, squares, gains, gain_squares = [0.0] * n, [0.0] * n, [0.0] * n, [0.0] * n
