@@ -184,6 +184,7 @@ SEARCH_POSITIONS = {
     "late_stock": StrategyParam.MC_LATE_STOCK,
     "late_samples": StrategyParam.MC_LATE_SAMPLES,
     "undercut_weight": StrategyParam.MC_UNDERCUT_WEIGHT,
+    "undercut_stock": StrategyParam.MC_UNDERCUT_STOCK,
     "extend_samples": StrategyParam.MC_EXTEND_SAMPLES,
 }
 VALUE_POSITION = {"value": StrategyParam.MC_VALUE}  # a SearchValue code, from the name
@@ -203,7 +204,7 @@ PANEL_POSITIONS = {
 DISTINCT_SEARCH = [
     "samples=7", "candidates=5", "screen=3", "infer=true", "infer_weight=0.125", "confidence=1.75",
     "rollout=defensive", "opponent_model=gin-hunter", "value=game", "late_stock=9",
-    "late_samples=11", "undercut_weight=1.625", "extend_samples=13", "knock_rollout=basic",
+    "late_samples=11", "undercut_weight=1.625", "undercut_stock=17", "extend_samples=13", "knock_rollout=basic",
 ]  # fmt: skip
 HOLLYWOOD = load_rules("hollywood")
 STANDARD = load_rules("standard")

@@ -386,9 +386,11 @@ def test_kernel_figures_equal_the_references_at_every_search(rule_set, searcher)
                 compared += 1
                 worlds.add((figures.worlds, situation.view.stock_left <= searcher.late_stock))
                 if searcher.undercut_weight > 1.0:  # searches the weight changed
-                    unpriced = replace(searcher, undercut_weight=1.0)
+                    unpriced = replace(searcher, undercut_weight=1.0, undercut_stock=0)
                     kept = searched_again(situation, unpriced, deal, draws)
                     priced += kept.candidates != got.candidates
+                    if situation.view.stock_left > searcher.undercut_stock > 0:
+                        assert kept.candidates == got.candidates  # early: not priced
                 if searcher.knock_rollout:  # only where a knock is open may it differ
                     kept = searched_again(
                         situation, replace(searcher, knock_rollout=""), deal, draws
@@ -421,6 +423,15 @@ def test_an_undecided_choice_looks_again_as_the_reference_does():
     mutations of its rule run this): the kernel and the reference extend the same
     searches, over the same worlds, to the same choice."""
     searcher = mc("mc-fixed", samples=9, screen=3, candidates=2, extend_samples=6)
+    test_kernel_figures_equal_the_references_at_every_search("standard", searcher)
+
+
+def test_undercuts_are_priced_late_only_as_the_reference_does():
+    """undercut_stock (issue 46), in the fast tier too (the named mutations of its rule run
+    this): the kernel and the reference price a knock's undercut only with at most that
+    many cards left, to the same figures and choices (the figures test checks that the
+    earlier searches are as without the weight, and that some later ones changed)."""
+    searcher = mc("mc-fixed", samples=6, screen=0, undercut_weight=2.5, undercut_stock=22)
     test_kernel_figures_equal_the_references_at_every_search("standard", searcher)
 
 

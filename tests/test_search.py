@@ -225,6 +225,8 @@ def test_mc_fast_beats_simple():
         ("late_samples=64", "late_samples in"),
         ("undercut_weight=0.5", "undercut_weight = 0.5"),
         ("undercut_weight=4.5", "undercut_weight = 4.5"),
+        ("undercut_stock=32", "undercut_stock = 32"),
+        ("undercut_stock=12", "undercut_stock in"),
         ("extend_samples=-1", "extend_samples = -1"),
         ("extend_samples=4097", "extend_samples = 4097"),
     ],

@@ -36,6 +36,9 @@ ADVICE = "gin_sim/experiments/advice.py"
 LOOKS_AGAIN = (
     "tests/test_reference_search.py::test_an_undecided_choice_looks_again_as_the_reference_does"
 )
+LATE_UNDERCUTS = (
+    "tests/test_reference_search.py::test_undercuts_are_priced_late_only_as_the_reference_does"
+)
 KNOCK_CONTINUATION = (
     "tests/test_reference_search.py::"
     "test_knock_decisions_take_their_own_continuation_as_the_reference_does"
@@ -188,6 +191,21 @@ MUTATIONS = (
         "        policies[situation.player] = knock_rollout\n",
         "        pass\n",
         (KNOCK_CONTINUATION,),
+    ),
+    # Issue 46: the undercut priced late only (undercut_stock).
+    Mutation(
+        "search kernel: the undercut priced at every depth",
+        "gin_sim/kernels/search.py",
+        "    if undercut_stock > 0 and 52 - state[_S.STOCK_POS] > undercut_stock:\n",
+        "    if False:\n",
+        (LATE_UNDERCUTS,),
+    ),
+    Mutation(
+        "search reference: the undercut priced at every depth",
+        "gin_sim/reference/search.py",
+        "    undercut_priced = not stock or situation.view.stock_left <= stock\n",
+        "    undercut_priced = True\n",
+        (LATE_UNDERCUTS,),
     ),
     Mutation(
         "mc: the rollout policy's adaptation to standard scoring dropped",

@@ -99,13 +99,17 @@ class StrategyParamT(NamedTuple):
     # (every candidate's rollouts then, so the comparison stays paired); 0: MC_ROLLOUT always
     MC_KNOCK_ROLLOUT_ON: int = 388
     MC_KNOCK_ROLLOUT: int = 389  # FAMILY_PARAMS slots
+    # The undercut priced late only (issue 46): MC_UNDERCUT_WEIGHT applies at a decision
+    # with at most this many cards left in the stock; 0: at every depth
+    MC_UNDERCUT_STOCK: int = 422  # after the MC_KNOCK_ROLLOUT vector (asserted below)
 
 
 StrategyParam = StrategyParamT()
 # The slots a family decision reads: KIND to the pair weight.
 FAMILY_PARAMS = StrategyParam.PAIR_WEIGHT + 1
 MAX_PANEL = 8  # opponent models a search player may weigh
-N_STRATEGY_PARAMS = StrategyParam.MC_KNOCK_ROLLOUT + FAMILY_PARAMS
+N_STRATEGY_PARAMS = StrategyParam.MC_UNDERCUT_STOCK + 1
+assert StrategyParam.MC_UNDERCUT_STOCK == StrategyParam.MC_KNOCK_ROLLOUT + FAMILY_PARAMS
 assert StrategyParam.MC_PANEL_INFER == StrategyParam.MC_PANEL + MAX_PANEL * FAMILY_PARAMS
 # The slots follow one another: each vector block is FAMILY_PARAMS long.
 assert StrategyParam.MC_SAMPLES == FAMILY_PARAMS

@@ -1037,6 +1037,9 @@ def _search_nb(params, masks, state, rules, undercut_table, equity, streams, pla
     screen = np.int64(params[StrategyParam.MC_SCREEN])
     keep = np.int64(params[StrategyParam.MC_CANDIDATES])
     undercut_weight = params[StrategyParam.MC_UNDERCUT_WEIGHT]
+    undercut_stock = params[StrategyParam.MC_UNDERCUT_STOCK]
+    if undercut_stock > 0 and 52 - state[_S.STOCK_POS] > undercut_stock:
+        undercut_weight = 1.0  # priced up late only: early knocks are rarely undercut
     extend = np.int64(params[StrategyParam.MC_EXTEND_SAMPLES])
     confidence = params[StrategyParam.MC_CONFIDENCE]
     start = 0  # the first world of the figures and the choice (after the screening)

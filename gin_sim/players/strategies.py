@@ -106,6 +106,7 @@ SEARCH_KEYS = (
     "late_stock",
     "late_samples",
     "undercut_weight",
+    "undercut_stock",
     "extend_samples",
     "knock_rollout",
 )
@@ -174,6 +175,9 @@ class Strategy:
     # The undercut priced: a knock's rollout that ends in an undercut counts undercut_weight
     # times its loss in the search (1.0: off, the plain mean of the hand's points).
     undercut_weight: float = 1.0
+    # ... only at decisions with at most undercut_stock cards left in the stock (0: at every
+    # depth): early knocks are rarely undercut, and there the weight gave good ones up.
+    undercut_stock: int = 0
     # An undecided choice looks again: after its worlds, a search whose best candidate's
     # mean gain over the first lies within one standard error of the confidence line plays
     # extend_samples more worlds before it chooses (0: off).
@@ -241,6 +245,14 @@ class Strategy:
         if not 1.0 <= self.undercut_weight <= MAX_UNDERCUT_WEIGHT:
             raise ConfigError(
                 f"undercut_weight = {self.undercut_weight} in {where} is out of range: allowed 1 (off) to {MAX_UNDERCUT_WEIGHT}"
+            )
+        if not 0 <= self.undercut_stock <= 31:
+            raise ConfigError(
+                f"undercut_stock = {self.undercut_stock} in {where} is out of range: allowed 0 (every depth) to 31"
+            )
+        if self.undercut_stock and self.undercut_weight == 1.0:
+            raise ConfigError(
+                f"undercut_stock in {where} does nothing without undercut_weight: give undercut_weight or drop undercut_stock"
             )
         if not 1 <= self.candidates <= 11:
             raise ConfigError(
@@ -442,6 +454,8 @@ class Strategy:
             del document["late_stock"], document["late_samples"]
         if self.undercut_weight == 1.0:  # likewise (issue 46)
             del document["undercut_weight"]
+        if not self.undercut_stock:  # likewise (issue 46)
+            del document["undercut_stock"]
         if not self.extend_samples:  # likewise (issue 46)
             del document["extend_samples"]
         if not self.knock_rollout:  # likewise (issue 46)
@@ -505,6 +519,7 @@ class Strategy:
             v[StrategyParam.MC_LATE_STOCK] = self.late_stock
             v[StrategyParam.MC_LATE_SAMPLES] = self.late_samples
             v[StrategyParam.MC_UNDERCUT_WEIGHT] = self.undercut_weight
+            v[StrategyParam.MC_UNDERCUT_STOCK] = self.undercut_stock
             v[StrategyParam.MC_EXTEND_SAMPLES] = self.extend_samples
             if self.knock_rollout:
                 v[StrategyParam.MC_KNOCK_ROLLOUT_ON] = 1.0
