@@ -12,6 +12,8 @@ net points per hand less the first player's, with a 95% interval over deals
 changes few decisions leaves most deals equal, so small gains are measured with far fewer
 deals than games to 100 need (docs/strength.md, "Knock decisions valued by holding out
 for gin"). Hands are single deals: a panel's posterior starts from its prior each deal.
+With several opponents (`--opponent a,b,c`) each lever's gain is also averaged over them
+deal by deal, one figure with its interval clustered by deal.
 With `--save` each player's hand records are kept and read back on a rerun while neither
 player has changed (the file's name carries a digest of both players' kernel vectors).
 """
@@ -74,7 +76,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, required=True)
     parser.add_argument("--deals", type=int, default=20000)
-    parser.add_argument("--opponent", default="gin-hunter-strong")
+    parser.add_argument(
+        "--opponent",
+        default="gin-hunter-strong",
+        help="one opponent, or several comma-separated: then also each lever's mean over them",
+    )
     parser.add_argument(
         "--players", required=True, help="the baseline, then the levers (names or TOML files)"
     )
@@ -83,15 +89,34 @@ def main() -> None:
         "--comparisons", type=int, default=1, help="Bonferroni count of the levers' intervals"
     )
     args = parser.parse_args()
-    z = z_value(args.comparisons)
     base, *levers = args.players.split(",")
-    records = hand_records(base, args.opponent, args.seed, args.deals, args.save)
+    opponents = args.opponent.split(",")
+    gains = {lever: [] for lever in levers}
+    for opponent in opponents:
+        for lever, gain in compare(args, base, levers, opponent).items():
+            gains[lever].append(gain)
+    if len(opponents) > 1:
+        # One figure per lever: each deal's gain averaged over the opponents, so the
+        # interval is clustered by deal (deal i is dealt alike against every opponent).
+        print(f"mean over the {len(opponents)} opponents (one comparison each, 95%):")
+        for lever, per_opponent in gains.items():
+            mean = np.mean(per_opponent, axis=0)
+            half = z_value(1) * mean.std(ddof=1) / np.sqrt(args.deals)
+            print(f"{lever}: {mean.mean():+.3f} ± {half:.3f} points per hand over {base}")
+
+
+def compare(args, base: str, levers: list[str], opponent: str) -> dict[str, np.ndarray]:
+    """Print the baseline's figures and each lever's gain against one opponent; return
+    each lever's gain per deal."""
+    z = z_value(args.comparisons)
+    records = hand_records(base, opponent, args.seed, args.deals, args.save)
     points = seat0_points(records)
     half = z_value(1) * points.std(ddof=1) / np.sqrt(args.deals)
-    print(f"{base} against {args.opponent}, standard, seed {args.seed}, {args.deals:,} deals")
+    print(f"{base} against {opponent}, standard, seed {args.seed}, {args.deals:,} deals")
     print(f"{base}: {points.mean():+.3f} ± {half:.3f} points per hand; {knock_counts(records)}")
+    gains = {}
     for lever in levers:
-        other = hand_records(lever, args.opponent, args.seed, args.deals, args.save)
+        other = hand_records(lever, opponent, args.seed, args.deals, args.save)
         gain = seat0_points(other) - points
         half = z * gain.std(ddof=1) / np.sqrt(args.deals)
         differ = int((gain != 0).sum() + ((gain == 0) & (other["turns"] != records["turns"])).sum())
@@ -99,6 +124,8 @@ def main() -> None:
             f"{lever}: {gain.mean():+.3f} ± {half:.3f} points per hand over {base}; "
             f"deals played otherwise {differ:,}; {knock_counts(other)}"
         )
+        gains[lever] = gain
+    return gains
 
 
 if __name__ == "__main__":
