@@ -2,20 +2,8 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pandas as pd
-
-BENCH = Path(__file__).resolve().parent.parent / "bench" / "levers" / "knock_undercuts.py"
-
-
-def _module():
-    spec = importlib.util.spec_from_file_location("bench_knock_undercuts", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from bench_scripts import load_bench_script
 
 
 def test_the_searchers_knocks_are_counted_in_both_seats_and_gin_is_left_out():
@@ -34,7 +22,7 @@ def test_the_searchers_knocks_are_counted_in_both_seats_and_gin_is_left_out():
             "deal": [0, 0, 4, 1, 5],
         }
     )
-    module = _module()
+    module = load_bench_script("levers/knock_undercuts.py", "bench_knock_undercuts")
     mine = module.knocks(hands)
     assert mine.index.tolist() == [0, 2]
     found = module.table(mine).set_index(["hands", "cards_left", "deadwood"])

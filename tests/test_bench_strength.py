@@ -2,27 +2,18 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
+from bench_scripts import load_bench_script
+
 from gin_sim.game.config import configs_dir
-
-BENCH = Path(__file__).resolve().parent.parent / "bench" / "strength.py"
-
-
-def _strength():
-    spec = importlib.util.spec_from_file_location("bench_strength", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_a_saved_result_is_keyed_by_what_the_players_play(tmp_path):
     """The file's name follows the player's kernel vector (its rollout policies included):
     a player changed in place since a run is not given that run's results, and a player
     given by an absolute path still saves inside the folder."""
-    strength = _strength()
+    strength = load_bench_script("strength.py", "bench_strength")
     player = tmp_path / "lever.toml"
     text = (
         (configs_dir() / "strategies" / "mc.toml")
