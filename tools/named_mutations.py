@@ -196,14 +196,14 @@ MUTATIONS = (
     Mutation(
         "search kernel: the undercut priced at every depth",
         "gin_sim/kernels/search.py",
-        "    if undercut_stock > 0 and 52 - state[_S.STOCK_POS] > undercut_stock:\n",
+        "    if undercut_stock > 0 and stock_left > undercut_stock:\n",
         "    if False:\n",
         (LATE_UNDERCUTS,),
     ),
     Mutation(
         "search reference: the undercut priced at every depth",
         "gin_sim/reference/search.py",
-        "    undercut_priced = not stock or situation.view.stock_left <= stock\n",
+        "    undercut_priced = not late_only or stock_left <= late_only\n",
         "    undercut_priced = True\n",
         (LATE_UNDERCUTS,),
     ),

@@ -1031,14 +1031,15 @@ def _search_nb(params, masks, state, rules, undercut_table, equity, streams, pla
         load_score_nb(state, score)
         before = score_equity_nb(score, games, target, table, player, state[_S.DEALER], value_kind)
     samples = np.int64(params[StrategyParam.MC_SAMPLES])
+    stock_left = 52 - state[_S.STOCK_POS]
     late = params[StrategyParam.MC_LATE_STOCK]
-    if late > 0 and 52 - state[_S.STOCK_POS] <= late:  # few cards left: a deeper search
+    if late > 0 and stock_left <= late:  # few cards left: a deeper search
         samples = np.int64(params[StrategyParam.MC_LATE_SAMPLES])
     screen = np.int64(params[StrategyParam.MC_SCREEN])
     keep = np.int64(params[StrategyParam.MC_CANDIDATES])
     undercut_weight = params[StrategyParam.MC_UNDERCUT_WEIGHT]
     undercut_stock = params[StrategyParam.MC_UNDERCUT_STOCK]
-    if undercut_stock > 0 and 52 - state[_S.STOCK_POS] > undercut_stock:
+    if undercut_stock > 0 and stock_left > undercut_stock:
         undercut_weight = 1.0  # priced up late only: early knocks are rarely undercut
     extend = np.int64(params[StrategyParam.MC_EXTEND_SAMPLES])
     confidence = params[StrategyParam.MC_CONFIDENCE]

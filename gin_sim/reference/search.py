@@ -892,9 +892,10 @@ def search(
             situation.score, table, situation.player, situation.dealer, strategy.value
         )
     samples = strategy.samples
-    stock = strategy.undercut_stock
-    undercut_priced = not stock or situation.view.stock_left <= stock
-    if strategy.late_stock and situation.view.stock_left <= strategy.late_stock:
+    # undercut_stock: the weight only with at most that many cards left (0: at every depth).
+    stock_left, late_only = situation.view.stock_left, strategy.undercut_stock
+    undercut_priced = not late_only or stock_left <= late_only
+    if strategy.late_stock and stock_left <= strategy.late_stock:
         samples = strategy.late_samples  # few cards left: a deeper search (issue 46)
     worlds = samples  # the worlds the figures (and the choice) are over
     dropped: tuple[ScreenedOut, ...] = ()
@@ -947,7 +948,6 @@ def search(
         for c, action in enumerate(candidates):  # the same world for every candidate
             pair = (policies[0], policies[1])
             # undercut_weight (issue 46): a knock undercut (R17) counts that many times its loss.
-            # undercut_stock: only with at most that many cards left (0: at every depth).
             priced = strategy.undercut_weight > 1.0 and _is_knock(action) and undercut_priced
             if by_score:  # where the score no longer moves the equity, the points decide
                 record = rollout_record(situation, opp_hand, stock, action, pair, random_state)
