@@ -100,30 +100,35 @@ MUTATIONS = (
     Mutation(
         "advice: check against play unpaired (play's positions shuffled)",
         ADVICE,
-        "difference = per_decision(part, play - search)",
-        "difference = per_decision(part, play - np.random.default_rng(0).permutation(search))",
+        "values = part[minuend].to_numpy(np.float64) - part[subtrahend].to_numpy(np.float64)",
+        "values = part[minuend].to_numpy(np.float64)"
+        " - np.random.default_rng(0).permutation(part[subtrahend].to_numpy(np.float64))",
         ("tests/test_mutants_advice.py",),
     ),
     Mutation(
         "advice: check against play unpaired (two independent means)",
         ADVICE,
-        "difference = per_decision(part, play - search)",
-        "difference = (lambda p, s: Estimate(p.mean - s.mean, Z95 * math.sqrt(p.variance + s.variance),"
-        " p.n, p.variance + s.variance))(per_decision(part, play), per_decision(part, search))",
+        "    estimate = per_decision(part, values)\n",
+        # each part's two columns (CHECK_PARTS) as two means, their variances added
+        "    minuend, subtrahend = next(p[1:] for p in CHECK_PARTS if p[0] == label)\n"
+        "    m = per_decision(part, part[minuend].to_numpy(np.float64))\n"
+        "    s = per_decision(part, part[subtrahend].to_numpy(np.float64))\n"
+        "    estimate = Estimate(m.mean - s.mean, Z95 * math.sqrt(m.variance + s.variance),"
+        " m.n, m.variance + s.variance)\n",
         ("tests/test_mutants_advice.py",),
     ),
     Mutation(
         "advice: the check's flag forced to True",
         ADVICE,
-        'record["flagged"] = bool(',
-        'record["flagged"] = True or bool(',
+        'record[f"{prefix}flagged"] = bool(',
+        'record[f"{prefix}flagged"] = True or bool(',
         ("tests/test_mutants_advice.py",),
     ),
     Mutation(
         "advice: the check's flag forced to False",
         ADVICE,
-        'record["flagged"] = bool(',
-        'record["flagged"] = False and bool(',
+        'record[f"{prefix}flagged"] = bool(',
+        'record[f"{prefix}flagged"] = False and bool(',
         ("tests/test_mutants_advice.py",),
     ),
     # issue 47: planted bugs that once passed the tests of their module's selection
