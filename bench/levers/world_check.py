@@ -1,0 +1,247 @@
+"""Are the search's worlds right? The opponent hands `mc` samples against the real ones, at
+its own decisions (docs/strength.md, "Where the worlds are off").
+
+    .venv/bin/python bench/levers/world_check.py --seed 49601 --deals 5000 \
+        --opponent gin-hunter-strong --player bench/levers/mc-no-late-undercut.toml
+
+The player (seat 0) plays the deals against the opponent under standard. At each of its
+decisions kept (every knock, a quarter of its other discards), the hand is replayed to
+that decision so the player's opponent posterior is as it played, and ``--worlds`` worlds
+are drawn as its search draws them (each world's panel model from the posterior, the hand
+built by that model, ``kernels.search.sample_world_by_nb``), on the position's own world
+stream (``positions.evaluation_keys``). Two tables:
+
+- at its knocks without gin with at most ``--late`` cards left: the knock's points in the
+  worlds (its showdown against each world's hand, R12-R15, unweighted by any undercut
+  weight) against its real points, by the knock's deadwood; a positive bias is a knock
+  valued above what it scored, each row its own deal;
+- at all its discard decisions: the opponent's deadwood in the worlds less its real
+  deadwood, by cards left, each row weighted as it was kept and clustered by deal
+  (``advice.per_decision``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+import pandas as pd
+
+from gin_sim.experiments.advice import per_decision
+from gin_sim.experiments.positions import (
+    KINDS,
+    evaluation_keys,
+    positions_frame,
+    sample_positions,
+)
+from gin_sim.game.rules import Rules, load_rules
+from gin_sim.kernels.advice import INFO_ACTION, replay_to_nb
+from gin_sim.kernels.deadwood import min_deadwood_nb
+from gin_sim.kernels.enums import (
+    ACTION_CARD,
+    ACTION_KNOCK,
+    FAMILY_PARAMS,
+    PositionMask,
+    PositionSlot,
+    StrategyParam,
+)
+from gin_sim.kernels.playout import scratch_nb
+from gin_sim.kernels.position import apply_nb, copy_position_nb, hand_value_nb
+from gin_sim.kernels.search import panel_model_nb, sample_world_by_nb, world_build_nb
+from gin_sim.players.calibration import load_undercut_table
+from gin_sim.players.search_value import equity_tables
+from gin_sim.players.strategies import Strategy, load_strategy, strategies_to_kernel
+
+KEEP = {"discard": 0.25, "knock": 1.0}  # other kinds: the smallest rate, then dropped
+STOCK_BANDS = ((25, 31), (19, 24), (13, 18), (0, 12))  # cards left in the stock
+DEADWOOD_GROUPS = ((1, 3), (4, 6), (7, 10))
+
+
+def sampled_rows(
+    rules: Rules,
+    players: tuple[Strategy, Strategy],
+    seed: int,
+    deals: int,
+    worlds: int,
+    share: float,
+    infer_weight: float | None = None,
+    turns_factor: float = 1.0,
+) -> pd.DataFrame:
+    """The player's kept discard decisions (seat 0): every knock it made, and of the rest
+    a ``share`` (``deadwood_sample``, its ``weight`` divided by ``share``; the choice a
+    function of the position's stream), each with its worlds' figures:
+    ``world_deadwood`` (the opponent's mean deadwood over the worlds), ``real_deadwood``,
+    and at a knock ``world_points`` (the knock's mean points over the worlds) and
+    ``undercut_share`` (the share of worlds that undercut it)."""
+    keep = tuple(KEEP.get(kind, 1 / 1024) for kind in KINDS)
+    masks, states, info = sample_positions(rules, players, seed, 0, deals, keep)
+    frame = positions_frame(players, masks, states, info)
+    mine = frame["kind"].isin(list(KEEP)) & (frame["seat"] == 0)
+    kept = mine.to_numpy()
+    frame, masks, states, info = frame[mine], masks[kept], states[kept], info[kept]
+    frame = frame.reset_index(drop=True)
+    strategies = strategies_to_kernel(players, rules)
+    params = strategies[0].copy()
+    if infer_weight is not None:
+        params[StrategyParam.MC_INFER_WEIGHT] = infer_weight
+    panel = int(params[StrategyParam.MC_PANEL_SIZE])
+    if panel == 0:
+        raise SystemExit(f"{players[0].name} has no opponent panel: nothing to check here")
+    kernel_rules, undercuts = rules.to_kernel(), load_undercut_table()
+    equity = equity_tables(players, rules)
+    keys = evaluation_keys(seed, frame["deal"].to_numpy(), frame["decision"].to_numpy())
+    world_masks, world_state = np.zeros_like(masks[0]), np.zeros_like(states[0])
+    roll_masks, roll_state = np.zeros_like(masks[0]), np.zeros_like(states[0])
+    cards, chains, result = (
+        np.zeros(52, np.int64),
+        np.empty((16, 2), np.int64),
+        np.empty(8, np.int64),
+    )
+    started = time.time()
+    chosen = (keys >> np.uint64(11)).astype(np.float64) * 2.0**-53 < share
+    knocked = frame["kind"].eq("knock").to_numpy() & (info[:, INFO_ACTION] & ACTION_KNOCK != 0)
+    # Every knock row was kept with probability 1: its weight is the same for all of them,
+    # so the knock table's means are the plain ones.
+    frame = frame.assign(deadwood_sample=chosen, weight=frame["weight"] / share)
+    figures = {}
+    for i in np.flatnonzero(chosen | knocked):
+        scratch = scratch_nb()
+        deck, deck_state = np.empty(52, np.int8), np.empty(1, np.uint64)
+        reached = replay_to_nb(
+            np.uint64(seed), int(frame.at[i, "deal"]), int(frame.at[i, "decision"]),
+            kernel_rules, strategies, undercuts, equity, scratch, deck, deck_state,
+            masks[i], states[i],
+        )  # fmt: skip
+        if not reached:
+            raise RuntimeError(f"row {i}: the replay did not reach the stored position")
+        memory = scratch[5][17]  # the search's panel memory as the player left it there
+        action = int(info[i, INFO_ACTION])
+        knock = bool(action & ACTION_KNOCK) and frame.at[i, "kind"] == "knock"
+        rng = np.array([keys[i]], np.uint64)
+        built = states[i].copy()  # the build reads the opponent's turns from the state
+        built[PositionSlot.TURNS_BY + 1] = round(built[PositionSlot.TURNS_BY + 1] * turns_factor)
+        deadwood, points, undercut = [], [], []
+        for world in range(worlds):
+            base = StrategyParam.MC_PANEL + panel_model_nb(memory[0], panel, world) * FAMILY_PARAMS
+            model = params[base : base + FAMILY_PARAMS]
+            sample_world_by_nb(
+                params, masks[i], built, 0, world_masks, world_state, cards, rng, model,
+                world_build_nb(params, model),
+            )  # fmt: skip
+            world_state[PositionSlot.TURNS_BY + 1] = states[i][PositionSlot.TURNS_BY + 1]
+            deadwood.append(min_deadwood_nb(world_masks[PositionMask.HAND + 1]))
+            if knock:
+                copy_position_nb(world_masks, world_state, roll_masks, roll_state)
+                apply_nb(roll_masks, roll_state, kernel_rules, action)
+                points.append(
+                    hand_value_nb(roll_masks, roll_state, kernel_rules, chains, result, 0)
+                )
+                undercut.append(result[3] != 0)
+        hand = masks[i][PositionMask.HAND]
+        figures[i] = {
+            "world_deadwood": float(np.mean(deadwood)),
+            "real_deadwood": int(min_deadwood_nb(masks[i][PositionMask.HAND + 1])),
+            "knock": knock,
+            "knock_deadwood": int(
+                min_deadwood_nb(hand & ~(np.uint64(1) << np.uint64(action & ACTION_CARD)))
+            )
+            if knock
+            else -1,
+            "world_points": float(np.mean(points)) if knock else np.nan,
+            "undercut_share": float(np.mean(undercut)) if knock else np.nan,
+        }
+        if len(figures) % 500 == 0:
+            done = len(figures)
+            print(f"  {done:,} decisions, {time.time() - started:.0f} s", flush=True)
+    frame["stock_left"] = 52 - states[:, PositionSlot.STOCK_POS]
+    found = pd.DataFrame.from_dict(figures, orient="index")
+    return frame.loc[found.index].join(found)
+
+
+def shown(rows: pd.DataFrame, values) -> str:
+    found = per_decision(rows, values)
+    low, high = found.mean - found.half_width, found.mean + found.half_width
+    return f"{found.mean:+.2f} [{low:+.2f}, {high:+.2f}]"
+
+
+def knock_table(rows: pd.DataFrame, late: int) -> pd.DataFrame:
+    """Per deadwood group of the late knocks without gin: the knocks, the worlds' mean
+    points, the real mean points, the bias (worlds less real, 95% interval by deal), the
+    worlds' undercut share and the real one."""
+    knocks = rows[rows["knock"] & (rows["knock_deadwood"] > 0) & (rows["stock_left"] <= late)]
+    lines = []
+    for low, high in (*DEADWOOD_GROUPS, (1, 10)):
+        cell = knocks[knocks["knock_deadwood"].between(low, high)]
+        if not len(cell):
+            continue
+        real = cell["hand_points"].to_numpy(np.float64)
+        lines.append(
+            (
+                f"{low}-{high}" if (low, high) != (1, 10) else "all",
+                len(cell),
+                f"{cell['world_points'].mean():+.2f}",
+                f"{real.mean():+.2f}",
+                shown(cell, cell["world_points"].to_numpy() - real),
+                f"{cell['undercut_share'].mean():.0%}",
+                f"{(real < 0).mean():.0%}",
+            )
+        )
+    columns = ["deadwood", "knocks", "worlds' points", "real points", "bias", "worlds undercut", "undercut"]  # fmt: skip
+    return pd.DataFrame(lines, columns=columns)
+
+
+def deadwood_table(rows: pd.DataFrame) -> pd.DataFrame:
+    """Per band of cards left: the decisions, the opponent's mean deadwood in the worlds
+    and in truth (weighted as kept), and the difference (95% interval by deal)."""
+    lines = []
+    rows = rows[rows["deadwood_sample"]]
+    for low, high in STOCK_BANDS:
+        cell = rows[rows["stock_left"].between(low, high)]
+        if not len(cell):
+            continue
+        world = per_decision(cell, cell["world_deadwood"]).mean
+        real = per_decision(cell, cell["real_deadwood"]).mean
+        difference = cell["world_deadwood"].to_numpy() - cell["real_deadwood"].to_numpy()
+        lines.append(
+            (f"{low}-{high}", len(cell), f"{world:.2f}", f"{real:.2f}", shown(cell, difference))
+        )
+    columns = ["cards left", "decisions", "worlds' deadwood", "real deadwood", "worlds less real"]
+    return pd.DataFrame(lines, columns=columns)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, required=True)
+    parser.add_argument("--deals", type=int, default=5000)
+    parser.add_argument("--opponent", default="gin-hunter-strong")
+    parser.add_argument("--player", default="mc", help="a search player with an opponent panel")
+    parser.add_argument("--worlds", type=int, default=96, help="worlds per decision")
+    parser.add_argument("--late", type=int, default=18, help="the knocks' most cards left")
+    parser.add_argument(
+        "--share", type=float, default=0.1, help="the share of other decisions checked"
+    )
+    parser.add_argument(
+        "--infer-weight", type=float, help="what if: this infer_weight in the worlds"
+    )
+    parser.add_argument(
+        "--turns-factor", type=float, default=1.0, help="what if: the hand built over more turns"
+    )
+    args = parser.parse_args()
+    rules = load_rules("standard")
+    players = (load_strategy(args.player), load_strategy(args.opponent))
+    rows = sampled_rows(
+        rules, players, args.seed, args.deals, args.worlds, args.share, args.infer_weight,
+        args.turns_factor,
+    )  # fmt: skip
+    print(
+        f"{args.player} against {args.opponent}, standard, seed {args.seed}, {args.deals:,} deals"
+    )
+    print(f"\nits knocks without gin, {args.late} or fewer cards left:")
+    print(knock_table(rows, args.late).to_string(index=False))
+    print("\nthe opponent's deadwood at its discard decisions:")
+    print(deadwood_table(rows).to_string(index=False))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,78 @@
+"""bench/levers/world_check.py: the worlds' figures against the real ones, by hand and on a
+few deals."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from bench_scripts import load_bench_script
+
+from gin_sim.game.rules import load_rules
+from gin_sim.players.strategies import load_strategy
+
+
+@pytest.fixture(scope="module")
+def module():
+    return load_bench_script("levers/world_check.py", "bench_world_check")
+
+
+def test_the_knock_table_takes_late_knocks_without_gin_and_their_bias(module):
+    """Gin (deadwood 0) and early knocks are left out; the bias is the worlds' points less
+    the real ones, the real undercut share counts the knocks that lost points (R15)."""
+    rows = pd.DataFrame(
+        {
+            "deal": [0, 1, 2, 3, 4],
+            "weight": [1.0] * 5,
+            "knock": [True, True, True, True, False],
+            "knock_deadwood": [8, 9, 0, 8, -1],
+            "stock_left": [10, 15, 10, 25, 10],
+            "world_points": [4.0, 2.0, 30.0, 5.0, np.nan],
+            "hand_points": [-20, 6, 25, 7, 0],
+            "undercut_share": [0.25, 0.5, 0.0, 0.0, np.nan],
+        }
+    )
+    table = module.knock_table(rows, late=18).set_index("deadwood")
+    assert table.loc["7-10", "knocks"] == 2 and table.loc["all", "knocks"] == 2
+    assert table.loc["7-10", "worlds' points"] == "+3.00"
+    assert table.loc["7-10", "real points"] == "-7.00"
+    assert table.loc["7-10", "bias"].startswith("+10.00")
+    assert table.loc["7-10", "undercut"] == "50%"
+    assert table.loc["7-10", "worlds undercut"] == "38%"
+    assert "1-3" not in table.index
+
+
+def test_the_deadwood_table_weights_rows_as_they_were_kept(module):
+    """A row kept with probability 1/4 stands for four: (4 * 10 + 1 * 20) / 5 = 12."""
+    rows = pd.DataFrame(
+        {
+            "deal": [0, 1],
+            "weight": [4.0, 1.0],
+            "deadwood_sample": [True, True],
+            "stock_left": [10, 11],
+            "world_deadwood": [10.0, 20.0],
+            "real_deadwood": [12, 12],
+        }
+    )
+    table = module.deadwood_table(rows).set_index("cards left")
+    assert table.loc["0-12", "worlds' deadwood"] == "12.00"
+    assert table.loc["0-12", "worlds less real"].startswith("+0.00")
+
+
+@pytest.mark.full  # a few seconds of mc's play: the fast tier's budget is thin
+def test_a_small_run_checks_every_knock_and_repeats_itself(module):
+    """Every knock `mc` made in seat 0 is checked whatever the share, and the figures are
+    a function of the seed (the worlds on each position's own stream)."""
+    rules = load_rules("standard")
+    players = (load_strategy("mc"), load_strategy("gin-hunter-strong"))
+    first = module.sampled_rows(rules, players, 5, 40, 4, 0.2)
+    again = module.sampled_rows(rules, players, 5, 40, 4, 0.2)
+    pd.testing.assert_frame_equal(first.drop(columns=["position_masks", "position_state"]),
+                                  again.drop(columns=["position_masks", "position_state"]))  # fmt: skip
+    knocks = first[first["knock"]]
+    assert len(knocks) and (knocks["seat"] == 0).all()
+    assert knocks["played"].str.startswith("knock").all()
+    others = first[~first["knock"]]
+    assert others["deadwood_sample"].all()  # only the sampled share besides the knocks
+    assert (first["world_deadwood"] >= 0).all()
+    assert first["real_deadwood"].between(0, 98).all()
