@@ -88,6 +88,7 @@ def sampled_rows(
     panel = int(params[StrategyParam.MC_PANEL_SIZE])
     if panel == 0:
         raise SystemExit(f"{players[0].name} has no opponent panel: nothing to check here")
+    names = players[0].for_rules(rules).opponent_panel
     kernel_rules, undercuts = rules.to_kernel(), load_undercut_table()
     equity = equity_tables(players, rules)
     keys = evaluation_keys(seed, frame["deal"].to_numpy(), frame["decision"].to_numpy())
@@ -150,6 +151,8 @@ def sampled_rows(
             else -1,
             "world_points": float(np.mean(points)) if knock else np.nan,
             "undercut_share": float(np.mean(undercut)) if knock else np.nan,
+            # the posterior the worlds' models were drawn from (the panel's order)
+            **{f"posterior {name}": float(memory[0, m]) for m, name in enumerate(names)},
         }
         if len(figures) % 500 == 0:
             done = len(figures)
@@ -189,6 +192,17 @@ def knock_table(rows: pd.DataFrame, late: int) -> pd.DataFrame:
         )
     columns = ["deadwood", "knocks", "worlds' points", "real points", "bias", "worlds undercut", "undercut"]  # fmt: skip
     return pd.DataFrame(lines, columns=columns)
+
+
+def posterior_table(rows: pd.DataFrame, late: int) -> pd.DataFrame:
+    """The player's mean posterior over its panel at its late knocks without gin: which
+    models built the worlds it knocked on."""
+    knocks = rows[rows["knock"] & (rows["knock_deadwood"] > 0) & (rows["stock_left"] <= late)]
+    columns = [c for c in rows.columns if c.startswith("posterior ")]
+    mean = knocks[columns].mean()
+    return pd.DataFrame(
+        {"model": [c.removeprefix("posterior ") for c in columns], "posterior": mean.round(3)}
+    )
 
 
 def deadwood_table(rows: pd.DataFrame) -> pd.DataFrame:
@@ -239,6 +253,8 @@ def main() -> None:
     )
     print(f"\nits knocks without gin, {args.late} or fewer cards left:")
     print(knock_table(rows, args.late).to_string(index=False))
+    print("\nits mean posterior at those knocks:")
+    print(posterior_table(rows, args.late).to_string(index=False))
     print("\nthe opponent's deadwood at its discard decisions:")
     print(deadwood_table(rows).to_string(index=False))
 
