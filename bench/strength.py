@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import math
+import sys
 import time
 from pathlib import Path
 from statistics import NormalDist
@@ -31,14 +32,26 @@ from statistics import NormalDist
 import numpy as np
 
 from gin_sim.experiments.simulate import head_to_head_matches
+from gin_sim.game.config import ConfigError
 from gin_sim.game.match_start import parse_start
 from gin_sim.game.rules import load_rules
-from gin_sim.players.strategies import load_strategy
+from gin_sim.players.strategies import Strategy, load_strategy
 
 OPPONENTS = (
     "sparring-standard,sparring-hollywood,sparring-hunter,gin-hunter-strong,gin-hunter-pairs,"
     "gin-hunter-tuned,expert,mc-fixed"
 )
+
+
+def checked_players(script: str, names, rules) -> list[Strategy]:
+    """Each named player (a name or TOML file) as it plays under ``rules``, loaded before
+    anything is played: an unknown name or a value out of range ends the bench script at
+    once with one line naming it (exit code 2), not after minutes of play."""
+    try:
+        return [load_strategy(name).for_rules(rules) for name in names]
+    except ConfigError as error:
+        print(f"{script}: {error}", file=sys.stderr)
+        sys.exit(2)
 
 
 def pair_shares(frame) -> tuple[np.ndarray, np.ndarray]:
@@ -132,8 +145,8 @@ def main() -> None:
     rules = load_rules(args.rules)
     start = parse_start("0:0", "game", None, rules)
     opponents = args.opponents.split(",")
-    player = load_strategy(args.player)
-    pairs = {name: (player, load_strategy(name)) for name in opponents}  # bad names fail first
+    player, *others = checked_players("strength.py", [args.player, *opponents], rules)
+    pairs = {name: (player, other) for name, other in zip(opponents, others, strict=True)}
     comparisons = args.comparisons or len(opponents)
     if comparisons < len(opponents):
         parser.error(

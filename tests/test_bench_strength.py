@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from bench_scripts import load_bench_script
 
 from gin_sim.game.config import configs_dir
+from gin_sim.game.rules import load_rules
 
 
 def test_a_saved_result_is_keyed_by_what_the_players_play(tmp_path):
@@ -34,3 +36,24 @@ def test_a_saved_result_is_keyed_by_what_the_players_play(tmp_path):
     hollywood = strength.saved_result("runs/x", str(player), "hollywood", "expert", 1, 10)
     player.write_text(text)
     assert strength.saved_result("runs/x", str(player), "hollywood", "expert", 1, 10) == hollywood
+
+
+def test_a_bad_player_ends_the_bench_at_once_with_one_line(tmp_path, capsys):
+    """An unknown name or a value out of range (in an [[adapt]] table too) is one line
+    naming it, exit code 2, before anything is played; good players come back as they play
+    under the rules."""
+    strength = load_bench_script("strength.py", "bench_strength")
+    standard = load_rules("standard")
+    mc, expert = strength.checked_players("x.py", ["mc", "expert"], standard)
+    assert (mc.name, expert.name) == ("mc", "expert")
+    assert mc.undercut_weight == 3.0  # standard's adaptation applied
+    heavy = tmp_path / "heavy.toml"
+    mc_text = (configs_dir() / "strategies" / "mc.toml").read_text()
+    heavy.write_text(mc_text.replace("undercut_weight = 3.0", "undercut_weight = 5.0"))
+    for bad, named in (("nobody", "unknown strategy 'nobody'"), (str(heavy), "undercut_weight")):
+        with pytest.raises(SystemExit) as stopped:
+            strength.checked_players("x.py", ["mc", bad], standard)
+        assert stopped.value.code == 2
+        message = capsys.readouterr().err
+        assert message.startswith("x.py: ") and named in message
+        assert message.count("\n") == 1 and "Traceback" not in message

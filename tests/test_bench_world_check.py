@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 from bench_scripts import load_bench_script
 
+from gin_sim.game.config import ConfigError
 from gin_sim.game.rules import load_rules
 from gin_sim.players.strategies import load_strategy
 
@@ -57,6 +58,15 @@ def test_the_deadwood_table_weights_rows_as_they_were_kept(module):
     table = module.deadwood_table(rows).set_index("cards left")
     assert table.loc["0-12", "worlds' deadwood"] == "12.00"
     assert table.loc["0-12", "worlds less real"].startswith("+0.00")
+
+
+def test_a_player_without_a_panel_is_refused_before_any_play(module):
+    """mc-fixed reads no posterior: refused at once (a ConfigError, which the script prints
+    as one line with exit code 2), not after its deals are played."""
+    rules = load_rules("standard")
+    players = (load_strategy("mc-fixed"), load_strategy("gin-hunter-strong"))
+    with pytest.raises(ConfigError, match="mc-fixed has no opponent panel"):
+        module.sampled_rows(rules, players, 5, 100_000, 4, 0.2)
 
 
 @pytest.mark.full  # a few seconds of mc's play: the fast tier's budget is thin

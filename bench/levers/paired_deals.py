@@ -29,12 +29,11 @@ from statistics import NormalDist
 import numpy as np
 
 from gin_sim.experiments.simulate import simulate_deals
-from gin_sim.game.config import ConfigError
 from gin_sim.game.rules import load_rules
 from gin_sim.players.strategies import load_strategy
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/, for strength.py
-from strength import identity  # the players' kernel vectors, digested
+from strength import checked_players, identity  # identity: the players' vectors, digested
 
 
 def z_value(comparisons: int) -> float:
@@ -92,13 +91,7 @@ def main() -> None:
     args = parser.parse_args()
     base, *levers = args.players.split(",")
     opponents = args.opponent.split(",")
-    rules = load_rules("standard")
-    for name in (base, *levers, *opponents):  # a bad player fails now, not after hours of play
-        try:
-            load_strategy(name).for_rules(rules)
-        except ConfigError as error:
-            print(f"paired_deals.py: {error}", file=sys.stderr)
-            sys.exit(2)
+    checked_players("paired_deals.py", [base, *levers, *opponents], load_rules("standard"))
     gains = {lever: [] for lever in levers}
     for opponent in opponents:
         for lever, gain in compare(args, base, levers, opponent).items():

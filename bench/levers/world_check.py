@@ -23,7 +23,9 @@ stream (``positions.evaluation_keys``). Two tables:
 from __future__ import annotations
 
 import argparse
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -35,6 +37,7 @@ from gin_sim.experiments.positions import (
     positions_frame,
     sample_positions,
 )
+from gin_sim.game.config import ConfigError
 from gin_sim.game.rules import Rules, load_rules
 from gin_sim.kernels.advice import INFO_ACTION, replay_to_nb
 from gin_sim.kernels.deadwood import min_deadwood_nb
@@ -51,7 +54,10 @@ from gin_sim.kernels.position import apply_nb, copy_position_nb, hand_value_nb
 from gin_sim.kernels.search import panel_model_nb, sample_world_by_nb, world_build_nb
 from gin_sim.players.calibration import load_undercut_table
 from gin_sim.players.search_value import equity_tables
-from gin_sim.players.strategies import Strategy, load_strategy, strategies_to_kernel
+from gin_sim.players.strategies import Strategy, strategies_to_kernel
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/, for strength.py
+from strength import checked_players
 
 KEEP = {"discard": 0.25, "knock": 1.0}  # other kinds: the smallest rate, then dropped
 STOCK_BANDS = ((25, 31), (19, 24), (13, 18), (0, 12))  # cards left in the stock
@@ -74,6 +80,9 @@ def sampled_rows(
     ``world_deadwood`` (the opponent's mean deadwood over the worlds), ``real_deadwood``,
     and at a knock ``world_points`` (the knock's mean points over the worlds) and
     ``undercut_share`` (the share of worlds that undercut it)."""
+    names = players[0].for_rules(rules).opponent_panel
+    if not names:
+        raise ConfigError(f"{players[0].name} has no opponent panel: its worlds read no posterior")
     keep = tuple(KEEP.get(kind, 1 / 1024) for kind in KINDS)
     masks, states, info = sample_positions(rules, players, seed, 0, deals, keep)
     frame = positions_frame(players, masks, states, info)
@@ -85,10 +94,7 @@ def sampled_rows(
     params = strategies[0].copy()
     if infer_weight is not None:
         params[StrategyParam.MC_INFER_WEIGHT] = infer_weight
-    panel = int(params[StrategyParam.MC_PANEL_SIZE])
-    if panel == 0:
-        raise SystemExit(f"{players[0].name} has no opponent panel: nothing to check here")
-    names = players[0].for_rules(rules).opponent_panel
+    panel = len(names)
     kernel_rules, undercuts = rules.to_kernel(), load_undercut_table()
     equity = equity_tables(players, rules)
     keys = evaluation_keys(seed, frame["deal"].to_numpy(), frame["decision"].to_numpy())
@@ -106,9 +112,9 @@ def sampled_rows(
     # so the knock table's means are the plain ones.
     frame = frame.assign(deadwood_sample=chosen, weight=frame["weight"] / share)
     figures = {}
+    # One scratch for every replay: replay_to_nb starts each from nothing (forget_nb).
+    scratch, deck, deck_state = scratch_nb(), np.empty(52, np.int8), np.empty(1, np.uint64)
     for i in np.flatnonzero(chosen | knocked):
-        scratch = scratch_nb()
-        deck, deck_state = np.empty(52, np.int8), np.empty(1, np.uint64)
         reached = replay_to_nb(
             np.uint64(seed), int(frame.at[i, "deal"]), int(frame.at[i, "decision"]),
             kernel_rules, strategies, undercuts, equity, scratch, deck, deck_state,
@@ -118,7 +124,7 @@ def sampled_rows(
             raise RuntimeError(f"row {i}: the replay did not reach the stored position")
         memory = scratch[5][17]  # the search's panel memory as the player left it there
         action = int(info[i, INFO_ACTION])
-        knock = bool(action & ACTION_KNOCK) and frame.at[i, "kind"] == "knock"
+        knock = bool(knocked[i])
         rng = np.array([keys[i]], np.uint64)
         built = states[i].copy()  # the build reads the opponent's turns from the state
         built[PositionSlot.TURNS_BY + 1] = round(built[PositionSlot.TURNS_BY + 1] * turns_factor)
@@ -243,11 +249,15 @@ def main() -> None:
     )
     args = parser.parse_args()
     rules = load_rules("standard")
-    players = (load_strategy(args.player), load_strategy(args.opponent))
-    rows = sampled_rows(
-        rules, players, args.seed, args.deals, args.worlds, args.share, args.infer_weight,
-        args.turns_factor,
-    )  # fmt: skip
+    players = tuple(checked_players("world_check.py", [args.player, args.opponent], rules))
+    try:
+        rows = sampled_rows(
+            rules, players, args.seed, args.deals, args.worlds, args.share, args.infer_weight,
+            args.turns_factor,
+        )  # fmt: skip
+    except ConfigError as error:  # raised before any play
+        print(f"world_check.py: {error}", file=sys.stderr)
+        sys.exit(2)
     print(
         f"{args.player} against {args.opponent}, standard, seed {args.seed}, {args.deals:,} deals"
     )
