@@ -334,7 +334,7 @@ def test_kernel_figures_equal_the_references_at_every_search(rule_set, searcher)
     and exactly its candidates, mean values and mean gains, and those the screening
     dropped with theirs; its stream is the player's after one number per earlier search."""
     rules = load_rules(rule_set)
-    compared = screened_out = priced = continued = 0
+    compared = screened_out = priced = continued = loosened = 0
     worlds = set()
 
     def searched_again(situation, other, deal, draws):
@@ -391,6 +391,13 @@ def test_kernel_figures_equal_the_references_at_every_search(rule_set, searcher)
                     priced += kept.candidates != got.candidates
                     if situation.view.stock_left > searcher.undercut_stock > 0:
                         assert kept.candidates == got.candidates  # early: not priced
+                if searcher.late_infer_stock:  # the worlds drawn otherwise late only
+                    plain = replace(searcher, late_infer_stock=0, late_infer_weight=1.0)
+                    kept = searched_again(situation, plain, deal, draws)
+                    if situation.view.stock_left > searcher.late_infer_stock:
+                        assert kept.candidates == got.candidates  # early: as infer_weight
+                    else:
+                        loosened += kept.candidates != got.candidates
                 if searcher.knock_rollout:  # only where a knock is open may it differ
                     kept = searched_again(
                         situation, replace(searcher, knock_rollout=""), deal, draws
@@ -412,6 +419,7 @@ def test_kernel_figures_equal_the_references_at_every_search(rule_set, searcher)
         assert worlds == {(searcher.samples, False), (searcher.late_samples, True)}, worlds
     assert (priced > 0) == (searcher.undercut_weight > 1.0), priced
     assert (continued > 0) == bool(searcher.knock_rollout), continued
+    assert (loosened > 0) == bool(searcher.late_infer_stock), loosened
     if searcher.extend_samples:  # some choices were undecided and looked again, some not
         plain = searcher.samples - (searcher.screen if searcher.screen > 1 else 0)
         depths = {w for w, _ in worlds}
@@ -432,6 +440,16 @@ def test_undercuts_are_priced_late_only_as_the_reference_does():
     many cards left, to the same figures and choices (the figures test checks that the
     earlier searches are as without the weight, and that some later ones changed)."""
     searcher = mc("mc-fixed", samples=6, screen=0, undercut_weight=2.5, undercut_stock=22)
+    test_kernel_figures_equal_the_references_at_every_search("standard", searcher)
+
+
+def test_passes_weigh_otherwise_late_as_the_reference_does():
+    """late_infer_stock and late_infer_weight (issue 46), in the fast tier too (the named
+    mutations of its rule run this): with few cards left the kernel and the reference keep
+    a world with a contradicted pass by the late weight, to the same figures and choices
+    (the figures test checks that the earlier searches are as without it, and that some
+    later ones changed)."""
+    searcher = mc("mc-fixed", samples=6, screen=0, late_infer_stock=20, late_infer_weight=1.0)
     test_kernel_figures_equal_the_references_at_every_search("standard", searcher)
 
 

@@ -227,6 +227,9 @@ def test_mc_fast_beats_simple():
         ("undercut_weight=4.5", "undercut_weight = 4.5"),
         ("undercut_stock=32", "undercut_stock = 32"),
         ("undercut_stock=12", "undercut_stock in"),
+        ("late_infer_stock=32", "late_infer_stock = 32"),
+        ("late_infer_weight=1.5", "late_infer_weight = 1.5"),
+        ("late_infer_weight=0.5", "late_infer_weight in"),
         ("extend_samples=-1", "extend_samples = -1"),
         ("extend_samples=4097", "extend_samples = 4097"),
     ],
@@ -240,6 +243,12 @@ def test_bad_search_settings_are_one_line_errors(override, message):
     assert result.exit_code == 2
     assert message in result.output
     assert "Traceback" not in result.output
+
+
+def test_late_inference_needs_inference():
+    """late_infer_stock reads passes otherwise late: without infer there is nothing to read."""
+    with pytest.raises(ConfigError, match=r"late_infer_stock in .* without infer"):
+        load_strategy("mc-fast", ["infer=false", "late_infer_stock=12"])
 
 
 def _search_run(kind: str, count: int, chunk: int):

@@ -39,6 +39,9 @@ LOOKS_AGAIN = (
 LATE_UNDERCUTS = (
     "tests/test_reference_search.py::test_undercuts_are_priced_late_only_as_the_reference_does"
 )
+LATE_INFERENCE = (
+    "tests/test_reference_search.py::test_passes_weigh_otherwise_late_as_the_reference_does"
+)
 KNOCK_CONTINUATION = (
     "tests/test_reference_search.py::"
     "test_knock_decisions_take_their_own_continuation_as_the_reference_does"
@@ -196,6 +199,28 @@ MUTATIONS = (
         "        policies[situation.player] = knock_rollout\n",
         "        pass\n",
         (KNOCK_CONTINUATION,),
+    ),
+    # Issue 46: passes weighed otherwise late (late_infer_stock, late_infer_weight).
+    Mutation(
+        "search kernel: the late pass weight at every depth",
+        "gin_sim/kernels/search.py",
+        "    if late_stock > 0 and 52 - state[_S.STOCK_POS] <= late_stock:\n",
+        "    if late_stock > 0:\n",
+        (LATE_INFERENCE,),
+    ),
+    Mutation(
+        "search kernel: the late pass weight never taken",
+        "gin_sim/kernels/search.py",
+        "        weight = params[StrategyParam.MC_LATE_INFER_WEIGHT]\n",
+        "        pass\n",
+        (LATE_INFERENCE,),
+    ),
+    Mutation(
+        "search reference: the late pass weight never taken",
+        "gin_sim/reference/search.py",
+        "        weight = strategy.late_infer_weight\n",
+        "        pass\n",
+        (LATE_INFERENCE,),
     ),
     # Issue 46: the undercut priced late only (undercut_stock).
     Mutation(

@@ -102,13 +102,18 @@ class StrategyParamT(NamedTuple):
     # The undercut priced late only (issue 46): MC_UNDERCUT_WEIGHT applies at a decision
     # with at most this many cards left in the stock; 0: at every depth
     MC_UNDERCUT_STOCK: int = 422  # after the MC_KNOCK_ROLLOUT vector (asserted below)
+    # The hidden hand read more loosely late (issue 46): at a decision with at most
+    # MC_LATE_INFER_STOCK cards left (0: off), each contradicted pass of a world weighs
+    # MC_LATE_INFER_WEIGHT instead of MC_INFER_WEIGHT
+    MC_LATE_INFER_STOCK: int = 423
+    MC_LATE_INFER_WEIGHT: int = 424
 
 
 StrategyParam = StrategyParamT()
 # The slots a family decision reads: KIND to the pair weight.
 FAMILY_PARAMS = StrategyParam.PAIR_WEIGHT + 1
 MAX_PANEL = 8  # opponent models a search player may weigh
-N_STRATEGY_PARAMS = StrategyParam.MC_UNDERCUT_STOCK + 1
+N_STRATEGY_PARAMS = StrategyParam.MC_LATE_INFER_WEIGHT + 1
 assert StrategyParam.MC_UNDERCUT_STOCK == StrategyParam.MC_KNOCK_ROLLOUT + FAMILY_PARAMS
 assert StrategyParam.MC_PANEL_INFER == StrategyParam.MC_PANEL + MAX_PANEL * FAMILY_PARAMS
 # The slots follow one another: each vector block is FAMILY_PARAMS long.

@@ -373,7 +373,8 @@ def sample_world_by_nb(
     first ones. With ``infer`` the opponent's hand is built as its model would have
     built it (``built_hand_nb``, one extra card per turn it has played), and a world is
     kept with probability ``infer_weight ** contradicted passes``, else drawn again (at
-    most MAX_WORLD_TRIES; the last is kept). ``build``: BUILD_SIMPLE as just said;
+    most MAX_WORLD_TRIES; the last is kept); ``late_infer_weight`` instead with at most
+    ``late_infer_stock`` cards left. ``build``: BUILD_SIMPLE as just said;
     BUILD_MODEL the same with the family vector ``model``'s discard in the build
     (``model_built_hand_nb``); BUILD_NONE as without ``infer``.
     """
@@ -392,6 +393,10 @@ def sample_world_by_nb(
     if infer:
         extra = min(state[_S.TURNS_BY + opponent], n_unseen - hidden)
     weight = params[StrategyParam.MC_INFER_WEIGHT]
+    late_stock = params[StrategyParam.MC_LATE_INFER_STOCK]
+    if late_stock > 0 and 52 - state[_S.STOCK_POS] <= late_stock:
+        # late: many of the opponent's cards came after its passes (issue 46)
+        weight = params[StrategyParam.MC_LATE_INFER_WEIGHT]
     opp_passed = masks[_M.PASSED + opponent]
     opp_hand = known
     for attempt in range(MAX_WORLD_TRIES):

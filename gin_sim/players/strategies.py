@@ -107,6 +107,8 @@ SEARCH_KEYS = (
     "late_samples",
     "undercut_weight",
     "undercut_stock",
+    "late_infer_stock",
+    "late_infer_weight",
     "extend_samples",
     "knock_rollout",
 )
@@ -178,6 +180,12 @@ class Strategy:
     # ... only at decisions with at most undercut_stock cards left in the stock (0: at every
     # depth): early knocks are rarely undercut, and there the weight gave good ones up.
     undercut_stock: int = 0
+    # With infer, the hidden hand read more loosely late: with at most late_infer_stock cards
+    # left (0: off), a contradicted pass weighs late_infer_weight instead of infer_weight. A
+    # pass tells against the hand held when it passed, and late in the hand many of the
+    # opponent's cards came after its passes (docs/strength.md, "Where the worlds are off").
+    late_infer_stock: int = 0
+    late_infer_weight: float = 1.0
     # An undecided choice looks again: after its worlds, a search whose best candidate's
     # mean gain over the first lies within one standard error of the confidence line plays
     # extend_samples more worlds before it chooses (0: off).
@@ -253,6 +261,22 @@ class Strategy:
         if self.undercut_stock and self.undercut_weight == 1.0:
             raise ConfigError(
                 f"undercut_stock in {where} does nothing without undercut_weight: give undercut_weight or drop undercut_stock"
+            )
+        if not 0 <= self.late_infer_stock <= 31:
+            raise ConfigError(
+                f"late_infer_stock = {self.late_infer_stock} in {where} is out of range: allowed 0 (off) to 31"
+            )
+        if not 0.0 <= self.late_infer_weight <= 1.0:
+            raise ConfigError(
+                f"late_infer_weight = {self.late_infer_weight} in {where} is out of range: allowed 0 to 1"
+            )
+        if self.late_infer_stock and not self.infer:
+            raise ConfigError(
+                f"late_infer_stock in {where} does nothing without infer: set infer = true or drop late_infer_stock"
+            )
+        if not self.late_infer_stock and self.late_infer_weight != 1.0:
+            raise ConfigError(
+                f"late_infer_weight in {where} does nothing without late_infer_stock: give late_infer_stock or drop late_infer_weight"
             )
         if not 1 <= self.candidates <= 11:
             raise ConfigError(
@@ -456,6 +480,8 @@ class Strategy:
             del document["undercut_weight"]
         if not self.undercut_stock:  # likewise (issue 46)
             del document["undercut_stock"]
+        if not self.late_infer_stock:  # likewise (issue 46)
+            del document["late_infer_stock"], document["late_infer_weight"]
         if not self.extend_samples:  # likewise (issue 46)
             del document["extend_samples"]
         if not self.knock_rollout:  # likewise (issue 46)
@@ -520,6 +546,8 @@ class Strategy:
             v[StrategyParam.MC_LATE_SAMPLES] = self.late_samples
             v[StrategyParam.MC_UNDERCUT_WEIGHT] = self.undercut_weight
             v[StrategyParam.MC_UNDERCUT_STOCK] = self.undercut_stock
+            v[StrategyParam.MC_LATE_INFER_STOCK] = self.late_infer_stock
+            v[StrategyParam.MC_LATE_INFER_WEIGHT] = self.late_infer_weight
             v[StrategyParam.MC_EXTEND_SAMPLES] = self.extend_samples
             if self.knock_rollout:
                 v[StrategyParam.MC_KNOCK_ROLLOUT_ON] = 1.0

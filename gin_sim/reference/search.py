@@ -207,6 +207,10 @@ def sample_world(
     by_model = strategy.panel_infer and model is not None
     infer = strategy.infer and not (by_model and model is not None and model.kind == "random")
     extra = min(view.opp_turns, len(cards) - hidden) if infer else 0
+    weight = strategy.infer_weight
+    late = strategy.late_infer_stock
+    if late and view.stock_left <= late:  # issue 46: many of its cards came after its passes
+        weight = strategy.late_infer_weight
     opp_hand = known
     for attempt in range(MAX_WORLD_TRIES):
         shuffle(cards, stream)  # each try shuffles the previous try's order again
@@ -222,7 +226,7 @@ def sample_world(
             break  # the last is always kept
         keep = 1.0
         for _ in range(contradicted_passes(opp_hand, view.opp_passed)):
-            keep *= strategy.infer_weight
+            keep *= weight
         if (stream.next() >> 11) * TWO_TO_MINUS_53 < keep:
             break
     stock = [c for c in cards if not opp_hand >> c & 1]  # in shuffled order
