@@ -200,26 +200,33 @@ MUTATIONS = (
         "        pass\n",
         (KNOCK_CONTINUATION,),
     ),
-    # Issue 46: passes weighed otherwise late (late_infer_stock, late_infer_weight).
+    # Issue 46: passes weighed otherwise at late knocks (late_infer_stock, late_infer_weight).
     Mutation(
         "search kernel: the late pass weight at every depth",
         "gin_sim/kernels/search.py",
-        "    if late_stock > 0 and 52 - state[_S.STOCK_POS] <= late_stock:\n",
-        "    if late_stock > 0:\n",
+        "    if knock_open and late > 0 and stock_left <= late:\n",
+        "    if knock_open and late > 0:\n",
+        (LATE_INFERENCE,),
+    ),
+    Mutation(
+        "search kernel: the late pass weight with no knock open too",
+        "gin_sim/kernels/search.py",
+        "    pass_weight = pass_weight_nb(params, 52 - state[_S.STOCK_POS], knock_open)\n",
+        "    pass_weight = pass_weight_nb(params, 52 - state[_S.STOCK_POS], True)\n",
         (LATE_INFERENCE,),
     ),
     Mutation(
         "search kernel: the late pass weight never taken",
         "gin_sim/kernels/search.py",
-        "        weight = params[StrategyParam.MC_LATE_INFER_WEIGHT]\n",
-        "        pass\n",
+        "        return params[StrategyParam.MC_LATE_INFER_WEIGHT]\n",
+        "        return params[StrategyParam.MC_INFER_WEIGHT]\n",
         (LATE_INFERENCE,),
     ),
     Mutation(
         "search reference: the late pass weight never taken",
         "gin_sim/reference/search.py",
-        "        weight = strategy.late_infer_weight\n",
-        "        pass\n",
+        "        return strategy.late_infer_weight\n",
+        "        return strategy.infer_weight\n",
         (LATE_INFERENCE,),
     ),
     # Issue 46: the undercut priced late only (undercut_stock).

@@ -51,7 +51,12 @@ from gin_sim.kernels.enums import (
 )
 from gin_sim.kernels.playout import scratch_nb
 from gin_sim.kernels.position import apply_nb, copy_position_nb, hand_value_nb
-from gin_sim.kernels.search import panel_model_nb, sample_world_by_nb, world_build_nb
+from gin_sim.kernels.search import (
+    panel_model_nb,
+    pass_weight_nb,
+    sample_world_by_nb,
+    world_build_nb,
+)
 from gin_sim.players.calibration import load_undercut_table
 from gin_sim.players.search_value import equity_tables
 from gin_sim.players.strategies import Strategy, strategies_to_kernel
@@ -107,7 +112,8 @@ def sampled_rows(
     )
     started = time.time()
     chosen = (keys >> np.uint64(11)).astype(np.float64) * 2.0**-53 < share
-    knocked = frame["kind"].eq("knock").to_numpy() & (info[:, INFO_ACTION] & ACTION_KNOCK != 0)
+    open_knock = frame["kind"].eq("knock").to_numpy()
+    knocked = open_knock & (info[:, INFO_ACTION] & ACTION_KNOCK != 0)
     # Every knock row was kept with probability 1: its weight is the same for all of them,
     # so the knock table's means are the plain ones.
     frame = frame.assign(deadwood_sample=chosen, weight=frame["weight"] / share)
@@ -129,12 +135,14 @@ def sampled_rows(
         built = states[i].copy()  # the build reads the opponent's turns from the state
         built[PositionSlot.TURNS_BY + 1] = round(built[PositionSlot.TURNS_BY + 1] * turns_factor)
         deadwood, points, undercut = [], [], []
+        # a contradicted pass weighs as at the search ("knock" rows: a knock was open)
+        weight = pass_weight_nb(params, 52 - states[i][PositionSlot.STOCK_POS], open_knock[i])
         for world in range(worlds):
             base = StrategyParam.MC_PANEL + panel_model_nb(memory[0], panel, world) * FAMILY_PARAMS
             model = params[base : base + FAMILY_PARAMS]
             sample_world_by_nb(
                 params, masks[i], built, 0, world_masks, world_state, cards, rng, model,
-                world_build_nb(params, model),
+                world_build_nb(params, model), weight,
             )  # fmt: skip
             world_state[PositionSlot.TURNS_BY + 1] = states[i][PositionSlot.TURNS_BY + 1]
             deadwood.append(min_deadwood_nb(world_masks[PositionMask.HAND + 1]))

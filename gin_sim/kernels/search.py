@@ -341,7 +341,22 @@ def sample_world_nb(params, masks, state, player, world_masks, world_state, card
     sample_world_by_nb(
         params, masks, state, player, world_masks, world_state, cards, rng,
         params[StrategyParam.MC_OPPONENT : StrategyParam.MC_OPPONENT + FAMILY_PARAMS], BUILD_SIMPLE,
+        params[StrategyParam.MC_INFER_WEIGHT],
     )  # fmt: skip
+
+
+@njit(cache=True, inline="always")
+def pass_weight_nb(params, stock_left, knock_open):
+    """The weight of a world's contradicted pass at a search: ``late_infer_weight`` where a
+    knock is among the candidates with at most ``late_infer_stock`` cards left, else
+    ``infer_weight``. A pass tells against the hand held when it passed, and late in the
+    hand many of the opponent's cards came after its passes: there the worlds undercut a
+    knock far less often than the real opponent (issue 46; docs/strength.md, "Where the
+    worlds are off")."""
+    late = params[StrategyParam.MC_LATE_INFER_STOCK]
+    if knock_open and late > 0 and stock_left <= late:
+        return params[StrategyParam.MC_LATE_INFER_WEIGHT]
+    return params[StrategyParam.MC_INFER_WEIGHT]
 
 
 BUILD_SIMPLE = 0  # with infer: the least-deadwood build (built_hand_nb)
@@ -363,7 +378,7 @@ def world_build_nb(params, model):
 
 @njit(cache=True, _nrt=False)
 def sample_world_by_nb(
-    params, masks, state, player, world_masks, world_state, cards, rng, model, build
+    params, masks, state, player, world_masks, world_state, cards, rng, model, build, weight
 ):
     """A world consistent with ``player``'s view, into (world_masks, world_state).
 
@@ -372,9 +387,9 @@ def sample_world_by_nb(
     shuffled again, are the stock in order. Without ``infer`` the hidden cards are the
     first ones. With ``infer`` the opponent's hand is built as its model would have
     built it (``built_hand_nb``, one extra card per turn it has played), and a world is
-    kept with probability ``infer_weight ** contradicted passes``, else drawn again (at
-    most MAX_WORLD_TRIES; the last is kept); ``late_infer_weight`` instead with at most
-    ``late_infer_stock`` cards left. ``build``: BUILD_SIMPLE as just said;
+    kept with probability ``weight ** contradicted passes`` (``infer_weight``, or the
+    search's ``pass_weight_nb``), else drawn again (at most MAX_WORLD_TRIES; the last is
+    kept). ``build``: BUILD_SIMPLE as just said;
     BUILD_MODEL the same with the family vector ``model``'s discard in the build
     (``model_built_hand_nb``); BUILD_NONE as without ``infer``.
     """
@@ -392,11 +407,6 @@ def sample_world_by_nb(
     extra = 0
     if infer:
         extra = min(state[_S.TURNS_BY + opponent], n_unseen - hidden)
-    weight = params[StrategyParam.MC_INFER_WEIGHT]
-    late_stock = params[StrategyParam.MC_LATE_INFER_STOCK]
-    if late_stock > 0 and 52 - state[_S.STOCK_POS] <= late_stock:
-        # late: many of the opponent's cards came after its passes (issue 46)
-        weight = params[StrategyParam.MC_LATE_INFER_WEIGHT]
     opp_passed = masks[_M.PASSED + opponent]
     opp_hand = known
     for attempt in range(MAX_WORLD_TRIES):
@@ -988,12 +998,14 @@ def _search_nb(params, masks, state, rules, undercut_table, equity, streams, pla
     if n == 1:
         return candidates[0]
     opponent = 1 - player
+    knock_open = False
+    for c in range(n):
+        if candidates[c] & ACTION_KNOCK:
+            knock_open = True
     own = StrategyParam.MC_ROLLOUT
-    if params[StrategyParam.MC_KNOCK_ROLLOUT_ON] != 0.0:
-        for c in range(n):
-            if candidates[c] & ACTION_KNOCK:  # a knock is open: its own continuation
-                own = StrategyParam.MC_KNOCK_ROLLOUT
-                break
+    if knock_open and params[StrategyParam.MC_KNOCK_ROLLOUT_ON] != 0.0:
+        own = StrategyParam.MC_KNOCK_ROLLOUT  # a knock is open: its own continuation
+    pass_weight = pass_weight_nb(params, 52 - state[_S.STOCK_POS], knock_open)
     for j in range(FAMILY_PARAMS):
         policies[player, j] = params[own + j]
         policies[opponent, j] = params[StrategyParam.MC_OPPONENT + j]
@@ -1075,7 +1087,7 @@ def _search_nb(params, masks, state, rules, undercut_table, equity, streams, pla
             build = world_build_nb(params, params[base : base + FAMILY_PARAMS])
         sample_world_by_nb(
             params, masks, state, player, world_masks, world_state, cards, rng,
-            params[base : base + FAMILY_PARAMS], build,
+            params[base : base + FAMILY_PARAMS], build, pass_weight,
         )  # fmt: skip
         seed = np.uint64(0)
         if panel > 0:
@@ -1093,7 +1105,7 @@ def _search_nb(params, masks, state, rules, undercut_table, equity, streams, pla
                         break
                     sample_world_by_nb(
                         params, masks, state, player, world_masks, world_state, cards, rng,
-                        params[base : base + FAMILY_PARAMS], build,
+                        params[base : base + FAMILY_PARAMS], build, pass_weight,
                     )  # fmt: skip
             seed = next_nb(rng, 0)  # a random model's stream, the same for every candidate
         first = 0.0

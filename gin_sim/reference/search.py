@@ -184,6 +184,17 @@ def model_built_hand(
     return built_hand(known, cards, hidden, extra, drop)
 
 
+def pass_weight(strategy: Strategy, stock_left: int, knock_open: bool) -> float:
+    """The weight of a world's contradicted pass at a search: ``late_infer_weight`` where a
+    knock is among the candidates with at most ``late_infer_stock`` cards left, else
+    ``infer_weight``. A pass tells against the hand held when it passed, and late in the
+    hand many of the opponent's cards came after its passes (issue 46)."""
+    late = strategy.late_infer_stock
+    if knock_open and late and stock_left <= late:
+        return strategy.late_infer_weight
+    return strategy.infer_weight
+
+
 def contradicted_passes(opp_hand: int, opp_passed: int) -> int:
     """The cards the opponent passed over or discarded, not in ``opp_hand``, that make a
     meld with it (R3): each one a pass that this hand makes unlikely."""
@@ -195,11 +206,17 @@ def contradicted_passes(opp_hand: int, opp_passed: int) -> int:
 
 
 def sample_world(
-    strategy: Strategy, situation: Situation, stream: Stream, model: Strategy | None = None
+    strategy: Strategy,
+    situation: Situation,
+    stream: Stream,
+    model: Strategy | None = None,
+    weight: float | None = None,
 ) -> tuple[int, list[int]]:
     """One world consistent with the view: the opponent's hand and the stock, top first.
     ``model``: the panel model playing the world; with ``panel_infer`` the hand is built by
-    its discard (``model_built_hand``; a ``random`` model: as without ``infer``)."""
+    its discard (``model_built_hand``; a ``random`` model: as without ``infer``).
+    ``weight``: of each contradicted pass (None: ``infer_weight``; a search passes
+    ``pass_weight``)."""
     view = situation.view
     known = view.opp_taken
     cards = _cards(view.unseen)  # in increasing card order
@@ -207,10 +224,8 @@ def sample_world(
     by_model = strategy.panel_infer and model is not None
     infer = strategy.infer and not (by_model and model is not None and model.kind == "random")
     extra = min(view.opp_turns, len(cards) - hidden) if infer else 0
-    weight = strategy.infer_weight
-    late = strategy.late_infer_stock
-    if late and view.stock_left <= late:  # issue 46: many of its cards came after its passes
-        weight = strategy.late_infer_weight
+    if weight is None:
+        weight = strategy.infer_weight
     opp_hand = known
     for attempt in range(MAX_WORLD_TRIES):
         shuffle(cards, stream)  # each try shuffles the previous try's order again
@@ -882,9 +897,11 @@ def search(
     opponent = 1 - situation.player
     policies = [opponent_model, opponent_model]
     policies[situation.player] = rollout
-    if knock_rollout is not None and any(_is_knock(action) for action in candidates):
+    knock_open = any(_is_knock(action) for action in candidates)
+    if knock_rollout is not None and knock_open:
         # step 4: a knock is open, so every candidate's later moves by the knock continuation
         policies[situation.player] = knock_rollout
+    contradicted = pass_weight(strategy, situation.view.stock_left, knock_open)
     n = len(candidates)
     sums, squares, gains, gain_squares = [0.0] * n, [0.0] * n, [0.0] * n, [0.0] * n
     # A plain hand has no score: there every searcher plays for the hand's points.
@@ -935,7 +952,7 @@ def search(
         model = None
         if panel is not None:  # this world's opponent: a model drawn from the posterior
             model = panel.models[panel.model_for_world(world)]
-        opp_hand, stock = sample_world(strategy, situation, world_stream, model)
+        opp_hand, stock = sample_world(strategy, situation, world_stream, model, contradicted)
         random_state = 0
         if panel is not None and model is not None:
             policies[opponent] = model
@@ -946,7 +963,9 @@ def search(
                     like = turn_likelihood(model, evidence, opp_hand)
                     if (world_stream.next() >> 11) * TWO_TO_MINUS_53 < like:
                         break
-                    opp_hand, stock = sample_world(strategy, situation, world_stream, model)
+                    opp_hand, stock = sample_world(
+                        strategy, situation, world_stream, model, contradicted
+                    )
             random_state = world_stream.next()  # a random model's, the same for every candidate
         first = 0.0
         for c, action in enumerate(candidates):  # the same world for every candidate
