@@ -102,9 +102,9 @@ class StrategyParamT(NamedTuple):
     # The undercut priced late only (issue 46): MC_UNDERCUT_WEIGHT applies at a decision
     # with at most this many cards left in the stock; 0: at every depth
     MC_UNDERCUT_STOCK: int = 422  # after the MC_KNOCK_ROLLOUT vector (asserted below)
-    # The hidden hand read more loosely late (issue 46): at a decision with at most
-    # MC_LATE_INFER_STOCK cards left (0: off), each contradicted pass of a world weighs
-    # MC_LATE_INFER_WEIGHT instead of MC_INFER_WEIGHT
+    # The hidden hand read more loosely at late knocks (issue 46): at a decision where a
+    # knock is open with at most MC_LATE_INFER_STOCK cards left (0: off), each
+    # contradicted pass of a world weighs MC_LATE_INFER_WEIGHT instead of MC_INFER_WEIGHT
     MC_LATE_INFER_STOCK: int = 423
     MC_LATE_INFER_WEIGHT: int = 424
 

@@ -180,10 +180,11 @@ class Strategy:
     # ... only at decisions with at most undercut_stock cards left in the stock (0: at every
     # depth): early knocks are rarely undercut, and there the weight gave good ones up.
     undercut_stock: int = 0
-    # With infer, the hidden hand read more loosely late: with at most late_infer_stock cards
-    # left (0: off), a contradicted pass weighs late_infer_weight instead of infer_weight. A
-    # pass tells against the hand held when it passed, and late in the hand many of the
-    # opponent's cards came after its passes (docs/strength.md, "Where the worlds are off").
+    # With infer, the hidden hand read more loosely at late knocks: where a knock is among
+    # the candidates with at most late_infer_stock cards left (0: off), a contradicted pass
+    # weighs late_infer_weight instead of infer_weight. A pass tells against the hand held
+    # when it passed, and late in the hand many of the opponent's cards came after its
+    # passes (docs/strength.md, "Where the worlds are off").
     late_infer_stock: int = 0
     late_infer_weight: float = 1.0
     # An undecided choice looks again: after its worlds, a search whose best candidate's
