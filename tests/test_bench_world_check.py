@@ -43,6 +43,31 @@ def test_the_knock_table_takes_late_knocks_without_gin_and_their_bias(module):
     assert "1-3" not in table.index
 
 
+def test_the_showdown_table_splits_the_late_knocks_by_deadwood_and_layoffs(module):
+    """The opponent's deadwood before laying off and the points laid off (R14), worlds
+    against truth, over the same late knocks without gin as the knock table."""
+    rows = pd.DataFrame(
+        {
+            "deal": [0, 1, 2, 3],
+            "weight": [1.0] * 4,
+            "knock": [True, True, True, True],
+            "knock_deadwood": [8, 9, 0, 2],
+            "stock_left": [10, 15, 10, 30],
+            "world_defender_deadwood": [12.0, 20.0, 40.0, 5.0],
+            "real_defender_deadwood": [10, 8, 3, 5],
+            "world_laid_off": [1.0, 3.0, 0.0, 0.0],
+            "real_laid_off": [4, 10, 0, 0],
+        }
+    )
+    table = module.showdown_table(rows, late=18).set_index("deadwood")
+    assert list(table.index) == ["7-10", "all"]  # gin and the early knock left out
+    assert table.loc["7-10", "knocks"] == 2
+    assert table.loc["7-10", "worlds' deadwood"] == "16.00"
+    assert table.loc["7-10", "real deadwood"] == "9.00"
+    assert table.loc["7-10", "worlds less real"].startswith("+7.00")
+    assert table.loc["7-10", "laid off, worlds less real"].startswith("-5.00")
+
+
 def test_the_deadwood_table_weights_rows_as_they_were_kept(module):
     """A row kept with probability 1/4 stands for four: (4 * 10 + 1 * 20) / 5 = 12."""
     rows = pd.DataFrame(
@@ -86,3 +111,6 @@ def test_a_small_run_checks_every_knock_and_repeats_itself(module):
     assert others["deadwood_sample"].all()  # only the sampled share besides the knocks
     assert (first["world_deadwood"] >= 0).all()
     assert first["real_deadwood"].between(0, 98).all()
+    # the knock applied to the real position scores what the hand really scored (R12-R17)
+    assert (knocks["real_showdown_points"] == knocks["hand_points"]).all()
+    assert (knocks["real_defender_deadwood"] >= knocks["real_laid_off"]).all()

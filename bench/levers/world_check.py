@@ -9,12 +9,14 @@ decisions kept (every knock, a quarter of its other discards), the hand is repla
 that decision so the player's opponent posterior is as it played, and ``--worlds`` worlds
 are drawn as its search draws them (each world's panel model from the posterior, the hand
 built by that model, ``kernels.search.sample_world_by_nb``), on the position's own world
-stream (``positions.evaluation_keys``). Two tables:
+stream (``positions.evaluation_keys``). Three tables:
 
 - at its knocks without gin with at most ``--late`` cards left: the knock's points in the
   worlds (its showdown against each world's hand, R12-R15, unweighted by any undercut
   weight) against its real points, by the knock's deadwood; a positive bias is a knock
   valued above what it scored, each row its own deal;
+- at the same knocks, where the showdown's points come from: the opponent's deadwood
+  before and the points it laid off (R14), in the worlds and in truth;
 - at all its discard decisions: the opponent's deadwood in the worlds less its real
   deadwood, by cards left, each row weighted as it was kept and clustered by deal
   (``advice.per_decision``).
@@ -83,8 +85,11 @@ def sampled_rows(
     a ``share`` (``deadwood_sample``, its ``weight`` divided by ``share``; the choice a
     function of the position's stream), each with its worlds' figures:
     ``world_deadwood`` (the opponent's mean deadwood over the worlds), ``real_deadwood``,
-    and at a knock ``world_points`` (the knock's mean points over the worlds) and
-    ``undercut_share`` (the share of worlds that undercut it)."""
+    and at a knock ``world_points`` (the knock's mean points over the worlds),
+    ``undercut_share`` (the share of worlds that undercut it), the opponent's deadwood
+    before laying off and the points it laid off, over the worlds
+    (``world_defender_deadwood``, ``world_laid_off``) and in the real showdown
+    (``real_defender_deadwood``, ``real_laid_off``, ``real_showdown_points``)."""
     names = players[0].for_rules(rules).opponent_panel
     if not names:
         raise ConfigError(f"{players[0].name} has no opponent panel: its worlds read no posterior")
@@ -134,7 +139,7 @@ def sampled_rows(
         rng = np.array([keys[i]], np.uint64)
         built = states[i].copy()  # the build reads the opponent's turns from the state
         built[PositionSlot.TURNS_BY + 1] = round(built[PositionSlot.TURNS_BY + 1] * turns_factor)
-        deadwood, points, undercut = [], [], []
+        deadwood, points, undercut, defender, laid_off = [], [], [], [], []
         # a contradicted pass weighs as at the search ("knock" rows: a knock was open)
         weight = pass_weight_nb(params, 52 - states[i][PositionSlot.STOCK_POS], open_knock[i])
         for world in range(worlds):
@@ -153,6 +158,20 @@ def sampled_rows(
                     hand_value_nb(roll_masks, roll_state, kernel_rules, chains, result, 0)
                 )
                 undercut.append(result[3] != 0)
+                defender.append(result[5])  # its deadwood before laying off (R14)
+                laid_off.append(result[7])
+        real = {}
+        if knock:  # the real showdown of the same knock, read as the worlds' are
+            copy_position_nb(masks[i], states[i], roll_masks, roll_state)
+            apply_nb(roll_masks, roll_state, kernel_rules, action)
+            real_points = hand_value_nb(roll_masks, roll_state, kernel_rules, chains, result, 0)
+            real = {
+                "real_showdown_points": int(real_points),
+                "world_defender_deadwood": float(np.mean(defender)),
+                "real_defender_deadwood": int(result[5]),
+                "world_laid_off": float(np.mean(laid_off)),
+                "real_laid_off": int(result[7]),
+            }
         hand = masks[i][PositionMask.HAND]
         figures[i] = {
             "world_deadwood": float(np.mean(deadwood)),
@@ -167,6 +186,7 @@ def sampled_rows(
             "undercut_share": float(np.mean(undercut)) if knock else np.nan,
             # the posterior the worlds' models were drawn from (the panel's order)
             **{f"posterior {name}": float(memory[0, m]) for m, name in enumerate(names)},
+            **real,
         }
         if len(figures) % 500 == 0:
             done = len(figures)
@@ -205,6 +225,32 @@ def knock_table(rows: pd.DataFrame, late: int) -> pd.DataFrame:
             )
         )
     columns = ["deadwood", "knocks", "worlds' points", "real points", "bias", "worlds undercut", "undercut"]  # fmt: skip
+    return pd.DataFrame(lines, columns=columns)
+
+
+def showdown_table(rows: pd.DataFrame, late: int) -> pd.DataFrame:
+    """Per deadwood group of the late knocks without gin: the opponent's deadwood before
+    laying off and the points it laid off (R14), in the worlds (mean over each knock's
+    worlds) and in truth, and each difference (worlds less real, 95% interval by deal).
+    An undercut needs the defender's deadwood after laying off at most the knocker's
+    (R15), so these say which of the two the worlds get wrong."""
+    knocks = rows[rows["knock"] & (rows["knock_deadwood"] > 0) & (rows["stock_left"] <= late)]
+    lines = []
+    for low, high in (*DEADWOOD_GROUPS, (1, 10)):
+        cell = knocks[knocks["knock_deadwood"].between(low, high)]
+        if not len(cell):
+            continue
+        line = [f"{low}-{high}" if (low, high) != (1, 10) else "all", len(cell)]
+        for what in ("defender_deadwood", "laid_off"):
+            world = cell[f"world_{what}"].to_numpy(np.float64)
+            real = cell[f"real_{what}"].to_numpy(np.float64)
+            line += [f"{world.mean():.2f}", f"{real.mean():.2f}", shown(cell, world - real)]
+        lines.append(tuple(line))
+    columns = [
+        "deadwood", "knocks",
+        "worlds' deadwood", "real deadwood", "worlds less real",
+        "worlds laid off", "real laid off", "laid off, worlds less real",
+    ]  # fmt: skip
     return pd.DataFrame(lines, columns=columns)
 
 
@@ -271,6 +317,8 @@ def main() -> None:
     )
     print(f"\nits knocks without gin, {args.late} or fewer cards left:")
     print(knock_table(rows, args.late).to_string(index=False))
+    print("\nthe opponent's deadwood before laying off, and the points laid off, at those knocks:")
+    print(showdown_table(rows, args.late).to_string(index=False))
     print("\nits mean posterior at those knocks:")
     print(posterior_table(rows, args.late).to_string(index=False))
     print("\nthe opponent's deadwood at its discard decisions:")
