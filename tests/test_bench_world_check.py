@@ -68,6 +68,28 @@ def test_the_showdown_table_splits_the_late_knocks_by_deadwood_and_layoffs(modul
     assert table.loc["7-10", "laid off, worlds less real"].startswith("-5.00")
 
 
+def test_the_posterior_table_gives_each_models_worlds_beside_the_truth(module):
+    """At the late knocks without gin: the mean posterior of each model, the mean deadwood
+    of the hands it built (knocks where it built none left out) and the real mean."""
+    rows = pd.DataFrame(
+        {
+            "knock": [True, True, True],
+            "knock_deadwood": [5, 6, 5],
+            "stock_left": [10, 12, 25],
+            "posterior simple": [0.5, 0.7, 0.9],
+            "posterior expert": [0.5, 0.3, 0.1],
+            "world_deadwood simple": [12.0, 8.0, 1.0],
+            "world_deadwood expert": [np.nan, 20.0, 1.0],
+            "real_defender_deadwood": [7, 9, 1],
+        }
+    )
+    table = module.posterior_table(rows, late=18).set_index("model")
+    assert table.loc["simple", "posterior"] == 0.6
+    assert table.loc["simple", "worlds' deadwood"] == 10.0
+    assert table.loc["expert", "worlds' deadwood"] == 20.0
+    assert table.loc["expert", "real deadwood"] == 8.0
+
+
 def test_the_deadwood_table_weights_rows_as_they_were_kept(module):
     """A row kept with probability 1/4 stands for four: (4 * 10 + 1 * 20) / 5 = 12."""
     rows = pd.DataFrame(

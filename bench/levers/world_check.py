@@ -140,10 +140,12 @@ def sampled_rows(
         built = states[i].copy()  # the build reads the opponent's turns from the state
         built[PositionSlot.TURNS_BY + 1] = round(built[PositionSlot.TURNS_BY + 1] * turns_factor)
         deadwood, points, undercut, defender, laid_off = [], [], [], [], []
+        by_model = [[] for _ in names]  # the knock's worlds' defender deadwood, per model
         # a contradicted pass weighs as at the search ("knock" rows: a knock was open)
         weight = pass_weight_nb(params, 52 - states[i][PositionSlot.STOCK_POS], open_knock[i])
         for world in range(worlds):
-            base = StrategyParam.MC_PANEL + panel_model_nb(memory[0], panel, world) * FAMILY_PARAMS
+            drawn = panel_model_nb(memory[0], panel, world)
+            base = StrategyParam.MC_PANEL + drawn * FAMILY_PARAMS
             model = params[base : base + FAMILY_PARAMS]
             sample_world_by_nb(
                 params, masks[i], built, 0, world_masks, world_state, cards, rng, model,
@@ -159,6 +161,7 @@ def sampled_rows(
                 )
                 undercut.append(result[3] != 0)
                 defender.append(result[5])  # its deadwood before laying off (R14)
+                by_model[drawn].append(result[5])
                 laid_off.append(result[7])
         real = {}
         if knock:  # the real showdown of the same knock, read as the worlds' are
@@ -171,6 +174,11 @@ def sampled_rows(
                 "real_defender_deadwood": int(result[5]),
                 "world_laid_off": float(np.mean(laid_off)),
                 "real_laid_off": int(result[7]),
+                # per panel model: the mean over the worlds it played (none: NaN)
+                **{
+                    f"world_deadwood {name}": float(np.mean(found)) if found else np.nan
+                    for name, found in zip(names, by_model, strict=True)
+                },
             }
         hand = masks[i][PositionMask.HAND]
         figures[i] = {
@@ -256,12 +264,23 @@ def showdown_table(rows: pd.DataFrame, late: int) -> pd.DataFrame:
 
 def posterior_table(rows: pd.DataFrame, late: int) -> pd.DataFrame:
     """The player's mean posterior over its panel at its late knocks without gin: which
-    models built the worlds it knocked on."""
+    models built the worlds it knocked on, and the mean deadwood (before laying off) of
+    the hands each built there, beside the real mean."""
     knocks = rows[rows["knock"] & (rows["knock_deadwood"] > 0) & (rows["stock_left"] <= late)]
     columns = [c for c in rows.columns if c.startswith("posterior ")]
-    mean = knocks[columns].mean()
+    names = [c.removeprefix("posterior ") for c in columns]
+    built = [
+        knocks[f"world_deadwood {name}"].mean() if f"world_deadwood {name}" in knocks else np.nan
+        for name in names
+    ]
+    real = knocks["real_defender_deadwood"].mean() if "real_defender_deadwood" in knocks else np.nan
     return pd.DataFrame(
-        {"model": [c.removeprefix("posterior ") for c in columns], "posterior": mean.round(3)}
+        {
+            "model": names,
+            "posterior": knocks[columns].mean().round(3).to_numpy(),
+            "worlds' deadwood": np.round(built, 2),
+            "real deadwood": round(float(real), 2),
+        }
     )
 
 
