@@ -9,7 +9,7 @@ decisions kept (every knock, a quarter of its other discards), the hand is repla
 that decision so the player's opponent posterior is as it played, and ``--worlds`` worlds
 are drawn as its search draws them (each world's panel model from the posterior, the hand
 built by that model, ``kernels.search.sample_world_by_nb``), on the position's own world
-stream (``positions.evaluation_keys``). Three tables:
+stream (``positions.evaluation_keys``). Four tables:
 
 - at its knocks without gin with at most ``--late`` cards left: the knock's points in the
   worlds (its showdown against each world's hand, R12-R15, unweighted by any undercut
@@ -17,6 +17,8 @@ stream (``positions.evaluation_keys``). Three tables:
   valued above what it scored, each row its own deal;
 - at the same knocks, where the showdown's points come from: the opponent's deadwood
   before and the points it laid off (R14), in the worlds and in truth;
+- at the same knocks, the player's mean posterior over its panel and the mean deadwood of
+  the hands each model built there, beside the real mean;
 - at all its discard decisions: the opponent's deadwood in the worlds less its real
   deadwood, by cards left, each row weighted as it was kept and clustered by deal
   (``advice.per_decision``).
