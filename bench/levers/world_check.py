@@ -212,20 +212,32 @@ def shown(rows: pd.DataFrame, values) -> str:
     return f"{found.mean:+.2f} [{low:+.2f}, {high:+.2f}]"
 
 
+def late_knocks(rows: pd.DataFrame, late: int) -> pd.DataFrame:
+    """The knocks without gin with at most ``late`` cards left: the rows every knock
+    table reads."""
+    return rows[rows["knock"] & (rows["knock_deadwood"] > 0) & (rows["stock_left"] <= late)]
+
+
+def knock_cells(rows: pd.DataFrame, late: int):
+    """(label, rows) of the late knocks without gin per deadwood group, then all of them
+    ("all"); a group without a knock is left out."""
+    knocks = late_knocks(rows, late)
+    for low, high in (*DEADWOOD_GROUPS, (1, 10)):
+        cell = knocks[knocks["knock_deadwood"].between(low, high)]
+        if len(cell):
+            yield (f"{low}-{high}" if (low, high) != (1, 10) else "all"), cell
+
+
 def knock_table(rows: pd.DataFrame, late: int) -> pd.DataFrame:
     """Per deadwood group of the late knocks without gin: the knocks, the worlds' mean
     points, the real mean points, the bias (worlds less real, 95% interval by deal), the
     worlds' undercut share and the real one."""
-    knocks = rows[rows["knock"] & (rows["knock_deadwood"] > 0) & (rows["stock_left"] <= late)]
     lines = []
-    for low, high in (*DEADWOOD_GROUPS, (1, 10)):
-        cell = knocks[knocks["knock_deadwood"].between(low, high)]
-        if not len(cell):
-            continue
+    for label, cell in knock_cells(rows, late):
         real = cell["hand_points"].to_numpy(np.float64)
         lines.append(
             (
-                f"{low}-{high}" if (low, high) != (1, 10) else "all",
+                label,
                 len(cell),
                 f"{cell['world_points'].mean():+.2f}",
                 f"{real.mean():+.2f}",
@@ -244,13 +256,9 @@ def showdown_table(rows: pd.DataFrame, late: int) -> pd.DataFrame:
     worlds) and in truth, and each difference (worlds less real, 95% interval by deal).
     An undercut needs the defender's deadwood after laying off at most the knocker's
     (R15), so these say which of the two the worlds get wrong."""
-    knocks = rows[rows["knock"] & (rows["knock_deadwood"] > 0) & (rows["stock_left"] <= late)]
     lines = []
-    for low, high in (*DEADWOOD_GROUPS, (1, 10)):
-        cell = knocks[knocks["knock_deadwood"].between(low, high)]
-        if not len(cell):
-            continue
-        line = [f"{low}-{high}" if (low, high) != (1, 10) else "all", len(cell)]
+    for label, cell in knock_cells(rows, late):
+        line = [label, len(cell)]
         for what in ("defender_deadwood", "laid_off"):
             world = cell[f"world_{what}"].to_numpy(np.float64)
             real = cell[f"real_{what}"].to_numpy(np.float64)
@@ -268,7 +276,7 @@ def posterior_table(rows: pd.DataFrame, late: int) -> pd.DataFrame:
     """The player's mean posterior over its panel at its late knocks without gin: which
     models built the worlds it knocked on, and the mean deadwood (before laying off) of
     the hands each built there, beside the real mean."""
-    knocks = rows[rows["knock"] & (rows["knock_deadwood"] > 0) & (rows["stock_left"] <= late)]
+    knocks = late_knocks(rows, late)
     columns = [c for c in rows.columns if c.startswith("posterior ")]
     names = [c.removeprefix("posterior ") for c in columns]
     built = [
