@@ -8,7 +8,7 @@ The player (seat 0) plays the deals against the opponent under standard. At each
 decisions kept (every knock, a quarter of its other discards), the hand is replayed to
 that decision so the player's opponent posterior is as it played, and ``--worlds`` worlds
 are drawn as its search draws them (each world's panel model from the posterior, the hand
-built by that model, ``kernels.search.sample_world_by_nb``), on the position's own world
+built by that model, with panel_worlds drawn given its last turn: ``kernels.search.search_world_nb``), on the position's own world
 stream (``positions.evaluation_keys``). Four tables:
 
 - at its knocks without gin with at most ``--late`` cards left: the knock's points in the
@@ -54,12 +54,16 @@ from gin_sim.kernels.enums import (
     StrategyParam,
 )
 from gin_sim.kernels.playout import scratch_nb
-from gin_sim.kernels.position import apply_nb, copy_position_nb, hand_value_nb
+from gin_sim.kernels.position import (
+    apply_nb,
+    copy_position_nb,
+    hand_value_nb,
+    points_to_close_nb,
+)
 from gin_sim.kernels.search import (
-    panel_model_nb,
     pass_weight_nb,
-    sample_world_by_nb,
-    world_build_nb,
+    search_world_nb,
+    world_evidence_nb,
 )
 from gin_sim.players.calibration import load_undercut_table
 from gin_sim.players.search_value import equity_tables
@@ -112,6 +116,7 @@ def sampled_rows(
     keys = evaluation_keys(seed, frame["deal"].to_numpy(), frame["decision"].to_numpy())
     world_masks, world_state = np.zeros_like(masks[0]), np.zeros_like(states[0])
     roll_masks, roll_state = np.zeros_like(masks[0]), np.zeros_like(states[0])
+    idle = np.zeros(2, np.uint64)  # a random model's streams (its turn likelihood reads none)
     cards, chains, result = (
         np.zeros(52, np.int64),
         np.empty((16, 2), np.int64),
@@ -145,14 +150,14 @@ def sampled_rows(
         by_model = [[] for _ in names]  # the knock's worlds' defender deadwood, per model
         # a contradicted pass weighs as at the search ("knock" rows: a knock was open)
         weight = pass_weight_nb(params, 52 - states[i][PositionSlot.STOCK_POS], open_knock[i])
+        evidence = world_evidence_nb(params, states[i], 0, memory[0])
+        to_close = points_to_close_nb(states[i], kernel_rules, 1)
         for world in range(worlds):
-            drawn = panel_model_nb(memory[0], panel, world)
-            base = StrategyParam.MC_PANEL + drawn * FAMILY_PARAMS
-            model = params[base : base + FAMILY_PARAMS]
-            sample_world_by_nb(
-                params, masks[i], built, 0, world_masks, world_state, cards, rng, model,
-                world_build_nb(params, model), weight,
+            base = search_world_nb(
+                params, masks[i], built, kernel_rules, undercuts, 0, world_masks, world_state,
+                cards, rng, idle, memory[0], panel, world, weight, evidence, to_close,
             )  # fmt: skip
+            drawn = (base - StrategyParam.MC_PANEL) // FAMILY_PARAMS
             world_state[PositionSlot.TURNS_BY + 1] = states[i][PositionSlot.TURNS_BY + 1]
             deadwood.append(min_deadwood_nb(world_masks[PositionMask.HAND + 1]))
             if knock:

@@ -447,6 +447,60 @@ def sample_world_by_nb(
         world_state[_S.DECK + stock_pos + j] = cards[j]
 
 
+@njit(cache=True, inline="always")
+def world_evidence_nb(params, state, player, memory):
+    """Whether the worlds of ``player``'s search are drawn given the opponent's answered
+    turn (panel_worlds): at the draw where the posterior was just updated and, after the
+    take, at the discard decision of the same turn (the opponent's cards are the same).
+    ``memory``: the player's memory row."""
+    own_turns = state[_S.TURNS_BY + player] + (1 if state[_S.PHASE] == Phase.DRAW else 0)
+    return (
+        params[StrategyParam.MC_PANEL_WORLDS] != 0
+        and state[_S.PHASE] != Phase.OFFER
+        and memory[EVIDENCE_TURN] == own_turns
+    )
+
+
+@njit(cache=True, _nrt=False)
+def search_world_nb(params, masks, state, rules, undercut_table, player, world_masks,
+                    world_state, cards, rng, idle, memory, panel, world, pass_weight,
+                    evidence, to_close):  # fmt: skip
+    """World ``world`` of a search, into (world_masks, world_state), as the search draws
+    it; returns the offset in ``params`` of the family vector that plays its opponent.
+
+    With a panel (``panel`` models, the posterior in ``memory``, the player's row) the
+    world's model is the posterior quantile of ``panel_model_nb`` and builds the world
+    (``world_build_nb``); without one, ``opponent``. ``pass_weight`` weighs a contradicted
+    pass (``pass_weight_nb``). With ``evidence`` (panel_worlds, after the opponent's
+    answered turn) a world of a family model is kept with its likelihood of that turn,
+    else drawn again (at most PANEL_WORLD_TRIES, the last kept): (model, hidden cards)
+    from the joint posterior."""
+    opponent = 1 - player
+    build = BUILD_SIMPLE
+    base = StrategyParam.MC_OPPONENT
+    if panel > 0:  # this world's opponent: a model drawn from the posterior
+        base = StrategyParam.MC_PANEL + panel_model_nb(memory, panel, world) * FAMILY_PARAMS
+        build = world_build_nb(params, params[base : base + FAMILY_PARAMS])
+    model = params[base : base + FAMILY_PARAMS]
+    sample_world_by_nb(
+        params, masks, state, player, world_masks, world_state, cards, rng, model, build,
+        pass_weight,
+    )  # fmt: skip
+    if panel > 0 and evidence and model[StrategyParam.KIND] != StrategyKind.RANDOM:
+        for _ in range(PANEL_WORLD_TRIES - 1):
+            like = turn_likelihood_nb(
+                model, world_masks[_M.HAND + opponent], memory, rules, undercut_table, idle,
+                opponent, to_close,
+            )  # fmt: skip
+            if np.float64(next_nb(rng, 0) >> np.uint64(11)) * _INV_2_53 < like:
+                break
+            sample_world_by_nb(
+                params, masks, state, player, world_masks, world_state, cards, rng, model,
+                build, pass_weight,
+            )  # fmt: skip
+    return base
+
+
 @njit(cache=True, _nrt=False)
 def prior_nb(params, panel, memory):
     """The panel's prior, normalized, into the posterior slots of a seat's ``memory``."""
@@ -1024,14 +1078,7 @@ def _search_nb(params, masks, state, rules, undercut_table, equity, streams, pla
         if state[_S.PHASE] == Phase.DRAW and answered:
             update_posterior_nb(params, masks, state, rules, undercut_table, player, search, panel)
         memory[player, MEMORY_TURN] = 0.0
-        # That turn's draw and, after the take, its discard decision (the opponent's cards
-        # are the same).
-        own_turns = state[_S.TURNS_BY + player] + (1 if state[_S.PHASE] == Phase.DRAW else 0)
-        evidence = (
-            params[StrategyParam.MC_PANEL_WORLDS] != 0
-            and state[_S.PHASE] != Phase.OFFER
-            and memory[player, EVIDENCE_TURN] == own_turns
-        )
+        evidence = world_evidence_nb(params, state, player, memory[player])
         to_close = points_to_close_nb(state, rules, opponent)
     for c in range(n):
         sums[c] = 0.0
@@ -1077,36 +1124,14 @@ def _search_nb(params, masks, state, rules, undercut_table, equity, streams, pla
                 squares[c] = 0.0
                 gains[c] = 0.0
                 gain_squares[c] = 0.0
-        build = BUILD_SIMPLE
-        base = StrategyParam.MC_OPPONENT
-        if panel > 0:  # this world's opponent: a model drawn from the posterior
-            base = (
-                StrategyParam.MC_PANEL
-                + panel_model_nb(memory[player], panel, world) * FAMILY_PARAMS
-            )
-            build = world_build_nb(params, params[base : base + FAMILY_PARAMS])
-        sample_world_by_nb(
-            params, masks, state, player, world_masks, world_state, cards, rng,
-            params[base : base + FAMILY_PARAMS], build, pass_weight,
+        base = search_world_nb(
+            params, masks, state, rules, undercut_table, player, world_masks, world_state,
+            cards, rng, idle, memory[player], panel, world, pass_weight, evidence, to_close,
         )  # fmt: skip
         seed = np.uint64(0)
         if panel > 0:
             for j in range(FAMILY_PARAMS):
                 policies[opponent, j] = params[base + j]
-            if evidence and params[base + StrategyParam.KIND] != StrategyKind.RANDOM:
-                # (model, hidden cards) from the joint posterior: a world is kept with
-                # its likelihood of the opponent's turn under the model (at most 1).
-                for _ in range(PANEL_WORLD_TRIES - 1):
-                    like = turn_likelihood_nb(
-                        params[base : base + FAMILY_PARAMS], world_masks[_M.HAND + opponent],
-                        memory[player], rules, undercut_table, idle, opponent, to_close,
-                    )  # fmt: skip
-                    if np.float64(next_nb(rng, 0) >> np.uint64(11)) * _INV_2_53 < like:
-                        break
-                    sample_world_by_nb(
-                        params, masks, state, player, world_masks, world_state, cards, rng,
-                        params[base : base + FAMILY_PARAMS], build, pass_weight,
-                    )  # fmt: skip
             seed = next_nb(rng, 0)  # a random model's stream, the same for every candidate
         first = 0.0
         counts[2] += n
