@@ -7,9 +7,10 @@ its own decisions (docs/strength.md, "Where the worlds are off").
 The player (seat 0) plays the deals against the opponent under standard. At each of its
 decisions kept (every knock, a quarter of its other discards), the hand is replayed to
 that decision so the player's opponent posterior is as it played, and ``--worlds`` worlds
-are drawn as its search draws them (each world's panel model from the posterior, the hand
-built by that model, with panel_worlds drawn given its last turn: ``kernels.search.search_world_nb``), on the position's own world
-stream (``positions.evaluation_keys``). Four tables:
+are drawn as its search draws them (``kernels.search.search_world_nb``: each world's panel
+model from the posterior, the hand built by that model, with ``panel_worlds`` drawn given
+the opponent's last turn), on the position's own world stream
+(``positions.evaluation_keys``). Four tables:
 
 - at its knocks without gin with at most ``--late`` cards left: the knock's points in the
   worlds (its showdown against each world's hand, R12-R15, unweighted by any undercut
