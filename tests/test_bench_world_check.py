@@ -107,6 +107,42 @@ def test_the_deadwood_table_weights_rows_as_they_were_kept(module):
     assert table.loc["0-12", "worlds less real"].startswith("+0.00")
 
 
+def test_the_calibration_slope_is_one_where_the_worlds_read_the_truth(module):
+    """Worlds whose reading is the truth plus noise of their own give slope 1 (the truth's
+    own spread, by deal); worlds that read twice the truth's spread give 1/2, and the
+    interval holds it. Only sampled decisions with a knock open, late enough, count."""
+    rng = np.random.default_rng(3)
+    real = rng.normal(8.0, 3.0, 2000)
+    base = {
+        "deal": np.repeat(np.arange(1000), 2),
+        "weight": np.full(2000, 4.0),
+        "deadwood_sample": np.ones(2000, bool),
+        "kind": ["knock"] * 2000,
+        "stock_left": np.full(2000, 10),
+        "real_deadwood": real,
+    }
+    calibrated = pd.DataFrame({**base, "world_deadwood": real + rng.normal(0, 0.01, 2000)})
+    table, slope = module.calibration_table(calibrated, late=18)
+    assert abs(slope.mean - 1.0) < 0.005 and slope.n == 1000  # units: deals
+    assert list(table["fifth"]) == [1, 2, 3, 4, 5] and table["decisions"].sum() == 2000
+    assert all(table["worlds less real"].str.startswith(("+0.00", "-0.00")))
+    noisy = real + rng.normal(0, 1.0, 2000)  # the truth less predictable than the worlds say
+    spread = pd.DataFrame(
+        {**base, "real_deadwood": noisy, "world_deadwood": 8.0 + 2.0 * (real - 8.0)}
+    )
+    table, slope = module.calibration_table(spread, late=18)
+    assert abs(slope.mean - 0.5) < slope.half_width < 0.025
+    assert float(table.loc[4, "worlds' deadwood"]) > float(table.loc[4, "real deadwood"])
+    # an early decision, one without a knock open and one left out of the sample: not read
+    extra = pd.DataFrame({**{k: v[:3] for k, v in base.items()},
+                          "kind": ["knock", "discard", "knock"], "stock_left": [30, 10, 10],
+                          "deadwood_sample": [True, True, False],
+                          "world_deadwood": [99.0, 99.0, 99.0]})  # fmt: skip
+    table, again = module.calibration_table(pd.concat([spread, extra]), late=18)
+    assert again == slope
+    assert module.calibration_table(extra, late=18)[1] is None
+
+
 def test_a_player_without_a_panel_is_refused_before_any_play(module):
     """mc-fixed reads no posterior: refused at once (a ConfigError, which the script prints
     as one line with exit code 2), not after its deals are played."""

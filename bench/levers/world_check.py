@@ -10,7 +10,7 @@ that decision so the player's opponent posterior is as it played, and ``--worlds
 are drawn as its search draws them (``kernels.search.search_world_nb``: each world's panel
 model from the posterior, the hand built by that model, with ``panel_worlds`` drawn given
 the opponent's last turn), on the position's own world stream
-(``positions.evaluation_keys``). Four tables:
+(``positions.evaluation_keys``). Five tables:
 
 - at its knocks without gin with at most ``--late`` cards left: the knock's points in the
   worlds (its showdown against each world's hand, R12-R15, unweighted by any undercut
@@ -22,7 +22,10 @@ the opponent's last turn), on the position's own world stream
   the hands each model built there, beside the real mean;
 - at all its discard decisions: the opponent's deadwood in the worlds less its real
   deadwood, by cards left, each row weighted as it was kept and clustered by deal
-  (``advice.per_decision``).
+  (``advice.per_decision``);
+- at its sampled decisions with a knock open and at most ``--late`` cards left: the
+  worlds' and the real opponent deadwood by fifths of the worlds' reading, and the slope
+  of the real on the worlds' (1: the worlds read no more into a position than there is).
 """
 
 from __future__ import annotations
@@ -35,13 +38,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from gin_sim.experiments.advice import per_decision
+from gin_sim.experiments.advice import per_decision, weights
 from gin_sim.experiments.positions import (
     KINDS,
     evaluation_keys,
     positions_frame,
     sample_positions,
 )
+from gin_sim.experiments.summary import Estimate
 from gin_sim.game.config import ConfigError
 from gin_sim.game.rules import Rules, load_rules
 from gin_sim.kernels.advice import INFO_ACTION, replay_to_nb
@@ -319,6 +323,39 @@ def deadwood_table(rows: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(lines, columns=columns)
 
 
+def calibration_table(
+    rows: pd.DataFrame, late: int, parts: int = 5
+) -> tuple[pd.DataFrame, Estimate | None]:
+    """Are the worlds' readings of the opponent worth what they say where a knock is open?
+    The player's sampled decisions with a knock open and at most ``late`` cards left, in
+    ``parts`` equal groups by the worlds' mean opponent deadwood: the worlds' and the real
+    mean in each (weighted as kept, 95% interval of the difference by deal). Then the
+    slope of the real deadwood on the worlds' (weighted least squares, its interval by
+    deal from the ratio of sums ``sum w(x - mean x)(y - mean y) / sum w(x - mean x)^2``):
+    1 where the worlds read as much into a position as there is, below 1 where they read
+    more, so that a knock chosen where they read a weak hand meets a stronger one."""
+    cell = rows[rows["deadwood_sample"] & rows["kind"].eq("knock") & (rows["stock_left"] <= late)]
+    if len(cell) < parts:
+        return pd.DataFrame(), None
+    x = cell["world_deadwood"].to_numpy(np.float64)
+    y = cell["real_deadwood"].to_numpy(np.float64)
+    part = pd.qcut(pd.Series(x).rank(method="first"), parts, labels=False).to_numpy()
+    lines = []
+    for k in range(parts):
+        inside = cell[part == k]
+        world = per_decision(inside, inside["world_deadwood"]).mean
+        real = per_decision(inside, inside["real_deadwood"]).mean
+        difference = x[part == k] - y[part == k]
+        lines.append((k + 1, len(inside), f"{world:.2f}", f"{real:.2f}", shown(inside, difference)))
+    columns = ["fifth" if parts == 5 else "part", "decisions", "worlds' deadwood",
+               "real deadwood", "worlds less real"]  # fmt: skip
+    w = weights(cell)
+    dx = x - np.average(x, weights=w)
+    dy = y - np.average(y, weights=w)
+    slope = Estimate.of(w * dx * dy, w * dx * dx, groups=cell["deal"].to_numpy())
+    return pd.DataFrame(lines, columns=columns), slope
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, required=True)
@@ -358,6 +395,19 @@ def main() -> None:
     print(posterior_table(rows, args.late).to_string(index=False))
     print("\nthe opponent's deadwood at its discard decisions:")
     print(deadwood_table(rows).to_string(index=False))
+    print(
+        f"\nwith a knock open and {args.late} or fewer cards left, by fifths of the worlds'"
+        " reading:"
+    )
+    table, slope = calibration_table(rows, args.late)
+    if slope is None:
+        print("too few decisions with a knock open")
+    else:
+        low, high = slope.mean - slope.half_width, slope.mean + slope.half_width
+        print(table.to_string(index=False))
+        print(
+            f"slope of the real deadwood on the worlds': {slope.mean:.2f} [{low:.2f}, {high:.2f}]"
+        )
 
 
 if __name__ == "__main__":
