@@ -187,6 +187,7 @@ SEARCH_POSITIONS = {
     "undercut_stock": StrategyParam.MC_UNDERCUT_STOCK,
     "late_infer_stock": StrategyParam.MC_LATE_INFER_STOCK,
     "late_infer_weight": StrategyParam.MC_LATE_INFER_WEIGHT,
+    "infer_lowering": StrategyParam.MC_INFER_LOWERING,
     "extend_samples": StrategyParam.MC_EXTEND_SAMPLES,
 }
 VALUE_POSITION = {"value": StrategyParam.MC_VALUE}  # a SearchValue code, from the name
@@ -206,7 +207,7 @@ PANEL_POSITIONS = {
 DISTINCT_SEARCH = [
     "samples=7", "candidates=5", "screen=3", "infer=true", "infer_weight=0.125", "confidence=1.75",
     "rollout=defensive", "opponent_model=gin-hunter", "value=game", "late_stock=9",
-    "late_samples=11", "undercut_weight=1.625", "undercut_stock=17", "late_infer_stock=19", "late_infer_weight=0.375", "extend_samples=13", "knock_rollout=basic",
+    "late_samples=11", "undercut_weight=1.625", "undercut_stock=17", "late_infer_stock=19", "late_infer_weight=0.375", "infer_lowering=true", "extend_samples=13", "knock_rollout=basic",
 ]  # fmt: skip
 HOLLYWOOD = load_rules("hollywood")
 STANDARD = load_rules("standard")

@@ -21,6 +21,8 @@ from dataclasses import replace
 import numpy as np
 import pytest
 from hidden_info import REFERENCE, probe
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from tiers import size
 
 from gin_sim.experiments.simulate import simulate_deals, simulate_matches
@@ -38,6 +40,7 @@ from gin_sim.kernels.search import (
     built_hand_nb,
     choose_nb,
     credit_score_nb,
+    lowering_passes_nb,
     model_built_hand_nb,
     score_equity_nb,
     screen_nb,
@@ -66,6 +69,7 @@ from gin_sim.reference.search import (
     choose,
     contradicted_passes,
     describe_action,
+    lowering_passes,
     model_built_hand,
     sample_world,
     screened,
@@ -334,7 +338,7 @@ def test_kernel_figures_equal_the_references_at_every_search(rule_set, searcher)
     and exactly its candidates, mean values and mean gains, and those the screening
     dropped with theirs; its stream is the player's after one number per earlier search."""
     rules = load_rules(rule_set)
-    compared = screened_out = priced = continued = loosened = 0
+    compared = screened_out = priced = continued = loosened = lowered = 0
     worlds = set()
 
     def searched_again(situation, other, deal, draws):
@@ -400,6 +404,11 @@ def test_kernel_figures_equal_the_references_at_every_search(rule_set, searcher)
                         loosened += kept.candidates != got.candidates
                     else:
                         assert kept.candidates == got.candidates  # as by infer_weight
+                if searcher.infer_lowering:  # other passes doubted: some searches differ
+                    plain = replace(searcher, infer_lowering=False)
+                    lowered += searched_again(situation, plain, deal, draws).candidates != (
+                        got.candidates
+                    )
                 if searcher.knock_rollout:  # only where a knock is open may it differ
                     kept = searched_again(
                         situation, replace(searcher, knock_rollout=""), deal, draws
@@ -421,6 +430,7 @@ def test_kernel_figures_equal_the_references_at_every_search(rule_set, searcher)
     assert (priced > 0) == (searcher.undercut_weight > 1.0), priced
     assert (continued > 0) == bool(searcher.knock_rollout), continued
     assert (loosened > 0) == bool(searcher.late_infer_stock), loosened
+    assert (lowered > 0) == searcher.infer_lowering, lowered
     if searcher.extend_samples:  # some choices were undecided and looked again, some not
         plain = searcher.samples - (searcher.screen if searcher.screen > 1 else 0)
         depths = {w for w, _ in worlds}
@@ -451,6 +461,14 @@ def test_passes_weigh_otherwise_late_as_the_reference_does():
     same figures and choices (the figures test checks that every other search is as
     without it, and that some of those changed)."""
     searcher = mc("mc-fixed", samples=6, screen=0, late_infer_stock=20, late_infer_weight=1.0)
+    test_kernel_figures_equal_the_references_at_every_search("standard", searcher)
+
+
+def test_passes_that_would_have_lowered_the_deadwood_are_read_as_the_reference_does():
+    """infer_lowering (issue 46), in the fast tier too (the named mutations of its rule run
+    this): the kernel and the reference doubt a world's hand for the same passes, to the
+    same figures and choices (the figures test checks that some searches changed)."""
+    searcher = mc("mc-fixed", samples=6, screen=0, infer_lowering=True)
     test_kernel_figures_equal_the_references_at_every_search("standard", searcher)
 
 
@@ -590,6 +608,39 @@ def test_model_built_hands_equal_the_references_and_keep_what_the_model_keeps():
             compared += 1
     assert compared > 40 and differ["simple"] == 0
     assert min(differ[m] for m in models[1:]) > compared // 4, (compared, differ)
+
+
+def test_lowering_passes_count_the_passes_that_would_have_lowered_the_deadwood():
+    """7H 7D 7C, then 2C 3C 9S KS unmatched: 24 deadwood. Kept instead of the KS, the
+    passed 4C (a run with 2C 3C) and 7S (a fourth 7) meld and the 2S, melding with
+    nothing, is worth less than the king: all three lower it. The TD, melding with
+    nothing, is worth what the king is: no. The 2C is held. With the KS known to be held
+    (taken from the pile) the 9S makes room instead: still three. Nothing droppable:
+    none."""
+    hand = sum(1 << C[c] for c in ("7H", "7D", "7C", "2C", "3C", "9S", "KS"))
+    passed = sum(1 << C[c] for c in ("4C", "2S", "7S", "TD", "2C"))
+    assert lowering_passes(hand, passed, 0) == 3
+    assert lowering_passes(hand, passed, 1 << C["KS"]) == 3
+    assert lowering_passes(hand, 1 << C["TD"], 0) == 0
+    assert lowering_passes(hand, 1 << C["9D"], 0) == 1  # 9 below the king's 10
+    assert lowering_passes(hand, 1 << C["9D"], 1 << C["KS"]) == 0  # 9 saves no more than 9S
+    assert lowering_passes(hand, passed, hand) == 0
+    assert contradicted_passes(hand, passed) == 2  # the melding ones only: 4C, 7S
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.integers(0, 51), min_size=10, max_size=10, unique=True),
+    st.integers(0, 2**52 - 1),
+    st.integers(0, 1023),
+)
+def test_the_kernels_lowering_passes_are_the_references(cards, passed, known_bits):
+    """lowering_passes_nb's shortcut (a card that melds with nothing is tried by its value
+    against one gap) counts exactly what the reference counts by trying every drop."""
+    hand = sum(1 << c for c in cards)
+    known = sum(1 << c for i, c in enumerate(cards) if known_bits >> i & 1)
+    kernel = lowering_passes_nb(np.uint64(hand), np.uint64(passed), np.uint64(known))
+    assert kernel == lowering_passes(hand, passed, known)
 
 
 def test_contradicted_passes_count_melding_passes_outside_the_hand():

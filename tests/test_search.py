@@ -245,6 +245,13 @@ def test_bad_search_settings_are_one_line_errors(override, message):
     assert "Traceback" not in result.output
 
 
+def test_lowering_passes_need_inference():
+    """infer_lowering chooses which passes tell against a built hand: without infer there
+    is none."""
+    with pytest.raises(ConfigError, match=r"infer_lowering in .* without infer"):
+        load_strategy("mc-fast", ["infer=false", "infer_lowering=true"])
+
+
 def test_late_inference_needs_inference():
     """late_infer_stock reads passes otherwise late: without infer there is nothing to read."""
     with pytest.raises(ConfigError, match=r"late_infer_stock in .* without infer"):

@@ -42,6 +42,11 @@ LATE_UNDERCUTS = (
 LATE_INFERENCE = (
     "tests/test_reference_search.py::test_passes_weigh_otherwise_late_as_the_reference_does"
 )
+LOWERING_PASSES = (
+    "tests/test_reference_search.py::test_the_kernels_lowering_passes_are_the_references",
+    "tests/test_reference_search.py::"
+    "test_passes_that_would_have_lowered_the_deadwood_are_read_as_the_reference_does",
+)
 KNOCK_CONTINUATION = (
     "tests/test_reference_search.py::"
     "test_knock_decisions_take_their_own_continuation_as_the_reference_does"
@@ -228,6 +233,35 @@ MUTATIONS = (
         "        return strategy.late_infer_weight\n",
         "        return strategy.infer_weight\n",
         (LATE_INFERENCE,),
+    ),
+    # Issue 46: the passes that would have lowered the deadwood (infer_lowering).
+    Mutation(
+        "search kernel: a card melding with nothing kept at its own value",
+        "gin_sim/kernels/search.py",
+        "        elif _CARD_VALUES[card] < gap:\n",
+        "        elif _CARD_VALUES[card] <= gap:\n",
+        LOWERING_PASSES,
+    ),
+    Mutation(
+        "search kernel: the gap from any card, the known ones too",
+        "gin_sim/kernels/search.py",
+        "    gap = whole - least_deadwood_drop_from_nb(opp_hand, allowed, whole)[1]\n",
+        "    gap = whole - least_deadwood_drop_from_nb(opp_hand, opp_hand, whole)[1]\n",
+        LOWERING_PASSES,
+    ),
+    Mutation(
+        "search kernel: lowering passes never read",
+        "gin_sim/kernels/search.py",
+        "        if lowering:\n",
+        "        if False:\n",
+        LOWERING_PASSES,
+    ),
+    Mutation(
+        "search reference: lowering passes never read",
+        "gin_sim/reference/search.py",
+        "        if strategy.infer_lowering:\n",
+        "        if False:\n",
+        LOWERING_PASSES,
     ),
     # Issue 46: the undercut priced late only (undercut_stock).
     Mutation(

@@ -107,13 +107,17 @@ class StrategyParamT(NamedTuple):
     # contradicted pass of a world weighs MC_LATE_INFER_WEIGHT instead of MC_INFER_WEIGHT
     MC_LATE_INFER_STOCK: int = 423
     MC_LATE_INFER_WEIGHT: int = 424
+    # 1: a world's hand is doubted for each card the opponent passed over or discarded that,
+    # kept instead of the hand's least useful card, would have lowered its deadwood
+    # (``lowering_passes_nb``), instead of each that would meld with it (issue 46)
+    MC_INFER_LOWERING: int = 425
 
 
 StrategyParam = StrategyParamT()
 # The slots a family decision reads: KIND to the pair weight.
 FAMILY_PARAMS = StrategyParam.PAIR_WEIGHT + 1
 MAX_PANEL = 8  # opponent models a search player may weigh
-N_STRATEGY_PARAMS = StrategyParam.MC_LATE_INFER_WEIGHT + 1
+N_STRATEGY_PARAMS = StrategyParam.MC_INFER_LOWERING + 1
 assert StrategyParam.MC_UNDERCUT_STOCK == StrategyParam.MC_KNOCK_ROLLOUT + FAMILY_PARAMS
 assert StrategyParam.MC_PANEL_INFER == StrategyParam.MC_PANEL + MAX_PANEL * FAMILY_PARAMS
 # The slots follow one another: each vector block is FAMILY_PARAMS long.

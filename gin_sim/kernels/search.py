@@ -40,6 +40,7 @@ from gin_sim.kernels.decisions import (
     discard_or_knock_nb,
     least_cost_scan_nb,
     least_deadwood_discard_nb,
+    least_deadwood_drop_from_nb,
     least_deadwood_drop_nb,
     popcount_nb,
     takes_top_nb,
@@ -270,6 +271,33 @@ def contradicted_passes_nb(opp_hand, opp_passed):
 
 
 @njit(cache=True, _nrt=False)
+def lowering_passes_nb(opp_hand, opp_passed, known):
+    """Cards the opponent passed over or discarded that, kept by ``opp_hand`` instead of
+    its least useful card (one not ``known`` to be held: those it took to keep), would
+    leave less deadwood than ``opp_hand`` holds.
+
+    A card that melds with nothing in the hand (R3) stays unmatched with it, so keeping it
+    lowers the deadwood exactly when its value is below ``gap``, the most deadwood one
+    droppable card's removal saves: one evaluation serves every such card, and only the
+    cards that meld with the hand are tried one by one."""
+    whole = min_deadwood_nb(opp_hand)
+    allowed = opp_hand & ~known
+    if not allowed:
+        return 0  # nothing could have made room for a card
+    gap = whole - least_deadwood_drop_from_nb(opp_hand, allowed, whole)[1]
+    count = 0
+    for card in range(52):
+        if not opp_passed & _bit(card) or opp_hand & _bit(card):
+            continue
+        if melds_with_card_nb(opp_hand, card):
+            if least_deadwood_drop_nb(opp_hand | _bit(card), allowed)[1] < whole:
+                count += 1
+        elif _CARD_VALUES[card] < gap:
+            count += 1
+    return count
+
+
+@njit(cache=True, _nrt=False)
 def _shuffle_nb(cards, start, stop, rng):
     """Fisher-Yates over ``cards[start:stop]``."""
     for j in range(stop - 1, start, -1):
@@ -388,8 +416,9 @@ def sample_world_by_nb(
     first ones. With ``infer`` the opponent's hand is built as its model would have
     built it (``built_hand_nb``, one extra card per turn it has played), and a world is
     kept with probability ``weight ** contradicted passes`` (``infer_weight``, or the
-    search's ``pass_weight_nb``), else drawn again (at most MAX_WORLD_TRIES; the last is
-    kept). ``build``: BUILD_SIMPLE as just said;
+    search's ``pass_weight_nb``; with ``infer_lowering`` the passes that would have lowered
+    its deadwood, ``lowering_passes_nb``), else drawn again (at most MAX_WORLD_TRIES; the
+    last is kept). ``build``: BUILD_SIMPLE as just said;
     BUILD_MODEL the same with the family vector ``model``'s discard in the build
     (``model_built_hand_nb``); BUILD_NONE as without ``infer``.
     """
@@ -408,6 +437,7 @@ def sample_world_by_nb(
     if infer:
         extra = min(state[_S.TURNS_BY + opponent], n_unseen - hidden)
     opp_passed = masks[_M.PASSED + opponent]
+    lowering = params[StrategyParam.MC_INFER_LOWERING] != 0  # which passes tell (infer_lowering)
     opp_hand = known
     for attempt in range(MAX_WORLD_TRIES):
         _shuffle_nb(cards, 0, n_unseen, rng)
@@ -425,7 +455,11 @@ def sample_world_by_nb(
         if attempt == MAX_WORLD_TRIES - 1:
             break
         keep = 1.0
-        for _ in range(contradicted_passes_nb(opp_hand, opp_passed)):
+        if lowering:
+            doubted = lowering_passes_nb(opp_hand, opp_passed, known)
+        else:
+            doubted = contradicted_passes_nb(opp_hand, opp_passed)
+        for _ in range(doubted):
             keep *= weight
         if np.float64(next_nb(rng, 0) >> np.uint64(11)) * _INV_2_53 < keep:
             break

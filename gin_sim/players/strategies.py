@@ -109,6 +109,7 @@ SEARCH_KEYS = (
     "undercut_stock",
     "late_infer_stock",
     "late_infer_weight",
+    "infer_lowering",
     "extend_samples",
     "knock_rollout",
 )
@@ -187,6 +188,13 @@ class Strategy:
     # passes (docs/strength.md, "Where the worlds are off").
     late_infer_stock: int = 0
     late_infer_weight: float = 1.0
+    # With infer, which passes tell against a world's hand: false, each card the opponent
+    # passed over or discarded that would meld with the hand; true, each that, kept instead
+    # of the hand's least useful card, would have lowered its deadwood: the melding ones
+    # and also a low card passed beside higher unmatched ones, so that hands holding high
+    # unmatched cards are doubted where the opponent let low cards go (docs/strength.md,
+    # "Where the worlds are off").
+    infer_lowering: bool = False
     # An undecided choice looks again: after its worlds, a search whose best candidate's
     # mean gain over the first lies within one standard error of the confidence line plays
     # extend_samples more worlds before it chooses (0: off).
@@ -274,6 +282,10 @@ class Strategy:
         if self.late_infer_stock and not self.infer:
             raise ConfigError(
                 f"late_infer_stock in {where} does nothing without infer: set infer = true or drop late_infer_stock"
+            )
+        if self.infer_lowering and not self.infer:
+            raise ConfigError(
+                f"infer_lowering in {where} does nothing without infer: set infer = true or drop infer_lowering"
             )
         if not self.late_infer_stock and self.late_infer_weight != 1.0:
             raise ConfigError(
@@ -483,6 +495,8 @@ class Strategy:
             del document["undercut_stock"]
         if not self.late_infer_stock:  # likewise (issue 46)
             del document["late_infer_stock"], document["late_infer_weight"]
+        if not self.infer_lowering:  # likewise (issue 46)
+            del document["infer_lowering"]
         if not self.extend_samples:  # likewise (issue 46)
             del document["extend_samples"]
         if not self.knock_rollout:  # likewise (issue 46)
@@ -549,6 +563,7 @@ class Strategy:
             v[StrategyParam.MC_UNDERCUT_STOCK] = self.undercut_stock
             v[StrategyParam.MC_LATE_INFER_STOCK] = self.late_infer_stock
             v[StrategyParam.MC_LATE_INFER_WEIGHT] = self.late_infer_weight
+            v[StrategyParam.MC_INFER_LOWERING] = float(self.infer_lowering)
             v[StrategyParam.MC_EXTEND_SAMPLES] = self.extend_samples
             if self.knock_rollout:
                 v[StrategyParam.MC_KNOCK_ROLLOUT_ON] = 1.0

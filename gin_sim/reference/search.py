@@ -69,6 +69,7 @@ __all__ = [
     "choose",
     "contradicted_passes",
     "describe_action",
+    "lowering_passes",
     "model_built_hand",
     "rollout_value",
     "sample_world",
@@ -205,6 +206,21 @@ def contradicted_passes(opp_hand: int, opp_passed: int) -> int:
     )
 
 
+def lowering_passes(opp_hand: int, opp_passed: int, known: int) -> int:
+    """The cards the opponent passed over or discarded, not in ``opp_hand``, that it
+    could have kept instead of a card of the hand not ``known`` to be held (those it
+    took to keep) for less deadwood than the hand holds: each one a pass that cost it
+    deadwood, which this hand makes unlikely (``infer_lowering``)."""
+    whole = _deadwood(opp_hand)
+    droppable = _cards(opp_hand & ~known)
+    return sum(
+        1
+        for card in _cards(opp_passed)
+        if not opp_hand >> card & 1
+        and any(_deadwood((opp_hand | 1 << card) & ~(1 << drop)) < whole for drop in droppable)
+    )
+
+
 def sample_world(
     strategy: Strategy,
     situation: Situation,
@@ -240,7 +256,11 @@ def sample_world(
         if attempt == MAX_WORLD_TRIES - 1:
             break  # the last is always kept
         keep = 1.0
-        for _ in range(contradicted_passes(opp_hand, view.opp_passed)):
+        if strategy.infer_lowering:
+            doubted = lowering_passes(opp_hand, view.opp_passed, known)
+        else:
+            doubted = contradicted_passes(opp_hand, view.opp_passed)
+        for _ in range(doubted):
             keep *= weight
         if (stream.next() >> 11) * TWO_TO_MINUS_53 < keep:
             break
