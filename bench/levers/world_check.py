@@ -304,6 +304,16 @@ def posterior_table(rows: pd.DataFrame, late: int) -> pd.DataFrame:
     )
 
 
+def deadwood_line(label, cell: pd.DataFrame) -> tuple:
+    """A row of the deadwood tables: ``label``, the decisions of ``cell``, the opponent's
+    mean deadwood in the worlds and in truth (weighted as kept) and the difference (95%
+    interval by deal)."""
+    world = per_decision(cell, cell["world_deadwood"]).mean
+    real = per_decision(cell, cell["real_deadwood"]).mean
+    difference = cell["world_deadwood"].to_numpy() - cell["real_deadwood"].to_numpy()
+    return label, len(cell), f"{world:.2f}", f"{real:.2f}", shown(cell, difference)
+
+
 def deadwood_table(rows: pd.DataFrame) -> pd.DataFrame:
     """Per band of cards left: the decisions, the opponent's mean deadwood in the worlds
     and in truth (weighted as kept), and the difference (95% interval by deal)."""
@@ -311,14 +321,8 @@ def deadwood_table(rows: pd.DataFrame) -> pd.DataFrame:
     rows = rows[rows["deadwood_sample"]]
     for low, high in STOCK_BANDS:
         cell = rows[rows["stock_left"].between(low, high)]
-        if not len(cell):
-            continue
-        world = per_decision(cell, cell["world_deadwood"]).mean
-        real = per_decision(cell, cell["real_deadwood"]).mean
-        difference = cell["world_deadwood"].to_numpy() - cell["real_deadwood"].to_numpy()
-        lines.append(
-            (f"{low}-{high}", len(cell), f"{world:.2f}", f"{real:.2f}", shown(cell, difference))
-        )
+        if len(cell):
+            lines.append(deadwood_line(f"{low}-{high}", cell))
     columns = ["cards left", "decisions", "worlds' deadwood", "real deadwood", "worlds less real"]
     return pd.DataFrame(lines, columns=columns)
 
@@ -340,13 +344,7 @@ def calibration_table(
     x = cell["world_deadwood"].to_numpy(np.float64)
     y = cell["real_deadwood"].to_numpy(np.float64)
     part = pd.qcut(pd.Series(x).rank(method="first"), parts, labels=False).to_numpy()
-    lines = []
-    for k in range(parts):
-        inside = cell[part == k]
-        world = per_decision(inside, inside["world_deadwood"]).mean
-        real = per_decision(inside, inside["real_deadwood"]).mean
-        difference = x[part == k] - y[part == k]
-        lines.append((k + 1, len(inside), f"{world:.2f}", f"{real:.2f}", shown(inside, difference)))
+    lines = [deadwood_line(k + 1, cell[part == k]) for k in range(parts)]
     columns = ["fifth" if parts == 5 else "part", "decisions", "worlds' deadwood",
                "real deadwood", "worlds less real"]  # fmt: skip
     w = weights(cell)
