@@ -192,8 +192,9 @@ class Strategy:
     # passed over or discarded that would meld with the hand; true, each that, kept instead
     # of the hand's least useful card, would have lowered its deadwood: the melding ones
     # and also a low card passed beside higher unmatched ones, so that hands holding high
-    # unmatched cards are doubted where the opponent let low cards go (docs/strength.md,
-    # "Where the worlds are off").
+    # unmatched cards are doubted where the opponent let low cards go. Screened off: it
+    # makes the worlds too strong elsewhere (docs/strength.md, "The worlds read too much
+    # into a position").
     infer_lowering: bool = False
     # An undecided choice looks again: after its worlds, a search whose best candidate's
     # mean gain over the first lies within one standard error of the confidence line plays
