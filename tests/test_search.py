@@ -250,6 +250,14 @@ def test_lowering_passes_need_inference():
     is none."""
     with pytest.raises(ConfigError, match=r"infer_lowering in .* without infer"):
         load_strategy("mc-fast", ["infer=false", "infer_lowering=true"])
+    result = CliRunner().invoke(
+        app,
+        ["simulate", "--players", "mc-fast,simple", "--param1", "infer=false",
+         "--param1", "infer_lowering=true", "--deals", "2"],
+    )  # fmt: skip
+    assert result.exit_code == 2
+    assert "infer_lowering in" in result.output and "without infer" in result.output
+    assert "Traceback" not in result.output
 
 
 def test_late_inference_needs_inference():
