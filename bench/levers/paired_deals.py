@@ -16,6 +16,9 @@ With several opponents (`--opponent a,b,c`) each lever's gain is also averaged o
 deal by deal, one figure with its interval clustered by deal.
 With `--save` each player's hand records are kept and read back on a rerun while neither
 player has changed (the file's name carries a digest of both players' kernel vectors).
+Several seeds (`--seed 50001,50002`, with `--deals` one count for all or one per seed)
+are pooled: their deals are independent, so the figures are over all of them, and a
+seed's records saved by an earlier run are read back.
 """
 
 from __future__ import annotations
@@ -59,6 +62,41 @@ def hand_records(
     return records
 
 
+def seeds_and_deals(seeds: str, deals: str) -> list[tuple[int, int]]:
+    """The runs of ``--seed`` and ``--deals`` as (seed, deals) pairs: seeds comma-separated,
+    deals one count for every seed or one per seed. A ValueError names what is wrong."""
+    try:
+        seed_list = [int(seed) for seed in seeds.split(",")]
+    except ValueError:
+        raise ValueError(f"--seed {seeds}: allowed whole numbers, comma-separated") from None
+    try:
+        counts = [int(count) for count in deals.split(",")]
+    except ValueError:
+        raise ValueError(f"--deals {deals}: allowed whole numbers, comma-separated") from None
+    if len(counts) == 1:
+        counts *= len(seed_list)
+    if len(counts) != len(seed_list):
+        raise ValueError(
+            f"--deals {deals}: allowed one count, or one per seed ({len(seed_list)} seeds)"
+        )
+    if min(counts) < 2:
+        raise ValueError(f"--deals {deals}: allowed 2 or more deals per seed")
+    if len(set(seed_list)) != len(seed_list):
+        raise ValueError(f"--seed {seeds}: a seed given twice would count its deals twice")
+    return list(zip(seed_list, counts, strict=True))
+
+
+def pooled_records(
+    player: str, opponent: str, runs: list[tuple[int, int]], save: Path | None
+) -> np.ndarray:
+    """The player's hand records against the opponent over the (seed, deals) runs, one
+    seed after the other: deal i of a seed is dealt alike for every player and opponent,
+    so records of the same runs line up deal by deal."""
+    return np.concatenate(
+        [hand_records(player, opponent, seed, deals, save) for seed, deals in runs]
+    )
+
+
 def seat0_points(records: np.ndarray) -> np.ndarray:
     """Each hand's points from seat 0's side (R17): won +points, lost -points, drawn 0."""
     points = records["points"].astype(np.float64)
@@ -74,8 +112,12 @@ def knock_counts(records: np.ndarray) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seed", type=int, required=True)
-    parser.add_argument("--deals", type=int, default=20000)
+    parser.add_argument(
+        "--seed", required=True, help="seeds no choice used, comma-separated (pooled)"
+    )
+    parser.add_argument(
+        "--deals", default="20000", help="deals per seed: one count, or one per seed"
+    )
     parser.add_argument(
         "--opponent",
         default="gin-hunter-strong",
@@ -89,6 +131,10 @@ def main() -> None:
         "--comparisons", type=int, default=1, help="Bonferroni count of the levers' intervals"
     )
     args = parser.parse_args()
+    try:
+        args.runs = seeds_and_deals(args.seed, args.deals)
+    except ValueError as error:
+        parser.error(str(error))
     base, *levers = args.players.split(",")
     opponents = args.opponent.split(",")
     checked_players("paired_deals.py", [base, *levers, *opponents], load_rules("standard"))
@@ -102,7 +148,7 @@ def main() -> None:
         print(f"mean over the {len(opponents)} opponents (one comparison each, 95%):")
         for lever, per_opponent in gains.items():
             mean = np.mean(per_opponent, axis=0)
-            half = z_value(1) * mean.std(ddof=1) / np.sqrt(args.deals)
+            half = z_value(1) * mean.std(ddof=1) / np.sqrt(len(mean))
             print(f"{lever}: {mean.mean():+.3f} ± {half:.3f} points per hand over {base}")
 
 
@@ -110,16 +156,17 @@ def compare(args, base: str, levers: list[str], opponent: str) -> dict[str, np.n
     """Print the baseline's figures and each lever's gain against one opponent; return
     each lever's gain per deal."""
     z = z_value(args.comparisons)
-    records = hand_records(base, opponent, args.seed, args.deals, args.save)
+    records = pooled_records(base, opponent, args.runs, args.save)
     points = seat0_points(records)
-    half = z_value(1) * points.std(ddof=1) / np.sqrt(args.deals)
-    print(f"{base} against {opponent}, standard, seed {args.seed}, {args.deals:,} deals")
+    deals = len(records)
+    half = z_value(1) * points.std(ddof=1) / np.sqrt(deals)
+    print(f"{base} against {opponent}, standard, seed {args.seed}, {deals:,} deals")
     print(f"{base}: {points.mean():+.3f} ± {half:.3f} points per hand; {knock_counts(records)}")
     gains = {}
     for lever in levers:
-        other = hand_records(lever, opponent, args.seed, args.deals, args.save)
+        other = pooled_records(lever, opponent, args.runs, args.save)
         gain = seat0_points(other) - points
-        half = z * gain.std(ddof=1) / np.sqrt(args.deals)
+        half = z * gain.std(ddof=1) / np.sqrt(deals)
         differ = int((gain != 0).sum() + ((gain == 0) & (other["turns"] != records["turns"])).sum())
         print(
             f"{lever}: {gain.mean():+.3f} ± {half:.3f} points per hand over {base}; "
