@@ -54,6 +54,14 @@ def checked_players(script: str, names, rules) -> list[Strategy]:
         sys.exit(2)
 
 
+def seeds_of(text: str) -> list[int]:
+    """The seeds of a ``--seed`` value, comma-separated; a ValueError names the bad text."""
+    try:
+        return [int(seed) for seed in text.split(",")]
+    except ValueError:
+        raise ValueError(f"--seed {text}: allowed whole numbers, comma-separated") from None
+
+
 def pair_shares(frame) -> tuple[np.ndarray, np.ndarray]:
     """Per deck sequence (pair of games), ``players[0]``'s share of the two games won and
     its mean final margin in points (its game points less the opponent's)."""
@@ -139,9 +147,9 @@ def main() -> None:
     if args.games < 2:
         parser.error(f"--games {args.games}: allowed 2 or more")
     try:
-        seeds = [int(seed) for seed in args.seed.split(",")]
-    except ValueError:
-        parser.error(f"--seed {args.seed}: allowed whole numbers, comma-separated")
+        seeds = seeds_of(args.seed)
+    except ValueError as error:
+        parser.error(str(error))
     rules = load_rules(args.rules)
     start = parse_start("0:0", "game", None, rules)
     opponents = args.opponents.split(",")

@@ -36,7 +36,7 @@ from gin_sim.game.rules import load_rules
 from gin_sim.players.strategies import load_strategy
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/, for strength.py
-from strength import checked_players, identity  # identity: the players' vectors, digested
+from strength import checked_players, identity, seeds_of  # identity: vectors, digested
 
 
 def z_value(comparisons: int) -> float:
@@ -65,10 +65,7 @@ def hand_records(
 def seeds_and_deals(seeds: str, deals: str) -> list[tuple[int, int]]:
     """The runs of ``--seed`` and ``--deals`` as (seed, deals) pairs: seeds comma-separated,
     deals one count for every seed or one per seed. A ValueError names what is wrong."""
-    try:
-        seed_list = [int(seed) for seed in seeds.split(",")]
-    except ValueError:
-        raise ValueError(f"--seed {seeds}: allowed whole numbers, comma-separated") from None
+    seed_list = seeds_of(seeds)
     try:
         counts = [int(count) for count in deals.split(",")]
     except ValueError:
@@ -77,7 +74,8 @@ def seeds_and_deals(seeds: str, deals: str) -> list[tuple[int, int]]:
         counts *= len(seed_list)
     if len(counts) != len(seed_list):
         raise ValueError(
-            f"--deals {deals}: allowed one count, or one per seed ({len(seed_list)} seeds)"
+            f"--deals {deals}: allowed one count, or one per seed "
+            f"({len(seed_list)} seed{'s' if len(seed_list) > 1 else ''})"
         )
     if min(counts) < 2:
         raise ValueError(f"--deals {deals}: allowed 2 or more deals per seed")
@@ -133,8 +131,9 @@ def main() -> None:
     args = parser.parse_args()
     try:
         args.runs = seeds_and_deals(args.seed, args.deals)
-    except ValueError as error:
-        parser.error(str(error))
+    except ValueError as error:  # one line, as checked_players refuses a bad player
+        print(f"paired_deals.py: {error}", file=sys.stderr)
+        sys.exit(2)
     base, *levers = args.players.split(",")
     opponents = args.opponent.split(",")
     checked_players("paired_deals.py", [base, *levers, *opponents], load_rules("standard"))
