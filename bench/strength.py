@@ -34,7 +34,7 @@ import numpy as np
 from gin_sim.experiments.simulate import head_to_head_matches
 from gin_sim.game.config import ConfigError
 from gin_sim.game.match_start import parse_start
-from gin_sim.game.rules import load_rules
+from gin_sim.game.rules import Rules, load_rules
 from gin_sim.players.strategies import Strategy, load_strategy
 
 OPPONENTS = (
@@ -49,6 +49,16 @@ def checked_players(script: str, names, rules) -> list[Strategy]:
     once with one line naming it (exit code 2), not after minutes of play."""
     try:
         return [load_strategy(name).for_rules(rules) for name in names]
+    except ConfigError as error:
+        print(f"{script}: {error}", file=sys.stderr)
+        sys.exit(2)
+
+
+def checked_rules(script: str, name: str) -> Rules:
+    """The named rule set (or TOML file), or one line naming what is allowed (exit code 2),
+    as ``checked_players`` refuses a player."""
+    try:
+        return load_rules(name)
     except ConfigError as error:
         print(f"{script}: {error}", file=sys.stderr)
         sys.exit(2)
@@ -150,7 +160,7 @@ def main() -> None:
         seeds = seeds_of(args.seed)
     except ValueError as error:
         parser.error(str(error))
-    rules = load_rules(args.rules)
+    rules = checked_rules("strength.py", args.rules)
     start = parse_start("0:0", "game", None, rules)
     opponents = args.opponents.split(",")
     player, *others = checked_players("strength.py", [args.player, *opponents], rules)

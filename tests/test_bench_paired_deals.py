@@ -37,7 +37,11 @@ def test_pooled_seeds_are_each_seeds_deals_one_after_the_other(module, tmp_path,
 
     def gains(seed: str, deals: str) -> np.ndarray:
         args = argparse.Namespace(
-            runs=module.seeds_and_deals(seed, deals), comparisons=1, seed=seed, save=tmp_path
+            runs=module.seeds_and_deals(seed, deals),
+            comparisons=1,
+            seed=seed,
+            save=tmp_path,
+            rules="standard",
         )
         return module.compare(args, "simple", ["expert"], "simple")["expert"]
 
@@ -61,3 +65,32 @@ def test_a_bad_seed_is_one_line_with_exit_code_2(module, monkeypatch, capsys):
     assert stopped.value.code == 2
     error = capsys.readouterr().err
     assert error == "paired_deals.py: --seed 5,z: allowed whole numbers, comma-separated\n"
+
+
+def test_the_rules_are_those_given_and_kept_apart(module, tmp_path, capsys):
+    """--rules plays the deals under that rule set (R17's scoring differs, so the points
+    do), and its saved records are kept under their own name beside standard's."""
+    standard = module.hand_records("expert", "simple", 3, 12, tmp_path, "standard")
+    hollywood = module.hand_records("expert", "simple", 3, 12, tmp_path, "hollywood")
+    assert not np.array_equal(standard["points"], hollywood["points"])
+    names = sorted(path.name for path in tmp_path.iterdir())
+    assert len(names) == 2 and sum("-simple-hollywood-3-12-" in name for name in names) == 1
+    assert capsys.readouterr().out.count("expert against simple") == 2  # both played
+    again = module.hand_records("expert", "simple", 3, 12, tmp_path, "hollywood")
+    assert np.array_equal(again, hollywood)
+    assert capsys.readouterr().out == ""  # read back, not played again
+
+
+def test_unknown_rules_are_one_line_with_exit_code_2(module, monkeypatch, capsys):
+    monkeypatch.setattr(
+        "sys.argv",
+        ["paired_deals.py", "--seed", "5", "--players", "simple,expert", "--rules", "nosuch"],
+    )
+    with pytest.raises(SystemExit) as stopped:
+        module.main()
+    assert stopped.value.code == 2
+    error = capsys.readouterr().err
+    assert error == (
+        "paired_deals.py: unknown rule set 'nosuch': known rule sets are hollywood, "
+        "hollywood-gin20, oklahoma, standard\n"
+    )

@@ -57,3 +57,18 @@ def test_a_bad_player_ends_the_bench_at_once_with_one_line(tmp_path, capsys):
         message = capsys.readouterr().err
         assert message.startswith("x.py: ") and named in message
         assert message.count("\n") == 1 and "Traceback" not in message
+
+
+def test_an_unknown_rule_set_ends_the_bench_at_once_with_one_line(monkeypatch, capsys):
+    """--rules names a rule set or a TOML file: an unknown one is one line naming what is
+    allowed, exit code 2, before anything is played (no traceback)."""
+    strength = load_bench_script("strength.py", "bench_strength")
+    monkeypatch.setattr("sys.argv", ["strength.py", "--seed", "5", "--rules", "nosuch"])
+    with pytest.raises(SystemExit) as stopped:
+        strength.main()
+    assert stopped.value.code == 2
+    assert capsys.readouterr().err == (
+        "strength.py: unknown rule set 'nosuch': known rule sets are hollywood, "
+        "hollywood-gin20, oklahoma, standard\n"
+    )
+    assert strength.checked_rules("x.py", "standard").name == "standard"

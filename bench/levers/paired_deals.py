@@ -4,7 +4,8 @@
         --opponent gin-hunter-strong \
         --players bench/levers/mc-no-knock-rollout.toml,bench/levers/mc-knock-pure.toml
 
-Each player plays the same `--deals` deals under standard against the opponent (seat 0;
+Each player plays the same `--deals` deals under `--rules` (standard unless given) against
+the opponent (seat 0;
 deal i's deck, dealer and both players' random streams depend only on the seed and i, so
 two searchers play alike until their first different choice). The figure is each lever's
 net points per hand less the first player's, with a 95% interval over deals
@@ -36,7 +37,7 @@ from gin_sim.game.rules import load_rules
 from gin_sim.players.strategies import load_strategy
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/, for strength.py
-from strength import checked_players, identity, seeds_of  # identity: vectors, digested
+from strength import checked_players, checked_rules, identity, seeds_of  # identity: digests
 
 
 def z_value(comparisons: int) -> float:
@@ -45,16 +46,18 @@ def z_value(comparisons: int) -> float:
 
 
 def hand_records(
-    player: str, opponent: str, seed: int, deals: int, save: Path | None
+    player: str, opponent: str, seed: int, deals: int, save: Path | None, rules: str
 ) -> np.ndarray:
     name = Path(player).stem if player.endswith(".toml") else player
-    tag = identity(player, "standard", opponent)  # a changed player is played again
-    path = None if save is None else save / f"{name}-{opponent}-{seed}-{deals}-{tag}.npy"
+    tag = identity(player, rules, opponent)  # a changed player (or rule set) is played again
+    where = "" if rules == "standard" else f"-{Path(rules).stem}"  # standard: the old names
+    path = None if save is None else save / f"{name}-{opponent}{where}-{seed}-{deals}-{tag}.npy"
     if path is not None and path.is_file():
         return np.load(path)
     started = time.time()
-    rules = load_rules("standard")
-    records = simulate_deals(rules, (load_strategy(player), load_strategy(opponent)), deals, seed)
+    records = simulate_deals(
+        load_rules(rules), (load_strategy(player), load_strategy(opponent)), deals, seed
+    )
     print(f"  {name} against {opponent}: {time.time() - started:.0f} s", flush=True)
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -85,13 +88,13 @@ def seeds_and_deals(seeds: str, deals: str) -> list[tuple[int, int]]:
 
 
 def pooled_records(
-    player: str, opponent: str, runs: list[tuple[int, int]], save: Path | None
+    player: str, opponent: str, runs: list[tuple[int, int]], save: Path | None, rules: str
 ) -> np.ndarray:
     """The player's hand records against the opponent over the (seed, deals) runs, one
     seed after the other: deal i of a seed is dealt alike for every player and opponent,
     so records of the same runs line up deal by deal."""
     return np.concatenate(
-        [hand_records(player, opponent, seed, deals, save) for seed, deals in runs]
+        [hand_records(player, opponent, seed, deals, save, rules) for seed, deals in runs]
     )
 
 
@@ -124,6 +127,7 @@ def main() -> None:
     parser.add_argument(
         "--players", required=True, help="the baseline, then the levers (names or TOML files)"
     )
+    parser.add_argument("--rules", default="standard", help="a named rule set or a TOML file")
     parser.add_argument("--save", type=Path, help="a folder that keeps each player's records")
     parser.add_argument(
         "--comparisons", type=int, default=1, help="Bonferroni count of the levers' intervals"
@@ -136,7 +140,8 @@ def main() -> None:
         sys.exit(2)
     base, *levers = args.players.split(",")
     opponents = args.opponent.split(",")
-    checked_players("paired_deals.py", [base, *levers, *opponents], load_rules("standard"))
+    rules = checked_rules("paired_deals.py", args.rules)
+    checked_players("paired_deals.py", [base, *levers, *opponents], rules)
     gains = {lever: [] for lever in levers}
     for opponent in opponents:
         for lever, gain in compare(args, base, levers, opponent).items():
@@ -155,15 +160,15 @@ def compare(args, base: str, levers: list[str], opponent: str) -> dict[str, np.n
     """Print the baseline's figures and each lever's gain against one opponent; return
     each lever's gain per deal."""
     z = z_value(args.comparisons)
-    records = pooled_records(base, opponent, args.runs, args.save)
+    records = pooled_records(base, opponent, args.runs, args.save, args.rules)
     points = seat0_points(records)
     deals = len(records)
     half = z_value(1) * points.std(ddof=1) / np.sqrt(deals)
-    print(f"{base} against {opponent}, standard, seed {args.seed}, {deals:,} deals")
+    print(f"{base} against {opponent}, {args.rules}, seed {args.seed}, {deals:,} deals")
     print(f"{base}: {points.mean():+.3f} ± {half:.3f} points per hand; {knock_counts(records)}")
     gains = {}
     for lever in levers:
-        other = pooled_records(lever, opponent, args.runs, args.save)
+        other = pooled_records(lever, opponent, args.runs, args.save, args.rules)
         gain = seat0_points(other) - points
         half = z * gain.std(ddof=1) / np.sqrt(deals)
         differ = int((gain != 0).sum() + ((gain == 0) & (other["turns"] != records["turns"])).sum())
