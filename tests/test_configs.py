@@ -188,6 +188,7 @@ SEARCH_POSITIONS = {
     "late_infer_stock": StrategyParam.MC_LATE_INFER_STOCK,
     "late_infer_weight": StrategyParam.MC_LATE_INFER_WEIGHT,
     "infer_lowering": StrategyParam.MC_INFER_LOWERING,
+    "infer_timed": StrategyParam.MC_INFER_TIMED,
     "extend_samples": StrategyParam.MC_EXTEND_SAMPLES,
 }
 VALUE_POSITION = {"value": StrategyParam.MC_VALUE}  # a SearchValue code, from the name

@@ -21,6 +21,8 @@ recovered are checked against the reference engine's trace.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -199,7 +201,7 @@ def probe(play, strategy_names, deals: int, seed: int, rules: Rules):
             dealer, observer = int(rng.integers(2)), int(rng.integers(2))
             opponent_name = FAMILY[int(rng.integers(len(FAMILY)))]
             players = [load_strategy(opponent_name)] * 2
-            players[observer] = load_strategy(name)
+            players[observer] = name if isinstance(name, Strategy) else load_strategy(name)
             pair = (players[0], players[1])
             moves = play(deck, pair, dealer)
             other = swapped_deck(deck, moves, dealer, observer, rng)
@@ -209,7 +211,7 @@ def probe(play, strategy_names, deals: int, seed: int, rules: Rules):
             compared += n
             if leak is not None:
                 leaks.append((deck, other, dealer, observer, opponent_name, leak))
-        results[name] = (compared, leaks)
+        results[getattr(name, "name", name)] = (compared, leaks)
     return results
 
 
@@ -275,6 +277,21 @@ def test_the_reference_never_reads_the_opponents_hidden_cards(hollywood):
     results = probe(reference_play(hollywood), FAMILY, REFERENCE_DEALS, seed=14, rules=hollywood)
     for name, (compared, leaks) in results.items():
         assert not leaks and compared >= 3 * REFERENCE_DEALS, (name, compared, leaks[:3])
+
+
+def test_a_searcher_that_dates_the_opponents_passes_never_reads_its_hidden_cards():
+    """A search player that keeps a memory of the hand (infer_timed dates the opponent's
+    passes and takes at each of its decisions, and an opponent panel reads its turns) as
+    the observer in the reference engine, under standard scoring: its decisions never
+    change with the opponent's hidden cards until the opponent shows something new."""
+    rules = load_rules("standard")
+    searcher = replace(
+        load_strategy("mc-fast"), samples=3, infer=True, infer_timed=True,
+        opponent_panel=("gin-hunter-strong", "simple"), panel_infer=True, name="mcf-timed",
+    )  # fmt: skip
+    results = probe(reference_play(rules), [searcher], REFERENCE_DEALS // 4, seed=15, rules=rules)
+    compared, leaks = results["mcf-timed"]
+    assert not leaks and compared >= REFERENCE_DEALS // 2, (compared, leaks[:3])
 
 
 def test_the_probe_catches_a_player_that_peeks(hollywood, monkeypatch):

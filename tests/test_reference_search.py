@@ -36,15 +36,20 @@ from gin_sim.game.rules import load_rules
 from gin_sim.kernels.enums import ACTION_KNOCK, N_STRATEGY_PARAMS, StrategyParam
 from gin_sim.kernels.match_value import value_vector
 from gin_sim.kernels.search import (
+    HISTORY_PASS,
+    HISTORY_TAKE,
     MEMORY_DISCARD,
+    MEMORY_SLOTS,
     built_hand_nb,
     choose_nb,
     credit_score_nb,
     lowering_passes_nb,
     model_built_hand_nb,
+    record_history_nb,
     score_equity_nb,
     screen_nb,
     search_scratch_nb,
+    timed_contradicted_passes_nb,
     update_posterior_nb,
 )
 from gin_sim.players.calibration import load_undercut_table
@@ -64,6 +69,7 @@ from gin_sim.reference.engine import (
 )
 from gin_sim.reference.match import play_match_reference
 from gin_sim.reference.search import (
+    PassHistory,
     built_hand,
     candidate_actions,
     choose,
@@ -74,6 +80,7 @@ from gin_sim.reference.search import (
     sample_world,
     screened,
     shuffle,
+    timed_contradicted_passes,
 )
 from gin_sim.reference.views import view_from_situation
 
@@ -470,6 +477,149 @@ def test_passes_that_would_have_lowered_the_deadwood_are_read_as_the_reference_d
     same figures and choices (the figures test checks that some searches changed)."""
     searcher = mc("mc-fixed", samples=6, screen=0, infer_lowering=True)
     test_kernel_figures_equal_the_references_at_every_search("standard", searcher)
+
+
+@pytest.mark.parametrize(
+    "panel", [(), ("gin-hunter-strong", "simple", "expert")], ids=["no-panel", "panel"]
+)
+def test_passes_read_by_when_they_were_made_as_the_reference_does(panel):
+    """infer_timed (issue 46), in the fast tier too (the named mutations of its rule run
+    this): the kernel, which dates the opponent's passes and takes in its memory at each of
+    its decisions, plays the reference's hands against a gin hunter, with a panel (whose
+    posterior's worlds read them too) and without; and reading passes by when they were
+    made changes the play of some hands."""
+    rules = load_rules("standard")
+    searcher = mc("mc-fast", samples=4, infer=True, infer_timed=True, name="mcf-timed")
+    if panel:
+        searcher = replace(searcher, opponent_panel=panel, panel_infer=True)
+    pair = (searcher, load_strategy("gin-hunter-strong"))
+    deals = size(fast=6, full=16)
+    kernel = simulate_deals(rules, pair, deals, seed=SEED, threads=1)
+    untimed = simulate_deals(
+        rules, (replace(searcher, infer_timed=False, name="mcf-untimed"), pair[1]), deals,
+        seed=SEED, threads=1,
+    )  # fmt: skip
+    for deal in range(deals):
+        reference = play_deal_reference(SEED, deal, rules, pair)
+        assert reference == record_to_dict(kernel[deal]), (panel, deal)
+    changed = sum(record_to_dict(kernel[d]) != record_to_dict(untimed[d]) for d in range(deals))
+    assert changed >= 1, changed
+
+
+def _true_dates(deal: int, rules, players, searcher_seat: int):
+    """Each decision of the searcher (seat ``searcher_seat``) in a reference hand, with the
+    dates of the opponent's passes and takes so far as its own decisions show them: a card
+    declined at an offer or passed over at a draw, the opponent's turns then; a discard, its
+    turns with that turn's; a take from the pile, its turns after the take, while it holds
+    the card."""
+    opponent = 1 - searcher_seat
+    passed: dict[int, int] = {}
+    taken: dict[int, int] = {}
+    for situation, action in decisions_reference(SEED, deal, rules, players):
+        view = situation.view
+        if situation.player == searcher_seat:
+            held = {card: turn for card, turn in taken.items() if view.opp_taken >> card & 1}
+            yield situation, dict(passed), held
+            continue
+        assert situation.player == opponent
+        turns = situation.own_turns
+        if situation.phase != DISCARD:  # the offer or a draw: it took the top, or passed it
+            top = situation.pile_order[-1]
+            if action:
+                taken[top] = turns + 1
+            else:
+                passed.setdefault(top, turns)
+        elif isinstance(action, Discard):
+            passed.setdefault(action.card, turns)
+
+
+@pytest.mark.parametrize("rule_set", ["standard", "hollywood"])
+def test_the_passes_are_dated_as_they_were_made_in_kernel_and_reference(rule_set):
+    """At each of a searcher's decisions, the dates ``record_history_nb`` (at the position
+    the view gives) and the reference's ``PassHistory`` keep equal the true turns of the
+    opponent's passes, discards and takes from its trace: a card passed over at the
+    opponent's draw of turn t (or declined at the offer) is dated t - 1 (the turns it had
+    played then), its discard of turn t is dated t, a take of turn t is dated t."""
+    rules = load_rules(rule_set)
+    players = ("gin-hunter-strong", "expert")
+    compared = discards = 0
+    for deal in range(size(fast=6, full=20)):
+        for seat in (0, 1):
+            history = PassHistory.empty()
+            row = np.zeros(MEMORY_SLOTS)
+            for situation, passed, taken in _true_dates(deal, rules, players, seat):
+                history.record(situation)
+                masks, state = position_from_view(
+                    parse_view(view_from_situation(situation), rules), seat=seat
+                )
+                record_history_nb(masks, state, seat, row)
+                assert history.passed == passed, (deal, seat, situation.phase)
+                assert history.taken == taken, (deal, seat)
+                kernel_passed = {
+                    c: int(row[HISTORY_PASS + c]) - 1 for c in range(52) if row[HISTORY_PASS + c]
+                }
+                kernel_taken = {
+                    c: int(row[HISTORY_TAKE + c]) - 1 for c in range(52) if row[HISTORY_TAKE + c]
+                }
+                assert kernel_passed == passed and kernel_taken == taken, (deal, seat)
+                compared += 1
+                discards += sum(1 for t in passed.values() if t > 0)
+    assert compared > 100 and discards > 100, (compared, discards)
+
+
+def test_a_pass_reads_only_the_cards_held_when_it_was_made():
+    """The build holds the known 7D and 7H 2C 3C 9S KS 4H 5H JD QD from the start (9
+    hidden), then the 7C comes in at its first turn (the KS goes out) and the 8S at its
+    second (the QD goes out). The 4C passed at the opening offer (stage 0) melds with 2C
+    3C, held then, and the 6H with 4H 5H: counted. The 7D was taken from the pile at turn
+    2, so at stage 0 only the 7H of the three sevens was held: the 7S passed then is not
+    counted; passed at stage 2 it is. Undated passes read the hand now."""
+    names = ("7H", "2C", "3C", "9S", "KS", "4H", "5H", "JD", "QD", "7C", "8S")
+    cards = [C[c] for c in names]
+    known = 1 << C["7D"]
+    hand = built_hand(known, cards, 9, 2)  # 7D known; 9 hidden; two turns
+    assert hand >> C["7C"] & 1 and hand >> C["7H"] & 1 and hand >> C["2C"] & 1
+    passed = (1 << C["7S"]) | (1 << C["4C"]) | (1 << C["6H"])
+    early = PassHistory({C["7S"]: 0, C["4C"]: 0, C["6H"]: 0}, {C["7D"]: 2})
+    # 7S: at stage 0 only 7H of the three sevens held (7D taken at 2, 7C came at 1): no meld
+    assert timed_contradicted_passes(hand, passed, known, cards, 9, 2, early) == 2
+    late = PassHistory({C["7S"]: 2, C["4C"]: 0, C["6H"]: 0}, {C["7D"]: 2})
+    assert timed_contradicted_passes(hand, passed, known, cards, 9, 2, late) == 3
+    assert timed_contradicted_passes(hand, passed, known, cards, 9, 2, PassHistory.empty()) == (
+        contradicted_passes(hand, passed)
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.permutations(range(52)),
+    st.integers(0, 3),
+    st.integers(0, 12),
+    st.lists(st.integers(-1, 14), min_size=52, max_size=52),
+    st.lists(st.integers(-1, 14), min_size=52, max_size=52),
+    st.integers(0, 2**52 - 1),
+)
+def test_the_kernels_timed_passes_are_the_references(deck, n_known, extra, passes, takes, bits):
+    """timed_contradicted_passes_nb (stages scanned in turn, prefix masks) counts what the
+    reference counts card by card, for any dates (-1: not recorded)."""
+    known = sum(1 << c for c in deck[:n_known])
+    cards = list(deck[n_known:])
+    hidden = 10 - n_known
+    hand = built_hand(known, cards, hidden, extra)
+    passed = bits & ~hand & ((1 << 52) - 1)
+    history = PassHistory(
+        {c: t for c, t in enumerate(passes) if t >= 0},
+        {c: t for c, t in enumerate(takes) if t >= 0},
+    )
+    row = np.zeros(MEMORY_SLOTS)
+    for c in range(52):
+        row[HISTORY_PASS + c] = passes[c] + 1
+        row[HISTORY_TAKE + c] = takes[c] + 1
+    kernel = timed_contradicted_passes_nb(
+        np.uint64(hand), np.uint64(passed), np.uint64(known), np.array(cards, np.int64), hidden,
+        extra, row,
+    )  # fmt: skip
+    assert kernel == timed_contradicted_passes(hand, passed, known, cards, hidden, extra, history)
 
 
 def test_knock_decisions_take_their_own_continuation_as_the_reference_does():

@@ -260,6 +260,23 @@ def test_lowering_passes_need_inference():
     assert "Traceback" not in result.output
 
 
+def test_timed_passes_need_inference_and_exclude_lowering_passes():
+    """infer_timed says against which hand a pass tells: without infer there is none, and
+    with infer_lowering the passes would be read two ways."""
+    with pytest.raises(ConfigError, match=r"infer_timed in .* without infer"):
+        load_strategy("mc-fast", ["infer=false", "infer_timed=true"])
+    with pytest.raises(ConfigError, match=r"infer_timed and infer_lowering in .* allowed one"):
+        load_strategy("mc-fast", ["infer=true", "infer_timed=true", "infer_lowering=true"])
+    result = CliRunner().invoke(
+        app,
+        ["simulate", "--players", "mc-fast,simple", "--param1", "infer=false",
+         "--param1", "infer_timed=true", "--deals", "2"],
+    )  # fmt: skip
+    assert result.exit_code == 2
+    assert "infer_timed in" in result.output and "without infer" in result.output
+    assert "Traceback" not in result.output
+
+
 def test_late_inference_needs_inference():
     """late_infer_stock reads passes otherwise late: without infer there is nothing to read."""
     with pytest.raises(ConfigError, match=r"late_infer_stock in .* without infer"):

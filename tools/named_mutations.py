@@ -47,6 +47,12 @@ LOWERING_PASSES = (
     "tests/test_reference_search.py::"
     "test_passes_that_would_have_lowered_the_deadwood_are_read_as_the_reference_does",
 )
+TIMED_PASSES = (
+    "tests/test_reference_search.py::test_the_kernels_timed_passes_are_the_references",
+    "tests/test_reference_search.py::test_a_pass_reads_only_the_cards_held_when_it_was_made",
+    "tests/test_reference_search.py::test_passes_read_by_when_they_were_made_as_the_reference_does",
+    "tests/test_reference_search.py::test_the_passes_are_dated_as_they_were_made_in_kernel_and_reference",
+)
 KNOCK_CONTINUATION = (
     "tests/test_reference_search.py::"
     "test_knock_decisions_take_their_own_continuation_as_the_reference_does"
@@ -262,6 +268,49 @@ MUTATIONS = (
         "        if strategy.infer_lowering:\n",
         "        if False:\n",
         LOWERING_PASSES,
+    ),
+    # Issue 46: passes read against the hand held when they were made (infer_timed).
+    Mutation(
+        "search kernel: a discard dated as a pass over the top",
+        "gin_sim/kernels/search.py",
+        "            stage = turns if card == latest else max(turns - 1, 0)\n",
+        "            stage = max(turns - 1, 0)\n",
+        TIMED_PASSES,
+    ),
+    Mutation(
+        "search kernel: a take dated from the start",
+        "gin_sim/kernels/search.py",
+        "            if tag == 0.0 or np.int64(tag) - 1 <= stage:\n",
+        "            if True:\n",
+        TIMED_PASSES,
+    ),
+    Mutation(
+        "search kernel: the card of a turn held a stage early",
+        "gin_sim/kernels/search.py",
+        "            held |= _bit(cards[hidden + stage - 1])\n",
+        "            held |= _bit(cards[hidden + stage])\n",
+        TIMED_PASSES,
+    ),
+    Mutation(
+        "search kernel: timed passes never read",
+        "gin_sim/kernels/search.py",
+        "        elif timed:\n",
+        "        elif False:\n",
+        TIMED_PASSES,
+    ),
+    Mutation(
+        "search reference: timed passes never read",
+        "gin_sim/reference/search.py",
+        "        elif strategy.infer_timed:\n",
+        "        elif False:\n",
+        TIMED_PASSES,
+    ),
+    Mutation(
+        "search reference: a take dated from the start",
+        "gin_sim/reference/search.py",
+        "            if history.taken.get(c, 0) <= stage:\n",
+        "            if True:\n",
+        TIMED_PASSES,
     ),
     # Issue 46: the undercut priced late only (undercut_stock).
     Mutation(

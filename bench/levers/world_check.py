@@ -67,6 +67,7 @@ from gin_sim.kernels.position import (
 )
 from gin_sim.kernels.search import (
     pass_weight_nb,
+    record_history_nb,
     search_world_nb,
     world_evidence_nb,
 )
@@ -146,6 +147,8 @@ def sampled_rows(
         if not reached:
             raise RuntimeError(f"row {i}: the replay did not reach the stored position")
         memory = scratch[5][17]  # the search's panel memory as the player left it there
+        if params[StrategyParam.MC_INFER_TIMED] != 0:  # as the search dates passes first
+            record_history_nb(masks[i], states[i], 0, memory[0])
         action = int(info[i, INFO_ACTION])
         knock = bool(knocked[i])
         rng = np.array([keys[i]], np.uint64)

@@ -111,13 +111,17 @@ class StrategyParamT(NamedTuple):
     # kept instead of the hand's least useful card, would have lowered its deadwood
     # (``lowering_passes_nb``), instead of each that would meld with it (issue 46)
     MC_INFER_LOWERING: int = 425
+    # 1: each contradicted pass tells against the cards a world's opponent held when it
+    # passed (its hand as built to that turn, and the cards it had taken from the pile by
+    # then), not its hand now (``timed_contradicted_passes_nb``; issue 46)
+    MC_INFER_TIMED: int = 426
 
 
 StrategyParam = StrategyParamT()
 # The slots a family decision reads: KIND to the pair weight.
 FAMILY_PARAMS = StrategyParam.PAIR_WEIGHT + 1
 MAX_PANEL = 8  # opponent models a search player may weigh
-N_STRATEGY_PARAMS = StrategyParam.MC_INFER_LOWERING + 1
+N_STRATEGY_PARAMS = StrategyParam.MC_INFER_TIMED + 1
 assert StrategyParam.MC_UNDERCUT_STOCK == StrategyParam.MC_KNOCK_ROLLOUT + FAMILY_PARAMS
 assert StrategyParam.MC_PANEL_INFER == StrategyParam.MC_PANEL + MAX_PANEL * FAMILY_PARAMS
 # The slots follow one another: each vector block is FAMILY_PARAMS long.

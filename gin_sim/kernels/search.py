@@ -121,7 +121,15 @@ EVIDENCE_LIMIT = MAX_PANEL + 12  # the hand's knock limit
 # panel_offer: 1 once the opponent's choice at the opening offer (R7, R8) was read this hand
 # (or found not to be there: it was never offered, or the hand went past it unread).
 MEMORY_OFFER = MAX_PANEL + 13
-MEMORY_SLOTS = MAX_PANEL + 14
+# infer_timed: when the opponent made the passes and takes its searcher saw, one slot per
+# card, kept from public facts at each of the searcher's decisions (``record_history_nb``).
+# HISTORY_PASS + card: 1 + the stage of the opponent's hand a pass tells against (its turns
+# played before it passed the card over, or with it when it discarded the card); 0: not seen.
+HISTORY_PASS = MAX_PANEL + 14
+# HISTORY_TAKE + card: 1 + the opponent's turns when it took the card from the pile, while it
+# still holds it; 0: not held.
+HISTORY_TAKE = HISTORY_PASS + 52
+MEMORY_SLOTS = HISTORY_TAKE + 52
 OFFER_WORLDS = 32  # hands of the opponent over which the offer's likelihood is averaged
 
 
@@ -142,8 +150,8 @@ def search_scratch_nb():
     (the screened-out ones follow the survivors, their figures over the screening worlds),
     sums and squares of each candidate's value less the first's, float64[16] each,
     a score int64[12] as the position's score slots, the opponent-panel memory
-    float64[2, MEMORY_SLOTS]: posterior, then MEMORY_KNOWN, MEMORY_DISCARD, MEMORY_TURN and
-    the EVIDENCE_ slots, panel likelihoods float64[MAX_PANEL])
+    float64[2, MEMORY_SLOTS]: posterior, then MEMORY_KNOWN, MEMORY_DISCARD, MEMORY_TURN, the
+    EVIDENCE_ slots and the HISTORY_ slots, panel likelihoods float64[MAX_PANEL])
     """
     return (
         np.zeros(N_POSITION_MASKS, np.uint64),
@@ -271,6 +279,74 @@ def contradicted_passes_nb(opp_hand, opp_passed):
 
 
 @njit(cache=True, _nrt=False)
+def record_history_nb(masks, state, player, history):
+    """``infer_timed``: when the opponent made each pass and take that ``player`` sees,
+    into its memory row ``history`` (HISTORY_PASS, HISTORY_TAKE), from public facts only.
+
+    Called at each of the player's decisions, so a fact is seen at the first decision
+    after it: the opponent's turns then date it. A card first seen passed at the player's
+    draw that lies on the pile's top is the discard of the opponent's last turn (stage:
+    its turns, the hand it kept); any other was passed over before its last draw (stage:
+    its turns less one; at the opening offer, 0). A card first seen taken was taken at
+    its last turn. A card it no longer holds is forgotten as taken (a later take of it
+    dates anew)."""
+    opponent = 1 - player
+    turns = state[_S.TURNS_BY + opponent]
+    latest = -1  # the opponent's last discard, on the pile's top at the player's draw
+    if state[_S.PHASE] == Phase.DRAW:
+        latest = state[_S.PILE + state[_S.PILE_SIZE] - 1]
+    passed = masks[_M.PASSED + opponent]
+    taken = masks[_M.TAKEN + opponent]
+    for card in range(52):
+        bit = _bit(card)
+        if passed & bit and history[HISTORY_PASS + card] == 0.0:
+            stage = turns if card == latest else max(turns - 1, 0)
+            history[HISTORY_PASS + card] = 1.0 + stage
+        if not taken & bit:
+            history[HISTORY_TAKE + card] = 0.0
+        elif history[HISTORY_TAKE + card] == 0.0:
+            history[HISTORY_TAKE + card] = 1.0 + turns
+
+
+@njit(cache=True, _nrt=False)
+def timed_contradicted_passes_nb(opp_hand, opp_passed, known, cards, hidden, extra, history):
+    """``contradicted_passes_nb`` by when each pass was made (``infer_timed``): a card the
+    opponent passed over or discarded, not in the built hand ``opp_hand``, counts if it
+    makes a meld (R3) with the cards of ``opp_hand`` the build says it held then. The
+    build (``built_hand_nb``) gives the hand's cards their turns: ``cards[:hidden]`` from
+    the start, ``cards[hidden + j - 1]`` from its j-th turn; a pass of stage s
+    (HISTORY_PASS of ``history``; not recorded: stage ``extra``, the hand now) reads those
+    of stage at most s, and the ``known`` cards it had taken from the pile by then
+    (HISTORY_TAKE; not recorded: from the start). A pass tells against the hand held when
+    it passed; late in the hand many of the opponent's cards came after its passes."""
+    doubted = opp_passed & ~opp_hand
+    count = 0
+    held = _NONE
+    for j in range(hidden):
+        held |= _bit(cards[j])
+    for stage in range(extra + 1):
+        if stage > 0:
+            held |= _bit(cards[hidden + stage - 1])
+        then = held & opp_hand
+        rest = known
+        while rest:
+            card = lowest_card_nb(rest)
+            rest &= rest - _ONE
+            tag = history[HISTORY_TAKE + card]
+            if tag == 0.0 or np.int64(tag) - 1 <= stage:
+                then |= _bit(card)
+        rest = doubted
+        while rest:
+            card = lowest_card_nb(rest)
+            rest &= rest - _ONE
+            tag = history[HISTORY_PASS + card]
+            at = extra if tag == 0.0 else min(np.int64(tag) - 1, extra)
+            if at == stage and melds_with_card_nb(then, card):
+                count += 1
+    return count
+
+
+@njit(cache=True, _nrt=False)
 def lowering_passes_nb(opp_hand, opp_passed, known):
     """Cards the opponent passed over or discarded that, kept by ``opp_hand`` instead of
     its least useful card (one not ``known`` to be held: those it took to keep), would
@@ -365,12 +441,16 @@ def model_built_hand_nb(model, known, cards, hidden, extra, pile, own_taken, own
 
 @njit(cache=True, _nrt=False)
 def sample_world_nb(params, masks, state, player, world_masks, world_state, cards, rng):
-    """``sample_world_by_nb`` with the least-deadwood build (``simple``'s)."""
+    """``sample_world_by_nb`` with the least-deadwood build (``simple``'s), for a caller
+    that keeps no memory of the hand (its passes undated, read against the hand now)."""
     sample_world_by_nb(
         params, masks, state, player, world_masks, world_state, cards, rng,
         params[StrategyParam.MC_OPPONENT : StrategyParam.MC_OPPONENT + FAMILY_PARAMS], BUILD_SIMPLE,
-        params[StrategyParam.MC_INFER_WEIGHT],
+        params[StrategyParam.MC_INFER_WEIGHT], _NO_HISTORY,
     )  # fmt: skip
+
+
+_NO_HISTORY = np.zeros(HISTORY_TAKE + 52, np.float64)  # a memory row with nothing recorded
 
 
 @njit(cache=True, inline="always")
@@ -406,8 +486,9 @@ def world_build_nb(params, model):
 
 @njit(cache=True, _nrt=False)
 def sample_world_by_nb(
-    params, masks, state, player, world_masks, world_state, cards, rng, model, build, weight
-):
+    params, masks, state, player, world_masks, world_state, cards, rng, model, build, weight,
+    history,
+):  # fmt: skip
     """A world consistent with ``player``'s view, into (world_masks, world_state).
 
     The unseen cards (not in its hand, the pile, or the cards the opponent is known to
@@ -417,7 +498,9 @@ def sample_world_by_nb(
     built it (``built_hand_nb``, one extra card per turn it has played), and a world is
     kept with probability ``weight ** contradicted passes`` (``infer_weight``, or the
     search's ``pass_weight_nb``; with ``infer_lowering`` the passes that would have lowered
-    its deadwood, ``lowering_passes_nb``), else drawn again (at most MAX_WORLD_TRIES; the
+    its deadwood, ``lowering_passes_nb``; with ``infer_timed`` each read against the hand
+    held when it passed, dated by the memory row ``history``, ``timed_contradicted_passes_nb``),
+    else drawn again (at most MAX_WORLD_TRIES; the
     last is kept). ``build``: BUILD_SIMPLE as just said;
     BUILD_MODEL the same with the family vector ``model``'s discard in the build
     (``model_built_hand_nb``); BUILD_NONE as without ``infer``.
@@ -438,6 +521,7 @@ def sample_world_by_nb(
         extra = min(state[_S.TURNS_BY + opponent], n_unseen - hidden)
     opp_passed = masks[_M.PASSED + opponent]
     lowering = params[StrategyParam.MC_INFER_LOWERING] != 0  # which passes tell (infer_lowering)
+    timed = params[StrategyParam.MC_INFER_TIMED] != 0  # against which hand (infer_timed)
     opp_hand = known
     for attempt in range(MAX_WORLD_TRIES):
         _shuffle_nb(cards, 0, n_unseen, rng)
@@ -457,6 +541,10 @@ def sample_world_by_nb(
         keep = 1.0
         if lowering:
             doubted = lowering_passes_nb(opp_hand, opp_passed, known)
+        elif timed:
+            doubted = timed_contradicted_passes_nb(
+                opp_hand, opp_passed, known, cards, hidden, extra, history
+            )
         else:
             doubted = contradicted_passes_nb(opp_hand, opp_passed)
         for _ in range(doubted):
@@ -518,7 +606,7 @@ def search_world_nb(params, masks, state, rules, undercut_table, player, world_m
     model = params[base : base + FAMILY_PARAMS]
     sample_world_by_nb(
         params, masks, state, player, world_masks, world_state, cards, rng, model, build,
-        pass_weight,
+        pass_weight, memory,
     )  # fmt: skip
     if panel > 0 and evidence and model[StrategyParam.KIND] != StrategyKind.RANDOM:
         for _ in range(PANEL_WORLD_TRIES - 1):
@@ -530,7 +618,7 @@ def search_world_nb(params, masks, state, rules, undercut_table, player, world_m
                 break
             sample_world_by_nb(
                 params, masks, state, player, world_masks, world_state, cards, rng, model,
-                build, pass_weight,
+                build, pass_weight, memory,
             )  # fmt: skip
     return base
 
@@ -798,8 +886,12 @@ def update_posterior_nb(params, masks, state, rules, undercut_table, player, sea
     to_close = points_to_close_nb(state, rules, opponent)  # the score is public
     for m in range(panel):
         likes[m] = 0.0
+    simple = params[StrategyParam.MC_OPPONENT : StrategyParam.MC_OPPONENT + FAMILY_PARAMS]
     for _ in range(EVIDENCE_WORLDS):
-        sample_world_nb(params, masks, state, player, world_masks, world_state, cards, rng)
+        sample_world_by_nb(
+            params, masks, state, player, world_masks, world_state, cards, rng, simple,
+            BUILD_SIMPLE, params[StrategyParam.MC_INFER_WEIGHT], memory[player],
+        )  # fmt: skip
         hand = world_masks[_M.HAND + opponent]
         for m in range(panel):
             base = StrategyParam.MC_PANEL + m * FAMILY_PARAMS
@@ -1061,6 +1153,8 @@ def search_nb(params, masks, state, rules, undercut_table, equity, streams, play
     screening they are over the worlds after it, on which the choice is made. A searcher
     with an opponent panel remembers its discard, for its next search to read the
     opponent's answer to it."""
+    if params[StrategyParam.MC_INFER_TIMED] != 0:  # its passes dated, for the worlds
+        record_history_nb(masks, state, player, search[17][player])
     action = _search_nb(
         params, masks, state, rules, undercut_table, equity, streams, player, search
     )

@@ -110,6 +110,7 @@ SEARCH_KEYS = (
     "late_infer_stock",
     "late_infer_weight",
     "infer_lowering",
+    "infer_timed",
     "extend_samples",
     "knock_rollout",
 )
@@ -196,6 +197,11 @@ class Strategy:
     # makes the worlds too strong elsewhere (docs/strength.md, "The worlds read too much
     # into a position").
     infer_lowering: bool = False
+    # With infer, against which hand a pass tells: false, the world's hand now; true, the
+    # cards of it the opponent held when it passed, dated by the searcher's memory of the
+    # hand (its build's order for the hidden cards, the turn of each take from the pile):
+    # late in the hand many of its cards came after its passes (issue 46).
+    infer_timed: bool = False
     # An undecided choice looks again: after its worlds, a search whose best candidate's
     # mean gain over the first lies within one standard error of the confidence line plays
     # extend_samples more worlds before it chooses (0: off).
@@ -287,6 +293,14 @@ class Strategy:
         if self.infer_lowering and not self.infer:
             raise ConfigError(
                 f"infer_lowering in {where} does nothing without infer: set infer = true or drop infer_lowering"
+            )
+        if self.infer_timed and not self.infer:
+            raise ConfigError(
+                f"infer_timed in {where} does nothing without infer: set infer = true or drop infer_timed"
+            )
+        if self.infer_timed and self.infer_lowering:
+            raise ConfigError(
+                f"infer_timed and infer_lowering in {where} read passes two ways: allowed one of them"
             )
         if not self.late_infer_stock and self.late_infer_weight != 1.0:
             raise ConfigError(
@@ -498,6 +512,8 @@ class Strategy:
             del document["late_infer_stock"], document["late_infer_weight"]
         if not self.infer_lowering:  # likewise (issue 46)
             del document["infer_lowering"]
+        if not self.infer_timed:  # likewise (issue 46)
+            del document["infer_timed"]
         if not self.extend_samples:  # likewise (issue 46)
             del document["extend_samples"]
         if not self.knock_rollout:  # likewise (issue 46)
@@ -565,6 +581,7 @@ class Strategy:
             v[StrategyParam.MC_LATE_INFER_STOCK] = self.late_infer_stock
             v[StrategyParam.MC_LATE_INFER_WEIGHT] = self.late_infer_weight
             v[StrategyParam.MC_INFER_LOWERING] = float(self.infer_lowering)
+            v[StrategyParam.MC_INFER_TIMED] = float(self.infer_timed)
             v[StrategyParam.MC_EXTEND_SAMPLES] = self.extend_samples
             if self.knock_rollout:
                 v[StrategyParam.MC_KNOCK_ROLLOUT_ON] = 1.0

@@ -206,6 +206,67 @@ def contradicted_passes(opp_hand: int, opp_passed: int) -> int:
     )
 
 
+@dataclass
+class PassHistory:
+    """``infer_timed``: when the opponent made each pass and take its searcher saw, kept
+    from public facts at each of the searcher's decisions of a hand (``record``). A pass's
+    stage is the opponent's turns played before it passed the card over, or with it when
+    it discarded the card; a take's, its turns when it took the card from the pile."""
+
+    passed: dict[int, int]
+    taken: dict[int, int]
+
+    @classmethod
+    def empty(cls) -> PassHistory:
+        return cls({}, {})
+
+    def record(self, situation: Situation) -> None:
+        """What the searcher sees at this decision: a card first seen passed at its draw
+        that lies on the pile's top is the opponent's last discard (stage: its turns); any
+        other was passed over before its last draw (its turns less one; at the opening
+        offer, 0). A card first seen taken was taken at its last turn; a card it no longer
+        holds is forgotten as taken."""
+        view = situation.view
+        turns = view.opp_turns
+        latest = situation.pile_order[-1] if situation.phase == DRAW else None
+        for card in _cards(view.opp_passed):
+            if card not in self.passed:
+                self.passed[card] = turns if card == latest else max(turns - 1, 0)
+        self.taken = {card: self.taken.get(card, turns) for card in _cards(view.opp_taken)}
+
+
+def timed_contradicted_passes(
+    opp_hand: int,
+    opp_passed: int,
+    known: int,
+    cards: Sequence[int],
+    hidden: int,
+    extra: int,
+    history: PassHistory,
+) -> int:
+    """``contradicted_passes`` by when each pass was made (``infer_timed``): a card the
+    opponent passed over or discarded, not in the built ``opp_hand``, counts if it makes a
+    meld (R3) with the cards of the hand held then. The build holds ``cards[:hidden]``
+    from the start and ``cards[hidden + j - 1]`` from its j-th turn; a pass of stage s
+    (not recorded: ``extra``, the hand now) reads those of stage at most s and the
+    ``known`` cards taken from the pile by then (not recorded: from the start)."""
+    count = 0
+    for card in _cards(opp_passed):
+        if opp_hand >> card & 1:
+            continue
+        stage = min(history.passed.get(card, extra), extra)
+        then = 0
+        for c in cards[: hidden + stage]:
+            then |= 1 << c
+        then &= opp_hand
+        for c in _cards(known):
+            if history.taken.get(c, 0) <= stage:
+                then |= 1 << c
+        if completes_a_meld(then, card):
+            count += 1
+    return count
+
+
 def lowering_passes(opp_hand: int, opp_passed: int, known: int) -> int:
     """The cards the opponent passed over or discarded, not in ``opp_hand``, that it
     could have kept instead of a card of the hand not ``known`` to be held (those it
@@ -227,12 +288,14 @@ def sample_world(
     stream: Stream,
     model: Strategy | None = None,
     weight: float | None = None,
+    history: PassHistory | None = None,
 ) -> tuple[int, list[int]]:
     """One world consistent with the view: the opponent's hand and the stock, top first.
     ``model``: the panel model playing the world; with ``panel_infer`` the hand is built by
     its discard (``model_built_hand``; a ``random`` model: as without ``infer``).
     ``weight``: of each contradicted pass (None: ``infer_weight``; a search passes
-    ``pass_weight``)."""
+    ``pass_weight``). ``history``: the searcher's dates of the opponent's passes and
+    takes this hand, read with ``infer_timed`` (None: nothing recorded)."""
     view = situation.view
     known = view.opp_taken
     cards = _cards(view.unseen)  # in increasing card order
@@ -258,6 +321,11 @@ def sample_world(
         keep = 1.0
         if strategy.infer_lowering:
             doubted = lowering_passes(opp_hand, view.opp_passed, known)
+        elif strategy.infer_timed:
+            doubted = timed_contradicted_passes(
+                opp_hand, view.opp_passed, known, cards, hidden, extra,
+                history if history is not None else PassHistory.empty(),
+            )  # fmt: skip
         else:
             doubted = contradicted_passes(opp_hand, view.opp_passed)
         for _ in range(doubted):
@@ -537,13 +605,19 @@ class OpponentPanel:
                 return m
         return len(self.posterior) - 1  # rounding: the sum may fall a little short of 1
 
-    def update(self, strategy: Strategy, situation: Situation, stream: Stream) -> None:
+    def update(
+        self,
+        strategy: Strategy,
+        situation: Situation,
+        stream: Stream,
+        history: PassHistory | None = None,
+    ) -> None:
         """Bayes' rule after the opponent's turn, at the searcher's draw: each model's
         likelihood of the turn is its mean over EVIDENCE_WORLDS sampled worlds."""
         self.evidence = evidence = TurnEvidence.read(situation, self.discard)
         likes = [0.0] * len(self.models)
         for _ in range(EVIDENCE_WORLDS):
-            opp_hand, _stock = sample_world(strategy, situation, stream)
+            opp_hand, _stock = sample_world(strategy, situation, stream, history=history)
             for m, model in enumerate(self.models):
                 likes[m] += turn_likelihood(model, evidence, opp_hand)
         self._multiply([like / EVIDENCE_WORLDS for like in likes])
@@ -888,11 +962,13 @@ def search(
     table: Any = None,
     panel: OpponentPanel | None = None,
     knock_rollout: Strategy | None = None,
+    history: PassHistory | None = None,
 ) -> tuple[Action, SearchFigures | None]:
     """docs/strategies.md, "The decision", steps 1 to 5. ``table``: the game table of a
     score-aware searcher (``gin_sim.players.search_value``); ``panel``: its opponent panel;
     ``knock_rollout``: the policy of its own later moves where a knock is a candidate
-    (None: ``rollout`` there too)."""
+    (None: ``rollout`` there too); ``history``: its dates of the opponent's passes and
+    takes this hand (``infer_timed``)."""
     candidates = candidate_actions(strategy, rollout, situation)
     if len(candidates) == 1:
         return candidates[0], None  # no search, no random number
@@ -903,7 +979,7 @@ def search(
         if panel.offer:  # the opponent's choice at the opening offer
             panel.read_offer(situation)
         if situation.phase == DRAW and panel.turn == situation.own_turns:
-            panel.update(strategy, situation, world_stream)
+            panel.update(strategy, situation, world_stream, history)
         panel.turn = None
         # That turn's draw and, after the take, its discard decision.
         own_turns = situation.own_turns + (1 if situation.phase == DRAW else 0)
@@ -972,7 +1048,9 @@ def search(
         model = None
         if panel is not None:  # this world's opponent: a model drawn from the posterior
             model = panel.models[panel.model_for_world(world)]
-        opp_hand, stock = sample_world(strategy, situation, world_stream, model, contradicted)
+        opp_hand, stock = sample_world(
+            strategy, situation, world_stream, model, contradicted, history
+        )
         random_state = 0
         if panel is not None and model is not None:
             policies[opponent] = model
@@ -984,7 +1062,7 @@ def search(
                     if (world_stream.next() >> 11) * TWO_TO_MINUS_53 < like:
                         break
                     opp_hand, stock = sample_world(
-                        strategy, situation, world_stream, model, contradicted
+                        strategy, situation, world_stream, model, contradicted, history
                     )
             random_state = world_stream.next()  # a random model's, the same for every candidate
         first = 0.0
@@ -1045,6 +1123,7 @@ class Searcher:
             _policy(strategy.knock_rollout, rules) if strategy.knock_rollout else None
         )
         self.stream = Stream(stream_state)
+        self.history = PassHistory.empty()  # a Searcher plays one hand
         self.table = searcher_table(strategy, rules)
         self.panel = None
         if strategy.opponent_panel:
@@ -1070,6 +1149,8 @@ class Searcher:
             self.panel.own_knock(hand, own_turns)
 
     def decide(self, situation: Situation) -> tuple[Action, SearchFigures | None]:
+        if self.strategy.infer_timed:  # at every decision, searched or not
+            self.history.record(situation)
         action, figures = search(
             self.strategy,
             self.rollout,
@@ -1079,6 +1160,7 @@ class Searcher:
             self.table,
             self.panel,
             self.knock_rollout,
+            self.history,
         )
         if self.panel is not None and situation.phase == DISCARD:
             # For the next search to read the opponent's answer to this discard.
