@@ -1174,9 +1174,9 @@ def check_posteriors(monkeypatch, rules, searcher, opponents, deals) -> None:
     updates = []
     update = reference_search.OpponentPanel.update
 
-    def recorded(panel, strategy, situation, stream):
+    def recorded(panel, strategy, situation, stream, history=None):
         before = (list(panel.posterior), panel.discard, stream.state)
-        update(panel, strategy, situation, stream)
+        update(panel, strategy, situation, stream, history)
         updates.append((situation, *before, list(panel.posterior)))
 
     monkeypatch.setattr(reference_search.OpponentPanel, "update", recorded)
