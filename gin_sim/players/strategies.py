@@ -200,9 +200,10 @@ class Strategy:
     # With infer, against which hand a pass tells: false, the world's hand now; true, the
     # cards of it the opponent held when it passed, dated by the searcher's memory of the
     # hand (its build's order for the hidden cards, the turn of each take from the pile):
-    # late in the hand many of its cards came after its passes. Screened off: it takes most
-    # of the bias out of the worlds at late knocks and gains nothing in play
-    # (docs/strength.md, "Passes read by when they were made"; issue 46).
+    # late in the hand many of its cards came after its passes. Screened off: it took most
+    # of the bias out of the worlds at late knocks against gin-hunter-strong (none against
+    # expert) and gains nothing in play (docs/strength.md, "Passes read by when they were
+    # made"; issue 46).
     infer_timed: bool = False
     # An undecided choice looks again: after its worlds, a search whose best candidate's
     # mean gain over the first lies within one standard error of the confidence line plays
