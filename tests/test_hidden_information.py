@@ -279,6 +279,7 @@ def test_the_reference_never_reads_the_opponents_hidden_cards(hollywood):
         assert not leaks and compared >= 3 * REFERENCE_DEALS, (name, compared, leaks[:3])
 
 
+@pytest.mark.full
 def test_a_searcher_that_dates_the_opponents_passes_never_reads_its_hidden_cards():
     """A search player that keeps a memory of the hand (infer_timed dates the opponent's
     passes and takes at each of its decisions, and an opponent panel reads its turns) as

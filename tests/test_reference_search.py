@@ -480,8 +480,9 @@ def test_passes_that_would_have_lowered_the_deadwood_are_read_as_the_reference_d
 
 
 @pytest.mark.parametrize(
-    "panel", [(), ("gin-hunter-strong", "simple", "expert")], ids=["no-panel", "panel"]
+    "panel", [("gin-hunter-strong", "simple", "expert"), ()], ids=["panel", "no-panel"]
 )
+@pytest.mark.first_case
 def test_passes_read_by_when_they_were_made_as_the_reference_does(panel):
     """infer_timed (issue 46), in the fast tier too (the named mutations of its rule run
     this): the kernel, which dates the opponent's passes and takes in its memory at each of
@@ -534,6 +535,7 @@ def _true_dates(deal: int, rules, players, searcher_seat: int):
 
 
 @pytest.mark.parametrize("rule_set", ["standard", "hollywood"])
+@pytest.mark.first_case
 def test_the_passes_are_dated_as_they_were_made_in_kernel_and_reference(rule_set):
     """At each of a searcher's decisions, the dates ``record_history_nb`` (at the position
     the view gives) and the reference's ``PassHistory`` keep equal the true turns of the
