@@ -245,36 +245,26 @@ def test_bad_search_settings_are_one_line_errors(override, message):
     assert "Traceback" not in result.output
 
 
-def test_lowering_passes_need_inference():
-    """infer_lowering chooses which passes tell against a built hand: without infer there
-    is none."""
-    with pytest.raises(ConfigError, match=r"infer_lowering in .* without infer"):
-        load_strategy("mc-fast", ["infer=false", "infer_lowering=true"])
+@pytest.mark.parametrize("key", ["infer_lowering", "infer_timed"])
+def test_which_passes_tell_needs_inference(key):
+    """infer_lowering (which passes tell against a built hand) and infer_timed (against
+    which hand a pass tells) read passes: without infer there is none to read."""
+    with pytest.raises(ConfigError, match=rf"{key} in .* without infer"):
+        load_strategy("mc-fast", ["infer=false", f"{key}=true"])
     result = CliRunner().invoke(
         app,
         ["simulate", "--players", "mc-fast,simple", "--param1", "infer=false",
-         "--param1", "infer_lowering=true", "--deals", "2"],
+         "--param1", f"{key}=true", "--deals", "2"],
     )  # fmt: skip
     assert result.exit_code == 2
-    assert "infer_lowering in" in result.output and "without infer" in result.output
+    assert f"{key} in" in result.output and "without infer" in result.output
     assert "Traceback" not in result.output
 
 
-def test_timed_passes_need_inference_and_exclude_lowering_passes():
-    """infer_timed says against which hand a pass tells: without infer there is none, and
-    with infer_lowering the passes would be read two ways."""
-    with pytest.raises(ConfigError, match=r"infer_timed in .* without infer"):
-        load_strategy("mc-fast", ["infer=false", "infer_timed=true"])
+def test_passes_are_read_one_way_at_a_time():
+    """infer_timed and infer_lowering would read the same passes two ways."""
     with pytest.raises(ConfigError, match=r"infer_timed and infer_lowering in .* allowed one"):
         load_strategy("mc-fast", ["infer=true", "infer_timed=true", "infer_lowering=true"])
-    result = CliRunner().invoke(
-        app,
-        ["simulate", "--players", "mc-fast,simple", "--param1", "infer=false",
-         "--param1", "infer_timed=true", "--deals", "2"],
-    )  # fmt: skip
-    assert result.exit_code == 2
-    assert "infer_timed in" in result.output and "without infer" in result.output
-    assert "Traceback" not in result.output
 
 
 def test_late_inference_needs_inference():

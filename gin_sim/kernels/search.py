@@ -450,7 +450,7 @@ def sample_world_nb(params, masks, state, player, world_masks, world_state, card
     )  # fmt: skip
 
 
-_NO_HISTORY = np.zeros(HISTORY_TAKE + 52, np.float64)  # a memory row with nothing recorded
+_NO_HISTORY = np.zeros(MEMORY_SLOTS, np.float64)  # a memory row with nothing recorded
 
 
 @njit(cache=True, inline="always")
