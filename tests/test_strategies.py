@@ -4,6 +4,7 @@ their plain definitions in docs/strategies.md."""
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 from statistics import NormalDist
 
 import numpy as np
@@ -193,6 +194,28 @@ def test_mc_rolls_out_with_the_family_strategy_that_leads_its_scoring():
         load_strategy("gin-hunter-strong").for_rules(load_rules("standard")).to_kernel(),
         load_strategy("expert").for_rules(load_rules("standard")).to_kernel(),
     )
+
+
+def test_mc_values_its_knocks_by_holding_out_for_gin_under_every_rule_set():
+    """mc's knock decisions take gin-hunter-pure as their continuation under every named rule
+    set: under standard by its first [[adapt]] table, under the others (an undercut bonus
+    under 20) by its second (docs/strength.md, "Knock decisions under hollywood too"); the
+    flag and the policy reach the kernel vector. Its baseline file differs only there."""
+    flag = StrategyParam.MC_KNOCK_ROLLOUT_ON
+    block = slice(StrategyParam.MC_KNOCK_ROLLOUT, StrategyParam.MC_KNOCK_ROLLOUT + FAMILY_PARAMS)
+    levers = Path(__file__).resolve().parents[1] / "bench" / "levers"
+    before = load_strategy(str(levers / "mc-no-hollywood-knock-rollout.toml"))
+    for rules_name in ("standard", "hollywood", "hollywood-gin20", "oklahoma"):
+        rules = load_rules(rules_name)
+        played = load_strategy("mc").for_rules(rules)
+        assert played.knock_rollout == "gin-hunter-pure", rules_name
+        vector = played.to_kernel(rules)
+        pure = load_strategy("gin-hunter-pure").for_rules(rules).to_kernel()[:FAMILY_PARAMS]
+        assert vector[flag] == 1.0 and np.array_equal(vector[block], pure), rules_name
+        old = before.for_rules(rules)
+        assert old.knock_rollout == ("gin-hunter-pure" if rules_name == "standard" else "")
+        unnamed = {"knock_rollout": "", "name": "x", "description": "x"}
+        assert replace(old, **unnamed) == replace(played, **unnamed), rules_name
 
 
 def test_the_pair_hunter_knocks_only_in_its_first_turns():
