@@ -198,9 +198,9 @@ def test_mc_rolls_out_with_the_family_strategy_that_leads_its_scoring():
 
 def test_mc_values_its_knocks_by_holding_out_for_gin_under_every_rule_set():
     """mc's knock decisions take gin-hunter-pure as their continuation under every named rule
-    set: under standard by its first [[adapt]] table, under the others (an undercut bonus
-    under 20) by its second (docs/strength.md, "Knock decisions under hollywood too"); the
-    flag and the policy reach the kernel vector. Its baseline file differs only there."""
+    set (docs/strength.md, "Knock decisions under hollywood too"); the flag and the policy
+    reach the kernel vector. Its baseline file has it under standard only, and differs only
+    there."""
     flag = StrategyParam.MC_KNOCK_ROLLOUT_ON
     block = slice(StrategyParam.MC_KNOCK_ROLLOUT, StrategyParam.MC_KNOCK_ROLLOUT + FAMILY_PARAMS)
     levers = Path(__file__).resolve().parents[1] / "bench" / "levers"
