@@ -526,7 +526,7 @@ def _check_line_findings(report):
     assert report.answer == [
         "Against beta under hollywood, 321 deals separate no situation of the card clearly.",
         "This run has 321 deals, so 21 of 21 cells are close calls; the published cards in "
-        "docs/cards/ come from 20,000.",
+        "docs/cards/ come from 24,000.",
     ]
     assert report.answer_figure == "card-hollywood"
 
@@ -909,12 +909,12 @@ def _check_figures(report, monkeypatch, tmp_path):
 def test_the_scale_note_names_the_published_run_below_its_size():
     from gin_sim.reports.advice import PUBLISHED_COMMAND, PUBLISHED_RUN, _scale_note
 
-    small = _scale_note(19_999)
-    assert small.startswith("Size: 19,999 deals, a small run that shows the method: ")
-    assert f"published run of 20,000 deals, {PUBLISHED_RUN}, where every knock" in small
+    small = _scale_note(23_999)
+    assert small.startswith("Size: 23,999 deals, a small run that shows the method: ")
+    assert f"published run of 24,000 deals, {PUBLISHED_RUN}, where every knock" in small
     assert f"it was made by `{PUBLISHED_COMMAND}` (about an hour" in small
-    assert _scale_note(20_000) == (
-        "Size: 20,000 deals, the published run's size; the cell tables give each cell's count "
+    assert _scale_note(24_000) == (
+        "Size: 24,000 deals, the published run's size; the cell tables give each cell's count "
         "(tests/test_published_advice.py holds the published run to 100 positions per cell)."
     )
     assert _scale_note(25_000).startswith("Size: 25,000 deals, the published run's size;")

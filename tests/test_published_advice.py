@@ -65,6 +65,6 @@ def test_a_smaller_run_points_to_the_published_one_and_its_command():
     small = _scale_note(600)
     assert PUBLISHED_RUN in small and PUBLISHED_COMMAND in small and "600 deals" in small
     published = _scale_note(PUBLISHED_DEALS)
-    assert PUBLISHED_COMMAND not in published and "20,000 deals" in published
+    assert PUBLISHED_COMMAND not in published and "24,000 deals" in published
     made = (RUN.parents[1] / "reports/advice-hollywood/report.md").read_text()
     assert f"Size: {DefaultSet().advice_deals} deals" in made

@@ -62,10 +62,10 @@ from gin_sim.reports.tables import stock_band, undercut_rates
 # The published advice run (docs/advice-run/, issue 25): the project's headline figures.
 # A smaller run (make run's) shows the method and says where the figures are.
 PUBLISHED_RUN = "docs/advice-run/report.md"
-PUBLISHED_DEALS = 20_000
+PUBLISHED_DEALS = 24_000
 PUBLISHED_COMMAND = (
     "gin-sim report advice --rules hollywood --compare hollywood-gin20,standard,oklahoma "
-    "--players mc,mc --deals 20000 --samples 256 --check-positions 1000 --continuations 4 "
+    "--players mc,mc --deals 24000 --samples 256 --check-positions 1000 --continuations 4 "
     "--seed 2512 --keep offer=1,draw=1,discard=0.125,knock=1 --out docs/advice-run"
 )
 

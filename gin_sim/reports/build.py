@@ -778,7 +778,7 @@ class DefaultSet:
     tournament_players: tuple[str, ...] = FAST_STRATEGIES
     tournament_rules: tuple[str, ...] = ("hollywood", "standard")
     # report advice (issue 16): mc against mc, the largest report per deal. The published
-    # advice run (docs/advice-run, 20,000 deals) is where the strong-play figures come from;
+    # advice run (docs/advice-run, 24,000 deals) is where the strong-play figures come from;
     # this one shows the report and its check against play on a sample: at 80 positions and
     # 4 continuations the check detects gaps of 3.2 to 5.4 points per hand (seed 1).
     advice_rules: str | None = "hollywood"
@@ -800,7 +800,7 @@ class DefaultSet:
     equity_matches: int = 2_000
     # The strategy cards of the published advice run (docs/advice-run, in the repository;
     # `gin-sim card`): read, not played, so the set's index leads with an answer from
-    # 20,000 deals, which make run's own advice report (250 deals) cannot give.
+    # 24,000 deals, which make run's own advice report (250 deals) cannot give.
     cards_from: str | None = "docs/advice-run"
     cards_advised_decks: int = ADVISED_CHECK_DECKS
     cards_advised_seed: int = ADVISED_CHECK_SEED
