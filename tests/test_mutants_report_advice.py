@@ -912,7 +912,7 @@ def test_the_scale_note_names_the_published_run_below_its_size():
     small = _scale_note(23_999)
     assert small.startswith("Size: 23,999 deals, a small run that shows the method: ")
     assert f"published run of 24,000 deals, {PUBLISHED_RUN}, where every knock" in small
-    assert f"it was made by `{PUBLISHED_COMMAND}` (about an hour" in small
+    assert f"it was made by `{PUBLISHED_COMMAND}` (about two and a half hours" in small
     assert _scale_note(24_000) == (
         "Size: 24,000 deals, the published run's size; the cell tables give each cell's count "
         "(tests/test_published_advice.py holds the published run to 100 positions per cell)."
@@ -1292,7 +1292,7 @@ def _check_words(report):
         "lines' intervals are wide. The project's headline figures come from the published "
         f"run of {PUBLISHED_DEALS:,} deals, {PUBLISHED_RUN}, where every knock cell of deadwood "
         "1 to 10 with 7 or more cards in the stock and every take cell holds at least 100 "
-        f"positions; it was made by `{PUBLISHED_COMMAND}` (about an hour on two cores, or on a "
+        f"positions; it was made by `{PUBLISHED_COMMAND}` (about two and a half hours on two cores, or on a "
         "Dask cluster with --scheduler).",
         "Evaluation: 8 worlds, made up.",
         "Check against play: 2 continuations per checked position.",

@@ -13,8 +13,8 @@ verdict from each (``gin_sim.reports.card.verdict``).
 RUN_FOLDER is a finished ``gin-sim report advice`` folder (read only). WORK_FOLDER (created;
 never inside RUN_FOLDER) keeps the played chunks (``knock-play-NNN.parquet``, 2,000
 positions each, so an interrupted run resumes) and writes ``knock-cells-by-play.csv``.
-About 35 minutes with 2 continuations for the 32,158 knock positions of docs/advice-run on
-two loaded cores.
+About 70 minutes with 4 continuations for the 41,482 knock positions of docs/advice-run on
+two cores.
 """
 
 from __future__ import annotations

@@ -85,7 +85,7 @@ def _scale_note(deals: int) -> str:
         f"published run of {PUBLISHED_DEALS:,} deals, {PUBLISHED_RUN}, where every knock "
         "cell of deadwood 1 to 10 with 7 or more cards in the stock and every take cell "
         "holds at least 100 positions; it was made by `" + PUBLISHED_COMMAND + "` (about "
-        "an hour on two cores, or on a Dask cluster with --scheduler)."
+        "two and a half hours on two cores, or on a Dask cluster with --scheduler)."
     )
 
 
