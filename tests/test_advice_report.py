@@ -271,6 +271,33 @@ def test_an_interrupted_advice_report_resumes_from_its_positions(tmp_path, monke
         assert (tmp_path / "cut" / f"{name}.csv").read_text() == whole, name
 
 
+def test_an_advice_report_interrupted_after_its_knock_play_resumes(tmp_path, monkeypatch):
+    """Interrupted after the knock positions were played out (knock-play/ written), the
+    same call again takes the folder back (knock-play/ is the report's own, not a foreign
+    file), reads the parts back and writes the tables of an uninterrupted report."""
+    import gin_sim.reports.build as build_module
+    from gin_sim.reports.build import write_advice
+
+    settings = ("hollywood", [], ["expert", "expert"], 10, 8, 3, 2, 4)
+    write_advice(*settings, tmp_path / "whole")
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(build_module, "knock_sweep", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        write_advice(*settings, tmp_path / "cut")
+    parts = sorted((tmp_path / "cut" / "knock-play").glob("part-*.parquet"))
+    assert parts and not (tmp_path / "cut" / "report.md").exists()
+    stamps = [p.stat().st_mtime_ns for p in parts]
+    monkeypatch.undo()
+    write_advice(*settings, tmp_path / "cut")
+    assert [p.stat().st_mtime_ns for p in parts] == stamps  # read back, not replayed
+    for name in ("knock-cells", "knock-cells-by-play", "check-against-play"):
+        whole = (tmp_path / "whole" / f"{name}.csv").read_text()
+        assert (tmp_path / "cut" / f"{name}.csv").read_text() == whole, name
+
+
 # ------------------------------------------------------------------ the figures
 BANDS = ["25-31", "19-24", "13-18", "7-12", "0-6"]
 

@@ -417,3 +417,25 @@ def test_the_check_caveat_says_which_way_play_differs():
     assert "worth more or less than" in mixed and mixed.endswith("may go either way.")
     assert "the search's rollout policies against the real players, from the same cards: " in mixed
     assert "deadwood 1 to 5: -0.7 (-0.9 to -0.4); deadwood 6 to 10: +1.7 (+1.4 to +1.9)" in mixed
+
+
+def test_the_rules_of_thumb_fit_between_the_take_grid_and_the_notes():
+    """The published hollywood card's six long rules (a dozen lines) and its three notes
+    once ran into each other on the page: the rules' text lies below the take grid and
+    above the notes, and within the page."""
+    from gin_sim.reports.card import card_page, read_cards
+    from gin_sim.reports.figures import _pyplot
+
+    card = read_cards(ROOT / "docs" / "advice-run", ["hollywood"])[0]
+    assert len(card.rules_of_thumb) == 6 and card.caveat
+    card.caveat += " " + card.caveat  # longer notes than any published card
+    fig = card_page(card)
+    try:
+        renderer = fig.canvas.get_renderer()
+        texts = {t.get_gid(): t.get_window_extent(renderer) for t in fig.texts if t.get_gid()}
+        rules, notes = texts["rules"], texts["notes"]
+        take_grid = min(ax.get_window_extent(renderer).y0 for ax in fig.axes[1:])
+        assert notes.y1 < rules.y0 and rules.y1 < take_grid
+        assert rules.x1 < fig.bbox.x1 and notes.y0 > 0
+    finally:
+        _pyplot().close(fig)

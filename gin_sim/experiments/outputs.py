@@ -407,9 +407,10 @@ def claim_folder(
 
 # What a report writes into its folder: report.md, report.json, its tables (CSV, Parquet), its
 # figures (PNG; a strategy card also as SVG), for a tournament the pairings' run folders
-# under runs/ and for advice its positions datasets (positions/, positions-RULES/).
+# under runs/ and for advice its positions datasets (positions/, positions-RULES/) and its
+# knock positions played out (knock-play/), both kept so that an interrupted report resumes.
 _REPORT_FILE = re.compile(
-    r"[A-Za-z0-9][A-Za-z0-9_.-]*\.(?:md|json|csv|parquet|png|svg)|runs"
+    r"[A-Za-z0-9][A-Za-z0-9_.-]*\.(?:md|json|csv|parquet|png|svg)|runs|knock-play"
     r"|positions(?:-[A-Za-z0-9_.-]+)?"
 )
 

@@ -694,10 +694,25 @@ def _face(verdict_word: str) -> tuple[str, str, str]:
 
 
 def draw_card(card: Card, paths: Sequence[Path]) -> None:
-    """The card as one printable page (A4 landscape), saved to each of ``paths`` (PNG,
-    SVG or PDF, by suffix): the knock grid, the take grid with the first upcard, the
-    rules of thumb, and where the figures come from."""
+    """The card as one printable page (A4 landscape, ``card_page``), saved to each of
+    ``paths`` (PNG, SVG or PDF, by suffix)."""
     from gin_sim.reports.figures import DPI, _pyplot
+
+    plt = _pyplot()
+    fig = card_page(card)
+    for path in paths:
+        # No software version or date in the file, so the same cells give the same bytes.
+        metadata = {"Software": None} if path.suffix == ".png" else {"Date": None}
+        if path.suffix == ".svg":
+            plt.rcParams["svg.hashsalt"] = "gin-sim card"
+        fig.savefig(path, dpi=DPI, metadata=metadata)
+    plt.close(fig)
+
+
+def card_page(card: Card):
+    """The card's page as a matplotlib figure: the knock grid, the take grid with the
+    first upcard, the rules of thumb, and where the figures come from (the notes)."""
+    from gin_sim.reports.figures import _pyplot
 
     plt = _pyplot()
     fig = plt.figure(figsize=(11.69, 8.27))
@@ -734,25 +749,25 @@ def draw_card(card: Card, paths: Sequence[Path]) -> None:
     text += [_wrap(f"{n}. {rule.text}", 64) for n, rule in enumerate(card.rules_of_thumb, 1)] or [
         "(no cell is clear enough for a rule)"
     ]
-    fig.text(0.53, 0.40, "\n".join(text), fontsize=9.5, va="top", linespacing=1.5)
     legend = (
         "KNOCK / TAKE (blue): the 95% interval of its gain lies above 0.   PLAY ON / DRAW / "
         "PASS (red): below 0.   CLOSE (grey, hatched): the interval holds 0, or fewer than "
         f"{MIN_CELL_POSITIONS} positions.   ·: no position.   Small type: the gain of the "
         "action in points a hand."
     )
-    notes = [legend] + [s for s in (advised_sentence(card), card.caveat) if s]
+    notes = "\n".join(_wrap(n, 175) for n in [legend, advised_sentence(card), card.caveat] if n)
     fig.text(
-        0.03, 0.025, "\n".join(_wrap(n, 175) for n in notes), fontsize=7.5, va="bottom",
-        color="#303030", linespacing=1.4,
+        0.03, 0.025, notes, fontsize=7.5, va="bottom", color="#303030", linespacing=1.4,
+        gid="notes",
     )  # fmt: skip
-    for path in paths:
-        # No software version or date in the file, so the same cells give the same bytes.
-        metadata = {"Software": None} if path.suffix == ".png" else {"Date": None}
-        if path.suffix == ".svg":
-            plt.rcParams["svg.hashsalt"] = "gin-sim card"
-        fig.savefig(path, dpi=DPI, metadata=metadata)
-    plt.close(fig)
+    # The rules fill the space between the take grid and the notes: six long rules wrap to
+    # a dozen lines, which at the full size would run into the notes, so the type shrinks
+    # to fit (points: the page is 8.27 inches high, a line takes linespacing x the size).
+    rules_text = "\n".join(text)
+    top, notes_top = 0.45, 0.025 + (notes.count("\n") + 1) * 7.5 * 1.4 / (8.27 * 72) + 0.015
+    size = min(9.5, (top - notes_top) * 8.27 * 72 / (1.5 * (rules_text.count("\n") + 1)))
+    fig.text(0.53, top, rules_text, fontsize=size, va="top", linespacing=1.5, gid="rules")
+    return fig
 
 
 def _grid(ax, cells, row_labels, column_labels, title, x_label, y_label) -> None:
