@@ -244,56 +244,50 @@ def test_play_headline_is_paired_and_thread_free():
     assert (play_headline(same, rules, pair, 3, 1)["play_gain"] == 0).all()
 
 
-@pytest.mark.full
-def test_an_interrupted_advice_report_resumes_from_its_positions(tmp_path, monkeypatch):
-    """Interrupted after its datasets, the report keeps them; the same call again reads
-    them back (nothing replayed) and writes the tables of an uninterrupted report."""
-    import gin_sim.experiments.positions as positions_module
+@pytest.mark.parametrize(
+    ("compare", "module", "interrupt", "kept", "tables"),
+    [
+        # Interrupted after its datasets (before the check plays), it keeps them.
+        pytest.param(
+            ["standard"], "gin_sim.experiments.positions", "play_headline",
+            "positions/positions-*",
+            ("knock-cells", "take-cells", "check-against-play", "knock-difference-standard"),
+            id="after-its-positions", marks=pytest.mark.full,
+        ),
+        # Interrupted after the knock positions were played out: knock-play/ is the
+        # report's own folder, not a foreign file, so the same call takes the folder back.
+        pytest.param(
+            [], "gin_sim.reports.build", "knock_sweep", "knock-play/part-*",
+            ("knock-cells", "knock-cells-by-play", "check-against-play"),
+            id="after-its-knock-play",
+        ),
+    ],
+)  # fmt: skip
+def test_an_interrupted_advice_report_resumes(
+    tmp_path, monkeypatch, compare, module, interrupt, kept, tables
+):
+    """Interrupted, the report keeps what it played; the same call again reads it back
+    (nothing replayed) and writes the tables of an uninterrupted report."""
+    import importlib
+
     from gin_sim.reports.build import write_advice
 
-    settings = ("hollywood", ["standard"], ["expert", "expert"], 10, 8, 3, 2, 4)
+    settings = ("hollywood", compare, ["expert", "expert"], 10, 8, 3, 2, 4)
     write_advice(*settings, tmp_path / "whole")
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(positions_module, "play_headline", interrupted)
+    monkeypatch.setattr(importlib.import_module(module), interrupt, interrupted)
     with pytest.raises(KeyboardInterrupt):
         write_advice(*settings, tmp_path / "cut")
-    chunks = sorted((tmp_path / "cut" / "positions").glob("positions-*.parquet"))
-    assert chunks and not (tmp_path / "cut" / "report.md").exists()
-    stamps = [c.stat().st_mtime_ns for c in chunks]
+    files = sorted((tmp_path / "cut").glob(f"{kept}.parquet"))
+    assert files and not (tmp_path / "cut" / "report.md").exists()
+    stamps = [f.stat().st_mtime_ns for f in files]
     monkeypatch.undo()
     write_advice(*settings, tmp_path / "cut")
-    assert [c.stat().st_mtime_ns for c in chunks] == stamps  # read back, not replayed
-    for name in ("knock-cells", "take-cells", "check-against-play", "knock-difference-standard"):
-        whole = (tmp_path / "whole" / f"{name}.csv").read_text()
-        assert (tmp_path / "cut" / f"{name}.csv").read_text() == whole, name
-
-
-def test_an_advice_report_interrupted_after_its_knock_play_resumes(tmp_path, monkeypatch):
-    """Interrupted after the knock positions were played out (knock-play/ written), the
-    same call again takes the folder back (knock-play/ is the report's own, not a foreign
-    file), reads the parts back and writes the tables of an uninterrupted report."""
-    import gin_sim.reports.build as build_module
-    from gin_sim.reports.build import write_advice
-
-    settings = ("hollywood", [], ["expert", "expert"], 10, 8, 3, 2, 4)
-    write_advice(*settings, tmp_path / "whole")
-
-    def interrupted(*args, **kwargs):
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(build_module, "knock_sweep", interrupted)
-    with pytest.raises(KeyboardInterrupt):
-        write_advice(*settings, tmp_path / "cut")
-    parts = sorted((tmp_path / "cut" / "knock-play").glob("part-*.parquet"))
-    assert parts and not (tmp_path / "cut" / "report.md").exists()
-    stamps = [p.stat().st_mtime_ns for p in parts]
-    monkeypatch.undo()
-    write_advice(*settings, tmp_path / "cut")
-    assert [p.stat().st_mtime_ns for p in parts] == stamps  # read back, not replayed
-    for name in ("knock-cells", "knock-cells-by-play", "check-against-play"):
+    assert [f.stat().st_mtime_ns for f in files] == stamps  # read back, not replayed
+    for name in tables:
         whole = (tmp_path / "whole" / f"{name}.csv").read_text()
         assert (tmp_path / "cut" / f"{name}.csv").read_text() == whole, name
 

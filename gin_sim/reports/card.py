@@ -715,7 +715,8 @@ def card_page(card: Card):
     from gin_sim.reports.figures import _pyplot
 
     plt = _pyplot()
-    fig = plt.figure(figsize=(11.69, 8.27))
+    width, height = 11.69, 8.27  # A4 landscape, inches
+    fig = plt.figure(figsize=(width, height))
     fig.text(
         0.03, 0.955, f"Strategy card: {card.rules}, against {card.opponent}",
         fontsize=18, weight="bold", va="top",
@@ -756,17 +757,23 @@ def card_page(card: Card):
         "action in points a hand."
     )
     notes = "\n".join(_wrap(n, 175) for n in [legend, advised_sentence(card), card.caveat] if n)
+    notes_bottom, notes_size, notes_spacing = 0.025, 7.5, 1.4
     fig.text(
-        0.03, 0.025, notes, fontsize=7.5, va="bottom", color="#303030", linespacing=1.4,
-        gid="notes",
+        0.03, notes_bottom, notes, fontsize=notes_size, va="bottom", color="#303030",
+        linespacing=notes_spacing, gid="notes",
     )  # fmt: skip
     # The rules fill the space between the take grid and the notes: six long rules wrap to
     # a dozen lines, which at the full size would run into the notes, so the type shrinks
-    # to fit (points: the page is 8.27 inches high, a line takes linespacing x the size).
-    rules_text = "\n".join(text)
-    top, notes_top = 0.45, 0.025 + (notes.count("\n") + 1) * 7.5 * 1.4 / (8.27 * 72) + 0.015
-    size = min(9.5, (top - notes_top) * 8.27 * 72 / (1.5 * (rules_text.count("\n") + 1)))
-    fig.text(0.53, top, rules_text, fontsize=size, va="top", linespacing=1.5, gid="rules")
+    # to fit (a line takes linespacing x its size in points, 72 to the inch).
+    rules_text, rules_spacing = "\n".join(text), 1.5
+    page_points = height * 72
+    top = 0.45
+    notes_top = notes_bottom + (notes.count("\n") + 1) * notes_size * notes_spacing / page_points
+    room = (top - notes_top - 0.015) * page_points  # a small gap above the notes
+    size = min(9.5, room / (rules_spacing * (rules_text.count("\n") + 1)))
+    fig.text(
+        0.53, top, rules_text, fontsize=size, va="top", linespacing=rules_spacing, gid="rules"
+    )  # fmt: skip
     return fig
 
 
