@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
@@ -23,7 +24,7 @@ from gin_sim.game.rules import load_rules
 from gin_sim.interfaces.cli import app
 from gin_sim.players.strategies import load_strategy
 from gin_sim.reports.build import FAST_STRATEGIES, DefaultSet
-from gin_sim.reports.schedule import canonical, grid
+from gin_sim.reports.schedule import canonical, describe, grid, schedule_answer
 from gin_sim.reports.sweeps import knock_sweep, threshold_variants
 from gin_sim.reports.tables import FIGURES, HAND_FIGURES, SLIM_COLUMNS
 
@@ -174,6 +175,25 @@ def test_every_report_opens_with_its_answer(default_set):
         assert f"({folder}/report.md): {sentences[0]}" in index, folder
         # no negative or infinite threshold or deadwood in the opening
         assert "∞" not in answer and not re.search(r"(threshold|deadwood) -", answer), folder
+
+
+def test_the_schedule_reports_answer_says_the_schedule_once():
+    """The schedule report's opening (issue 43) names its schedule once in words: a
+    significant gain makes the words the answer, and the next sentence only gives the
+    schedule as the tables write it (it once said the same words twice)."""
+    rules, opponent = load_rules("hollywood"), load_strategy("simple")
+    for significant in (True, False):
+        search = SimpleNamespace(
+            verification=SimpleNamespace(rules=rules, opponent=opponent, deals=50_000),
+            best_schedule=lambda: "20:10,0:0",
+            best_single=lambda: "0:10",
+            gain=lambda s=significant: {"mean": 0.043, "half_width": 0.036, "significant": s},
+        )
+        opening = " ".join(schedule_answer(search))
+        words = describe("20:10,0:0")
+        assert opening.count(words) == 1, opening
+        assert "20:10,0:0" in opening and "50,000 fresh decks" in opening
+        assert ("change your knock threshold" in opening) == significant, opening
 
 
 def _rows(folder: Path, name: str) -> pd.DataFrame:

@@ -288,15 +288,19 @@ def schedule_answer(search: ScheduleSearch) -> list[str]:
     gain = search.gain()
     where = f"Against `{verification.opponent.name}` under `{verification.rules.name}`"
     if gain["significant"] and gain["mean"] > 0:
-        first = f"{where}, change your knock threshold as the stock runs down: {describe(best)}."
+        # The answer is the schedule itself: say it once, then name it as the tables do.
+        opening = [
+            f"{where}, change your knock threshold as the stock runs down: {describe(best)}.",
+            f"In the tables below that schedule is {best}.",
+        ]
     else:
-        first = (
+        opening = [
             f"{where}, a knock threshold that changes as the stock runs down does no "
-            f"measurably better than one fixed threshold: {knock_action(threshold, limit)}."
-        )
+            f"measurably better than one fixed threshold: {knock_action(threshold, limit)}.",
+            f"The best schedule found, {best}, means: {describe(best)}.",
+        ]
     return [
-        first,
-        f"The best schedule found, {best}, means: {describe(best)}.",
+        *opening,
         f"On {verification.deals:,} fresh decks it scored "
         f"{points(gain['mean'], gain['half_width'])} points a hand more than threshold "
         f"{threshold} throughout.",
