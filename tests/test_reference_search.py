@@ -334,6 +334,10 @@ def test_search_changes_the_play():
         # extend_samples (issue 46): an undecided choice plays more worlds
         ("standard", mc("mc-fast", samples=4, extend_samples=5, infer=True)),
         ("hollywood", mc("mc-fixed", samples=7, screen=3, candidates=2, extend_samples=4)),
+        # knock_samples (issue 46): where a knock is open, more worlds
+        ("standard", mc("mc-fixed", samples=5, screen=3, candidates=2, knock_samples=9)),
+        # screen_discards (issue 46): the screening plays the cheapest discards only
+        ("hollywood", mc("mc-fixed", samples=7, screen=3, candidates=2, screen_discards=4)),
         # knock_rollout (issue 46): where a knock is open, another continuation
         ("hollywood", mc("mc-fast", samples=4, infer=True, knock_rollout="simple")),
     ],
@@ -347,6 +351,7 @@ def test_kernel_figures_equal_the_references_at_every_search(rule_set, searcher)
     rules = load_rules(rule_set)
     compared = screened_out = priced = continued = loosened = lowered = 0
     worlds = set()
+    knock_depths = set()  # (worlds, whether a knock was open)
 
     def searched_again(situation, other, deal, draws):
         """The same search by ``other`` (one setting changed), from the same stream."""
@@ -404,6 +409,10 @@ def test_kernel_figures_equal_the_references_at_every_search(rule_set, searcher)
                         assert kept.candidates == got.candidates  # early: not priced
                 actions = [*figures.candidates, *(d.action for d in dropped)]
                 knock_open = any(isinstance(a, Discard) and a.knock for a in actions)
+                knock_depths.add((figures.worlds, knock_open))
+                if searcher.screen_discards and situation.phase == DISCARD:
+                    # the rollout policy's own discard and the knock, then the cheapest few
+                    assert len(actions) <= searcher.screen_discards + 2, actions
                 if searcher.late_infer_stock:  # worlds drawn otherwise at late knocks only
                     plain = replace(searcher, late_infer_stock=0, late_infer_weight=1.0)
                     kept = searched_again(situation, plain, deal, draws)
@@ -438,6 +447,12 @@ def test_kernel_figures_equal_the_references_at_every_search(rule_set, searcher)
     assert (continued > 0) == bool(searcher.knock_rollout), continued
     assert (loosened > 0) == bool(searcher.late_infer_stock), loosened
     assert (lowered > 0) == searcher.infer_lowering, lowered
+    if searcher.knock_samples:  # knock decisions deeper, the others not
+        plain = searcher.samples - (
+            searcher.screen if 1 < searcher.screen < searcher.samples else 0
+        )
+        deep = searcher.knock_samples - (searcher.screen if searcher.screen > 1 else 0)
+        assert {(plain, False), (deep, True)} <= knock_depths, knock_depths
     if searcher.extend_samples:  # some choices were undecided and looked again, some not
         plain = searcher.samples - (searcher.screen if searcher.screen > 1 else 0)
         depths = {w for w, _ in worlds}
@@ -450,6 +465,23 @@ def test_an_undecided_choice_looks_again_as_the_reference_does():
     searches, over the same worlds, to the same choice."""
     searcher = mc("mc-fixed", samples=9, screen=3, candidates=2, extend_samples=6)
     test_kernel_figures_equal_the_references_at_every_search("standard", searcher)
+
+
+def test_knock_decisions_search_deeper_as_the_reference_does():
+    """knock_samples (issue 46), in the fast tier too (the named mutations of its rule run
+    this): the kernel and the reference play more worlds exactly where a knock is among
+    the candidates, to the same figures and choices (the figures test checks that both
+    depths were played, each where it should be)."""
+    searcher = mc("mc-fixed", samples=5, screen=3, candidates=2, knock_samples=9)
+    test_kernel_figures_equal_the_references_at_every_search("standard", searcher)
+
+
+def test_the_screening_plays_the_cheapest_discards_as_the_reference_does():
+    """screen_discards (issue 46), in the fast tier too (the named mutations of its rule
+    run this): the kernel and the reference screen the same cheapest discards, to the same
+    figures and choices, and never more of them than it says."""
+    searcher = mc("mc-fixed", samples=7, screen=3, candidates=2, screen_discards=4)
+    test_kernel_figures_equal_the_references_at_every_search("hollywood", searcher)
 
 
 def test_undercuts_are_priced_late_only_as_the_reference_does():

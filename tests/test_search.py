@@ -232,6 +232,10 @@ def test_mc_fast_beats_simple():
         ("late_infer_weight=0.5", "late_infer_weight in"),
         ("extend_samples=-1", "extend_samples = -1"),
         ("extend_samples=4097", "extend_samples = 4097"),
+        ("knock_samples=-1", "knock_samples = -1"),
+        ("knock_samples=4097", "knock_samples = 4097"),
+        ("screen_discards=12", "screen_discards = 12"),
+        ("screen_discards=5", "screen_discards in"),
     ],
 )
 def test_bad_search_settings_are_one_line_errors(override, message):

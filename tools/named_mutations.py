@@ -53,6 +53,13 @@ TIMED_PASSES = (
     "tests/test_reference_search.py::test_passes_read_by_when_they_were_made_as_the_reference_does",
     "tests/test_reference_search.py::test_the_passes_are_dated_as_they_were_made_in_kernel_and_reference",
 )
+KNOCK_DEPTH = (
+    "tests/test_reference_search.py::test_knock_decisions_search_deeper_as_the_reference_does"
+)
+CHEAPEST_SCREENED = (
+    "tests/test_reference_search.py::"
+    "test_the_screening_plays_the_cheapest_discards_as_the_reference_does"
+)
 KNOCK_CONTINUATION = (
     "tests/test_reference_search.py::"
     "test_knock_decisions_take_their_own_continuation_as_the_reference_does"
@@ -188,6 +195,36 @@ MUTATIONS = (
         "                worlds += strategy.extend_samples\n",
         "",
         (LOOKS_AGAIN,),
+    ),
+    # Issue 46: the screening plays the cheapest discards only (screen_discards).
+    Mutation(
+        "search kernel: screen_discards ignored",
+        "gin_sim/kernels/search.py",
+        "            wanted = np.int64(params[StrategyParam.MC_SCREEN_DISCARDS])\n",
+        "            pass\n",
+        (CHEAPEST_SCREENED,),
+    ),
+    Mutation(
+        "search reference: one discard more screened",
+        "gin_sim/reference/search.py",
+        "    screened = by_cost[: strategy.screen_discards or len(by_cost)]\n",
+        "    screened = by_cost[: strategy.screen_discards + 1 if strategy.screen_discards else len(by_cost)]\n",
+        (CHEAPEST_SCREENED,),
+    ),
+    # Issue 46: knock decisions searched deeper (knock_samples).
+    Mutation(
+        "search kernel: knock_samples at every search",
+        "gin_sim/kernels/search.py",
+        "    if knock_open and params[StrategyParam.MC_KNOCK_SAMPLES] > 0:",
+        "    if params[StrategyParam.MC_KNOCK_SAMPLES] > 0:",
+        (KNOCK_DEPTH,),
+    ),
+    Mutation(
+        "search reference: knock_samples never played",
+        "gin_sim/reference/search.py",
+        "        samples = strategy.knock_samples  # a knock decision: a deeper search (issue 46)\n",
+        "        pass\n",
+        (KNOCK_DEPTH,),
     ),
     # Issue 46: knock decisions valued with their own continuation (knock_rollout).
     Mutation(

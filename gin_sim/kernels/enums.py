@@ -115,13 +115,19 @@ class StrategyParamT(NamedTuple):
     # passed (its hand as built to that turn, and the cards it had taken from the pile by
     # then), not its hand now (``timed_contradicted_passes_nb``; issue 46)
     MC_INFER_TIMED: int = 426
+    # >0: where a knock is among the candidates the search plays this many worlds instead
+    # of MC_SAMPLES (or MC_LATE_SAMPLES); 0: off (issue 46)
+    MC_KNOCK_SAMPLES: int = 427
+    # With MC_SCREEN: the discards the screening plays, the cheapest by the rollout
+    # policy's cost; 0: every discard (issue 46)
+    MC_SCREEN_DISCARDS: int = 428
 
 
 StrategyParam = StrategyParamT()
 # The slots a family decision reads: KIND to the pair weight.
 FAMILY_PARAMS = StrategyParam.PAIR_WEIGHT + 1
 MAX_PANEL = 8  # opponent models a search player may weigh
-N_STRATEGY_PARAMS = StrategyParam.MC_INFER_TIMED + 1
+N_STRATEGY_PARAMS = StrategyParam.MC_SCREEN_DISCARDS + 1
 assert StrategyParam.MC_UNDERCUT_STOCK == StrategyParam.MC_KNOCK_ROLLOUT + FAMILY_PARAMS
 assert StrategyParam.MC_PANEL_INFER == StrategyParam.MC_PANEL + MAX_PANEL * FAMILY_PARAMS
 # The slots follow one another: each vector block is FAMILY_PARAMS long.

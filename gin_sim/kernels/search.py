@@ -239,6 +239,8 @@ def candidates_nb(
     wanted = np.int64(params[StrategyParam.MC_CANDIDATES])
     if params[StrategyParam.MC_SCREEN] > 0:  # every discard, in that order; worlds screen them
         wanted = HAND_SIZE + 1
+        if params[StrategyParam.MC_SCREEN_DISCARDS] > 0:  # or the cheapest few
+            wanted = np.int64(params[StrategyParam.MC_SCREEN_DISCARDS])
     # Each card's cost once (it does not change between picks), then the picks.
     k = 0
     for card in range(52):
@@ -1227,6 +1229,8 @@ def _search_nb(params, masks, state, rules, undercut_table, equity, streams, pla
     late = params[StrategyParam.MC_LATE_STOCK]
     if late > 0 and stock_left <= late:  # few cards left: a deeper search
         samples = np.int64(params[StrategyParam.MC_LATE_SAMPLES])
+    if knock_open and params[StrategyParam.MC_KNOCK_SAMPLES] > 0:  # a knock decision: deeper
+        samples = np.int64(params[StrategyParam.MC_KNOCK_SAMPLES])
     screen = np.int64(params[StrategyParam.MC_SCREEN])
     keep = np.int64(params[StrategyParam.MC_CANDIDATES])
     undercut_weight = params[StrategyParam.MC_UNDERCUT_WEIGHT]

@@ -112,6 +112,8 @@ SEARCH_KEYS = (
     "infer_lowering",
     "infer_timed",
     "extend_samples",
+    "knock_samples",
+    "screen_discards",
     "knock_rollout",
 )
 KIND_KEYS = {"family": FAMILY_KEYS, "mc": SEARCH_KEYS, "random": ()}
@@ -209,6 +211,13 @@ class Strategy:
     # mean gain over the first lies within one standard error of the confidence line plays
     # extend_samples more worlds before it chooses (0: off).
     extend_samples: int = 0
+    # Knock decisions searched deeper: where a knock is a candidate, the search plays
+    # knock_samples worlds instead of samples (or late_samples) (0: off). A knock decision
+    # is worth many points and comes about once a hand.
+    knock_samples: int = 0
+    # With screen: the discards the screening plays, the cheapest by the rollout policy's
+    # discard cost (0: every discard). The dearest break melds and rarely survive it.
+    screen_discards: int = 0
     # Knock decisions by another continuation: where a knock is a candidate, the family
     # strategy playing the searcher's own later moves in every candidate's rollouts
     # ("": rollout there too).
@@ -268,6 +277,18 @@ class Strategy:
         if not 0 <= self.extend_samples <= MAX_SAMPLES:
             raise ConfigError(
                 f"extend_samples = {self.extend_samples} in {where} is out of range: allowed 0 (off) to {MAX_SAMPLES}"
+            )
+        if not 0 <= self.screen_discards <= 11:
+            raise ConfigError(
+                f"screen_discards = {self.screen_discards} in {where} is out of range: allowed 0 (every discard) to 11"
+            )
+        if self.screen_discards and not self.screen:
+            raise ConfigError(
+                f"screen_discards in {where} does nothing without screen: give screen or drop screen_discards"
+            )
+        if not 0 <= self.knock_samples <= MAX_SAMPLES:
+            raise ConfigError(
+                f"knock_samples = {self.knock_samples} in {where} is out of range: allowed 0 (off) to {MAX_SAMPLES}"
             )
         if not 1.0 <= self.undercut_weight <= MAX_UNDERCUT_WEIGHT:
             raise ConfigError(
@@ -519,6 +540,10 @@ class Strategy:
             del document["infer_timed"]
         if not self.extend_samples:  # likewise (issue 46)
             del document["extend_samples"]
+        if not self.knock_samples:  # likewise (issue 46)
+            del document["knock_samples"]
+        if not self.screen_discards:  # likewise (issue 46)
+            del document["screen_discards"]
         if not self.knock_rollout:  # likewise (issue 46)
             del document["knock_rollout"]
         if not self.opponent_panel:
@@ -586,6 +611,8 @@ class Strategy:
             v[StrategyParam.MC_INFER_LOWERING] = float(self.infer_lowering)
             v[StrategyParam.MC_INFER_TIMED] = float(self.infer_timed)
             v[StrategyParam.MC_EXTEND_SAMPLES] = self.extend_samples
+            v[StrategyParam.MC_KNOCK_SAMPLES] = self.knock_samples
+            v[StrategyParam.MC_SCREEN_DISCARDS] = self.screen_discards
             if self.knock_rollout:
                 v[StrategyParam.MC_KNOCK_ROLLOUT_ON] = 1.0
                 policy = load_strategy(self.knock_rollout).for_rules(rules).to_kernel()

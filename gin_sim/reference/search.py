@@ -119,8 +119,10 @@ def candidate_actions(strategy: Strategy, rollout: Strategy, situation: Situatio
     if deadwood <= view.knock_limit:  # R12: knocking is a candidate
         add(Discard(best, True))
     by_cost = sorted(cards, key=lambda c: (discard_cost(rollout, view, c), *_tie_break(c)))
-    # With screening every discard is a candidate; the first worlds pick the few that go on.
-    for card in by_cost if strategy.screen else by_cost[: strategy.candidates]:
+    # With screening every discard is a candidate (or the screen_discards cheapest); the
+    # first worlds pick the few that go on.
+    screened = by_cost[: strategy.screen_discards or len(by_cost)]
+    for card in screened if strategy.screen else by_cost[: strategy.candidates]:
         add(Discard(card, False))
     return candidates
 
@@ -1014,6 +1016,8 @@ def search(
     undercut_priced = not late_only or stock_left <= late_only
     if strategy.late_stock and stock_left <= strategy.late_stock:
         samples = strategy.late_samples  # few cards left: a deeper search (issue 46)
+    if strategy.knock_samples and knock_open:
+        samples = strategy.knock_samples  # a knock decision: a deeper search (issue 46)
     worlds = samples  # the worlds the figures (and the choice) are over
     dropped: tuple[ScreenedOut, ...] = ()
     total = samples  # the worlds to play: more if the choice is undecided after these
