@@ -272,45 +272,71 @@ def adaptive_positions(rules, hands: int) -> list[tuple]:
     return positions
 
 
-def decider_hands(rules, hands: int) -> list[tuple[list[tuple[dict, int]], dict]]:
-    """Hands of ``mc`` (seat 0) against ``gin-hunter-strong`` under ``rules`` (deals 0.. of
-    seed 3), played by the kernels as a simulation plays them, its panel memory kept from
-    hand to hand: per hand mc's views with the numbers drawn before each, and the hand's end
-    as plain data (what a host reports)."""
+DECIDER_SEED = 3  # the deals of the hands mc's decisions are timed on
+
+
+def play_decider_hands(rules, hands: int, player: str, before, after, hand_over) -> None:
+    """Hands of ``player`` (seat 0) against ``gin-hunter-strong`` under ``rules`` (deals 0..
+    of seed DECIDER_SEED), played by the kernels as a simulation plays them, its panel
+    memory kept from hand to hand. Around each of seat 0's decisions ``before(masks, state,
+    streams, key)`` (``key``: its stream at the deal's start) and ``after(phase, search)``
+    (the search scratch, its counts those of this decision); at each hand's end
+    ``hand_over(masks, state)``. decider_hands and bench/levers/rollouts.py read them."""
     from gin_sim.kernels.enums import Phase, PositionSlot
     from gin_sim.kernels.playout import decide_nb, scratch_nb
     from gin_sim.kernels.position import apply_nb, deal_nb
     from gin_sim.kernels.rng import player_key_nb, shuffle_deck_nb
     from gin_sim.kernels.search import forget_nb, new_hand_nb, showdown_update_nb
     from gin_sim.players.calibration import load_undercut_table
-    from gin_sim.players.decide import _drawn, hand_end_of_position, view_of_position
     from gin_sim.players.search_value import NO_TABLES
     from gin_sim.players.strategies import load_strategy, strategies_to_kernel
 
     rules_vector = rules.to_kernel()
     table = load_undercut_table()
-    pair = strategies_to_kernel((load_strategy("mc"), load_strategy("gin-hunter-strong")), rules)
+    pair = strategies_to_kernel((load_strategy(player), load_strategy("gin-hunter-strong")), rules)
     streams, masks, state, _, _, search = scratch_nb()
     forget_nb(search)
     deck, deck_state = np.empty(52, np.int8), np.empty(1, np.uint64)
-    played = []
     with np.errstate(over="ignore"):
         for deal in range(hands):
-            shuffle_deck_nb(3, deal, deck, deck_state)
-            streams[0], streams[1] = player_key_nb(3, deal, 0), player_key_nb(3, deal, 1)
+            shuffle_deck_nb(DECIDER_SEED, deal, deck, deck_state)
+            streams[0] = player_key_nb(DECIDER_SEED, deal, 0)
+            streams[1] = player_key_nb(DECIDER_SEED, deal, 1)
             key = int(streams[0])
             deal_nb(deck, deal % 2, rules_vector, masks, state)
             new_hand_nb(search, pair)
-            views = []
             while state[PositionSlot.PHASE] != Phase.OVER:
-                if state[PositionSlot.PLAYER] == 0:
-                    views.append((view_of_position(masks, state), _drawn(key, streams[0])))
+                mine = state[PositionSlot.PLAYER] == 0
+                phase = state[PositionSlot.PHASE]
+                if mine:
+                    before(masks, state, streams, key)
                 action = decide_nb(
                     masks, state, rules_vector, pair, table, NO_TABLES, streams, search
                 )
+                if mine:
+                    after(phase, search)
                 apply_nb(masks, state, rules_vector, action)
-            played.append((views, hand_end_of_position(masks, state, 0)))
+            hand_over(masks, state)
             showdown_update_nb(masks, state, rules_vector, pair, table, search)
+
+
+def decider_hands(rules, hands: int) -> list[tuple[list[tuple[dict, int]], dict]]:
+    """Hands of ``mc`` against ``gin-hunter-strong`` (``play_decider_hands``): per hand
+    mc's views with the numbers drawn before each, and the hand's end as plain data (what
+    a host reports)."""
+    from gin_sim.players.decide import _drawn, hand_end_of_position, view_of_position
+
+    played: list[tuple[list[tuple[dict, int]], dict]] = []
+    views: list[tuple[dict, int]] = []
+
+    def before(masks, state, streams, key):
+        views.append((view_of_position(masks, state), _drawn(key, streams[0])))
+
+    def hand_over(masks, state):
+        played.append((list(views), hand_end_of_position(masks, state, 0)))
+        views.clear()
+
+    play_decider_hands(rules, hands, "mc", before, lambda phase, search: None, hand_over)
     return played
 
 

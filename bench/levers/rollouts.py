@@ -17,54 +17,37 @@ from __future__ import annotations
 
 import argparse
 import collections
+import sys
+from pathlib import Path
 
 import numpy as np
 
 from gin_sim.game.rules import load_rules
-from gin_sim.kernels.enums import ACTION_KNOCK, Phase, PositionSlot
-from gin_sim.kernels.playout import decide_nb, scratch_nb
-from gin_sim.kernels.position import apply_nb, deal_nb
-from gin_sim.kernels.rng import player_key_nb, shuffle_deck_nb
-from gin_sim.kernels.search import forget_nb, new_hand_nb, showdown_update_nb
-from gin_sim.players.calibration import load_undercut_table
-from gin_sim.players.search_value import NO_TABLES
-from gin_sim.players.strategies import load_strategy, strategies_to_kernel
+from gin_sim.kernels.enums import ACTION_KNOCK, Phase
 
-SEED = 3  # bench.py's decider hands
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/, for bench.py
+from bench import DECIDER_SEED, play_decider_hands
 
 
 def rollouts_by_kind(player: str, hands: int) -> dict[str, np.ndarray]:
     """Per kind of decision of ``player``: rows of (rollouts, worlds of the choice,
     candidates after the screening)."""
-    rules = load_rules("standard")
-    vector = rules.to_kernel()
-    table = load_undercut_table()
-    pair = strategies_to_kernel((load_strategy(player), load_strategy("gin-hunter-strong")), rules)
-    streams, masks, state, _, _, search = scratch_nb()
-    forget_nb(search)
-    deck, deck_state = np.empty(52, np.int8), np.empty(1, np.uint64)
     rows = collections.defaultdict(list)
-    with np.errstate(over="ignore"):
-        for deal in range(hands):
-            shuffle_deck_nb(SEED, deal, deck, deck_state)
-            streams[0], streams[1] = player_key_nb(SEED, deal, 0), player_key_nb(SEED, deal, 1)
-            deal_nb(deck, deal % 2, vector, masks, state)
-            new_hand_nb(search, pair)
-            while state[PositionSlot.PHASE] != Phase.OVER:
-                mine = state[PositionSlot.PLAYER] == 0
-                phase = state[PositionSlot.PHASE]
-                action = decide_nb(masks, state, vector, pair, table, NO_TABLES, streams, search)
-                if mine:
-                    counts = search[13]
-                    before = search[5][: counts[3]]
-                    kind = {Phase.DRAW: "draw", Phase.OFFER: "offer"}.get(phase, "discard")
-                    if kind == "discard" and any(int(c) & ACTION_KNOCK for c in before):
-                        kind = "discard, knock open"
-                    if counts[3] == 1:
-                        kind = "one candidate"
-                    rows[kind].append((counts[2], counts[1], counts[0]))
-                apply_nb(masks, state, vector, action)
-            showdown_update_nb(masks, state, vector, pair, table, search)
+
+    def after(phase, search):
+        counts = search[13]
+        before = search[5][: counts[3]]
+        kind = {Phase.DRAW: "draw", Phase.OFFER: "offer"}.get(phase, "discard")
+        if kind == "discard" and any(int(c) & ACTION_KNOCK for c in before):
+            kind = "discard, knock open"
+        if counts[3] == 1:
+            kind = "one candidate"
+        rows[kind].append((counts[2], counts[1], counts[0]))
+
+    def nothing(*args):
+        return None
+
+    play_decider_hands(load_rules("standard"), hands, player, nothing, after, nothing)
     return {kind: np.array(found) for kind, found in rows.items()}
 
 
@@ -78,7 +61,7 @@ def main() -> None:
     total = sum(rows[:, 0].sum() for rows in found.values())
     print(
         f"{args.player}: {decisions:,} decisions in {args.hands} hands against "
-        f"gin-hunter-strong (standard, seed {SEED}), {total / decisions:.1f} rollouts a decision"
+        f"gin-hunter-strong (standard, seed {DECIDER_SEED}), {total / decisions:.1f} rollouts a decision"
     )
     for kind, rows in sorted(found.items()):
         if kind == "one candidate":
