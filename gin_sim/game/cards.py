@@ -94,6 +94,12 @@ def parse_card_list(text: str) -> list[int]:
             f"cards {shown(text)}: {odd!r} is not ASCII: cards are written in ASCII, such as '7H 8H 9H', separated by spaces or commas"
         )
     tokens = [t for t in _TOKEN_SPLIT.split(text.strip()) if t]
+    # Most lists are of distinct spellings of the table (a host's view per decision is
+    # parsed this way): looked up at once. Anything else goes card by card below, which
+    # names the first thing wrong.
+    looked_up = [_CARD_BY_NAME.get(token.upper()) for token in tokens]
+    if None not in looked_up and len(set(looked_up)) == len(looked_up):
+        return looked_up  # type: ignore[return-value]  # no None in it
     cards: list[int] = []
     seen: set[int] = set()
     for token in tokens:

@@ -124,6 +124,7 @@ def action_words(action: int, phase: int) -> str:
     return _describe(action, phase).action
 
 
+@functools.lru_cache(maxsize=1024)  # a few hundred (action, phase) pairs; Decision is frozen
 def _describe(action: int, phase: int) -> Decision:
     if phase != Phase.DISCARD:
         words = "take" if action else ("decline" if phase == Phase.OFFER else "draw")
@@ -301,26 +302,37 @@ def _kernel_decision(
             action = family_action_nb(params, masks, state, kernel_rules, table, streams, seat)
             return replace(_describe(int(action), phase), drawn=_drawn(stream, streams[seat]))
         search = search_scratch_nb() if search is None else search
-        action = search_nb(params, masks, state, kernel_rules, table, equity, streams, seat, search)
-    decision = replace(_describe(int(action), phase), drawn=_drawn(stream, streams[seat]))
-    n, worlds = int(search[13][0]), int(search[13][1])
+        action = int(
+            search_nb(params, masks, state, kernel_rules, table, equity, streams, seat, search)
+        )
+    words = _describe(action, phase)
+    drawn = _drawn(stream, streams[seat])
+    counts = search[13].tolist()
+    n, worlds = counts[0], counts[1]
     if worlds == 0:  # one candidate: nothing searched
-        return decision
+        return replace(words, drawn=drawn)
+    # Plain floats and ints once (tolist), not a numpy scalar per figure: this runs at
+    # every decision of a host's game.
+    actions, sums, squares = search[5].tolist(), search[6].tolist(), search[7].tolist()
+    gains = search[14].tolist()
 
     def candidate(c: int, over: int) -> Candidate:
-        mean, low, high = interval95(float(search[6][c]), float(search[7][c]), over)
-        words = _describe(int(search[5][c]), phase).action
-        return Candidate(words, mean, low, high, float(search[14][c]) / over)
+        mean, low, high = interval95(sums[c], squares[c], over)
+        return Candidate(_describe(actions[c], phase).action, mean, low, high, gains[c] / over)
 
     # The screened-out candidates follow the survivors, their figures over the screening
     # worlds (kernels.search.screen_nb).
-    before, screen = int(search[13][3]), int(params[StrategyParam.MC_SCREEN])
-    chosen = [int(a) for a in search[5][:n]].index(int(action))
-    return replace(
-        decision,
+    before, screen = counts[3], int(params[StrategyParam.MC_SCREEN])
+    return Decision(
+        action=words.action,
+        take=words.take,
+        discard=words.discard,
+        knock=words.knock,
+        big_gin=words.big_gin,
         candidates=tuple(candidate(c, worlds) for c in range(n)),
         worlds=worlds,
-        chosen=chosen,
+        chosen=actions[:n].index(action),
+        drawn=drawn,
         screened_out=tuple(candidate(c, screen) for c in range(n, before)),
         screen_worlds=screen if before > n else 0,
     )

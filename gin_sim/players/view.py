@@ -133,7 +133,10 @@ def truth(value: Any) -> bool | None:
 
 
 def _mask(cards: list[int]) -> int:
-    return sum(1 << c for c in cards)
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
 
 
 def parse_score(value: Any, rules: Rules) -> MatchStart:
@@ -410,7 +413,7 @@ def position_from_view(
     unseen = cards_of(view.unseen)
     if fill is None:
         fill = unseen
-    if sorted(fill) != unseen:
+    elif sorted(fill) != unseen:
         raise ValueError("fill must be the unseen cards in some order")
     hidden = HAND_SIZE - view.opp_taken.bit_count()
     masks = np.zeros(N_POSITION_MASKS, np.uint64)
