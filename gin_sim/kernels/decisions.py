@@ -63,10 +63,10 @@ def live_nb(card, hand, unseen):
     one. Runs: x and y lie within two ranks of ``card`` in its suit, so the held ranks
     r-2, r-1, r+1, r+2 (a 5-bit window of the suit, shifted by 2 so that r-2 >= 0) pick
     the wanted cards from ``RUN_PARTNERS``."""
-    count = 0
     rank_mates = _SAME_RANK[card] & ~_bit(card)
-    if hand & rank_mates:
-        count += popcount_nb(unseen & rank_mates)
+    # Counted and then kept or dropped rather than counted only if the hand holds one:
+    # whether it does is a branch the processor cannot predict.
+    count = popcount_nb(unseen & rank_mates) * ((hand & rank_mates) != 0)
     rank = card % N_RANKS
     held = np.int64((hand >> np.uint64((card // N_RANKS) * N_RANKS)) & np.uint64(SUIT_MASK))
     window = ((held << 2) >> rank) & _WINDOW_WITHOUT_CARD
