@@ -365,6 +365,25 @@ MUTATIONS = (
         (LATE_UNDERCUTS,),
     ),
     Mutation(
+        "the least-deadwood drop breaks a tie within a rank to the lower suit",
+        "gin_sim/kernels/decisions.py",
+        "if deadwood < best_deadwood or (deadwood == best_deadwood and best_of_rank):",
+        "if deadwood < best_deadwood:",
+        (
+            "tests/test_strategies.py::test_the_weighted_discard_seeded_with_the_least_deadwood_card_chooses_the_same",
+        ),
+    ),
+    Mutation(
+        "the least-deadwood drop breaks a tie between ranks to the lower rank",
+        "gin_sim/kernels/decisions.py",
+        "if deadwood < best_deadwood or (deadwood == best_deadwood and best_of_rank):",
+        "if deadwood <= best_deadwood:",
+        (
+            "tests/test_strategies.py::test_the_weighted_discard_seeded_with_the_least_deadwood_card_chooses_the_same",
+            "tests/test_kernel_vs_reference.py",
+        ),
+    ),
+    Mutation(
         "mc: the rollout policy's adaptation to standard scoring dropped",
         "configs/strategies/mc.toml",
         'rollout = "gin-hunter-strong"',

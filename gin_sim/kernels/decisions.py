@@ -198,14 +198,17 @@ def least_deadwood_drop_from_nb(hand, allowed, whole):
             continue
         if best_card >= 0 and whole - _CARD_VALUES[rank] >= best_deadwood:
             break
-        for suit in range(3, -1, -1):
-            card = suit * N_RANKS + rank
-            if not held & _bit(card):
-                continue
+        # The rank's cards from suit C up (lowest_card_nb), not a test of each suit: among
+        # equals of the rank the later (higher suit) one wins, as the tie order says.
+        best_of_rank = False  # whether the best so far is a card of this rank
+        while held:
+            card = lowest_card_nb(held)
+            held &= held - _ONE
             deadwood = deadwood_without_nb(hand, card, whole, sets)
-            if deadwood < best_deadwood:
+            if deadwood < best_deadwood or (deadwood == best_deadwood and best_of_rank):
                 best_card = card
                 best_deadwood = deadwood
+                best_of_rank = True
     return best_card, best_deadwood
 
 
