@@ -177,7 +177,8 @@ def least_deadwood_drop_nb(hand, allowed):
     """The card of ``allowed`` whose removal from ``hand`` leaves the least deadwood (ties:
     higher value, then rank, then suit S, H, D, C) and that deadwood.
 
-    Cards are tried in that tie order, so the first of equals wins. Removing a card lowers
+    Ranks are tried from the highest, so of equals the first rank wins, and within a rank
+    the last suit (from C up to S, ``least_deadwood_drop_from_nb``). Removing a card lowers
     the deadwood by at most its value (an arrangement of the rest, plus the card unmatched,
     arranges the whole hand), so once ``deadwood(hand) - value`` reaches the best found, no
     card of that value or less can do better: the search stops (exact, and most hands
