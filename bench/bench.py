@@ -233,55 +233,36 @@ def expert_positions(rules, count: int) -> list[tuple[np.ndarray, np.ndarray]]:
 
 def adaptive_positions(rules, hands: int) -> list[tuple]:
     """The decisions of ``mc`` (the adaptive searcher, seat 0) against ``simple`` in ``hands``
-    hands under ``rules`` (deals 0.. of seed 2), its panel memory kept from hand to hand as a
-    match keeps it (the showdowns read): per decision the position, the memory rows before it
-    and the streams, so that a search there does what it did in play, its posterior update
-    too."""
-    from gin_sim.kernels.enums import Phase, PositionSlot
-    from gin_sim.kernels.playout import decide_nb, scratch_nb
-    from gin_sim.kernels.position import apply_nb, deal_nb
-    from gin_sim.kernels.rng import player_key_nb, shuffle_deck_nb
-    from gin_sim.kernels.search import forget_nb, new_hand_nb, showdown_update_nb
-    from gin_sim.players.calibration import load_undercut_table
-    from gin_sim.players.search_value import NO_TABLES
-    from gin_sim.players.strategies import load_strategy, strategies_to_kernel
-
-    rules_vector = rules.to_kernel()
-    table = load_undercut_table()
-    pair = strategies_to_kernel((load_strategy("mc"), load_strategy("simple")), rules)
-    streams, masks, state, _, _, search = scratch_nb()
-    forget_nb(search)
-    deck, deck_state = np.empty(52, np.int8), np.empty(1, np.uint64)
+    hands under ``rules`` (deals 0.. of seed 2, ``play_hands``), its panel memory kept from
+    hand to hand as a match keeps it (the showdowns read): per decision the position, the
+    memory rows before it and the streams, so that a search there does what it did in play,
+    its posterior update too."""
     positions = []
-    with np.errstate(over="ignore"):
-        for deal in range(hands):
-            shuffle_deck_nb(2, deal, deck, deck_state)
-            streams[0], streams[1] = player_key_nb(2, deal, 0), player_key_nb(2, deal, 1)
-            deal_nb(deck, deal % 2, rules_vector, masks, state)
-            new_hand_nb(search, pair)
-            while state[PositionSlot.PHASE] != Phase.OVER:
-                if state[PositionSlot.PLAYER] == 0:
-                    positions.append(
-                        (masks.copy(), state.copy(), search[17].copy(), streams.copy())
-                    )
-                action = decide_nb(
-                    masks, state, rules_vector, pair, table, NO_TABLES, streams, search
-                )
-                apply_nb(masks, state, rules_vector, action)
-            showdown_update_nb(masks, state, rules_vector, pair, table, search)
+
+    def before(masks, state, streams, key, search):
+        positions.append((masks.copy(), state.copy(), search[17].copy(), streams.copy()))
+
+    def nothing(*args):
+        return None
+
+    play_hands(rules, hands, "mc", before, nothing, nothing, opponent="simple", seed=2)
     return positions
 
 
 DECIDER_SEED = 3  # the deals of the hands mc's decisions are timed on
 
 
-def play_decider_hands(rules, hands: int, player: str, before, after, hand_over) -> None:
-    """Hands of ``player`` (seat 0) against ``gin-hunter-strong`` under ``rules`` (deals 0..
-    of seed DECIDER_SEED), played by the kernels as a simulation plays them, its panel
-    memory kept from hand to hand. Around each of seat 0's decisions ``before(masks, state,
-    streams, key)`` (``key``: its stream at the deal's start) and ``after(phase, search)``
-    (the search scratch, its counts those of this decision); at each hand's end
-    ``hand_over(masks, state)``. decider_hands and bench/levers/rollouts.py read them."""
+def play_hands(
+    rules, hands: int, player: str, before, after, hand_over,
+    opponent: str = "gin-hunter-strong", seed: int = DECIDER_SEED,
+) -> None:  # fmt: skip
+    """Hands of ``player`` (seat 0) against ``opponent`` under ``rules`` (deals 0.. of
+    ``seed``; by default the hands ``make bench`` times mc's decisions on), played by the
+    kernels as a simulation plays them, its panel memory kept from hand to hand. Around
+    each of seat 0's decisions ``before(masks, state, streams, key, search)`` (``key``: its
+    stream at the deal's start; ``search``: the scratch with its memory as it stands before
+    the decision) and ``after(phase, search)`` (its counts those of this decision); at each
+    hand's end ``hand_over(masks, state)``."""
     from gin_sim.kernels.enums import Phase, PositionSlot
     from gin_sim.kernels.playout import decide_nb, scratch_nb
     from gin_sim.kernels.position import apply_nb, deal_nb
@@ -293,15 +274,15 @@ def play_decider_hands(rules, hands: int, player: str, before, after, hand_over)
 
     rules_vector = rules.to_kernel()
     table = load_undercut_table()
-    pair = strategies_to_kernel((load_strategy(player), load_strategy("gin-hunter-strong")), rules)
+    pair = strategies_to_kernel((load_strategy(player), load_strategy(opponent)), rules)
     streams, masks, state, _, _, search = scratch_nb()
     forget_nb(search)
     deck, deck_state = np.empty(52, np.int8), np.empty(1, np.uint64)
     with np.errstate(over="ignore"):
         for deal in range(hands):
-            shuffle_deck_nb(DECIDER_SEED, deal, deck, deck_state)
-            streams[0] = player_key_nb(DECIDER_SEED, deal, 0)
-            streams[1] = player_key_nb(DECIDER_SEED, deal, 1)
+            shuffle_deck_nb(seed, deal, deck, deck_state)
+            streams[0] = player_key_nb(seed, deal, 0)
+            streams[1] = player_key_nb(seed, deal, 1)
             key = int(streams[0])
             deal_nb(deck, deal % 2, rules_vector, masks, state)
             new_hand_nb(search, pair)
@@ -309,7 +290,7 @@ def play_decider_hands(rules, hands: int, player: str, before, after, hand_over)
                 mine = state[PositionSlot.PLAYER] == 0
                 phase = state[PositionSlot.PHASE]
                 if mine:
-                    before(masks, state, streams, key)
+                    before(masks, state, streams, key, search)
                 action = decide_nb(
                     masks, state, rules_vector, pair, table, NO_TABLES, streams, search
                 )
@@ -321,7 +302,7 @@ def play_decider_hands(rules, hands: int, player: str, before, after, hand_over)
 
 
 def decider_hands(rules, hands: int) -> list[tuple[list[tuple[dict, int]], dict]]:
-    """Hands of ``mc`` against ``gin-hunter-strong`` (``play_decider_hands``): per hand
+    """Hands of ``mc`` against ``gin-hunter-strong`` (``play_hands``): per hand
     mc's views with the numbers drawn before each, and the hand's end as plain data (what
     a host reports)."""
     from gin_sim.players.decide import _drawn, hand_end_of_position, view_of_position
@@ -329,14 +310,14 @@ def decider_hands(rules, hands: int) -> list[tuple[list[tuple[dict, int]], dict]
     played: list[tuple[list[tuple[dict, int]], dict]] = []
     views: list[tuple[dict, int]] = []
 
-    def before(masks, state, streams, key):
+    def before(masks, state, streams, key, search):
         views.append((view_of_position(masks, state), _drawn(key, streams[0])))
 
     def hand_over(masks, state):
         played.append((list(views), hand_end_of_position(masks, state, 0)))
         views.clear()
 
-    play_decider_hands(rules, hands, "mc", before, lambda phase, search: None, hand_over)
+    play_hands(rules, hands, "mc", before, lambda phase, search: None, hand_over)
     return played
 
 

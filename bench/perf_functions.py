@@ -39,7 +39,7 @@ def child(folder: Path, hands: int, repeats: int) -> None:
     import numpy as np
 
     sys.path.insert(0, str(SCRIPT.parent))  # bench.py
-    from bench import play_decider_hands
+    from bench import play_hands
     from gin_sim.game.rules import load_rules
     from gin_sim.kernels.search import search_nb, search_scratch_nb
     from gin_sim.players.calibration import load_undercut_table
@@ -61,17 +61,14 @@ def child(folder: Path, hands: int, repeats: int) -> None:
     with np.errstate(over="ignore"):
         search_nb(pair[0], masks, state, vector, table, NO_TABLES, streams, 1, search_scratch_nb())
     positions: list[tuple] = []
-    scratch: dict[str, tuple] = {}
 
-    def before(masks, state, streams, key):
-        if "search" in scratch:  # the memory as it was before this decision
-            memory = scratch["search"][17].copy()
-            positions.append((masks.copy(), state.copy(), memory, streams.copy()))
+    def before(masks, state, streams, key, search):  # with the memory before the decision
+        positions.append((masks.copy(), state.copy(), search[17].copy(), streams.copy()))
 
-    def after(phase, search):
-        scratch["search"] = search
+    def nothing(*args):
+        return None
 
-    play_decider_hands(rules, hands, "mc", before, after, lambda masks, state: None)
+    play_hands(rules, hands, "mc", before, nothing, nothing)
     search = search_scratch_nb()
     with np.errstate(over="ignore"):
         for _ in range(repeats):
@@ -121,13 +118,13 @@ def readable(mangled: str) -> str:
 
 
 def functions(elf: Path) -> list[tuple[int, int, str]]:
-    """(offset, size, readable name) of every function the object file defines."""
+    """(offset, size, mangled name) of every function the object file defines."""
     listing = subprocess.run(["nm", "-S", str(elf)], capture_output=True, text=True, check=True)
     found = []
     for line in listing.stdout.splitlines():
         fields = line.split()
         if len(fields) == 4 and fields[2] in "tTwW":
-            found.append((int(fields[0], 16), int(fields[1], 16), readable(fields[3])))
+            found.append((int(fields[0], 16), int(fields[1], 16), fields[3]))
     return sorted(found)
 
 
@@ -155,14 +152,14 @@ def main() -> None:
         data = folder / "perf.data"
         record = ["perf", "record", "-q", "-o", str(data), "--", *command, str(args.repeats)]
         subprocess.run(record, env=env, check=True)
-        pid, address, _ = (folder / "loaded.txt").read_text().split(" ", 2)
+        pid, address, name = (folder / "loaded.txt").read_text().split()
         elf = folder / "search.o"
         elf.write_bytes(compiled_object(folder / "cache"))
         symbols = functions(elf)
         # The search's own symbol sits at its offset in the object: that fixes the base.
-        base = int(address) - next(o for o, _, n in symbols if n == "search.search_nb")
+        base = int(address) - next(o for o, _, mangled in symbols if mangled == name)
         perf_map = Path(f"/tmp/perf-{pid}.map")
-        perf_map.write_text("".join(f"{base + o:x} {s:x} {n}\n" for o, s, n in symbols))
+        perf_map.write_text("".join(f"{base + o:x} {s:x} {readable(n)}\n" for o, s, n in symbols))
         try:
             report = subprocess.run(
                 ["perf", "report", "-i", str(data), "--no-children", "--sort", "sym", "--stdio"],
@@ -173,9 +170,8 @@ def main() -> None:
         finally:
             perf_map.unlink(missing_ok=True)
     finally:
-        if not os.environ.get("KEEP"):
-            shutil.rmtree(folder, ignore_errors=True)
-    names = {n for _, _, n in symbols}
+        shutil.rmtree(folder, ignore_errors=True)
+    names = {readable(n) for _, _, n in symbols}
     rows = []
     for line in report.splitlines():
         match = re.match(r"\s*([\d.]+)%\s+\[\.\]\s+(\S+)", line)

@@ -3,8 +3,8 @@
     .venv/bin/python bench/levers/rollouts.py --player mc --hands 200
 
 The hands of ``--player`` (seat 0) against ``gin-hunter-strong`` under standard, deals 0..
-of seed 3 (the hands ``make bench`` times mc's decisions on), played by the kernels with its
-panel memory kept from hand to hand. For each kind of decision (the opening offer, a draw,
+of seed 3 (the hands ``make bench`` times mc's decisions on, ``bench.play_hands``), played
+by the kernels with its panel memory kept from hand to hand. For each kind of decision (the opening offer, a draw,
 a discard with no knock open, a discard with a knock among the candidates, a decision with
 one candidate, which plays no rollout) it prints how many there were, the rollouts each
 played (the screening's included), their share of all rollouts, the worlds of the choice
@@ -26,7 +26,7 @@ from gin_sim.game.rules import load_rules
 from gin_sim.kernels.enums import ACTION_KNOCK, Phase
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/, for bench.py
-from bench import DECIDER_SEED, play_decider_hands
+from bench import DECIDER_SEED, play_hands
 
 
 def rollouts_by_kind(player: str, hands: int) -> dict[str, np.ndarray]:
@@ -47,7 +47,7 @@ def rollouts_by_kind(player: str, hands: int) -> dict[str, np.ndarray]:
     def nothing(*args):
         return None
 
-    play_decider_hands(load_rules("standard"), hands, player, nothing, after, nothing)
+    play_hands(load_rules("standard"), hands, player, nothing, after, nothing)
     return {kind: np.array(found) for kind, found in rows.items()}
 
 
