@@ -178,3 +178,34 @@ def test_the_play_page_advice_example_is_what_advise_prints():
     args = ["--hand", "AS 2S 3S 4H 4D 4C 9H TH JH QS KD", "--phase", "discard", "--pile", "7C"]
     result = runner.invoke(app, ["advise", *args, "--opp-passed", "7c", "--own-passed", "7c"])
     assert result.exit_code == 0 and result.output == block
+
+
+def test_advise_lists_the_candidates_the_screenings_first_cut_dropped():
+    """Under standard mc's screening makes a first cut (early_screen; docs/strategies.md,
+    step 4b): the candidates it dropped are listed apart, their figures over the cut's
+    worlds; with the others they are every candidate once. Under hollywood there is none."""
+    decision = decide(complete_view(VIEW), "standard", "mc", seed=4)
+    assert decision.early_screen_worlds == 8 and decision.early_screened_out
+    hand = VIEW["hand"].split()
+    searched = [
+        c.action
+        for c in (*decision.candidates, *decision.screened_out, *decision.early_screened_out)
+    ]
+    assert sorted(searched) == sorted([f"discard {c}" for c in hand] + ["knock KD"])
+    standard = [*DISCARD, "--rules", "standard", "--seed", "4"]
+    result = runner.invoke(app, ["advise", *standard])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    at = next(i for i, line in enumerate(lines) if "first cut dropped" in line)
+    assert "after 8 worlds" in lines[at]
+    rows = lines[at + 3 : at + 3 + len(decision.early_screened_out)]
+    for row, c in zip(rows, decision.early_screened_out, strict=True):
+        assert " ".join(row.split()[:2]) == c.action
+        assert float(row.split()[2]) == round(c.mean, 1)
+    answer = json.loads(runner.invoke(app, ["advise", *standard, "--json"]).output)
+    assert answer["early_screen_worlds"] == 8
+    assert [c["action"] for c in answer["early_screened_out"]] == [
+        c.action for c in decision.early_screened_out
+    ]
+    hollywood = decide(complete_view(VIEW), "hollywood", "mc", seed=4)
+    assert hollywood.early_screen_worlds == 0 and not hollywood.early_screened_out

@@ -340,6 +340,11 @@ def test_search_changes_the_play():
         ("hollywood", mc("mc-fixed", samples=7, screen=3, candidates=2, screen_discards=4)),
         # knock_rollout (issue 46): where a knock is open, another continuation
         ("hollywood", mc("mc-fast", samples=4, infer=True, knock_rollout="simple")),
+        # early_screen (issue 46): a first cut of the screening
+        (
+            "standard",
+            mc("mc-fixed", samples=9, screen=5, candidates=2, early_screen=2, early_keep=3),
+        ),
     ],
 )
 @pytest.mark.first_case
@@ -349,7 +354,7 @@ def test_kernel_figures_equal_the_references_at_every_search(rule_set, searcher)
     and exactly its candidates, mean values and mean gains, and those the screening
     dropped with theirs; its stream is the player's after one number per earlier search."""
     rules = load_rules(rule_set)
-    compared = screened_out = priced = continued = loosened = lowered = 0
+    compared = screened_out = cut_out = priced = continued = loosened = lowered = 0
     worlds = set()
     knock_depths = set()  # (worlds, whether a knock was open)
 
@@ -399,6 +404,17 @@ def test_kernel_figures_equal_the_references_at_every_search(rule_set, searcher)
                     for d in dropped
                 ]
                 screened_out += len(dropped)
+                # Those the screening's first cut dropped, with their figures at the cut.
+                assert got.early_screen_worlds == figures.early_screen_worlds
+                cut = figures.early_screened_out
+                assert [c.action for c in got.early_screened_out] == [
+                    describe_action(d.action, situation.phase) for d in cut
+                ]
+                assert [(c.mean, c.gain) for c in got.early_screened_out] == [
+                    (d.sums / figures.early_screen_worlds, d.gains / figures.early_screen_worlds)
+                    for d in cut
+                ]
+                cut_out += len(cut)
                 compared += 1
                 worlds.add((figures.worlds, situation.view.stock_left <= searcher.late_stock))
                 if searcher.undercut_weight > 1.0:  # searches the weight changed
@@ -407,7 +423,7 @@ def test_kernel_figures_equal_the_references_at_every_search(rule_set, searcher)
                     priced += kept.candidates != got.candidates
                     if situation.view.stock_left > searcher.undercut_stock > 0:
                         assert kept.candidates == got.candidates  # early: not priced
-                actions = [*figures.candidates, *(d.action for d in dropped)]
+                actions = [*figures.candidates, *(d.action for d in (*dropped, *cut))]
                 knock_open = any(isinstance(a, Discard) and a.knock for a in actions)
                 knock_depths.add((figures.worlds, knock_open))
                 if searcher.screen_discards and situation.phase == DISCARD:
@@ -443,6 +459,7 @@ def test_kernel_figures_equal_the_references_at_every_search(rule_set, searcher)
     assert (screened_out > 10) == (1 < searcher.screen < searcher.samples), screened_out
     if searcher.late_stock and not searcher.screen:  # both depths played, each where it should
         assert worlds == {(searcher.samples, False), (searcher.late_samples, True)}, worlds
+    assert (cut_out > 10) == (searcher.early_screen > 0), cut_out
     assert (priced > 0) == (searcher.undercut_weight > 1.0), priced
     assert (continued > 0) == bool(searcher.knock_rollout), continued
     assert (loosened > 0) == bool(searcher.late_infer_stock), loosened
@@ -482,6 +499,15 @@ def test_the_screening_plays_the_cheapest_discards_as_the_reference_does():
     figures and choices, and never more of them than it says."""
     searcher = mc("mc-fixed", samples=7, screen=3, candidates=2, screen_discards=4)
     test_kernel_figures_equal_the_references_at_every_search("hollywood", searcher)
+
+
+def test_the_screenings_first_cut_is_the_references():
+    """early_screen and early_keep (issue 46), in the fast tier too (the named mutations of
+    its rule run this): the kernel and the reference cut the same candidates after the same
+    worlds, to the same figures and choices, and report the cut ones with their figures
+    over the cut's worlds."""
+    searcher = mc("mc-fixed", samples=9, screen=5, candidates=2, early_screen=2, early_keep=3)
+    test_kernel_figures_equal_the_references_at_every_search("standard", searcher)
 
 
 def test_undercuts_are_priced_late_only_as_the_reference_does():

@@ -236,6 +236,8 @@ def test_mc_fast_beats_simple():
         ("knock_samples=4097", "knock_samples = 4097"),
         ("screen_discards=12", "screen_discards = 12"),
         ("screen_discards=5", "screen_discards in"),
+        ("early_screen=8", "early_screen = 8"),
+        ("early_keep=4", "early_keep in"),
     ],
 )
 def test_bad_search_settings_are_one_line_errors(override, message):
@@ -247,6 +249,23 @@ def test_bad_search_settings_are_one_line_errors(override, message):
     assert result.exit_code == 2
     assert message in result.output
     assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        (["early_screen=1", "early_keep=4"], "early_screen = 1 .* allowed 0 .off., or 2"),
+        (["screen=0", "early_screen=8", "early_keep=4"], "early_screen = 8 .* with screen 3 or"),
+        (["early_screen=16", "early_keep=4"], "early_screen = 16 .* 2 to screen - 1 = 15"),
+        (["early_screen=8"], "early_keep = 0 .* allowed 1 to 11"),
+        (["early_screen=8", "early_keep=12"], "early_keep = 12"),
+    ],
+)
+def test_the_screenings_first_cut_is_checked(overrides, message):
+    """early_screen lies inside the screening (mc's 16 worlds) and needs early_keep."""
+    with pytest.raises(ConfigError, match=message):
+        load_strategy("mc", overrides)
+    assert load_strategy("mc", ["early_screen=8", "early_keep=4"]).early_keep == 4
 
 
 @pytest.mark.parametrize("key", ["infer_lowering", "infer_timed"])

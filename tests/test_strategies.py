@@ -200,7 +200,7 @@ def test_mc_values_its_knocks_by_holding_out_for_gin_under_every_rule_set():
     """mc's knock decisions take gin-hunter-pure as their continuation under every named rule
     set (docs/strength.md, "Knock decisions under hollywood too"); the flag and the policy
     reach the kernel vector. Its baseline file has it under standard only, and differs only
-    there."""
+    there (and, under standard, by the screening's first cut, kept after it)."""
     flag = StrategyParam.MC_KNOCK_ROLLOUT_ON
     block = slice(StrategyParam.MC_KNOCK_ROLLOUT, StrategyParam.MC_KNOCK_ROLLOUT + FAMILY_PARAMS)
     levers = Path(__file__).resolve().parents[1] / "bench" / "levers"
@@ -214,7 +214,8 @@ def test_mc_values_its_knocks_by_holding_out_for_gin_under_every_rule_set():
         assert vector[flag] == 1.0 and np.array_equal(vector[block], pure), rules_name
         old = before.for_rules(rules)
         assert old.knock_rollout == ("gin-hunter-pure" if rules_name == "standard" else "")
-        unnamed = {"knock_rollout": "", "name": "x", "description": "x"}
+        unnamed = {"knock_rollout": "", "name": "x", "description": "x", "early_screen": 0}
+        unnamed["early_keep"] = 0
         assert replace(old, **unnamed) == replace(played, **unnamed), rules_name
 
 

@@ -60,6 +60,7 @@ CHEAPEST_SCREENED = (
     "tests/test_reference_search.py::"
     "test_the_screening_plays_the_cheapest_discards_as_the_reference_does"
 )
+FIRST_CUT = "tests/test_reference_search.py::test_the_screenings_first_cut_is_the_references"
 KNOCK_CONTINUATION = (
     "tests/test_reference_search.py::"
     "test_knock_decisions_take_their_own_continuation_as_the_reference_does"
@@ -210,6 +211,28 @@ MUTATIONS = (
         "    screened = by_cost[: strategy.screen_discards or len(by_cost)]\n",
         "    screened = by_cost[: strategy.screen_discards + 1 if strategy.screen_discards else len(by_cost)]\n",
         (CHEAPEST_SCREENED,),
+    ),
+    # Issue 46: the screening's first cut (early_screen, early_keep).
+    Mutation(
+        "search kernel: the first cut keeps one discard more",
+        "gin_sim/kernels/search.py",
+        "            n = screen_nb(n, early_keep, world, candidates, sums, squares, gains, gain_squares)\n",
+        "            n = screen_nb(n, early_keep + 1, world, candidates, sums, squares, gains, gain_squares)\n",
+        (FIRST_CUT,),
+    ),
+    Mutation(
+        "search reference: the cut's figures start again",
+        "gin_sim/reference/search.py",
+        "            gains, gain_squares = [gains[c] for c in kept], [gain_squares[c] for c in kept]\n",
+        "            gains, gain_squares = [0.0] * len(kept), [0.0] * len(kept)\n",
+        (FIRST_CUT,),
+    ),
+    Mutation(
+        "decision: the cut's figures over the screening's worlds",
+        "gin_sim/players/decision.py",
+        "        early_screened_out=tuple(candidate(c, early) for c in range(cut, before)),\n",
+        "        early_screened_out=tuple(candidate(c, screen) for c in range(cut, before)),\n",
+        (FIRST_CUT,),
     ),
     # Issue 46: knock decisions searched deeper (knock_samples).
     Mutation(

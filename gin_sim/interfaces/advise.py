@@ -149,6 +149,15 @@ def advice_lines(
             "  (their figures over those worlds; docs/strategies.md, 'Search players', step 4b):"
         )
         lines += candidate_table(_shown(decision.screened_out, by_score), -1, indent=2)
+    if decision.early_screened_out:
+        lines.append(
+            f"  its screening's first cut dropped these after {decision.early_screen_worlds}"
+            " worlds: clearly worse than its first candidate, or not among its best discards"
+        )
+        lines.append(
+            "  (their figures over those worlds; docs/strategies.md, 'Search players', step 4b):"
+        )
+        lines += candidate_table(_shown(decision.early_screened_out, by_score), -1, indent=2)
     return lines
 
 

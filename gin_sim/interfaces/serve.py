@@ -60,7 +60,8 @@ def decision_document(decision: Decision) -> dict[str, Any]:
     ``chosen`` and each candidate's ``action``, ``mean``, ``low``, ``high`` and ``gain``
     (an interval that is not known, from fewer than 2 worlds, is null); for a search whose
     screening dropped candidates, ``screen_worlds`` and those in ``screened_out``, alike
-    (their figures over the screening worlds)."""
+    (their figures over the screening worlds), and for one whose first cut dropped some
+    (``early_screen``), ``early_screen_worlds`` and ``early_screened_out``."""
     document: dict[str, Any] = {"action": decision.action}
     if decision.take is not None:
         document["take"] = decision.take
@@ -78,6 +79,11 @@ def decision_document(decision: Decision) -> dict[str, Any]:
     if decision.screened_out:
         document["screen_worlds"] = decision.screen_worlds
         document["screened_out"] = [_candidate_document(c) for c in decision.screened_out]
+    if decision.early_screened_out:
+        document["early_screen_worlds"] = decision.early_screen_worlds
+        document["early_screened_out"] = [
+            _candidate_document(c) for c in decision.early_screened_out
+        ]
     return document
 
 

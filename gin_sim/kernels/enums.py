@@ -121,13 +121,17 @@ class StrategyParamT(NamedTuple):
     # With MC_SCREEN: the discards the screening plays, the cheapest by the rollout
     # policy's cost; 0: every discard (issue 46)
     MC_SCREEN_DISCARDS: int = 428
+    # With MC_SCREEN: >0, a first cut of the screening after this many worlds, which keeps
+    # MC_EARLY_KEEP discards (the best value sums) for the rest of it; 0: off (issue 46)
+    MC_EARLY_SCREEN: int = 429
+    MC_EARLY_KEEP: int = 430
 
 
 StrategyParam = StrategyParamT()
 # The slots a family decision reads: KIND to the pair weight.
 FAMILY_PARAMS = StrategyParam.PAIR_WEIGHT + 1
 MAX_PANEL = 8  # opponent models a search player may weigh
-N_STRATEGY_PARAMS = StrategyParam.MC_SCREEN_DISCARDS + 1
+N_STRATEGY_PARAMS = StrategyParam.MC_EARLY_KEEP + 1
 assert StrategyParam.MC_UNDERCUT_STOCK == StrategyParam.MC_KNOCK_ROLLOUT + FAMILY_PARAMS
 assert StrategyParam.MC_PANEL_INFER == StrategyParam.MC_PANEL + MAX_PANEL * FAMILY_PARAMS
 # The slots follow one another: each vector block is FAMILY_PARAMS long.

@@ -145,9 +145,11 @@ def search_scratch_nb():
     (world masks, world state, rollout masks, rollout state, unseen cards int64[52],
     candidates int64[16], value sums float64[16], sums of squares float64[16],
     rollout policies float64[2, FAMILY_PARAMS], world stream uint64[1], idle streams
-    uint64[2], chains int64[16, 2], score int64[8], counts int64[4]: candidates, worlds,
+    uint64[2], chains int64[16, 2], score int64[8], counts int64[5]: candidates, worlds,
     rollouts played (screened-out candidates' included), candidates before the screening
     (the screened-out ones follow the survivors, their figures over the screening worlds),
+    candidates after the screening's first cut (``early_screen``; the ones it dropped come
+    last, their figures over its worlds),
     sums and squares of each candidate's value less the first's, float64[16] each,
     a score int64[12] as the position's score slots, the opponent-panel memory
     float64[2, MEMORY_SLOTS]: posterior, then MEMORY_KNOWN, MEMORY_DISCARD, MEMORY_TURN, the
@@ -167,7 +169,7 @@ def search_scratch_nb():
         np.zeros(2, np.uint64),
         np.zeros((16, 2), np.int64),
         np.zeros(8, np.int64),
-        np.zeros(4, np.int64),
+        np.zeros(5, np.int64),
         np.zeros(MAX_CANDIDATES, np.float64),
         np.zeros(MAX_CANDIDATES, np.float64),
         np.zeros(12, np.int64),
@@ -1179,6 +1181,7 @@ def _search_nb(params, masks, state, rules, undercut_table, equity, streams, pla
     counts[1] = 0
     counts[2] = 0
     counts[3] = n
+    counts[4] = n
     if n == 1:
         return candidates[0]
     opponent = 1 - player
@@ -1239,6 +1242,8 @@ def _search_nb(params, masks, state, rules, undercut_table, equity, streams, pla
         undercut_weight = 1.0  # priced up late only: early knocks are rarely undercut
     extend = np.int64(params[StrategyParam.MC_EXTEND_SAMPLES])
     confidence = params[StrategyParam.MC_CONFIDENCE]
+    early = np.int64(params[StrategyParam.MC_EARLY_SCREEN])
+    early_keep = np.int64(params[StrategyParam.MC_EARLY_KEEP])
     start = 0  # the first world of the figures and the choice (after the screening)
     total = samples  # the worlds to play, more if the choice is undecided (extend)
     world = 0
@@ -1288,6 +1293,14 @@ def _search_nb(params, masks, state, rules, undercut_table, equity, streams, pla
             gains[c] += value - first
             gain_squares[c] += (value - first) * (value - first)
         world += 1
+        if world == early and early < screen and world < samples:
+            # The screening's first cut: most discards are clearly out after a few worlds,
+            # so only the early_keep best (and every knock) play the rest of it. Their sums
+            # go on from these worlds: all of them have played the same ones.
+            n = screen_nb(n, early_keep, world, candidates, sums, squares, gains, gain_squares)
+            counts[4] = n
+            if n == 1:  # the first is clearly best
+                break
         # An undecided choice looks again: the best gain within one standard error of the
         # confidence line, where more worlds are likeliest to change the choice.
         once = world == samples and total == samples and extend > 0 and n > 1

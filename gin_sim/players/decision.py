@@ -65,7 +65,9 @@ class Decision:
     number of ``worlds`` their figures are over (with screening, the worlds after it);
     ``chosen`` indexes the candidate taken; ``drawn`` the random numbers it used. With
     screening, ``screened_out`` are the candidates it dropped, in the search's order, with
-    their figures over the ``screen_worlds`` screening worlds (why they went)."""
+    their figures over the ``screen_worlds`` screening worlds (why they went); with its
+    first cut (``early_screen``), ``early_screened_out`` those the cut dropped, their
+    figures over its ``early_screen_worlds`` worlds."""
 
     action: str
     take: bool | None = None
@@ -80,6 +82,8 @@ class Decision:
     drawn: int = 0
     screened_out: tuple[Candidate, ...] = ()
     screen_worlds: int = 0
+    early_screened_out: tuple[Candidate, ...] = ()
+    early_screen_worlds: int = 0
 
 
 def interval95(total: float, squares: float, n: int) -> tuple[float, float, float]:
@@ -321,8 +325,10 @@ def _kernel_decision(
         return Candidate(_describe(actions[c], phase).action, mean, low, high, gains[c] / over)
 
     # The screened-out candidates follow the survivors, their figures over the screening
-    # worlds (kernels.search.screen_nb).
-    before, screen = counts[3], int(params[StrategyParam.MC_SCREEN])
+    # worlds (kernels.search.screen_nb), and those its first cut dropped come last.
+    before, cut = counts[3], counts[4]
+    screen = int(params[StrategyParam.MC_SCREEN])
+    early = int(params[StrategyParam.MC_EARLY_SCREEN])
     return Decision(
         action=words.action,
         take=words.take,
@@ -333,6 +339,8 @@ def _kernel_decision(
         worlds=worlds,
         chosen=actions[:n].index(action),
         drawn=drawn,
-        screened_out=tuple(candidate(c, screen) for c in range(n, before)),
-        screen_worlds=screen if before > n else 0,
+        screened_out=tuple(candidate(c, screen) for c in range(n, cut)),
+        screen_worlds=screen if cut > n else 0,
+        early_screened_out=tuple(candidate(c, early) for c in range(cut, before)),
+        early_screen_worlds=early if before > cut else 0,
     )

@@ -114,6 +114,8 @@ SEARCH_KEYS = (
     "extend_samples",
     "knock_samples",
     "screen_discards",
+    "early_screen",
+    "early_keep",
     "knock_rollout",
 )
 KIND_KEYS = {"family": FAMILY_KEYS, "mc": SEARCH_KEYS, "random": ()}
@@ -218,6 +220,11 @@ class Strategy:
     # With screen: the discards the screening plays, the cheapest by the rollout policy's
     # discard cost (0: every discard). The dearest break melds and rarely survive it.
     screen_discards: int = 0
+    # With screen: a first cut of the screening after early_screen worlds (0: off), which
+    # keeps the early_keep discards of the best value sums (and every knock) for the rest
+    # of it. Most discards are clearly out after a few worlds.
+    early_screen: int = 0
+    early_keep: int = 0
     # Knock decisions by another continuation: where a knock is a candidate, the family
     # strategy playing the searcher's own later moves in every candidate's rollouts
     # ("": rollout there too).
@@ -285,6 +292,22 @@ class Strategy:
         if self.screen_discards and not self.screen:
             raise ConfigError(
                 f"screen_discards in {where} does nothing without screen: give screen or drop screen_discards"
+            )
+        if self.early_screen and (self.early_screen < 2 or self.screen < 3):
+            raise ConfigError(
+                f"early_screen = {self.early_screen} in {where} is out of range: allowed 0 (off), or 2 to screen - 1 with screen 3 or more"
+            )
+        if self.early_screen >= self.screen > 0:
+            raise ConfigError(
+                f"early_screen = {self.early_screen} in {where} is out of range: allowed 0 (off) or 2 to screen - 1 = {self.screen - 1}"
+            )
+        if self.early_screen and not 1 <= self.early_keep <= 11:
+            raise ConfigError(
+                f"early_keep = {self.early_keep} in {where} is out of range: allowed 1 to 11 with early_screen"
+            )
+        if self.early_keep and not self.early_screen:
+            raise ConfigError(
+                f"early_keep in {where} does nothing without early_screen: give early_screen or drop early_keep"
             )
         if not 0 <= self.knock_samples <= MAX_SAMPLES:
             raise ConfigError(
@@ -544,6 +567,8 @@ class Strategy:
             del document["knock_samples"]
         if not self.screen_discards:  # likewise (issue 46)
             del document["screen_discards"]
+        if not self.early_screen:  # likewise (issue 46)
+            del document["early_screen"], document["early_keep"]
         if not self.knock_rollout:  # likewise (issue 46)
             del document["knock_rollout"]
         if not self.opponent_panel:
@@ -613,6 +638,8 @@ class Strategy:
             v[StrategyParam.MC_EXTEND_SAMPLES] = self.extend_samples
             v[StrategyParam.MC_KNOCK_SAMPLES] = self.knock_samples
             v[StrategyParam.MC_SCREEN_DISCARDS] = self.screen_discards
+            v[StrategyParam.MC_EARLY_SCREEN] = self.early_screen
+            v[StrategyParam.MC_EARLY_KEEP] = self.early_keep
             if self.knock_rollout:
                 v[StrategyParam.MC_KNOCK_ROLLOUT_ON] = 1.0
                 policy = load_strategy(self.knock_rollout).for_rules(rules).to_kernel()

@@ -941,7 +941,9 @@ class SearchFigures:
     the worlds of its rollout value and of the value's square, and of its gain over the
     first candidate in the same world and of that gain's square; ``chosen`` indexes the
     action taken. With screening, ``screened_out`` are the candidates it dropped, in the
-    search's order, with their figures over the ``screen_worlds`` screening worlds."""
+    search's order, with their figures over the ``screen_worlds`` screening worlds; with
+    its first cut (``early_screen``), ``early_screened_out`` those the cut dropped, their
+    figures over its ``early_screen_worlds`` worlds."""
 
     phase: str
     candidates: tuple[Action, ...]
@@ -953,6 +955,8 @@ class SearchFigures:
     chosen: int
     screened_out: tuple[ScreenedOut, ...] = ()
     screen_worlds: int = 0
+    early_screened_out: tuple[ScreenedOut, ...] = ()
+    early_screen_worlds: int = 0
 
 
 def search(
@@ -1020,6 +1024,7 @@ def search(
         samples = strategy.knock_samples  # a knock decision: a deeper search (issue 46)
     worlds = samples  # the worlds the figures (and the choice) are over
     dropped: tuple[ScreenedOut, ...] = ()
+    cut: tuple[ScreenedOut, ...] = ()  # dropped by the screening's first cut
     total = samples  # the worlds to play: more if the choice is undecided after these
     world = -1
     while True:
@@ -1031,6 +1036,23 @@ def search(
                 total += strategy.extend_samples
                 worlds += strategy.extend_samples
             else:
+                break
+        early = strategy.early_screen
+        if 0 < early == world < strategy.screen and world < samples:
+            # 4b. the screening's first cut: the early_keep best discards (and every knock)
+            # play the rest of it, their sums going on from these worlds
+            kept = screened(candidates, sums, gains, gain_squares, world, strategy.early_keep)
+            cut = tuple(
+                ScreenedOut(candidates[c], sums[c], squares[c], gains[c], gain_squares[c])
+                for c in range(n)
+                if c not in kept
+            )
+            candidates = [candidates[c] for c in kept]
+            sums, squares = [sums[c] for c in kept], [squares[c] for c in kept]
+            gains, gain_squares = [gains[c] for c in kept], [gain_squares[c] for c in kept]
+            n = len(candidates)
+            if n == 1:  # the first is clearly best: stop here
+                worlds = world
                 break
         if world == strategy.screen > 1 and world < samples:  # 4b. screening
             kept = screened(candidates, sums, gains, gain_squares, world, strategy.candidates)
@@ -1105,6 +1127,8 @@ def search(
         chosen,
         dropped,
         strategy.screen if dropped else 0,
+        cut,
+        strategy.early_screen if cut else 0,
     )
     return candidates[chosen], figures
 
