@@ -393,27 +393,22 @@ def test_kernel_figures_equal_the_references_at_every_search(rule_set, searcher)
                     g / figures.worlds for g in figures.gains
                 ]
                 assert figures.candidates[figures.chosen] == action
-                # The candidates the screening dropped, with their figures at the screen.
+                # The candidates the screening dropped, with their figures at the screen,
+                # and those its first cut dropped, with theirs at the cut.
                 assert got.screen_worlds == figures.screen_worlds
-                dropped = figures.screened_out
-                assert [c.action for c in got.screened_out] == [
-                    describe_action(d.action, situation.phase) for d in dropped
-                ]
-                assert [(c.mean, c.gain) for c in got.screened_out] == [
-                    (d.sums / figures.screen_worlds, d.gains / figures.screen_worlds)
-                    for d in dropped
-                ]
-                screened_out += len(dropped)
-                # Those the screening's first cut dropped, with their figures at the cut.
                 assert got.early_screen_worlds == figures.early_screen_worlds
-                cut = figures.early_screened_out
-                assert [c.action for c in got.early_screened_out] == [
-                    describe_action(d.action, situation.phase) for d in cut
-                ]
-                assert [(c.mean, c.gain) for c in got.early_screened_out] == [
-                    (d.sums / figures.early_screen_worlds, d.gains / figures.early_screen_worlds)
-                    for d in cut
-                ]
+                dropped, cut = figures.screened_out, figures.early_screened_out
+                for shown, left, at in (
+                    (got.screened_out, dropped, figures.screen_worlds),
+                    (got.early_screened_out, cut, figures.early_screen_worlds),
+                ):
+                    assert [c.action for c in shown] == [
+                        describe_action(d.action, situation.phase) for d in left
+                    ]
+                    assert [(c.mean, c.gain) for c in shown] == [
+                        (d.sums / at, d.gains / at) for d in left
+                    ]
+                screened_out += len(dropped)
                 cut_out += len(cut)
                 compared += 1
                 worlds.add((figures.worlds, situation.view.stock_left <= searcher.late_stock))

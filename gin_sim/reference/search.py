@@ -918,6 +918,22 @@ def screened(
     return [c for c in alive if c == 0 or c in best or _is_knock(candidates[c])]
 
 
+def left_out(
+    candidates: Sequence[Action],
+    sums: Sequence[float],
+    squares: Sequence[float],
+    gains: Sequence[float],
+    gain_squares: Sequence[float],
+    kept: Sequence[int],
+) -> tuple[ScreenedOut, ...]:
+    """The candidates a screening did not keep, in order, with their figures as they are."""
+    return tuple(
+        ScreenedOut(candidates[c], sums[c], squares[c], gains[c], gain_squares[c])
+        for c in range(len(candidates))
+        if c not in kept
+    )
+
+
 def _is_knock(action: Action) -> bool:
     return isinstance(action, Discard) and action.knock
 
@@ -1042,11 +1058,7 @@ def search(
             # 4b. the screening's first cut: the early_keep best discards (and every knock)
             # play the rest of it, their sums going on from these worlds
             kept = screened(candidates, sums, gains, gain_squares, world, strategy.early_keep)
-            cut = tuple(
-                ScreenedOut(candidates[c], sums[c], squares[c], gains[c], gain_squares[c])
-                for c in range(n)
-                if c not in kept
-            )
+            cut = left_out(candidates, sums, squares, gains, gain_squares, kept)
             candidates = [candidates[c] for c in kept]
             sums, squares = [sums[c] for c in kept], [squares[c] for c in kept]
             gains, gain_squares = [gains[c] for c in kept], [gain_squares[c] for c in kept]
@@ -1056,11 +1068,7 @@ def search(
                 break
         if world == strategy.screen > 1 and world < samples:  # 4b. screening
             kept = screened(candidates, sums, gains, gain_squares, world, strategy.candidates)
-            dropped = tuple(
-                ScreenedOut(candidates[c], sums[c], squares[c], gains[c], gain_squares[c])
-                for c in range(n)
-                if c not in kept
-            )
+            dropped = left_out(candidates, sums, squares, gains, gain_squares, kept)
             candidates = [candidates[c] for c in kept]
             if len(candidates) == 1:  # the first is clearly best: stop here
                 sums, squares, gains, gain_squares = sums[:1], squares[:1], [0.0], [0.0]
