@@ -236,7 +236,7 @@ def test_mc_fast_beats_simple():
         ("knock_samples=4097", "knock_samples = 4097"),
         ("screen_discards=12", "screen_discards = 12"),
         ("screen_discards=5", "screen_discards in"),
-        ("early_screen=8", "early_screen = 8"),
+        ("early_screen=1", "early_screen = 1"),
         ("early_keep=4", "early_keep in"),
     ],
 )
@@ -254,18 +254,21 @@ def test_bad_search_settings_are_one_line_errors(override, message):
 @pytest.mark.parametrize(
     ("overrides", "message"),
     [
-        (["early_screen=1", "early_keep=4"], "early_screen = 1 .* allowed 0 .off., or 2"),
-        (["screen=0", "early_screen=8", "early_keep=4"], "early_screen = 8 .* with screen 3 or"),
-        (["early_screen=16", "early_keep=4"], "early_screen = 16 .* 2 to screen - 1 = 15"),
+        (["early_screen=1", "early_keep=4"], "early_screen = 1 .* allowed 0 .off. or 2 to 4096"),
+        (["early_screen=4097", "early_keep=4"], "early_screen = 4097 .*a cut only below screen"),
         (["early_screen=8"], "early_keep = 0 .* allowed 1 to 11"),
         (["early_screen=8", "early_keep=12"], "early_keep = 12"),
     ],
 )
 def test_the_screenings_first_cut_is_checked(overrides, message):
-    """early_screen lies inside the screening (mc's 16 worlds) and needs early_keep."""
+    """early_screen is a number of worlds and needs early_keep. It cuts only inside the
+    screening: mc made without one (screen = 0) under standard, where its [[adapt]] table
+    sets the cut, is a valid strategy that makes none."""
     with pytest.raises(ConfigError, match=message):
         load_strategy("mc", overrides)
     assert load_strategy("mc", ["early_screen=8", "early_keep=4"]).early_keep == 4
+    plain = load_strategy("mc", ["screen=0"]).for_rules(load_rules("standard"))
+    assert (plain.screen, plain.early_screen) == (0, 8)
 
 
 @pytest.mark.parametrize("key", ["infer_lowering", "infer_timed"])

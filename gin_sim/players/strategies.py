@@ -220,9 +220,9 @@ class Strategy:
     # With screen: the discards the screening plays, the cheapest by the rollout policy's
     # discard cost (0: every discard). The dearest break melds and rarely survive it.
     screen_discards: int = 0
-    # With screen: a first cut of the screening after early_screen worlds (0: off), which
-    # keeps the early_keep discards of the best value sums (and every knock) for the rest
-    # of it. Most discards are clearly out after a few worlds.
+    # A first cut of the screening after early_screen worlds (0: off; only where that is
+    # below screen and samples), which keeps the early_keep discards of the best value sums
+    # (and every knock) for the rest of it. Most discards are clearly out after a few worlds.
     early_screen: int = 0
     early_keep: int = 0
     # Knock decisions by another continuation: where a knock is a candidate, the family
@@ -293,13 +293,12 @@ class Strategy:
             raise ConfigError(
                 f"screen_discards in {where} does nothing without screen: give screen or drop screen_discards"
             )
-        if self.early_screen and (self.early_screen < 2 or self.screen < 3):
+        # Like screen itself (which screens only below samples), the cut is made only where
+        # it lies inside the screening: mc's [[adapt]] table sets it, and a strategy made
+        # from mc with screen = 0 simply has none.
+        if self.early_screen and not 2 <= self.early_screen <= MAX_SAMPLES:
             raise ConfigError(
-                f"early_screen = {self.early_screen} in {where} is out of range: allowed 0 (off), or 2 to screen - 1 with screen 3 or more"
-            )
-        if self.early_screen >= self.screen > 0:
-            raise ConfigError(
-                f"early_screen = {self.early_screen} in {where} is out of range: allowed 0 (off) or 2 to screen - 1 = {self.screen - 1}"
+                f"early_screen = {self.early_screen} in {where} is out of range: allowed 0 (off) or 2 to {MAX_SAMPLES} (a cut only below screen)"
             )
         if self.early_screen and not 1 <= self.early_keep <= 11:
             raise ConfigError(
