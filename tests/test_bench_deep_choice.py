@@ -25,7 +25,7 @@ def test_every_player_decides_at_mcs_searched_decisions(found):
     pair one to one; mc-fast plays fewer rollouts than mc at each kind."""
     assert list(found) == ["mc", "mc-fast"]
     for kind, rows in found["mc"].items():
-        assert rows.shape[1] == 3 and len(rows) == len(found["mc-fast"][kind])
+        assert rows.shape[1] == 4 and len(rows) == len(found["mc-fast"][kind])
         assert found["mc-fast"][kind][:, 2].mean() < rows[:, 2].mean()
 
 
@@ -37,6 +37,16 @@ def test_a_loss_is_zero_exactly_where_the_choice_is_the_deep_ones(found):
     assert np.all(every[agreed, 0] == 0.0)
     assert agreed.any() and (~agreed).any()
     assert np.all(every[:, 2] > 0)  # every row is a searched decision: rollouts were played
+
+
+def test_rows_name_their_hand_and_intervals_are_clustered_by_it(module, found):
+    """A hand's decisions share its deal, so the intervals treat a hand as one unit: two
+    hands of two equal losses each give the interval of two values, not of four."""
+    hands = np.concatenate([rows[:, 3] for rows in found["mc"].values()])
+    assert set(hands) == {0.0, 1.0}
+    assert module.interval(np.array([1.0, 1.0, -1.0, -1.0]), np.array([0, 0, 1, 1])) == (
+        "+0.000 ± 1.960"
+    )
 
 
 def test_the_report_pairs_each_player_with_the_first(module, found):

@@ -14,7 +14,8 @@ opponent panel; not the game's truth: levers that change those values need play,
 ``paired_deals.py``).
 
 Each line gives a kind of decision, how many there were, how often the player's choice
-differs from the deep one, its mean loss a decision with a 95% interval, and its rollouts
+differs from the deep one, its mean loss a decision with a 95% interval (clustered by
+hand: a hand's decisions share its deal), and its rollouts
 a decision (a measure of time that no machine's load disturbs). Every player after the
 first also gets its loss less the first's, paired decision by decision: a lever that saves
 rollouts should show a difference near 0 with a narrow interval (docs/strength.md, "A
@@ -31,6 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
+from gin_sim.experiments.summary import Estimate
 from gin_sim.game.rules import load_rules
 from gin_sim.kernels.enums import ACTION_KNOCK, Phase
 from gin_sim.kernels.enums import StrategyParam as P
@@ -46,7 +48,6 @@ CHOOSE_SALT = np.uint64(0x9E3779B97F4A7C15)
 VALUE_SALT = np.uint64(0x5851F42D4C957F2D)
 NO_SALT = np.uint64(0)  # the players: their own stream as it is
 KINDS = ("offer", "draw", "discard", "discard, knock open")
-Z95 = 1.959964
 
 
 def deep_vector(base: np.ndarray, worlds: int) -> np.ndarray:
@@ -68,7 +69,7 @@ def deep_choice_losses(
     players: list[str], hands: int, worlds: int, opponent: str, seed: int
 ) -> dict[str, dict[str, np.ndarray]]:
     """Per player, per kind of decision: rows of (loss, differs from the deep choice,
-    rollouts), one per searched decision of mc, in the same order for every player."""
+    rollouts, hand), one per searched decision of mc, in the same order for every player."""
     from gin_sim.kernels.playout import decide_nb
     from gin_sim.players.calibration import load_undercut_table
     from gin_sim.players.search_value import NO_TABLES
@@ -82,6 +83,7 @@ def deep_choice_losses(
     deep = deep_vector(mc, worlds)
     rows: dict[str, dict[str, list]] = {p: collections.defaultdict(list) for p in players}
     pending: list = []
+    ended: list[None] = []  # one entry a finished hand: a row's hand is how many ended before
 
     def decide(pair, masks, state, streams, search, salt=NO_SALT):
         """A decision on copies (the game goes on as mc plays it), and its search scratch."""
@@ -117,20 +119,22 @@ def deep_choice_losses(
         if kind == "discard" and found[1]:
             kind = "discard, knock open"
         for player, row in zip(players, found[0], strict=True):
-            rows[player][kind].append(row)
+            rows[player][kind].append((*row, len(ended)))
 
     with np.errstate(over="ignore"):
-        play_hands(rules, hands, "mc", before, after, lambda masks, state: None, opponent, seed)
+        play_hands(
+            rules, hands, "mc", before, after, lambda m, s: ended.append(None), opponent, seed
+        )
     return {
         p: {k: np.array(v, dtype=np.float64) for k, v in by_kind.items()}
         for p, by_kind in rows.items()
     }
 
 
-def interval(values: np.ndarray) -> str:
-    """Mean ± the 95% half-width (normal, sample standard deviation)."""
-    half = Z95 * values.std(ddof=1) / np.sqrt(len(values)) if len(values) > 1 else np.nan
-    return f"{values.mean():+.3f} ± {half:.3f}"
+def interval(values: np.ndarray, hands: np.ndarray) -> str:
+    """Mean ± the 95% half-width, clustered by hand (``summary.Estimate``)."""
+    estimate = Estimate.of(values, groups=hands)
+    return f"{estimate.mean:+.3f} ± {estimate.half_width:.3f}"
 
 
 def report(found: dict[str, dict[str, np.ndarray]], hands: int) -> list[str]:
@@ -141,18 +145,19 @@ def report(found: dict[str, dict[str, np.ndarray]], hands: int) -> list[str]:
         kinds = [k for k in KINDS if k in by_kind]
         every = np.concatenate([by_kind[k] for k in kinds])
         lines.append(
-            f"{player}: loses {interval(every[:, 0])} points a decision to the deep choice "
+            f"{player}: loses {interval(every[:, 0], every[:, 3])} points a decision to the deep choice "
             f"({every[:, 0].sum() / hands:+.2f} a hand), {every[:, 2].mean():.0f} rollouts a decision"
         )
         for kind in kinds:
             rows = by_kind[kind]
             lines.append(
                 f"  {kind:20s} {len(rows):5,}: differs {rows[:, 1].mean():6.1%}, loses "
-                f"{interval(rows[:, 0])} a decision, {rows[:, 2].mean():4.0f} rollouts"
+                f"{interval(rows[:, 0], rows[:, 3])} a decision, {rows[:, 2].mean():4.0f} rollouts"
             )
         if player != first:
             paired = np.concatenate([by_kind[k][:, 0] - found[first][k][:, 0] for k in kinds])
-            lines.append(f"  less {first}, paired: {interval(paired)} points a decision")
+            hand = every[:, 3]
+            lines.append(f"  less {first}, paired: {interval(paired, hand)} points a decision")
     return lines
 
 

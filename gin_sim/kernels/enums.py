@@ -121,8 +121,9 @@ class StrategyParamT(NamedTuple):
     # With MC_SCREEN: the discards the screening plays, the cheapest by the rollout
     # policy's cost; 0: every discard (issue 46)
     MC_SCREEN_DISCARDS: int = 428
-    # With MC_SCREEN: >0, a first cut of the screening after this many worlds, which keeps
-    # MC_EARLY_KEEP discards (the best value sums) for the rest of it; 0: off (issue 46)
+    # >0: a first cut of the screening after this many worlds (made only below MC_SCREEN
+    # and MC_SAMPLES), which keeps MC_EARLY_KEEP discards (the best value sums) for the
+    # rest of it; 0: off (issue 46)
     MC_EARLY_SCREEN: int = 429
     MC_EARLY_KEEP: int = 430
 

@@ -1041,6 +1041,7 @@ def search(
     worlds = samples  # the worlds the figures (and the choice) are over
     dropped: tuple[ScreenedOut, ...] = ()
     cut: tuple[ScreenedOut, ...] = ()  # dropped by the screening's first cut
+    early = strategy.early_screen
     total = samples  # the worlds to play: more if the choice is undecided after these
     world = -1
     while True:
@@ -1053,7 +1054,6 @@ def search(
                 worlds += strategy.extend_samples
             else:
                 break
-        early = strategy.early_screen
         if 0 < early == world < strategy.screen and world < samples:
             # 4b. the screening's first cut: the early_keep best discards (and every knock)
             # play the rest of it, their sums going on from these worlds
