@@ -345,6 +345,8 @@ def test_search_changes_the_play():
             "standard",
             mc("mc-fixed", samples=9, screen=5, candidates=2, early_screen=2, early_keep=3),
         ),
+        # paired_draws (issue 46): the searcher draws from the stock's bottom
+        ("standard", mc("mc-fixed", samples=6, screen=3, candidates=2, paired_draws=True)),
     ],
 )
 @pytest.mark.first_case
@@ -354,7 +356,7 @@ def test_kernel_figures_equal_the_references_at_every_search(rule_set, searcher)
     and exactly its candidates, mean values and mean gains, and those the screening
     dropped with theirs; its stream is the player's after one number per earlier search."""
     rules = load_rules(rule_set)
-    compared = screened_out = cut_out = priced = continued = loosened = lowered = 0
+    compared = screened_out = cut_out = priced = continued = loosened = lowered = paired = 0
     worlds = set()
     knock_depths = set()  # (worlds, whether a knock was open)
 
@@ -436,6 +438,11 @@ def test_kernel_figures_equal_the_references_at_every_search(rule_set, searcher)
                     lowered += searched_again(situation, plain, deal, draws).candidates != (
                         got.candidates
                     )
+                if searcher.paired_draws:  # the same worlds played otherwise: some differ
+                    plain = replace(searcher, paired_draws=False)
+                    paired += searched_again(situation, plain, deal, draws).candidates != (
+                        got.candidates
+                    )
                 if searcher.knock_rollout:  # only where a knock is open may it differ
                     kept = searched_again(
                         situation, replace(searcher, knock_rollout=""), deal, draws
@@ -459,6 +466,7 @@ def test_kernel_figures_equal_the_references_at_every_search(rule_set, searcher)
     assert (continued > 0) == bool(searcher.knock_rollout), continued
     assert (loosened > 0) == bool(searcher.late_infer_stock), loosened
     assert (lowered > 0) == searcher.infer_lowering, lowered
+    assert (paired > 0) == searcher.paired_draws, paired
     if searcher.knock_samples:  # knock decisions deeper, the others not
         plain = searcher.samples - (
             searcher.screen if 1 < searcher.screen < searcher.samples else 0
@@ -502,6 +510,15 @@ def test_the_screenings_first_cut_is_the_references():
     worlds, to the same figures and choices, and report the cut ones with their figures
     over the cut's worlds."""
     searcher = mc("mc-fixed", samples=9, screen=5, candidates=2, early_screen=2, early_keep=3)
+    test_kernel_figures_equal_the_references_at_every_search("standard", searcher)
+
+
+def test_paired_draws_are_the_references():
+    """paired_draws (issue 46), in the fast tier too (the named mutations of its rule run
+    this): the kernel and the reference deal the searcher its rollouts' stock cards from
+    the bottom, to the same figures and choices (the figures test checks that some
+    searches changed)."""
+    searcher = mc("mc-fixed", samples=6, screen=3, candidates=2, paired_draws=True)
     test_kernel_figures_equal_the_references_at_every_search("standard", searcher)
 
 

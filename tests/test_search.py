@@ -91,6 +91,8 @@ PROBE_SETTINGS = [
     # mc's rollout policy under standard, and a choice that looks again (issue 46): whether
     # to play more worlds comes from the worlds alone
     (STANDARD, ["infer=true", "rollout=gin-hunter-strong", "extend_samples=5"]),
+    # paired_draws (issue 46): the rollouts' stock read from both ends, of the world's stock
+    (STANDARD, ["infer=true", "samples=6", "screen=3", "paired_draws=true"]),
 ]
 
 
@@ -634,3 +636,76 @@ def test_panel_infer_changes_the_worlds_but_not_the_posterior():
         alone = [_panel_search(p, masks, state, STANDARD, discard) for p in lone]
         assert same(alone[0], alone[1])
     assert changed >= 5, changed
+
+
+def _stock_endings(rules, policies, masks, state, bottom):
+    """Every order of the stock left at (masks, state), played to the end by the family
+    ``policies`` with seat ``bottom`` drawing from the stock's bottom (-1: neither): the
+    sorted list of (seat 0's points, the final hands) over the orders, and the list in
+    order of the permutations."""
+    import itertools
+
+    from gin_sim.kernels.position import hand_value_nb, play_out_drawing_nb
+
+    top = int(state[PositionSlot.STOCK_POS])
+    stock = [int(c) for c in state[PositionSlot.DECK + top : PositionSlot.DECK + 52]]
+    table = load_undercut_table()
+    chains, result = np.empty((16, 2), np.int64), np.empty(8, np.int64)
+    endings = []
+    for order in itertools.permutations(stock):
+        m, s = masks.copy(), state.copy()
+        s[PositionSlot.DECK + top : PositionSlot.DECK + 52] = order
+        play_out_drawing_nb(m, s, rules, policies, table, np.zeros(2, np.uint64), bottom)
+        left = [
+            int(c)
+            for c in s[PositionSlot.DECK + s[PositionSlot.STOCK_POS] : PositionSlot.DECK + 52]
+        ]
+        # The cards not drawn are a run of the order: the top seat's cards came off one
+        # end, the bottom seat's off the other, and the rest kept their order.
+        starts = [
+            i for i in range(len(order) - len(left) + 1) if list(order[i:][: len(left)]) == left
+        ]
+        assert starts, (order, left)
+        hands = (int(m[0]), int(m[1]))
+        value = int(hand_value_nb(m, s, rules, chains, result, 0))
+        endings.append((value, hands, starts[-1] + len(left) < len(order)))
+    return sorted(e[:2] for e in endings), endings
+
+
+def test_paired_draws_leave_a_playouts_law_unchanged():
+    """paired_draws (issue 46): one seat draws from the stock's bottom. Over every order
+    of a short stock the playouts end exactly as often in each way (points and both final
+    hands) as with every draw from the top, since each order is matched by one other that
+    deals every player the same cards; yet order by order they differ (the pairing moves
+    cards), so a bottom draw that were not one would fail the first check or the second."""
+    rules_vector = STANDARD.to_kernel()
+    policies = strategies_to_kernel(
+        (load_strategy("gin-hunter-strong"), load_strategy("expert")), STANDARD
+    )
+    rng = np.random.default_rng(46)
+    table = load_undercut_table()
+    checked = moved = from_bottom = 0
+    for deal in range(40):
+        masks, state = np.zeros_like(scratch_nb()[1]), np.zeros_like(scratch_nb()[2])
+        deal_nb(rng.permutation(52).astype(np.int8), deal % 2, rules_vector, masks, state)
+        while state[PositionSlot.PHASE] != Phase.OVER:
+            left = 52 - state[PositionSlot.STOCK_POS]
+            if state[PositionSlot.PHASE] == Phase.DRAW and left == 6:
+                break
+            player = state[PositionSlot.PLAYER]
+            streams = np.zeros(2, np.uint64)
+            action = family_action_nb(
+                policies[player], masks, state, rules_vector, table, streams, player
+            )
+            apply_nb(masks, state, rules_vector, action)
+        if state[PositionSlot.PHASE] == Phase.OVER:
+            continue
+        plain, plain_orders = _stock_endings(rules_vector, policies, masks, state, -1)
+        for bottom in (0, 1):
+            paired, paired_orders = _stock_endings(rules_vector, policies, masks, state, bottom)
+            assert paired == plain, (deal, bottom)
+            moved += [e[:2] for e in paired_orders] != [e[:2] for e in plain_orders]
+            assert not any(e[2] for e in plain_orders)  # from the top: the rest is the end
+            from_bottom += sum(e[2] for e in paired_orders)
+        checked += 1
+    assert checked >= 5 and moved >= checked and from_bottom > 0, (checked, moved, from_bottom)

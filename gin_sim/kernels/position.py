@@ -279,6 +279,43 @@ def play_out_with_family_nb(masks, state, rules, policies, undercut_table, strea
     Each player's hand after its last discard and that hand's deadwood go from one of its
     decisions to the next (``family_action_from_nb``): the same actions, fewer
     evaluations."""
+    play_out_drawing_nb(masks, state, rules, policies, undercut_table, streams, -1)
+
+
+@njit(cache=True, _nrt=False)
+def bottom_to_top_nb(state):
+    """The stock's bottom card onto its top, the others one place down: the next stock
+    draw takes what was the bottom card, and the rest keep their order."""
+    top = state[_S.STOCK_POS]
+    bottom = state[_S.DECK + 51]
+    for j in range(51, top, -1):
+        state[_S.DECK + j] = state[_S.DECK + j - 1]
+    state[_S.DECK + top] = bottom
+
+
+@njit(cache=True, _nrt=False)
+def apply_drawing_nb(masks, state, rules, action, bottom):
+    """``apply_nb``, where player ``bottom`` (-1: neither) draws from the stock's bottom."""
+    if bottom >= 0 and action == 0:  # a draw from the stock, a declined offer, a discard
+        phase = state[_S.PHASE]
+        drawer = -1
+        if phase == Phase.DRAW:
+            drawer = state[_S.PLAYER]
+        elif phase == Phase.OFFER and state[_S.PLAYER] == state[_S.DEALER]:
+            drawer = 1 - state[_S.DEALER]  # R9: both declined, the non-dealer draws
+        if drawer == bottom:
+            bottom_to_top_nb(state)
+    apply_nb(masks, state, rules, action)
+
+
+@njit(cache=True, _nrt=False)
+def play_out_drawing_nb(masks, state, rules, policies, undercut_table, streams, bottom):
+    """``play_out_with_family_nb`` where player ``bottom`` (-1: neither) draws from the
+    stock's bottom and the other from its top. Over a stock in uniform order each draw
+    is still uniform over the cards left (the cards not yet drawn keep a uniform order),
+    so a playout's law is unchanged; but from one position played on by two candidate
+    actions each player draws the same cards in both, also where one takes the pile's
+    top and the other draws (a search's paired_draws)."""
     known_hands = (_NOTHING_KNOWN, _NOTHING_KNOWN)
     known_deadwoods = (-1, -1)
     while state[_S.PHASE] != Phase.OVER:
@@ -293,7 +330,7 @@ def play_out_with_family_nb(masks, state, rules, policies, undercut_table, strea
         else:
             known_hands = (known_hands[0], hand)
             known_deadwoods = (known_deadwoods[0], deadwood)
-        apply_nb(masks, state, rules, action)
+        apply_drawing_nb(masks, state, rules, action, bottom)
 
 
 @njit(cache=True, _nrt=False)

@@ -65,11 +65,11 @@ from gin_sim.kernels.enums import (
 )
 from gin_sim.kernels.match_value import game_chance_nb, match_equity_nb
 from gin_sim.kernels.position import (
-    apply_nb,
+    apply_drawing_nb,
     copy_position_nb,
     family_action_nb,
     hand_value_nb,
-    play_out_with_family_nb,
+    play_out_drawing_nb,
     points_to_close_nb,
 )
 from gin_sim.kernels.rng import bounded_nb, next_nb, splitmix64_nb
@@ -1244,6 +1244,7 @@ def _search_nb(params, masks, state, rules, undercut_table, equity, streams, pla
     confidence = params[StrategyParam.MC_CONFIDENCE]
     early = np.int64(params[StrategyParam.MC_EARLY_SCREEN])
     early_keep = np.int64(params[StrategyParam.MC_EARLY_KEEP])
+    bottom = player if params[StrategyParam.MC_PAIRED_DRAWS] != 0 else -1  # paired_draws
     start = 0  # the first world of the figures and the choice (after the screening)
     total = samples  # the worlds to play, more if the choice is undecided (extend)
     world = 0
@@ -1276,8 +1277,10 @@ def _search_nb(params, masks, state, rules, undercut_table, equity, streams, pla
             if panel > 0:
                 idle[opponent] = seed
             copy_position_nb(world_masks, world_state, roll_masks, roll_state)
-            apply_nb(roll_masks, roll_state, rules, candidates[c])
-            play_out_with_family_nb(roll_masks, roll_state, rules, policies, undercut_table, idle)
+            apply_drawing_nb(roll_masks, roll_state, rules, candidates[c], bottom)
+            play_out_drawing_nb(
+                roll_masks, roll_state, rules, policies, undercut_table, idle, bottom
+            )  # fmt: skip
             value = np.float64(hand_value_nb(roll_masks, roll_state, rules, chains, result, player))
             if by_score:
                 change = score_value_nb(

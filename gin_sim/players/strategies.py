@@ -117,6 +117,7 @@ SEARCH_KEYS = (
     "early_screen",
     "early_keep",
     "knock_rollout",
+    "paired_draws",
 )
 KIND_KEYS = {"family": FAMILY_KEYS, "mc": SEARCH_KEYS, "random": ()}
 MAX_CLOSING_DISTANCE = 100_000  # points to a game's target (the largest target a rule set allows)
@@ -229,6 +230,11 @@ class Strategy:
     # strategy playing the searcher's own later moves in every candidate's rollouts
     # ("": rollout there too).
     knock_rollout: str = ""
+    # Draws paired across candidates: in the rollouts the searcher draws from the stock's
+    # bottom and the opponent from its top. Each draw is still uniform over the cards
+    # left, and each player draws the same cards whichever candidate is played, also
+    # where one candidate's discard is taken and another's is not.
+    paired_draws: bool = False
     adapt: tuple[Adaptation, ...] = ()
 
     def __post_init__(self) -> None:
@@ -570,6 +576,8 @@ class Strategy:
             del document["early_screen"], document["early_keep"]
         if not self.knock_rollout:  # likewise (issue 46)
             del document["knock_rollout"]
+        if not self.paired_draws:  # likewise (issue 46)
+            del document["paired_draws"]
         if not self.opponent_panel:
             del document["opponent_panel"], document["panel_prior"], document["panel_memory"]
         else:
@@ -639,6 +647,7 @@ class Strategy:
             v[StrategyParam.MC_SCREEN_DISCARDS] = self.screen_discards
             v[StrategyParam.MC_EARLY_SCREEN] = self.early_screen
             v[StrategyParam.MC_EARLY_KEEP] = self.early_keep
+            v[StrategyParam.MC_PAIRED_DRAWS] = float(self.paired_draws)
             if self.knock_rollout:
                 v[StrategyParam.MC_KNOCK_ROLLOUT_ON] = 1.0
                 policy = load_strategy(self.knock_rollout).for_rules(rules).to_kernel()

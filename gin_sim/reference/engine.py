@@ -640,6 +640,7 @@ class _Table:
         self.pile = [upcard]  # R6: the upcard starts the discard pile
         self.pile_mask = _bit(upcard)  # the same cards as a mask, kept in step
         self.stock_pos = 21  # R6: the other 31 cards are the stock, drawn in deck order
+        self.bottom: int | None = None  # a seat drawing from the stock's bottom (searches)
         self.upcard_takes = 0
         self.turns = 0
         # Public knowledge, per player q: taken[q], the cards q took from the pile and has
@@ -665,6 +666,7 @@ class _Table:
         table.rules = view.rules
         table.knock_limit = view.knock_limit
         table.stock_pos = N_CARDS - len(stock)
+        table.bottom = None
         table.deck = [NO_CARD] * table.stock_pos + list(stock)
         table.stock_masks = [0] * (N_CARDS + 1)
         for i in range(N_CARDS - 1, table.stock_pos - 1, -1):
@@ -692,6 +694,10 @@ class _Table:
 
     def take_stock(self, player: int) -> int:
         self.passed[player] |= _bit(self.pile[-1])  # the top it did not take is passed
+        if player == self.bottom:  # its card is the bottom one: the others move down a place
+            self.deck[self.stock_pos :] = [self.deck[-1], *self.deck[self.stock_pos : -1]]
+            for i in range(N_CARDS - 1, self.stock_pos - 1, -1):
+                self.stock_masks[i] = self.stock_masks[i + 1] | _bit(self.deck[i])
         card = self.deck[self.stock_pos]
         self.stock_pos += 1
         self.hands[player] |= _bit(card)
@@ -874,11 +880,15 @@ class Hand:
         stock: Sequence[int],
         policies: tuple[Strategy, Strategy],
         random_state: int = 0,
+        bottom: int | None = None,
     ) -> Hand:
         """The position of ``situation`` with the hidden cards of one sampled world, played
         on by the family strategies ``policies`` (per seat); no trace. Only a ``random``
-        policy (an opponent panel's model) draws random numbers, from ``random_state``."""
+        policy (an opponent panel's model) draws random numbers, from ``random_state``.
+        The seat ``bottom`` (None: neither) draws from the stock's bottom, the other from
+        its top (a search's ``paired_draws``)."""
         table = _Table.in_play(situation, opponent_hand, stock)
+        table.bottom = bottom
         view = situation.view
         taken = NO_CARD if view.taken_from_pile is None else view.taken_from_pile
         players: list[_Player | _Searching] = [

@@ -348,13 +348,15 @@ def rollout_value(
     action: Action,
     policies: tuple[Strategy, Strategy],
     random_state: int = 0,
+    bottom: int | None = None,
 ) -> int:
     """Apply ``action`` in the world and play the hand to its end with the family
     ``policies`` (per seat): the hand's points from the searcher's side (R17). A
-    ``random`` policy (an opponent panel's) draws from a stream at ``random_state``."""
+    ``random`` policy (an opponent panel's) draws from a stream at ``random_state``.
+    ``bottom``: the seat that draws from the stock's bottom (``paired_draws``)."""
     return hand_points(
         situation.player,
-        rollout_record(situation, opp_hand, stock, action, policies, random_state),
+        rollout_record(situation, opp_hand, stock, action, policies, random_state, bottom),
     )
 
 
@@ -365,9 +367,11 @@ def rollout_record(
     action: Action,
     policies: tuple[Strategy, Strategy],
     random_state: int = 0,
+    bottom: int | None = None,
 ) -> dict[str, int | bool]:
-    """The record of the hand played to its end in the world after ``action``."""
-    hand = Hand.in_world(situation, opp_hand, stock, policies, random_state)
+    """The record of the hand played to its end in the world after ``action``; the seat
+    ``bottom`` (None: neither) draws from the stock's bottom, the other from its top."""
+    hand = Hand.in_world(situation, opp_hand, stock, policies, random_state, bottom)
     hand.apply(action)
     return hand.play()
 
@@ -1100,21 +1104,30 @@ def search(
                     )
             random_state = world_stream.next()  # a random model's, the same for every candidate
         first = 0.0
+        # paired_draws (issue 46): the searcher draws from the stock's bottom, so each
+        # player draws the same cards whichever candidate is played.
+        bottom = situation.player if strategy.paired_draws else None
         for c, action in enumerate(candidates):  # the same world for every candidate
             pair = (policies[0], policies[1])
             # undercut_weight (issue 46): a knock undercut (R17) counts that many times its loss.
             priced = strategy.undercut_weight > 1.0 and _is_knock(action) and undercut_priced
             if by_score:  # where the score no longer moves the equity, the points decide
-                record = rollout_record(situation, opp_hand, stock, action, pair, random_state)
+                record = rollout_record(
+                    situation, opp_hand, stock, action, pair, random_state, bottom
+                )
                 change = score_change(situation, table, strategy.value, record, before)
                 value = change + POINT_TIE_BREAK * float(hand_points(situation.player, record))
                 priced = priced and bool(record["undercut"])
             elif priced:
-                record = rollout_record(situation, opp_hand, stock, action, pair, random_state)
+                record = rollout_record(
+                    situation, opp_hand, stock, action, pair, random_state, bottom
+                )
                 value = float(hand_points(situation.player, record))
                 priced = bool(record["undercut"])
             else:
-                value = float(rollout_value(situation, opp_hand, stock, action, pair, random_state))
+                value = float(
+                    rollout_value(situation, opp_hand, stock, action, pair, random_state, bottom)
+                )
             if priced:
                 value *= strategy.undercut_weight
             if c == 0:
