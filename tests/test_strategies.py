@@ -200,7 +200,8 @@ def test_mc_values_its_knocks_by_holding_out_for_gin_under_every_rule_set():
     """mc's knock decisions take gin-hunter-pure as their continuation under every named rule
     set (docs/strength.md, "Knock decisions under hollywood too"); the flag and the policy
     reach the kernel vector. Its baseline file has it under standard only, and differs only
-    there (and, under standard, by the screening's first cut, kept after it)."""
+    there (and, under standard, by the screening's first cut and paired draws, kept after
+    it)."""
     flag = StrategyParam.MC_KNOCK_ROLLOUT_ON
     block = slice(StrategyParam.MC_KNOCK_ROLLOUT, StrategyParam.MC_KNOCK_ROLLOUT + FAMILY_PARAMS)
     levers = Path(__file__).resolve().parents[1] / "bench" / "levers"
@@ -216,7 +217,23 @@ def test_mc_values_its_knocks_by_holding_out_for_gin_under_every_rule_set():
         assert old.knock_rollout == ("gin-hunter-pure" if rules_name == "standard" else "")
         unnamed = {"knock_rollout": "", "name": "x", "description": "x", "early_screen": 0}
         unnamed["early_keep"] = 0
+        unnamed["paired_draws"] = False
         assert replace(old, **unnamed) == replace(played, **unnamed), rules_name
+
+
+def test_mc_pairs_its_draws_under_standard_only_and_its_baseline_differs_only_there():
+    """paired_draws (docs/strength.md, "Paired draws"): on in mc where the undercut bonus is
+    20 or more, off elsewhere; bench/levers/mc-no-paired-draws.toml, the baseline the older
+    levers' commands name, is mc without it and plays exactly as mc under hollywood."""
+    levers = Path(__file__).resolve().parents[1] / "bench" / "levers"
+    baseline = load_strategy(str(levers / "mc-no-paired-draws.toml"))
+    for rules_name, paired in (("standard", True), ("hollywood", False), ("oklahoma", False)):
+        rules = load_rules(rules_name)
+        played = load_strategy("mc").for_rules(rules)
+        assert played.paired_draws is paired, rules_name
+        assert played.to_kernel(rules)[StrategyParam.MC_PAIRED_DRAWS] == float(paired)
+        unnamed = {"name": "x", "description": "x", "paired_draws": False}
+        assert replace(baseline.for_rules(rules), **unnamed) == replace(played, **unnamed)
 
 
 def test_the_pair_hunter_knocks_only_in_its_first_turns():

@@ -20,7 +20,9 @@ a decision (a measure of time that no machine's load disturbs). Every player aft
 first also gets its loss less the first's, paired decision by decision: a lever that saves
 rollouts should show a difference near 0 with a narrow interval (docs/strength.md, "A
 first cut of the screening"). The players decide at ``mc``'s positions with ``mc``'s panel
-memory: give levers of ``mc`` (the same panel), not other players.
+memory: give levers of ``mc`` (the same panel), not other players. ``--positions`` names
+another search player in ``mc``'s place, there and in the deep search (a lever measured
+before ``mc`` changed, against the ``mc`` of then: ``bench/levers/mc-no-paired-draws.toml``).
 """
 
 from __future__ import annotations
@@ -66,10 +68,12 @@ def deep_vector(base: np.ndarray, worlds: int) -> np.ndarray:
 
 
 def deep_choice_losses(
-    players: list[str], hands: int, worlds: int, opponent: str, seed: int
+    players: list[str], hands: int, worlds: int, opponent: str, seed: int, positions: str = "mc"
 ) -> dict[str, dict[str, np.ndarray]]:
     """Per player, per kind of decision: rows of (loss, differs from the deep choice,
-    rollouts, hand), one per searched decision of mc, in the same order for every player."""
+    rollouts, hand), one per searched decision of ``positions`` (the search player whose
+    game and memory give the positions, and whose values the deep search plays by), in the
+    same order for every player."""
     from gin_sim.kernels.playout import decide_nb
     from gin_sim.players.calibration import load_undercut_table
     from gin_sim.players.search_value import NO_TABLES
@@ -79,7 +83,7 @@ def deep_choice_losses(
     rules_vector, table = rules.to_kernel(), load_undercut_table()
     opponent_strategy = load_strategy(opponent)
     pairs = [strategies_to_kernel((load_strategy(p), opponent_strategy), rules) for p in players]
-    mc = strategies_to_kernel((load_strategy("mc"), opponent_strategy), rules)
+    mc = strategies_to_kernel((load_strategy(positions), opponent_strategy), rules)
     deep = deep_vector(mc, worlds)
     rows: dict[str, dict[str, list]] = {p: collections.defaultdict(list) for p in players}
     pending: list = []
@@ -123,7 +127,7 @@ def deep_choice_losses(
 
     with np.errstate(over="ignore"):
         play_hands(
-            rules, hands, "mc", before, after, lambda m, s: ended.append(None), opponent, seed
+            rules, hands, positions, before, after, lambda m, s: ended.append(None), opponent, seed
         )
     return {
         p: {k: np.array(v, dtype=np.float64) for k, v in by_kind.items()}
@@ -168,10 +172,21 @@ def main() -> None:
     parser.add_argument("--worlds", type=int, default=2048, help="the deep search's worlds")
     parser.add_argument("--opponent", default="gin-hunter-strong")
     parser.add_argument("--seed", type=int, default=DECIDER_SEED)
+    parser.add_argument(
+        "--positions",
+        default="mc",
+        help="the search player whose hands give the positions and memory, and whose values the deep search plays by (a lever's baseline, as it was measured)",
+    )
     args = parser.parse_args()
     players = args.players.split(",")
-    searchers = checked_players("deep_choice.py", [*players, args.opponent], load_rules("standard"))
-    plain = [p for p, s in zip(players, searchers, strict=False) if s.kind != "mc"]
+    searchers = checked_players(
+        "deep_choice.py", [*players, args.opponent, args.positions], load_rules("standard")
+    )
+    plain = [
+        p
+        for p, s in zip([*players, args.opponent, args.positions], searchers, strict=True)
+        if s.kind != "mc" and p != args.opponent
+    ]
     if plain or args.hands < 1 or args.worlds < 2:
         print(
             "deep_choice.py: "
@@ -180,9 +195,11 @@ def main() -> None:
             file=sys.stderr,
         )  # fmt: skip
         sys.exit(2)
-    found = deep_choice_losses(players, args.hands, args.worlds, args.opponent, args.seed)
+    found = deep_choice_losses(
+        players, args.hands, args.worlds, args.opponent, args.seed, args.positions
+    )
     print(
-        f"{args.hands} hands of mc against {args.opponent} (standard, seed {args.seed}); "
+        f"{args.hands} hands of {args.positions} against {args.opponent} (standard, seed {args.seed}); "
         f"the deep search: {args.worlds} worlds, every discard"
     )
     print("\n".join(report(found, args.hands)))

@@ -4,8 +4,9 @@ less the first candidate's, for levers of ``mc`` at the same positions.
     .venv/bin/python bench/levers/pair_noise.py --seed 50708 --hands 30 \
         --players mc,bench/levers/mc-paired-draws.toml
 
-At every searched decision of ``mc`` (seat 0) against ``gin-hunter-strong`` under standard
-(``bench.play_hands``: deals 0.. of ``--seed``, the panel memory each decision had), each
+At every searched decision of ``mc`` (seat 0; ``--positions``: another search player)
+against ``gin-hunter-strong`` under standard (``bench.play_hands``: deals 0.. of
+``--seed``, the panel memory each decision had), each
 player searches every discard on ``--worlds`` worlds with no screening, from the same
 stream (so the same worlds). Per decision and candidate after the first, the variance over
 worlds of its value less the first's (what the screening and the choice compare, step 5
@@ -58,11 +59,16 @@ def main() -> None:
     parser.add_argument("--seed", type=int, required=True)
     parser.add_argument("--hands", type=int, default=30)
     parser.add_argument("--worlds", type=int, default=256)
+    parser.add_argument(
+        "--positions", default="mc", help="the search player whose hands give the positions"
+    )
     args = parser.parse_args()
     players = args.players.split(",")
     rules = load_rules("standard")
     vector, table = rules.to_kernel(), load_undercut_table()
-    *loaded, opponent = checked_players("pair_noise.py", [*players, "gin-hunter-strong"], rules)
+    *loaded, _, opponent = checked_players(
+        "pair_noise.py", [*players, args.positions, "gin-hunter-strong"], rules
+    )
     searchers = [
         every_discard(strategies_to_kernel((player, opponent), rules)[0], args.worlds)
         for player in loaded
@@ -76,7 +82,9 @@ def main() -> None:
     def hand_over(masks, state):
         hand[0] += 1
 
-    play_hands(rules, args.hands, "mc", before, lambda *a: None, hand_over, seed=args.seed)
+    play_hands(
+        rules, args.hands, args.positions, before, lambda *a: None, hand_over, seed=args.seed
+    )
     search = search_scratch_nb()
     rows: list[list[tuple[int, float, float]]] = [[] for _ in players]  # hand, diff, value
     with np.errstate(over="ignore"):
@@ -99,7 +107,7 @@ def main() -> None:
                     row.append(figure)
     hands = np.array([r[0] for r in rows[0]])
     print(
-        f"{len(hands):,} searched decisions of mc in {args.hands} hands against gin-hunter-strong "
+        f"{len(hands):,} searched decisions of {args.positions} in {args.hands} hands against gin-hunter-strong "
         f"(standard, seed {args.seed}); every discard on {args.worlds} worlds:"
     )
     base = np.array([r[1] for r in rows[0]])
