@@ -2,7 +2,8 @@
 less the first candidate's, for levers of ``mc`` at the same positions.
 
     .venv/bin/python bench/levers/pair_noise.py --seed 50708 --hands 30 \
-        --players mc,bench/levers/mc-paired-draws.toml
+        --positions bench/levers/mc-no-paired-draws.toml \
+        --players bench/levers/mc-no-paired-draws.toml,mc
 
 At every searched decision of ``mc`` (seat 0; ``--positions``: another search player)
 against ``gin-hunter-strong`` under standard (``bench.play_hands``: deals 0.. of
