@@ -926,7 +926,9 @@ class _ScriptedWorlds:
         self.actions, self.values = list(actions), values
         self.world, self.calls = -1, []
 
-    def __call__(self, situation, opp_hand, stock, action, policies, random_state=0) -> int:
+    def __call__(
+        self, situation, opp_hand, stock, action, policies, random_state=0, bottom=None
+    ) -> int:
         if action == self.actions[0]:
             self.world += 1
         self.calls.append((self.world, action))
