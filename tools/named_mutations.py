@@ -61,6 +61,10 @@ CHEAPEST_SCREENED = (
     "test_the_screening_plays_the_cheapest_discards_as_the_reference_does"
 )
 FIRST_CUT = "tests/test_reference_search.py::test_the_screenings_first_cut_is_the_references"
+PAIRED_DRAWS = (
+    "tests/test_reference_search.py::test_paired_draws_are_the_references",
+    "tests/test_search.py::test_paired_draws_leave_a_playouts_law_unchanged",
+)
 KNOCK_CONTINUATION = (
     "tests/test_reference_search.py::"
     "test_knock_decisions_take_their_own_continuation_as_the_reference_does"
@@ -233,6 +237,28 @@ MUTATIONS = (
         "        early_screened_out=tuple(candidate(c, early) for c in range(cut, before)),\n",
         "        early_screened_out=tuple(candidate(c, screen) for c in range(cut, before)),\n",
         (FIRST_CUT,),
+    ),
+    # Issue 46: paired draws (paired_draws).
+    Mutation(
+        "position kernel: the bottom card swapped with the top, not moved onto it",
+        "gin_sim/kernels/position.py",
+        "    for j in range(51, top, -1):\n        state[_S.DECK + j] = state[_S.DECK + j - 1]\n",
+        "    state[_S.DECK + 51] = state[_S.DECK + top]\n",
+        PAIRED_DRAWS,
+    ),
+    Mutation(
+        "search kernel: the candidate's own draw from the top",
+        "gin_sim/kernels/search.py",
+        "            apply_drawing_nb(roll_masks, roll_state, rules, candidates[c], bottom)\n",
+        "            apply_drawing_nb(roll_masks, roll_state, rules, candidates[c], -1)\n",
+        PAIRED_DRAWS,
+    ),
+    Mutation(
+        "search reference: the opponent draws from the bottom",
+        "gin_sim/reference/search.py",
+        "        bottom = situation.player if strategy.paired_draws else None\n",
+        "        bottom = 1 - situation.player if strategy.paired_draws else None\n",
+        PAIRED_DRAWS,
     ),
     # Issue 46: knock decisions searched deeper (knock_samples).
     Mutation(
