@@ -55,9 +55,13 @@ def test_the_report_pairs_each_player_with_the_first(module, found):
     assert sum(line.startswith("  less mc, paired: ") for line in lines) == 1
 
 
-def test_a_player_that_is_not_a_search_is_one_line_and_exit_2():
+@pytest.mark.parametrize(
+    ("option", "value"), [("--players", "mc,simple"), ("--positions", "simple")]
+)
+def test_a_player_that_is_not_a_search_is_one_line_and_exit_2(option, value):
+    """A player, or the player whose hands give the positions (``--positions``)."""
     run = subprocess.run(
-        [sys.executable, str(BENCH / "levers" / "deep_choice.py"), "--players", "mc,simple"],
+        [sys.executable, str(BENCH / "levers" / "deep_choice.py"), option, value],
         capture_output=True,
         text=True,
     )

@@ -10,6 +10,7 @@ reads any one of those fields is caught.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import replace
 
 import numba
@@ -28,9 +29,16 @@ from gin_sim.experiments.simulate import (
 from gin_sim.game.config import ConfigError
 from gin_sim.game.rules import load_rules
 from gin_sim.interfaces.cli import app
-from gin_sim.kernels.enums import MAX_PANEL, Phase, PositionSlot, StrategyParam
+from gin_sim.kernels.enums import MAX_PANEL, Phase, PositionMask, PositionSlot, StrategyParam
 from gin_sim.kernels.playout import decide_nb, scratch_nb
-from gin_sim.kernels.position import apply_nb, deal_nb, family_action_nb, set_score_nb
+from gin_sim.kernels.position import (
+    apply_nb,
+    deal_nb,
+    family_action_nb,
+    hand_value_nb,
+    play_out_drawing_nb,
+    set_score_nb,
+)
 from gin_sim.kernels.search import (
     MEMORY_DISCARD,
     MEMORY_TURN,
@@ -643,10 +651,6 @@ def _stock_endings(rules, policies, masks, state, bottom):
     ``policies`` with seat ``bottom`` drawing from the stock's bottom (-1: neither): the
     sorted list of (seat 0's points, the final hands) over the orders, and the list in
     order of the permutations."""
-    import itertools
-
-    from gin_sim.kernels.position import hand_value_nb, play_out_drawing_nb
-
     top = int(state[PositionSlot.STOCK_POS])
     stock = [int(c) for c in state[PositionSlot.DECK + top : PositionSlot.DECK + 52]]
     table = load_undercut_table()
@@ -666,7 +670,7 @@ def _stock_endings(rules, policies, masks, state, bottom):
             i for i in range(len(order) - len(left) + 1) if list(order[i:][: len(left)]) == left
         ]
         assert starts, (order, left)
-        hands = (int(m[0]), int(m[1]))
+        hands = (int(m[PositionMask.HAND]), int(m[PositionMask.HAND + 1]))
         value = int(hand_value_nb(m, s, rules, chains, result, 0))
         endings.append((value, hands, starts[-1] + len(left) < len(order)))
     return sorted(e[:2] for e in endings), endings
@@ -686,7 +690,7 @@ def test_paired_draws_leave_a_playouts_law_unchanged():
     table = load_undercut_table()
     checked = moved = from_bottom = 0
     for deal in range(40):
-        masks, state = np.zeros_like(scratch_nb()[1]), np.zeros_like(scratch_nb()[2])
+        masks, state = scratch_nb()[1:3]  # zeroed, as deal_nb expects
         deal_nb(rng.permutation(52).astype(np.int8), deal % 2, rules_vector, masks, state)
         while state[PositionSlot.PHASE] != Phase.OVER:
             left = 52 - state[PositionSlot.STOCK_POS]

@@ -179,14 +179,11 @@ def main() -> None:
     )
     args = parser.parse_args()
     players = args.players.split(",")
-    searchers = checked_players(
-        "deep_choice.py", [*players, args.opponent, args.positions], load_rules("standard")
+    searched = [*players, args.positions]  # each must be a search player
+    *searchers, _ = checked_players(
+        "deep_choice.py", [*searched, args.opponent], load_rules("standard")
     )
-    plain = [
-        p
-        for p, s in zip([*players, args.opponent, args.positions], searchers, strict=True)
-        if s.kind != "mc" and p != args.opponent
-    ]
+    plain = [p for p, s in zip(searched, searchers, strict=True) if s.kind != "mc"]
     if plain or args.hands < 1 or args.worlds < 2:
         print(
             "deep_choice.py: "

@@ -28,30 +28,16 @@ from pathlib import Path
 import numpy as np
 
 from gin_sim.game.rules import load_rules
-from gin_sim.kernels.enums import StrategyParam as P
 from gin_sim.kernels.search import search_nb, search_scratch_nb
 from gin_sim.players.calibration import load_undercut_table
 from gin_sim.players.search_value import NO_TABLES
 from gin_sim.players.strategies import strategies_to_kernel
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/, for bench.py
+from deep_choice import deep_vector  # every discard on every world, no screening
 from strength import checked_players
 
 from bench import play_hands
-
-
-def every_discard(vector: np.ndarray, worlds: int) -> np.ndarray:
-    """A searcher's kernel vector playing every candidate on ``worlds`` worlds."""
-    deep = vector.copy()
-    deep[P.MC_SAMPLES] = worlds
-    deep[P.MC_SCREEN] = 0
-    deep[P.MC_CANDIDATES] = 11
-    deep[P.MC_SCREEN_DISCARDS] = 0
-    deep[P.MC_EARLY_SCREEN] = 0
-    deep[P.MC_EXTEND_SAMPLES] = 0
-    deep[P.MC_KNOCK_SAMPLES] = 0
-    deep[P.MC_LATE_STOCK] = 0
-    return deep
 
 
 def main() -> None:
@@ -71,7 +57,7 @@ def main() -> None:
         "pair_noise.py", [*players, args.positions, "gin-hunter-strong"], rules
     )
     searchers = [
-        every_discard(strategies_to_kernel((player, opponent), rules)[0], args.worlds)
+        deep_vector(strategies_to_kernel((player, opponent), rules), args.worlds)[0]
         for player in loaded
     ]
     positions: list[tuple] = []
