@@ -195,6 +195,7 @@ SEARCH_POSITIONS = {
     "early_screen": StrategyParam.MC_EARLY_SCREEN,
     "early_keep": StrategyParam.MC_EARLY_KEEP,
     "paired_draws": StrategyParam.MC_PAIRED_DRAWS,
+    "draw_samples": StrategyParam.MC_DRAW_SAMPLES,
 }
 VALUE_POSITION = {"value": StrategyParam.MC_VALUE}  # a SearchValue code, from the name
 POLICY_BLOCKS = {"rollout": StrategyParam.MC_ROLLOUT, "opponent_model": StrategyParam.MC_OPPONENT}
@@ -213,7 +214,7 @@ PANEL_POSITIONS = {
 DISTINCT_SEARCH = [
     "samples=7", "candidates=5", "screen=3", "infer=true", "infer_weight=0.125", "confidence=1.75",
     "rollout=defensive", "opponent_model=gin-hunter", "value=game", "late_stock=9",
-    "late_samples=11", "undercut_weight=1.625", "undercut_stock=17", "late_infer_stock=19", "late_infer_weight=0.375", "infer_lowering=true", "extend_samples=13", "knock_samples=15", "screen_discards=6", "early_screen=2", "early_keep=4", "knock_rollout=basic", "paired_draws=true",
+    "late_samples=11", "undercut_weight=1.625", "undercut_stock=17", "late_infer_stock=19", "late_infer_weight=0.375", "infer_lowering=true", "extend_samples=13", "knock_samples=15", "screen_discards=6", "early_screen=2", "early_keep=4", "knock_rollout=basic", "paired_draws=true", "draw_samples=17",
 ]  # fmt: skip
 HOLLYWOOD = load_rules("hollywood")
 STANDARD = load_rules("standard")

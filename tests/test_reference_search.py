@@ -347,6 +347,8 @@ def test_search_changes_the_play():
         ),
         # paired_draws (issue 46): the searcher draws from the stock's bottom
         ("standard", mc("mc-fixed", samples=6, screen=3, candidates=2, paired_draws=True)),
+        # draw_samples (issue 46): offers and draws on other worlds than discards
+        ("standard", mc("mc-fixed", samples=5, screen=3, candidates=2, draw_samples=8)),
     ],
 )
 @pytest.mark.first_case
@@ -359,6 +361,7 @@ def test_kernel_figures_equal_the_references_at_every_search(rule_set, searcher)
     compared = screened_out = cut_out = priced = continued = loosened = lowered = paired = 0
     worlds = set()
     knock_depths = set()  # (worlds, whether a knock was open)
+    phase_depths = set()  # (worlds, whether a discard was decided)
 
     def searched_again(situation, other, deal, draws):
         """The same search by ``other`` (one setting changed), from the same stream."""
@@ -423,6 +426,7 @@ def test_kernel_figures_equal_the_references_at_every_search(rule_set, searcher)
                 actions = [*figures.candidates, *(d.action for d in (*dropped, *cut))]
                 knock_open = any(isinstance(a, Discard) and a.knock for a in actions)
                 knock_depths.add((figures.worlds, knock_open))
+                phase_depths.add((figures.worlds, situation.phase == DISCARD))
                 if searcher.screen_discards and situation.phase == DISCARD:
                     # the rollout policy's own discard and the knock, then the cheapest few
                     assert len(actions) <= searcher.screen_discards + 2, actions
@@ -473,6 +477,13 @@ def test_kernel_figures_equal_the_references_at_every_search(rule_set, searcher)
         )
         deep = searcher.knock_samples - (searcher.screen if searcher.screen > 1 else 0)
         assert {(plain, False), (deep, True)} <= knock_depths, knock_depths
+    if searcher.draw_samples:  # offers and draws at their depth, discards at theirs
+        # (a search whose screening leaves one candidate stops there: screen worlds)
+        take = searcher.draw_samples - searcher.screen
+        discard = searcher.samples - searcher.screen
+        assert (take, False) in phase_depths and (discard, True) in phase_depths, phase_depths
+        assert phase_depths <= {(take, False), (discard, True), (searcher.screen, False),
+                                (searcher.screen, True)}, phase_depths  # fmt: skip
     if searcher.extend_samples:  # some choices were undecided and looked again, some not
         plain = searcher.samples - (searcher.screen if searcher.screen > 1 else 0)
         depths = {w for w, _ in worlds}
@@ -510,6 +521,15 @@ def test_the_screenings_first_cut_is_the_references():
     worlds, to the same figures and choices, and report the cut ones with their figures
     over the cut's worlds."""
     searcher = mc("mc-fixed", samples=9, screen=5, candidates=2, early_screen=2, early_keep=3)
+    test_kernel_figures_equal_the_references_at_every_search("standard", searcher)
+
+
+def test_offers_and_draws_search_their_own_worlds_as_the_reference_does():
+    """draw_samples (issue 46), in the fast tier too (the named mutations of its rule run
+    this): the kernel and the reference play draw_samples worlds at offers and draws and
+    samples at discards, to the same figures and choices (the figures test checks that
+    each depth was played where it should be)."""
+    searcher = mc("mc-fixed", samples=5, screen=3, candidates=2, draw_samples=8)
     test_kernel_figures_equal_the_references_at_every_search("standard", searcher)
 
 

@@ -49,6 +49,7 @@ from gin_sim.kernels.search import (
     prior_nb,
     search_nb,
     search_scratch_nb,
+    search_worlds_nb,
     showdown_update_nb,
 )
 from gin_sim.players.search_value import NO_TABLES, equity_tables
@@ -244,6 +245,8 @@ def test_mc_fast_beats_simple():
         ("extend_samples=4097", "extend_samples = 4097"),
         ("knock_samples=-1", "knock_samples = -1"),
         ("knock_samples=4097", "knock_samples = 4097"),
+        ("draw_samples=-1", "draw_samples = -1"),
+        ("draw_samples=4097", "draw_samples = 4097"),
         ("screen_discards=12", "screen_discards = 12"),
         ("screen_discards=5", "screen_discards in"),
         ("early_screen=1", "early_screen = 1"),
@@ -644,6 +647,34 @@ def test_panel_infer_changes_the_worlds_but_not_the_posterior():
         alone = [_panel_search(p, masks, state, STANDARD, discard) for p in lone]
         assert same(alone[0], alone[1])
     assert changed >= 5, changed
+
+
+def test_a_search_without_its_rollouts_draws_the_searchs_worlds():
+    """``search_worlds_nb`` (bench/levers/world_time.py) does a search's work but its
+    rollouts: where the search screens nothing (3 worlds, screened on 16), the worlds it
+    draws end where the search's do (the last world, the world stream), its posterior moves
+    as the search's does, and it plays no rollout."""
+    searcher = strategies_to_kernel(
+        (tiny("mc-fixed", "infer=true", PANEL, "panel_infer=true"), load_strategy("simple")),
+        STANDARD,
+    )[0]
+    rules_vector, table = STANDARD.to_kernel(), load_undercut_table()
+    searched = 0
+    for masks, state, discard in _answered_positions(STANDARD, 30, seed=19):
+        ends = []
+        for kernel in (search_nb, search_worlds_nb):
+            streams = np.array([12345, 678], np.uint64)
+            search = search_scratch_nb()
+            search[17][0, MEMORY_DISCARD] = discard
+            search[17][0, MEMORY_TURN] = state[PositionSlot.TURNS_BY] + 1
+            kernel(searcher, masks, state, rules_vector, table, NO_TABLES, streams, 0, search)
+            ends.append((search[0].copy(), search[1].copy(), search[9].copy(), search[17].copy(),
+                         streams.copy(), int(search[13][2])))  # fmt: skip
+        (*whole, rollouts), (*drawn, none) = ends
+        assert same(tuple(whole), tuple(drawn))
+        assert none == 0
+        searched += rollouts > 0
+    assert searched >= 10, searched
 
 
 def _stock_endings(rules, policies, masks, state, bottom):

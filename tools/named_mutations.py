@@ -65,6 +65,10 @@ PAIRED_DRAWS = (
     "tests/test_reference_search.py::test_paired_draws_are_the_references",
     "tests/test_search.py::test_paired_draws_leave_a_playouts_law_unchanged",
 )
+DRAW_DEPTH = (
+    "tests/test_reference_search.py::"
+    "test_offers_and_draws_search_their_own_worlds_as_the_reference_does"
+)
 KNOCK_CONTINUATION = (
     "tests/test_reference_search.py::"
     "test_knock_decisions_take_their_own_continuation_as_the_reference_does"
@@ -259,6 +263,21 @@ MUTATIONS = (
         "        bottom = situation.player if strategy.paired_draws else None\n",
         "        bottom = 1 - situation.player if strategy.paired_draws else None\n",
         PAIRED_DRAWS,
+    ),
+    # Issue 46: offers and draws searched on their own worlds (draw_samples).
+    Mutation(
+        "search kernel: draw_samples at discards too",
+        "gin_sim/kernels/search.py",
+        "    if state[_S.PHASE] != Phase.DISCARD and params[StrategyParam.MC_DRAW_SAMPLES] > 0:",
+        "    if params[StrategyParam.MC_DRAW_SAMPLES] > 0:",
+        (DRAW_DEPTH,),
+    ),
+    Mutation(
+        "search reference: draw_samples never played",
+        "gin_sim/reference/search.py",
+        "        samples = strategy.draw_samples  # take the pile's top or not (issue 46)\n",
+        "        pass\n",
+        (DRAW_DEPTH,),
     ),
     # Issue 46: knock decisions searched deeper (knock_samples).
     Mutation(

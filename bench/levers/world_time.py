@@ -4,9 +4,10 @@
 
 At ``mc``'s positions against ``gin-hunter-strong`` under standard (``make bench``'s
 decider hands, ``bench.play_hands``, with the panel memory each decision had), each
-position is searched as ``mc`` searches it, then only its worlds are drawn, as the search
-draws them (the same streams, every world of ``samples``: the screening's early stops
-draw fewer, so the share is an upper bound). Then both again with every world's first draw
+position is searched as ``mc`` searches it, then searched without its rollouts
+(``kernels.search.search_worlds_nb``: its candidates, its posterior's update and its worlds,
+drawn as the search draws them, the same streams, every world of ``samples``: the
+screening's early stops draw fewer, so the share is an upper bound). Then both again with every world's first draw
 kept (``infer_weight`` 1, no world drawn again for the opponent's passes): the difference
 is what the rejected draws cost. One thread, medians of ``--repeats`` passes, interleaved;
 read the shares, not the times, on a shared machine.
@@ -22,58 +23,16 @@ from pathlib import Path
 
 import numba
 import numpy as np
-from numba import njit
 
 from gin_sim.game.rules import load_rules
-from gin_sim.kernels.enums import ACTION_KNOCK, PositionSlot, StrategyParam
-from gin_sim.kernels.position import points_to_close_nb
-from gin_sim.kernels.rng import next_nb
-from gin_sim.kernels.search import (
-    MEMORY_KNOWN,
-    candidates_nb,
-    pass_weight_nb,
-    prior_nb,
-    search_nb,
-    search_scratch_nb,
-    search_world_nb,
-)
+from gin_sim.kernels.enums import StrategyParam
+from gin_sim.kernels.search import search_nb, search_scratch_nb, search_worlds_nb
 from gin_sim.players.calibration import load_undercut_table
 from gin_sim.players.search_value import NO_TABLES
 from gin_sim.players.strategies import load_strategy, strategies_to_kernel
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/, for bench.py
 from bench import play_hands
-
-
-@njit(cache=False)
-def worlds_only(params, masks, state, rules, table, streams, player, search):
-    """The worlds ``search_nb`` draws at this position (``samples`` of them; mc's panel,
-    no ``panel_worlds``), and nothing else; returns how many."""
-    world_masks, world_state, cards, candidates = search[0], search[1], search[4], search[5]
-    idle, gains, memory = search[10], search[14], search[17]
-    n = candidates_nb(params, masks, state, rules, table, idle, player, candidates, cards, gains)
-    if n == 1:
-        return 0
-    knock_open = False
-    for c in range(n):
-        if candidates[c] & ACTION_KNOCK:
-            knock_open = True
-    weight = pass_weight_nb(params, 52 - state[PositionSlot.STOCK_POS], knock_open)
-    rng = search[9]
-    rng[0] = next_nb(streams, player)
-    panel = np.int64(params[StrategyParam.MC_PANEL_SIZE])
-    if panel > 0 and memory[player, MEMORY_KNOWN] == 0.0:
-        prior_nb(params, panel, memory[player])
-    to_close = points_to_close_nb(state, rules, 1 - player)
-    samples = np.int64(params[StrategyParam.MC_SAMPLES])
-    for world in range(samples):
-        search_world_nb(
-            params, masks, state, rules, table, player, world_masks, world_state, cards, rng,
-            idle, memory[player], panel, world, weight, False, to_close,
-        )  # fmt: skip
-        if panel > 0:
-            next_nb(rng, 0)  # the random model's stream, as the search draws it
-    return samples
 
 
 def main() -> None:
@@ -104,7 +63,9 @@ def main() -> None:
     def worlds(params):
         for masks, state, memory, streams in positions:
             search[17][:] = memory
-            worlds_only(params, masks, state, vector, table, streams.copy(), 0, search)
+            search_worlds_nb(
+                params, masks, state, vector, table, NO_TABLES, streams.copy(), 0, search
+            )
 
     runs = {
         "search": (whole, pair[0]),
@@ -126,7 +87,7 @@ def main() -> None:
         f"mc under standard, {len(positions):,} decisions of {args.hands} decider hands, ms a decision:"
     )
     print(
-        f"  search {ms['search']:.3f}; drawing its worlds {ms['worlds']:.3f} ({ms['worlds'] / ms['search']:.1%})"
+        f"  search {ms['search']:.3f}; without its rollouts (drawing its worlds) {ms['worlds']:.3f} ({ms['worlds'] / ms['search']:.1%})"
     )
     print(
         f"  every world's first draw kept: drawing the worlds {ms['worlds, first draw kept']:.3f}; "

@@ -130,13 +130,16 @@ class StrategyParamT(NamedTuple):
     # opponent from its top, so each draws the same cards whichever candidate is played
     # (the stock's order is uniform: each draw is still uniform over the cards left)
     MC_PAIRED_DRAWS: int = 431
+    # >0: at an offer or a draw (take the pile's top or not) the search plays this many
+    # worlds instead of MC_SAMPLES (MC_LATE_SAMPLES still applies late); 0: off (issue 46)
+    MC_DRAW_SAMPLES: int = 432
 
 
 StrategyParam = StrategyParamT()
 # The slots a family decision reads: KIND to the pair weight.
 FAMILY_PARAMS = StrategyParam.PAIR_WEIGHT + 1
 MAX_PANEL = 8  # opponent models a search player may weigh
-N_STRATEGY_PARAMS = StrategyParam.MC_PAIRED_DRAWS + 1
+N_STRATEGY_PARAMS = StrategyParam.MC_DRAW_SAMPLES + 1
 assert StrategyParam.MC_UNDERCUT_STOCK == StrategyParam.MC_KNOCK_ROLLOUT + FAMILY_PARAMS
 assert StrategyParam.MC_PANEL_INFER == StrategyParam.MC_PANEL + MAX_PANEL * FAMILY_PARAMS
 # The slots follow one another: each vector block is FAMILY_PARAMS long.

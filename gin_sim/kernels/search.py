@@ -1160,7 +1160,7 @@ def search_nb(params, masks, state, rules, undercut_table, equity, streams, play
     if params[StrategyParam.MC_INFER_TIMED] != 0:  # its passes dated, for the worlds
         record_history_nb(masks, state, player, search[17][player])
     action = _search_nb(
-        params, masks, state, rules, undercut_table, equity, streams, player, search
+        params, masks, state, rules, undercut_table, equity, streams, player, search, True
     )
     if params[StrategyParam.MC_PANEL_SIZE] > 0 and state[_S.PHASE] == Phase.DISCARD:
         memory = search[17]
@@ -1170,7 +1170,18 @@ def search_nb(params, masks, state, rules, undercut_table, equity, streams, play
 
 
 @njit(cache=True, _nrt=False)
-def _search_nb(params, masks, state, rules, undercut_table, equity, streams, player, search):
+def search_worlds_nb(params, masks, state, rules, undercut_table, equity, streams, player, search):
+    """``search_nb``'s work at this position without its rollouts: its candidates, its
+    posterior's update and every world it would draw, as it draws them (the same streams;
+    with no figures the screening stops nothing, so every world of ``samples`` is drawn).
+    What a search spends outside its rollouts (bench/levers/world_time.py)."""
+    _search_nb(params, masks, state, rules, undercut_table, equity, streams, player, search, False)
+
+
+@njit(cache=True, _nrt=False)
+def _search_nb(
+    params, masks, state, rules, undercut_table, equity, streams, player, search, rollouts
+):  # fmt: skip
     (world_masks, world_state, roll_masks, roll_state, cards, candidates, sums, squares,
      policies, rng, idle, chains, result, counts, gains, gain_squares, score, memory,
      _) = search  # fmt: skip
@@ -1228,6 +1239,8 @@ def _search_nb(params, masks, state, rules, undercut_table, equity, streams, pla
         load_score_nb(state, score)
         before = score_equity_nb(score, games, target, table, player, state[_S.DEALER], value_kind)
     samples = np.int64(params[StrategyParam.MC_SAMPLES])
+    if state[_S.PHASE] != Phase.DISCARD and params[StrategyParam.MC_DRAW_SAMPLES] > 0:
+        samples = np.int64(params[StrategyParam.MC_DRAW_SAMPLES])  # take or not: draw_samples
     stock_left = 52 - state[_S.STOCK_POS]
     late = params[StrategyParam.MC_LATE_STOCK]
     if late > 0 and stock_left <= late:  # few cards left: a deeper search
@@ -1272,8 +1285,9 @@ def _search_nb(params, masks, state, rules, undercut_table, equity, streams, pla
                 policies[opponent, j] = params[base + j]
             seed = next_nb(rng, 0)  # a random model's stream, the same for every candidate
         first = 0.0
-        counts[2] += n
-        for c in range(n):
+        if rollouts:
+            counts[2] += n
+        for c in range(n if rollouts else 0):
             if panel > 0:
                 idle[opponent] = seed
             copy_position_nb(world_masks, world_state, roll_masks, roll_state)

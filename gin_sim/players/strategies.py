@@ -118,6 +118,7 @@ SEARCH_KEYS = (
     "early_keep",
     "knock_rollout",
     "paired_draws",
+    "draw_samples",
 )
 KIND_KEYS = {"family": FAMILY_KEYS, "mc": SEARCH_KEYS, "random": ()}
 MAX_CLOSING_DISTANCE = 100_000  # points to a game's target (the largest target a rule set allows)
@@ -218,6 +219,10 @@ class Strategy:
     # knock_samples worlds instead of samples (or late_samples) (0: off). A knock decision
     # is worth many points and comes about once a hand.
     knock_samples: int = 0
+    # Offers and draws searched on other worlds: at a decision to take the pile's top or
+    # not, the search plays draw_samples worlds instead of samples (late_samples still
+    # applies late; 0: off). Its two candidates are told apart more easily than a discard's.
+    draw_samples: int = 0
     # With screen: the discards the screening plays, the cheapest by the rollout policy's
     # discard cost (0: every discard). The dearest break melds and rarely survive it.
     screen_discards: int = 0
@@ -313,6 +318,10 @@ class Strategy:
         if self.early_keep and not self.early_screen:
             raise ConfigError(
                 f"early_keep in {where} does nothing without early_screen: give early_screen or drop early_keep"
+            )
+        if not 0 <= self.draw_samples <= MAX_SAMPLES:
+            raise ConfigError(
+                f"draw_samples = {self.draw_samples} in {where} is out of range: allowed 0 (off) to {MAX_SAMPLES}"
             )
         if not 0 <= self.knock_samples <= MAX_SAMPLES:
             raise ConfigError(
@@ -578,6 +587,8 @@ class Strategy:
             del document["knock_rollout"]
         if not self.paired_draws:  # likewise (issue 46)
             del document["paired_draws"]
+        if not self.draw_samples:  # likewise (issue 46)
+            del document["draw_samples"]
         if not self.opponent_panel:
             del document["opponent_panel"], document["panel_prior"], document["panel_memory"]
         else:
@@ -648,6 +659,7 @@ class Strategy:
             v[StrategyParam.MC_EARLY_SCREEN] = self.early_screen
             v[StrategyParam.MC_EARLY_KEEP] = self.early_keep
             v[StrategyParam.MC_PAIRED_DRAWS] = float(self.paired_draws)
+            v[StrategyParam.MC_DRAW_SAMPLES] = self.draw_samples
             if self.knock_rollout:
                 v[StrategyParam.MC_KNOCK_ROLLOUT_ON] = 1.0
                 policy = load_strategy(self.knock_rollout).for_rules(rules).to_kernel()

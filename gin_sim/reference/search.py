@@ -1035,6 +1035,8 @@ def search(
             situation.score, table, situation.player, situation.dealer, strategy.value
         )
     samples = strategy.samples
+    if strategy.draw_samples and situation.phase != DISCARD:
+        samples = strategy.draw_samples  # take the pile's top or not (issue 46)
     # undercut_stock: the weight only with at most that many cards left (0: at every depth).
     stock_left, late_only = situation.view.stock_left, strategy.undercut_stock
     undercut_priced = not late_only or stock_left <= late_only
