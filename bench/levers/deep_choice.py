@@ -63,6 +63,7 @@ def deep_vector(base: np.ndarray, worlds: int) -> np.ndarray:
     deep[0, P.MC_EARLY_SCREEN] = 0
     deep[0, P.MC_EXTEND_SAMPLES] = 0
     deep[0, P.MC_KNOCK_SAMPLES] = 0
+    deep[0, P.MC_DRAW_SAMPLES] = 0
     deep[0, P.MC_LATE_STOCK] = 0
     return deep
 
