@@ -67,6 +67,22 @@ def test_replay_explains_every_search():
         assert _move_matches(chosen, following), (chosen, following)
 
 
+def test_replay_names_the_worlds_each_search_played():
+    """The worlds a search's figures are over are the ones it played at that decision:
+    with ``draw_samples`` below ``screen`` its offers and draws screen nothing (all their
+    worlds), while its discards screen on 6 and choose on the other 14."""
+    result = runner.invoke(
+        app,
+        ["replay", "--players", "mc-fixed,simple", "--seed", "3", "--deal", "1",
+         "--param1", "samples=20", "--param1", "screen=6", "--param1", "draw_samples=4"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.output.splitlines() if " searches " in line]
+    takes = [line for line in lines if "searches 4 worlds" in line]
+    discards = [line for line in lines if "searches 6 screening worlds, then 14 more" in line]
+    assert takes and discards and len(takes) + len(discards) == len(lines), lines
+
+
 def test_replay_text_of_a_search():
     result = runner.invoke(
         app, ["replay", "--players", "mc-fast,simple", "--seed", "3", "--deal", "1"]

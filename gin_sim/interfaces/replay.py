@@ -89,7 +89,7 @@ def replay_hand(
         score=copy.deepcopy(score),  # the engine's players must not change the caller's
     )  # fmt: skip
     names = [f"player {p + 1} ({players[p].name})" for p in (0, 1)]
-    lines = describe_events(events, record, names, rules, dealer, players, heading)
+    lines = describe_events(events, record, names, rules, dealer, heading)
     if score is None:
         return Replay(lines, record)
     after = copy.deepcopy(score)
@@ -118,11 +118,10 @@ def describe_events(
     names: list[str],
     rules: Rules,
     dealer: int,
-    players: tuple[Strategy, Strategy] | None = None,
     heading: str = "",
 ) -> list[str]:
     """The lines of a hand from the reference engine's trace (``events``) and its record;
-    ``names[p]`` names player ``p``; ``players``: their strategies, if a search is shown."""
+    ``names[p]`` names player ``p``."""
     hands = [0, 0]
     lines = [heading] if heading else []
     turn = 0
@@ -163,10 +162,9 @@ def describe_events(
         elif kind == "big_gin":
             lines.append(f"     {names[player]} has big gin: all 11 cards in melds (R14)")
         elif kind == "search":
-            assert players is not None, "a search is shown with the searcher's strategy"
             _, figures = details
             lines.append(
-                f"     {names[player]} {search_worlds(players[player], figures)}"
+                f"     {names[player]} {search_worlds(figures)}"
                 " (mean points from its side, 95% interval, gain over the first):"
             )
             lines += candidate_table(search_candidates(figures), figures.chosen, indent=7)
@@ -200,9 +198,11 @@ def describe_events(
     return lines
 
 
-def search_worlds(strategy: Strategy, figures: SearchFigures) -> str:
-    """Which worlds a search's figures are over (docs/strategies.md, steps 4b and 5)."""
-    screen = strategy.screen if 1 < strategy.screen < strategy.samples else 0
+def search_worlds(figures: SearchFigures) -> str:
+    """Which worlds a search's figures are over (docs/strategies.md, steps 4b and 5): the
+    screening's where it ran at this decision (its worlds there may be ``late_samples``,
+    ``knock_samples`` or ``draw_samples`` rather than ``samples``)."""
+    screen = figures.screened_on
     if not screen:
         return f"searches {figures.worlds} worlds"
     if len(figures.candidates) == 1:  # every other candidate clearly worse: stopped

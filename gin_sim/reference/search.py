@@ -963,7 +963,8 @@ class SearchFigures:
     action taken. With screening, ``screened_out`` are the candidates it dropped, in the
     search's order, with their figures over the ``screen_worlds`` screening worlds; with
     its first cut (``early_screen``), ``early_screened_out`` those the cut dropped, their
-    figures over its ``early_screen_worlds`` worlds."""
+    figures over its ``early_screen_worlds`` worlds. ``screened_on``: the worlds the
+    screening played where it ran (whether or not it dropped a candidate), else 0."""
 
     phase: str
     candidates: tuple[Action, ...]
@@ -977,6 +978,7 @@ class SearchFigures:
     screen_worlds: int = 0
     early_screened_out: tuple[ScreenedOut, ...] = ()
     early_screen_worlds: int = 0
+    screened_on: int = 0
 
 
 def search(
@@ -1048,6 +1050,7 @@ def search(
     dropped: tuple[ScreenedOut, ...] = ()
     cut: tuple[ScreenedOut, ...] = ()  # dropped by the screening's first cut
     early = strategy.early_screen
+    screened_on = 0  # the screening's worlds, where it runs (this decision's samples allowing)
     total = samples  # the worlds to play: more if the choice is undecided after these
     world = -1
     while True:
@@ -1073,6 +1076,7 @@ def search(
                 worlds = world
                 break
         if world == strategy.screen > 1 and world < samples:  # 4b. screening
+            screened_on = world
             kept = screened(candidates, sums, gains, gain_squares, world, strategy.candidates)
             dropped = left_out(candidates, sums, squares, gains, gain_squares, kept)
             candidates = [candidates[c] for c in kept]
@@ -1152,6 +1156,7 @@ def search(
         strategy.screen if dropped else 0,
         cut,
         strategy.early_screen if cut else 0,
+        screened_on,
     )
     return candidates[chosen], figures
 
