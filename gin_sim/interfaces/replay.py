@@ -203,6 +203,9 @@ def search_worlds(figures: SearchFigures) -> str:
     screening's where it ran at this decision (its worlds there may be ``late_samples``,
     ``knock_samples`` or ``draw_samples`` rather than ``samples``)."""
     screen = figures.screened_on
+    if not screen and figures.early_screened_out and len(figures.candidates) == 1:
+        # the screening's first cut left one candidate: the search stopped there
+        return f"searches {figures.early_screen_worlds} screening worlds and stops"
     if not screen:
         return f"searches {figures.worlds} worlds"
     if len(figures.candidates) == 1:  # every other candidate clearly worse: stopped
