@@ -668,8 +668,9 @@ def test_a_search_without_its_rollouts_draws_the_searchs_worlds():
             search[17][0, MEMORY_DISCARD] = discard
             search[17][0, MEMORY_TURN] = state[PositionSlot.TURNS_BY] + 1
             kernel(searcher, masks, state, rules_vector, table, NO_TABLES, streams, 0, search)
+            # the rollouts' position (search[3]) is still the scratch's zeros where none ran
             ends.append((search[0].copy(), search[1].copy(), search[9].copy(), search[17].copy(),
-                         streams.copy(), int(search[13][2])))  # fmt: skip
+                         streams.copy(), int(search[13][2]) + int(search[3].any())))  # fmt: skip
         (*whole, rollouts), (*drawn, none) = ends
         assert same(tuple(whole), tuple(drawn))
         assert none == 0

@@ -65,6 +65,7 @@ PAIRED_DRAWS = (
     "tests/test_reference_search.py::test_paired_draws_are_the_references",
     "tests/test_search.py::test_paired_draws_leave_a_playouts_law_unchanged",
 )
+WORLDS_ONLY = ("tests/test_search.py::test_a_search_without_its_rollouts_draws_the_searchs_worlds",)
 DRAW_DEPTH = (
     "tests/test_reference_search.py::"
     "test_offers_and_draws_search_their_own_worlds_as_the_reference_does"
@@ -263,6 +264,21 @@ MUTATIONS = (
         "        bottom = situation.player if strategy.paired_draws else None\n",
         "        bottom = 1 - situation.player if strategy.paired_draws else None\n",
         PAIRED_DRAWS,
+    ),
+    # Issue 46: a search without its rollouts (search_worlds_nb, world_time.py).
+    Mutation(
+        "search kernel: the search without rollouts plays them",
+        "gin_sim/kernels/search.py",
+        "        for c in range(n if rollouts else 0):\n",
+        "        for c in range(n):\n",
+        WORLDS_ONLY,
+    ),
+    Mutation(
+        "search kernel: the search without rollouts is the whole search",
+        "gin_sim/kernels/search.py",
+        "player, search, False)\n",
+        "player, search, True)\n",
+        WORLDS_ONLY,
     ),
     # Issue 46: offers and draws searched on their own worlds (draw_samples).
     Mutation(
