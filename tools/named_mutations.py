@@ -269,8 +269,8 @@ MUTATIONS = (
     Mutation(
         "search kernel: the search without rollouts plays them",
         "gin_sim/kernels/search.py",
-        "        for c in range(n if rollouts else 0):\n",
-        "        for c in range(n):\n",
+        "        played = n if rollouts else 0  # search_worlds_nb: the worlds alone\n",
+        "        played = n\n",
         WORLDS_ONLY,
     ),
     Mutation(

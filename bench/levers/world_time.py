@@ -5,11 +5,11 @@
 At ``mc``'s positions against ``gin-hunter-strong`` under standard (``make bench``'s
 decider hands, ``bench.play_hands``, with the panel memory each decision had), each
 position is searched as ``mc`` searches it, then searched without its rollouts
-(``kernels.search.search_worlds_nb``: its candidates, its posterior's update and its worlds,
-drawn as the search draws them, the same streams, every world of ``samples``: the
-screening's early stops draw fewer, so the share is an upper bound). Then both again with every world's first draw
-kept (``infer_weight`` 1, no world drawn again for the opponent's passes): the difference
-is what the rejected draws cost. One thread, medians of ``--repeats`` passes, interleaved;
+(``kernels.search.search_worlds_nb``: its candidates, its posterior's update and its
+worlds, drawn as the search draws them, the same streams, every world of ``samples``: the
+screening's early stops draw fewer, so the share is an upper bound). Then both again with
+every world's first draw kept (``infer_weight`` 1, no world drawn again for the opponent's
+passes): the difference is what the rejected draws cost. One thread, medians of ``--repeats`` passes, interleaved;
 read the shares, not the times, on a shared machine.
 """
 

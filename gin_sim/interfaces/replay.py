@@ -203,13 +203,10 @@ def search_worlds(figures: SearchFigures) -> str:
     screening's where it ran at this decision (its worlds there may be ``late_samples``,
     ``knock_samples`` or ``draw_samples`` rather than ``samples``)."""
     screen = figures.screened_on
-    if not screen and figures.early_screened_out and len(figures.candidates) == 1:
-        # the screening's first cut left one candidate: the search stopped there
-        return f"searches {figures.early_screen_worlds} screening worlds and stops"
+    if len(figures.candidates) == 1:  # the screening (or its first cut) left one: stopped
+        return f"searches {screen or figures.early_screen_worlds} screening worlds and stops"
     if not screen:
         return f"searches {figures.worlds} worlds"
-    if len(figures.candidates) == 1:  # every other candidate clearly worse: stopped
-        return f"searches {screen} screening worlds and stops"
     return f"searches {screen} screening worlds, then {figures.worlds} more for the choice"
 
 

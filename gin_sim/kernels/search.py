@@ -1285,9 +1285,9 @@ def _search_nb(
                 policies[opponent, j] = params[base + j]
             seed = next_nb(rng, 0)  # a random model's stream, the same for every candidate
         first = 0.0
-        if rollouts:
-            counts[2] += n
-        for c in range(n if rollouts else 0):
+        played = n if rollouts else 0  # search_worlds_nb: the worlds alone
+        counts[2] += played
+        for c in range(played):
             if panel > 0:
                 idle[opponent] = seed
             copy_position_nb(world_masks, world_state, roll_masks, roll_state)

@@ -221,7 +221,7 @@ class Strategy:
     knock_samples: int = 0
     # Offers and draws searched on other worlds: at a decision to take the pile's top or
     # not, the search plays draw_samples worlds instead of samples (late_samples still
-    # applies late; 0: off). Its two candidates are told apart more easily than a discard's.
+    # applies late; 0: off). More worlds help these decisions most for their rollouts.
     draw_samples: int = 0
     # With screen: the discards the screening plays, the cheapest by the rollout policy's
     # discard cost (0: every discard). The dearest break melds and rarely survive it.

@@ -1153,7 +1153,7 @@ def search(
         worlds,
         chosen,
         dropped,
-        strategy.screen if dropped else 0,
+        screened_on if dropped else 0,
         cut,
         strategy.early_screen if cut else 0,
         screened_on,
